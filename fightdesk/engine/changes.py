@@ -1,0 +1,177 @@
+"""Primitive, invertible state changes: the atoms of the engine's history.
+
+Every rule changes the encounter only through a :class:`Transaction`, which records each
+write as a :class:`Change` holding JSON snapshots of the value before and after. Undo
+applies the inverses in reverse order, redo re-applies them, and a rebuild from the log
+replays them: no rule runs again, so no die is rolled twice.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import to_jsonable_python
+
+PathKey = str | int
+Path = tuple[PathKey, ...]
+
+
+class RuleViolation(Exception):
+    """A command that the rules do not allow; its message is shown to the GM as is."""
+
+
+class Change(BaseModel):
+    """One write: ``target`` is the path from the encounter to a model or a dict,
+    ``key`` the attribute or dict key; ``op`` says whether the slot is set, added
+    to a dict, or removed from it."""
+
+    target: tuple[PathKey, ...]
+    key: PathKey
+    op: Literal["set", "put", "del"] = "set"
+    before: Any = None
+    after: Any = None
+
+    def inverse(self) -> Change:
+        op: Literal["set", "put", "del"] = (
+            "set" if self.op == "set" else ("del" if self.op == "put" else "put")
+        )
+        return Change(target=self.target, key=self.key, op=op, before=self.after, after=self.before)
+
+
+def snapshot(value: Any) -> Any:
+    """A JSON-compatible copy, so a change never aliases live state."""
+    return to_jsonable_python(value)
+
+
+def resolve(root: Any, path: Iterable[PathKey]) -> Any:
+    """Walk ``path`` from ``root`` through model attributes, dict keys and list indices."""
+    node = root
+    for key in path:
+        if isinstance(node, BaseModel):
+            node = getattr(node, str(key))
+        elif isinstance(node, dict):
+            node = node[key]
+        elif isinstance(node, list):
+            node = node[int(key)]
+        else:
+            raise KeyError(f"cannot walk into {type(node).__name__} with {key!r}")
+    return node
+
+
+@lru_cache(maxsize=256)
+def _item_adapter(owner: type[BaseModel], field: str) -> TypeAdapter[Any]:
+    """The validator for the items of a dict- or list-valued model field."""
+    annotation = owner.model_fields[field].annotation
+    args = typing.get_args(annotation)
+    item_type = args[-1] if args else Any
+    return TypeAdapter(item_type)
+
+
+def _validated_item(root: Any, target: Path, value: Any) -> Any:
+    if not target:
+        return value
+    owner = resolve(root, target[:-1])
+    if isinstance(owner, BaseModel):
+        return _item_adapter(type(owner), str(target[-1])).validate_python(value)
+    return value
+
+
+def apply_change(root: Any, change: Change) -> None:
+    """Apply one change forward; values are validated into fresh model objects."""
+    holder = resolve(root, change.target)
+    if change.op == "set":
+        if isinstance(holder, BaseModel):
+            setattr(holder, str(change.key), change.after)
+        elif isinstance(holder, list):
+            holder[int(change.key)] = _validated_item(root, change.target, change.after)
+        else:
+            holder[change.key] = _validated_item(root, change.target, change.after)
+    elif change.op == "put":
+        if isinstance(holder, list):
+            holder.insert(int(change.key), _validated_item(root, change.target, change.after))
+        else:
+            holder[change.key] = _validated_item(root, change.target, change.after)
+    else:
+        if isinstance(holder, list):
+            del holder[int(change.key)]
+        else:
+            del holder[change.key]
+
+
+def apply_all(root: Any, changes: Iterable[Change]) -> None:
+    for change in changes:
+        apply_change(root, change)
+
+
+def revert_all(root: Any, changes: list[Change]) -> None:
+    for change in reversed(changes):
+        apply_change(root, change.inverse())
+
+
+class Transaction:
+    """Collects the changes of one command; on a rule violation they are rolled back."""
+
+    def __init__(self, root: BaseModel) -> None:
+        self.root = root
+        self.changes: list[Change] = []
+
+    def set(self, target: Path, key: str, value: Any) -> None:
+        """Set attribute ``key`` of the model at ``target`` (validated by pydantic)."""
+        holder = resolve(self.root, target)
+        before = snapshot(getattr(holder, key))
+        after = snapshot(value)
+        if before == after:
+            return
+        change = Change(target=target, key=key, op="set", before=before, after=after)
+        try:
+            apply_change(self.root, change)
+        except ValidationError as exc:
+            raise RuleViolation(_first_error(exc, key)) from exc
+        self.changes.append(change)
+
+    def set_item(self, target: Path, index: PathKey, value: Any) -> None:
+        """Replace one item of the list or dict at ``target``."""
+        holder = resolve(self.root, target)
+        before = snapshot(holder[index])
+        after = snapshot(value)
+        if before == after:
+            return
+        change = Change(target=target, key=index, op="set", before=before, after=after)
+        apply_change(self.root, change)
+        self.changes.append(change)
+
+    def put(self, target: Path, key: PathKey, value: Any) -> None:
+        """Add ``value`` to the dict at ``target`` under ``key`` (or insert into a list)."""
+        holder = resolve(self.root, target)
+        if isinstance(holder, dict) and key in holder:
+            self.set_item(target, key, value)
+            return
+        change = Change(target=target, key=key, op="put", before=None, after=snapshot(value))
+        apply_change(self.root, change)
+        self.changes.append(change)
+
+    def append(self, target: Path, value: Any) -> None:
+        holder = resolve(self.root, target)
+        self.put(target, len(holder), value)
+
+    def delete(self, target: Path, key: PathKey) -> None:
+        """Remove ``key`` from the dict (or index from the list) at ``target``."""
+        holder = resolve(self.root, target)
+        before = snapshot(holder[key] if isinstance(holder, dict) else holder[int(key)])
+        change = Change(target=target, key=key, op="del", before=before, after=None)
+        apply_change(self.root, change)
+        self.changes.append(change)
+
+    def rollback(self) -> None:
+        revert_all(self.root, self.changes)
+        self.changes.clear()
+
+
+def _first_error(exc: ValidationError, key: str) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ()) if p != "") or key
+    return f"{where}: {err.get('msg', 'invalid value')}"

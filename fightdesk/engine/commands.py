@@ -1,0 +1,127 @@
+"""Commands: everything the GM (or a CLI, or a test) asks the engine to do.
+
+A command is plain data. ``Engine.apply`` is the only path from a command to a state
+change; each ruleset registers the commands it understands.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+COMMANDS: dict[str, type[Command]] = {}
+
+
+class Command(BaseModel):
+    """Base of all commands. ``dice`` holds faces the GM typed in for this command's rolls,
+    in the order the rules roll them; rolls beyond them come from the session's source."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    dice: list[list[int]] = Field(default_factory=list)
+    # Core commands are handled by the engine itself, the rest by the encounter's ruleset.
+    core: ClassVar[bool] = False
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        default = cls.model_fields["kind"].default
+        if isinstance(default, str):
+            COMMANDS[default] = cls
+
+
+def command_from_dict(data: dict[str, Any]) -> Command:
+    """Rebuild a command from its logged form (for display and tests)."""
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in COMMANDS:
+        raise ValueError(f"unknown command kind {kind!r}")
+    return COMMANDS[kind].model_validate(data)
+
+
+# --- core commands (any ruleset) -------------------------------------------------
+
+
+class SetValue(Command):
+    """GM override: set any tracked value of a fighter, e.g. ``status.health``."""
+
+    kind: Literal["set-value"] = "set-value"
+    core: ClassVar[bool] = True
+    fighter_id: str
+    field: str
+    value: Any
+
+
+class SetOrder(Command):
+    """GM override: the order fighters are listed and, where the ruleset says, act."""
+
+    kind: Literal["set-order"] = "set-order"
+    core: ClassVar[bool] = True
+    order: list[str]
+
+
+class AddFighters(Command):
+    """Add a fighter, or ``count`` numbered copies as one group ("Thug 1".."Thug 5")."""
+
+    kind: Literal["add-fighters"] = "add-fighters"
+    core: ClassVar[bool] = True
+    fighter: dict[str, Any]
+    count: int = Field(1, ge=1, le=100)
+
+
+class RemoveFighter(Command):
+    kind: Literal["remove-fighter"] = "remove-fighter"
+    core: ClassVar[bool] = True
+    fighter_id: str
+
+
+class FreeRoll(Command):
+    """A roll from the dice bar (``3d10``, ``1d100+20``, ``5d10>=6``)."""
+
+    kind: Literal["free-roll"] = "free-roll"
+    core: ClassVar[bool] = True
+    notation: str
+    who: str = ""
+
+
+class Note(Command):
+    """A line the GM writes into the log."""
+
+    kind: Literal["note"] = "note"
+    core: ClassVar[bool] = True
+    text: str = Field(min_length=1)
+
+
+# --- round structure (every ruleset handles these) ----------------------------------
+
+
+class StartFight(Command):
+    kind: Literal["start-fight"] = "start-fight"
+
+
+class StartRound(Command):
+    kind: Literal["start-round"] = "start-round"
+
+
+class NextStep(Command):
+    """Next phase (street-fighter) or next turn (turn-order rulesets)."""
+
+    kind: Literal["next-step"] = "next-step"
+
+
+class EndRound(Command):
+    kind: Literal["end-round"] = "end-round"
+
+
+class EndFight(Command):
+    kind: Literal["end-fight"] = "end-fight"
+
+
+class Answer(Command):
+    """The answer to the decision the engine is waiting for."""
+
+    kind: Literal["answer"] = "answer"
+    decision_id: str
+    choice: str | None = None
+    amount: int | None = None

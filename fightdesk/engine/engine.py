@@ -1,0 +1,379 @@
+"""The engine: the one path from a command to a state change, and the one history.
+
+``apply`` runs a command through its rule handler inside a transaction and appends a
+:class:`LogEntry`; ``undo`` and ``redo`` move whole steps between the log and the redo
+list by applying recorded changes, so nothing is re-rolled. Views subscribe to
+:class:`Notice` objects and redraw what changed (Anki's OpChanges idea).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from . import commands as c
+from .base import Decision
+from .changes import Change, RuleViolation, Transaction, apply_all, resolve, revert_all
+from .dice import DiceTray
+from .model import Encounter, Fighter, Group, LogEntry, Session
+from .notation import parse
+from .ruleset import Context, Ruleset, get_ruleset
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ``apply`` returns: the new log entry, or the reason the rules said no."""
+
+    ok: bool
+    error: str | None = None
+    entry: LogEntry | None = None
+
+    @property
+    def text(self) -> str:
+        if self.error:
+            return self.error
+        return self.entry.summary if self.entry else ""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Told to every listener after the state changed."""
+
+    kind: Literal["apply", "undo", "redo", "reset"]
+    entries: tuple[LogEntry, ...] = ()
+    changes: tuple[Change, ...] = ()
+    fighter_ids: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def all_fighters(self) -> bool:
+        """True when the set of fighters itself (or their order) may have changed."""
+        return self.kind == "reset" or any(
+            ch.target == () and ch.key in ("fighters", "order", "groups") or ch.target in (("fighters",), ("order",))
+            for ch in self.changes
+        )
+
+
+Listener = Callable[[Notice], None]
+
+
+def _touched_fighters(changes: tuple[Change, ...]) -> frozenset[str]:
+    return frozenset(
+        str(ch.target[1]) if len(ch.target) > 1 else str(ch.key)
+        for ch in changes
+        if ch.target[:1] == ("fighters",)
+    )
+
+
+class Engine:
+    """Wraps one session; the UI and the CLI change the fight only through this class."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._listeners: list[Listener] = []
+
+    # --- reading ---------------------------------------------------------------------
+    @property
+    def encounter(self) -> Encounter:
+        return self.session.encounter
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.encounter.ruleset)
+
+    def pending(self) -> Decision | None:
+        return self.ruleset.pending(self.encounter)
+
+    def can_undo(self) -> bool:
+        return bool(self.session.log)
+
+    def can_redo(self) -> bool:
+        return bool(self.session.redo)
+
+    def undo_text(self) -> str:
+        return self._group_text(self.session.log)
+
+    def redo_text(self) -> str:
+        return self._group_text(self.session.redo)
+
+    @staticmethod
+    def _group_text(entries: list[LogEntry]) -> str:
+        if not entries:
+            return ""
+        step = entries[-1].step
+        first = entries[-1]
+        for entry in reversed(entries):
+            if entry.step != step:
+                break
+            first = entry
+        return first.summary
+
+    # --- listening -------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _notify(self, notice: Notice) -> None:
+        for listener in list(self._listeners):
+            listener(notice)
+
+    def replace_session(self, session: Session) -> None:
+        """Swap in another session (File > Open, New) and tell every view."""
+        self.session = session
+        self._notify(Notice("reset"))
+
+    # --- changing --------------------------------------------------------------------
+    def apply(self, command: c.Command) -> Outcome:
+        """Apply one command; a rule violation comes back as ``Outcome.error``."""
+        return self._run(command, keep=True)
+
+    def check(self, command: c.Command) -> Outcome:
+        """Dry run: what ``apply`` would say, with nothing changed and nothing logged."""
+        return self._run(command, keep=False)
+
+    def _run(self, command: c.Command, *, keep: bool) -> Outcome:
+        enc = self.encounter
+        joins = bool(self.session.log) and self.ruleset.step_open(enc)
+        tx = Transaction(enc)
+        tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
+        ctx = Context(enc, tx, tray)
+        try:
+            if command.core:
+                self._handle_core(ctx, command)
+            else:
+                self.ruleset.handle(ctx, command)
+            if tray.unused_typed:
+                raise RuleViolation(
+                    f"{tray.unused_typed} typed-in roll(s) were not needed by this action"
+                )
+            tx.set((), "dice_drawn", tray.drawn)
+        except RuleViolation as exc:
+            tx.rollback()
+            return Outcome(ok=False, error=str(exc))
+        except Exception:
+            tx.rollback()
+            raise
+        if not keep:
+            events = ctx.events
+            tx.rollback()
+            entry = LogEntry(seq=0, step=0, command=command.model_dump(mode="json"),
+                             summary=ctx.summary or _first_text(events, command), events=events)
+            return Outcome(ok=True, entry=entry)
+        log = self.session.log
+        seq = log[-1].seq + 1 if log else 0
+        step = log[-1].step if joins else seq
+        entry = LogEntry(
+            seq=seq,
+            step=step,
+            round=enc.round,
+            phase=getattr(enc.state, "phase", None),
+            command=command.model_dump(mode="json"),
+            summary=ctx.summary or _first_text(ctx.events, command),
+            events=ctx.events,
+            changes=tx.changes,
+        )
+        log.append(entry)
+        self.session.redo.clear()
+        changes = tuple(tx.changes)
+        self._notify(Notice("apply", (entry,), changes, _touched_fighters(changes)))
+        return Outcome(ok=True, entry=entry)
+
+    def undo(self) -> bool:
+        """Take back the last step as a whole (a whole interrupt resolution is one step)."""
+        group = _pop_group(self.session.log)
+        if not group:
+            return False
+        for entry in reversed(group):
+            revert_all(self.encounter, entry.changes)
+        self.session.redo.extend(group)
+        changes = tuple(ch for e in group for ch in e.changes)
+        self._notify(Notice("undo", tuple(group), changes, _touched_fighters(changes)))
+        return True
+
+    def redo(self) -> bool:
+        group = _pop_group(self.session.redo)
+        if not group:
+            return False
+        for entry in group:
+            apply_all(self.encounter, entry.changes)
+        self.session.log.extend(group)
+        changes = tuple(ch for e in group for ch in e.changes)
+        self._notify(Notice("redo", tuple(group), changes, _touched_fighters(changes)))
+        return True
+
+    def revert_to(self, seq: int) -> int:
+        """Undo back to just after log entry ``seq`` ("Revert to here"); returns steps undone."""
+        steps = 0
+        while self.session.log and self.session.log[-1].seq > seq:
+            self.undo()
+            steps += 1
+        return steps
+
+    def rebuild(self) -> Encounter:
+        """The encounter rebuilt from the log's start and its changes (must equal the live one)."""
+        enc = self.session.start.model_copy(deep=True)
+        for entry in self.session.log:
+            apply_all(enc, entry.changes)
+        return enc
+
+    # --- core commands -----------------------------------------------------------------
+    def _handle_core(self, ctx: Context, command: c.Command) -> None:
+        if isinstance(command, c.SetValue):
+            self._set_value(ctx, command)
+        elif isinstance(command, c.SetOrder):
+            if sorted(command.order) != sorted(ctx.enc.order):
+                ctx.fail("the new order must list every fighter exactly once")
+            ctx.set((), "order", command.order)
+            ctx.summary = "GM reordered the fighters"
+            ctx.say(ctx.summary, kind="override")
+        elif isinstance(command, c.AddFighters):
+            self._add_fighters(ctx, command)
+        elif isinstance(command, c.RemoveFighter):
+            self._remove_fighter(ctx, command.fighter_id)
+        elif isinstance(command, c.FreeRoll):
+            self._free_roll(ctx, command)
+        elif isinstance(command, c.Note):
+            ctx.summary = command.text
+            ctx.say(command.text, kind="note")
+        else:  # pragma: no cover - every core command is listed above
+            ctx.fail(f"no handler for {command.kind}")
+
+    def _set_value(self, ctx: Context, command: c.SetValue) -> None:
+        enc = ctx.enc
+        if command.fighter_id not in enc.fighters:
+            ctx.fail(f"no fighter {command.fighter_id!r}")
+        fighter = enc.fighters[command.fighter_id]
+        parts: list[str | int] = [int(p) if p.isdigit() else p for p in command.field.split(".")]
+        if not parts or parts[0] == "id" or parts[0] == "":
+            ctx.fail(f"{command.field!r} cannot be set")
+        target = ("fighters", command.fighter_id, *parts[:-1])
+        key = parts[-1]
+        try:
+            holder = resolve(enc, target)
+        except (AttributeError, KeyError, IndexError, ValueError):
+            ctx.fail(f"{fighter.name} has no {command.field!r}")
+        if isinstance(holder, list):
+            if not isinstance(key, int) or not 0 <= key < len(holder):
+                ctx.fail(f"{fighter.name} has no {command.field!r}")
+            ctx.tx.set_item(target, key, command.value)
+            before = holder[key]
+        else:
+            if not hasattr(holder, "model_fields") or str(key) not in type(holder).model_fields:
+                ctx.fail(f"{fighter.name} has no {command.field!r}")
+            before = getattr(holder, str(key))
+            try:
+                ctx.tx.set(target, str(key), command.value)
+            except ValidationError as exc:  # pragma: no cover - Transaction converts these
+                ctx.fail(str(exc))
+        label = command.field.replace("status.", "").replace("sheet.", "").replace("_", " ")
+        ctx.summary = f"GM set {fighter.name}'s {label} to {command.value}"
+        ctx.say(f"{ctx.summary} (was {before})", fighter_id=fighter.id, kind="override")
+
+    def _add_fighters(self, ctx: Context, command: c.AddFighters) -> None:
+        enc = ctx.enc
+        data = dict(command.fighter)
+        base_name = str(data.get("name") or "Fighter").strip() or "Fighter"
+        data.setdefault("id", "new")
+        try:
+            template = Fighter.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise RuleViolation(f"fighter {base_name!r}: {where}: {err['msg']}") from None
+        if template.ruleset != enc.ruleset:
+            ctx.fail(f"{base_name} is a {template.ruleset} fighter; this fight is {enc.ruleset}")
+        group_id: str | None = None
+        names = [base_name]
+        if command.count > 1:
+            group_id = _unique_id(_slug(base_name), set(enc.groups))
+            ctx.tx.put(("groups",), group_id, Group(id=group_id, name=base_name))
+            taken = {f.name for f in enc.fighters.values()}
+            names = []
+            n = 1
+            while len(names) < command.count:
+                candidate = f"{base_name} {n}"
+                if candidate not in taken:
+                    names.append(candidate)
+                n += 1
+        added: list[str] = []
+        for name in names:
+            fid = _unique_id(_slug(name), set(enc.fighters))
+            fighter = template.model_copy(update={"id": fid, "name": name, "group": group_id or template.group})
+            ctx.tx.put(("fighters",), fid, fighter)
+            added.append(fid)
+            self.ruleset.on_fighter_added(ctx, fid)
+        ctx.set((), "order", [*enc.order, *added])
+        ctx.summary = (
+            f"Added {base_name}" if command.count == 1 else f"Added {command.count} x {base_name}"
+        )
+        ctx.say(ctx.summary, kind="roster")
+
+    def _remove_fighter(self, ctx: Context, fighter_id: str) -> None:
+        enc = ctx.enc
+        if fighter_id not in enc.fighters:
+            ctx.fail(f"no fighter {fighter_id!r}")
+        fighter = enc.fighters[fighter_id]
+        ctx.set((), "order", [f for f in enc.order if f != fighter_id])
+        ctx.tx.delete(("fighters",), fighter_id)
+        if fighter.group and not any(f.group == fighter.group for f in enc.fighters.values()):
+            ctx.tx.delete(("groups",), fighter.group)
+        ctx.summary = f"Removed {fighter.name}"
+        ctx.say(ctx.summary, kind="roster")
+
+    def _free_roll(self, ctx: Context, command: c.FreeRoll) -> None:
+        expr = parse(command.notation)
+        total = 0
+        all_faces: list[int] = []
+        for term in expr.terms:
+            if term.sides == 0:
+                total += term.sign * term.count
+                continue
+            record = ctx.dice.roll(term.count, term.sides, who=command.who, purpose="dice bar")
+            all_faces.extend(record.faces)
+            total += term.sign * sum(record.faces)
+        if expr.target is not None:
+            hits = sum(1 for f in all_faces if f >= expr.target)
+            result = f"{hits} success{'es' if hits != 1 else ''}"
+        else:
+            result = str(total)
+        rolls = ctx.dice.rolls
+        for record in rolls:
+            record.outcome = result if record is rolls[-1] else ""
+            ctx.say(record.describe(), kind="roll", roll=record)
+        ctx.summary = f"{command.who + ' ' if command.who else ''}rolled {command.notation.strip()}: {result}"
+
+
+def _first_text(events: list[Any], command: c.Command) -> str:
+    return events[0].text if events else command.kind
+
+
+def _pop_group(entries: list[LogEntry]) -> list[LogEntry]:
+    if not entries:
+        return []
+    step = entries[-1].step
+    start = len(entries)
+    while start > 0 and entries[start - 1].step == step:
+        start -= 1
+    group = entries[start:]
+    del entries[start:]
+    return group
+
+
+def _slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug or "fighter"
+
+
+def _unique_id(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
