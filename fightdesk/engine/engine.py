@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from . import commands as c
 from .base import Decision
@@ -52,7 +52,8 @@ class Notice:
     def all_fighters(self) -> bool:
         """True when the set of fighters itself (or their order) may have changed."""
         return self.kind == "reset" or any(
-            ch.target == () and ch.key in ("fighters", "order", "groups") or ch.target in (("fighters",), ("order",))
+            (ch.target == () and ch.key in ("fighters", "order", "groups"))
+            or ch.target in (("fighters",), ("groups",))
             for ch in self.changes
         )
 
@@ -261,10 +262,10 @@ class Engine:
         if isinstance(holder, list):
             if not isinstance(key, int) or not 0 <= key < len(holder):
                 ctx.fail(f"{fighter.name} has no {command.field!r}")
-            ctx.tx.set_item(target, key, command.value)
             before = holder[key]
+            ctx.tx.set_item(target, key, command.value)
         else:
-            if not hasattr(holder, "model_fields") or str(key) not in type(holder).model_fields:
+            if not isinstance(holder, BaseModel) or str(key) not in type(holder).model_fields:
                 ctx.fail(f"{fighter.name} has no {command.field!r}")
             before = getattr(holder, str(key))
             try:

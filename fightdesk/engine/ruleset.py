@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn
 
 from .changes import Path, RuleViolation, Transaction
 from .dice import DiceTray, Roll
@@ -49,7 +49,7 @@ class Context:
     def set(self, target: Path, key: str, value: Any) -> None:
         self.tx.set(target, key, value)
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str) -> NoReturn:
         raise RuleViolation(message)
 
 

@@ -1,0 +1,45 @@
+"""Test set-up: Qt offscreen, every user directory in a temp dir, hypothesis untimed."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Must be set before any QApplication exists (pytest-qt creates it lazily).
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_RUNTIME = tempfile.mkdtemp(prefix="fightdesk-xdg-runtime-")
+os.chmod(_RUNTIME, 0o700)
+os.environ.setdefault("XDG_RUNTIME_DIR", _RUNTIME)
+
+# Point every user directory at a throw-away folder before anything reads them.
+_HOME = Path(tempfile.mkdtemp(prefix="fightdesk-test-home-"))
+for _var, _sub in (
+    ("XDG_CONFIG_HOME", "config"),
+    ("XDG_DATA_HOME", "data"),
+    ("XDG_CACHE_HOME", "cache"),
+    ("XDG_STATE_HOME", "state"),
+):
+    os.environ[_var] = str(_HOME / _sub)
+
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("fightdesk", deadline=None, max_examples=60)
+settings.load_profile("fightdesk")
+
+
+@pytest.fixture(autouse=True)
+def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Each test gets its own empty config, data, cache and state folders."""
+    home = tmp_path_factory.mktemp("home")
+    for var, sub in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_CACHE_HOME", "cache"),
+        ("XDG_STATE_HOME", "state"),
+    ):
+        monkeypatch.setenv(var, str(home / sub))
+    yield home
