@@ -1,0 +1,1 @@
+"""Round and fight summaries as documents (HTML, Markdown); no widgets."""

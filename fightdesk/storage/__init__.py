@@ -1,0 +1,1 @@
+"""Session and library files: JSON via pydantic, atomic writes. Never imports Qt."""

@@ -1,0 +1,112 @@
+"""Safe file writing and the one error type for files the GM gave us.
+
+Every file fightdesk writes goes through :func:`atomic_write_bytes`: a temporary file in
+the same folder, flushed and fsynced, then renamed over the target, with the previous
+version kept as ``<name>.bak``. A crash at any moment leaves either the old file or the
+new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+
+class FileProblem(Exception):
+    """A file that cannot be read, written or understood; the message names the file,
+    the field path (when there is one) and what is wrong, in one line for the GM."""
+
+    def __init__(self, path: Path | str, problem: str, field: str | None = None) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        self.field = field
+        where = f" at {field}" if field else ""
+        super().__init__(f"{self.path}{where}: {problem}")
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
+def describe_os_error(exc: OSError) -> str:
+    """Plain words for the usual reasons a save or a load fails."""
+    if isinstance(exc, PermissionError):
+        return "permission denied (is the folder read-only?)"
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    if isinstance(exc, IsADirectoryError):
+        return "this is a folder, not a file"
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    return exc.strerror or str(exc)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, keep_backup: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically; the old file becomes ``path.bak``.
+
+    Raises FileProblem (naming the file) on any OS error; the old file is then untouched.
+    """
+    path = Path(path)
+    folder = path.parent
+    tmp_name: str | None = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if keep_backup and path.is_file():
+            bak = backup_path(path)
+            # A hard link keeps the old version reachable without a window where
+            # neither file exists; fall back to a copy where links are not allowed.
+            with contextlib.suppress(FileNotFoundError):
+                bak.unlink()
+            try:
+                os.link(path, bak)
+            except OSError:
+                bak.write_bytes(path.read_bytes())
+        os.replace(tmp_name, path)
+        tmp_name = None
+        _fsync_dir(folder)
+    except OSError as exc:
+        raise FileProblem(path, f"could not save: {describe_os_error(exc)}") from exc
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+def atomic_write_text(path: Path, text: str, *, keep_backup: bool = True) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), keep_backup=keep_backup)
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 file the GM gave us; every failure becomes a FileProblem."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise FileProblem(path, "this is a folder, not a file")
+        data = path.read_bytes()
+    except FileProblem:
+        raise
+    except OSError as exc:
+        raise FileProblem(path, f"cannot read: {describe_os_error(exc)}") from exc
+    if not data.strip():
+        raise FileProblem(path, "the file is empty")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileProblem(path, f"not a text file (byte {exc.start} is not UTF-8)") from exc

@@ -1,0 +1,1 @@
+"""Everything Qt: item models, the main window, the timeline, cards and dialogs."""
