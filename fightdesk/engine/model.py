@@ -43,6 +43,8 @@ class Fighter(StateModel):
     tags: list[str] = Field(default_factory=list)
     notes: str = ""
     rolls_own_dice: bool = False
+    # The campaign library fighter this one was added from (write-back after the fight).
+    source_id: str | None = None
     sheet: Sheet
     status: Status
 
