@@ -1,0 +1,191 @@
+"""The open fight as the window sees it: the engine, its file, and the Qt face of its history.
+
+The engine's log is the one history. :class:`FightDocument` listens to the engine's
+notices and keeps a :class:`QUndoStack` in step with the log: every applied step
+(whoever applied it) becomes one :class:`EngineStep` on the stack, a step that joins
+the previous one (an interrupt stack being resolved) merges into it, and undo/redo on
+the stack call ``Engine.undo``/``Engine.redo``. After a file is opened the stack is
+rebuilt from the log and the redo list, so undo reaches back through the whole log.
+
+No engine import at module level: the window must paint before pydantic loads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+if TYPE_CHECKING:
+    from fightdesk.engine.commands import Command
+    from fightdesk.engine.engine import Engine, Notice, Outcome
+    from fightdesk.engine.model import LogEntry
+
+
+class EngineStep(QUndoCommand):
+    """One undo step of the engine's log. Its first ``redo`` (from ``push``) does
+    nothing: the engine already applied the step when the stack heard of it."""
+
+    def __init__(self, document: FightDocument, step: int, text: str) -> None:
+        super().__init__(text)
+        self.document = document
+        self.step = step
+        self._fresh = True
+
+    def redo(self) -> None:
+        if self._fresh:
+            self._fresh = False
+            return
+        self.document._engine_redo()
+
+    def undo(self) -> None:
+        self.document._engine_undo()
+
+
+class FightDocument(QObject):
+    """Holds the engine and the file path; turns engine notices into Qt signals."""
+
+    #: A change the engine made (the :class:`Notice`); views redraw what it touched.
+    changed = Signal(object)
+    #: A whole new session is shown (open, new): views rebuild from scratch.
+    replaced = Signal()
+    #: The file path or the fight's name changed (window title).
+    pathChanged = Signal()
+    #: A command the rules refused: the message for the GM.
+    refused = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.engine: Engine | None = None
+        self.path: Path | None = None
+        self.undo_stack = QUndoStack(self)
+        # While the stack drives the engine, the engine's notice must not move the
+        # stack again; while the engine was driven from elsewhere (Revert to here),
+        # the stack's commands must not call the engine again.
+        self._stack_driving = False
+        self._engine_driving = False
+
+    # --- the session ------------------------------------------------------------------
+    def set_engine(self, engine: Engine, path: Path | None) -> None:
+        if self.engine is not None:
+            self.engine.unsubscribe(self._on_notice)
+        self.engine = engine
+        self.path = path
+        engine.subscribe(self._on_notice)
+        self._rebuild_stack()
+        self.replaced.emit()
+        self.pathChanged.emit()
+
+    def set_path(self, path: Path | None) -> None:
+        self.path = path
+        self.pathChanged.emit()
+
+    def mark_saved(self) -> None:
+        self.undo_stack.setClean()
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    @property
+    def title(self) -> str:
+        """The file name for the window title, or the fight's name if never saved."""
+        if self.path is not None:
+            return self.path.name
+        if self.engine is not None:
+            return f"{self.engine.encounter.name} (not saved)"
+        return "No fight"
+
+    # --- changing the fight --------------------------------------------------------------
+    def apply(self, command: Command) -> Outcome:
+        """The one way the widgets change the fight; a refusal is also signalled."""
+        assert self.engine is not None, "no fight is open"
+        outcome = self.engine.apply(command)
+        if not outcome.ok:
+            self.refused.emit(outcome.error or "not allowed")
+        return outcome
+
+    def check(self, command: Command) -> Outcome:
+        assert self.engine is not None, "no fight is open"
+        return self.engine.check(command)
+
+    def revert_to(self, seq: int) -> int:
+        assert self.engine is not None, "no fight is open"
+        return self.engine.revert_to(seq)
+
+    # --- the Qt face of the history ----------------------------------------------------------
+    def _engine_undo(self) -> None:
+        if self._engine_driving or self.engine is None:
+            return
+        self._stack_driving = True
+        try:
+            self.engine.undo()
+        finally:
+            self._stack_driving = False
+
+    def _engine_redo(self) -> None:
+        if self._engine_driving or self.engine is None:
+            return
+        self._stack_driving = True
+        try:
+            self.engine.redo()
+        finally:
+            self._stack_driving = False
+
+    def _on_notice(self, notice: Notice) -> None:
+        if notice.kind == "reset":
+            self._rebuild_stack()
+            self.replaced.emit()
+            self.pathChanged.emit()
+            return
+        if not self._stack_driving:
+            self._follow_engine(notice)
+        self.changed.emit(notice)
+
+    def _follow_engine(self, notice: Notice) -> None:
+        """Move the stack to match a change the engine made on its own."""
+        stack = self.undo_stack
+        if notice.kind == "apply":
+            assert self.engine is not None
+            entry = notice.entries[0]
+            top = stack.command(stack.index() - 1) if stack.index() > 0 else None
+            if isinstance(top, EngineStep) and top.step == entry.step:
+                return  # joins the open step (an interrupt stack being resolved)
+            stack.push(EngineStep(self, entry.step, self.engine.undo_text()))
+        else:
+            self._engine_driving = True
+            try:
+                if notice.kind == "undo":
+                    stack.undo()
+                else:
+                    stack.redo()
+            finally:
+                self._engine_driving = False
+
+    def _rebuild_stack(self) -> None:
+        """One command per step of the log, then the undone steps above the index."""
+        stack = self.undo_stack
+        stack.clear()
+        if self.engine is None:
+            return
+        session = self.engine.session
+        done = _steps(session.log)
+        undone = list(reversed(_steps(session.redo)))
+        self._engine_driving = True
+        try:
+            for step, text in done + undone:
+                stack.push(EngineStep(self, step, text))
+            stack.setIndex(len(done))
+        finally:
+            self._engine_driving = False
+        stack.setClean()
+
+
+def _steps(entries: list[LogEntry]) -> list[tuple[int, str]]:
+    """(step, text of its first entry) for each step, in log order."""
+    steps: list[tuple[int, str]] = []
+    for entry in entries:
+        if not steps or steps[-1][0] != entry.step:
+            steps.append((entry.step, entry.summary))
+    return steps

@@ -1,0 +1,45 @@
+"""Window settings (geometry, dock layout, recent files) in an ini file in the config dir.
+
+An ini file rather than the platform's registry, so the GM's settings sit next to the
+rest of fightdesk's files and tests (which point the config dir at a temp folder) never
+touch a real desktop's settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from fightdesk import paths
+
+MAX_RECENT = 8
+
+
+def app_settings() -> QSettings:
+    return QSettings(str(paths.config_dir() / "window.ini"), QSettings.Format.IniFormat)
+
+
+def recent_files() -> list[Path]:
+    value = app_settings().value("recent/files", [])
+    if isinstance(value, str):  # QSettings gives a lone string for a one-item list
+        value = [value]
+    return [Path(str(v)) for v in (value or []) if str(v)]
+
+
+def remember_file(path: Path) -> list[Path]:
+    """Put ``path`` first in the recent list; returns the new list."""
+    path = path.resolve()
+    files = [path, *(p for p in recent_files() if p != path)][:MAX_RECENT]
+    settings = app_settings()
+    settings.setValue("recent/files", [str(p) for p in files])
+    settings.sync()
+    return files
+
+
+def forget_file(path: Path) -> list[Path]:
+    files = [p for p in recent_files() if p != path]
+    settings = app_settings()
+    settings.setValue("recent/files", [str(p) for p in files])
+    settings.sync()
+    return files
