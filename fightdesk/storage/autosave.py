@@ -1,0 +1,547 @@
+"""Autosave and crash recovery: nothing the GM does is ever lost.
+
+Each fight shown in the window gets a folder ``<data dir>/autosave/<fight id>/`` with
+
+* ``base-NNNNNN.json``: a full snapshot of the session (plain session JSON, written
+  atomically), one per *generation*;
+* ``journal-NNNNNN.jsonl``: every change of history since the snapshot of the same
+  generation (see :mod:`fightdesk.storage.journal`), fsynced before the next click;
+* ``round-NNN.json``: the fight as it stood at the end of round NNN, kept for the whole
+  fight (these are ordinary session files: File > Open reads them).
+
+A *compaction* writes the next generation's snapshot and starts its empty journal; it
+runs when a round ends, when the GM saves, and when a fight is attached. The newest
+snapshot that reads back, plus its journal, is the fight after the last action. The
+previous generation stays on disk until the next compaction, so a damaged snapshot
+still leaves a good one.
+
+``state.json`` next to the fight folders says which fight is open, where the GM saved
+it, and whether the app quit normally; on the next start the app offers to restore the
+fight after a crash, and reopens it silently after a normal quit. See docs/autosave.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import secrets
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..engine.engine import Engine, Notice
+from ..engine.model import Session
+from .files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error, read_text
+from .journal import (
+    ApplyRecord,
+    Journal,
+    StepRecord,
+    fsync_dir,
+    read_journal,
+    replay,
+    step_record,
+)
+
+log = logging.getLogger(__name__)
+
+STATE_FILE = "state.json"
+_BASE = re.compile(r"^base-(\d{6})\.json$")
+_FIGHT_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
+
+#: ``on_status(ok, message)``: ``ok=False`` when autosave stopped working (show it to
+#: the GM), ``ok=True`` when it works again after a failure.
+StatusListener = Callable[[bool, str], None]
+
+
+class AutosaveState(BaseModel):
+    """The bookkeeping file: the open fight, where it was saved, and how the app ended."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    version: int = 1
+    fight_id: str | None = None
+    path: str | None = None
+    clean_exit: bool = True
+    # The snapshot generation that equals the GM's saved file (None: unsaved changes).
+    saved_gen: int | None = None
+
+
+@dataclass(frozen=True)
+class RecoveryInfo:
+    """What the start-up question shows about the fight that can be brought back."""
+
+    fight_id: str
+    path: Path | None
+    clean_exit: bool
+    fight_name: str
+    round: int
+    actions: int
+    last_action: str
+    changed_at: float
+    unsaved: bool
+    problem: str | None = None
+
+    @property
+    def crashed(self) -> bool:
+        return not self.clean_exit
+
+
+@dataclass
+class _Loaded:
+    session: Session
+    gen: int
+    journal_records: int
+    changed_at: float
+    problem: str | None
+
+
+def new_fight_id() -> str:
+    return f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+
+
+def default_root() -> Path:
+    from ..paths import data_dir
+
+    return data_dir() / "autosave"
+
+
+class Autosave:
+    """Keeps the attached engine's fight on disk after every action (Qt-free)."""
+
+    def __init__(
+        self,
+        root: Path | None = None,
+        *,
+        on_status: StatusListener | None = None,
+        keep_fights: int = 20,
+    ) -> None:
+        self.root = Path(root) if root is not None else default_root()
+        self.on_status = on_status
+        self.keep_fights = keep_fights
+        self._engine: Engine | None = None
+        self._fight_id: str | None = None
+        self._path: Path | None = None
+        self._gen = 0
+        self._saved_gen: int | None = None
+        self._journal: Journal | None = None
+        self._behind = 0  # actions since a write failed (0: everything is on disk)
+        self._last_round = 0
+        self._rounds_written: set[int] = set()
+        self._cache: tuple[str, _Loaded] | None = None
+
+    # --- where things are -----------------------------------------------------------
+    @property
+    def fight_id(self) -> str | None:
+        return self._fight_id
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def healthy(self) -> bool:
+        """False while some action is only in memory because a write failed."""
+        return self._behind == 0
+
+    def fight_dir(self, fight_id: str | None = None) -> Path:
+        fid = fight_id or self._fight_id
+        if fid is None:
+            raise ValueError("no fight is attached")
+        return self.root / fid
+
+    def round_snapshots(self, fight_id: str | None = None) -> list[Path]:
+        """The end-of-round snapshots of the fight, oldest round first."""
+        folder = self.fight_dir(fight_id)
+        return sorted(folder.glob("round-[0-9][0-9][0-9].json"))
+
+    # --- attaching --------------------------------------------------------------------
+    def attach(
+        self,
+        engine: Engine,
+        path: Path | None = None,
+        *,
+        fight_id: str | None = None,
+        saved: bool | None = None,
+    ) -> None:
+        """Start keeping ``engine``'s fight on disk.
+
+        ``path`` is the GM's file the session came from (None for a new fight);
+        ``saved`` says whether the session equals that file (default: it does when
+        there is a path). Pass the ``fight_id`` of a restored fight to continue its
+        folder and keep its round snapshots.
+        """
+        self.detach()
+        self._engine = engine
+        self._path = Path(path) if path is not None else None
+        if saved is None:
+            saved = path is not None
+        continuing = fight_id is not None and (self.root / fight_id).is_dir()
+        self._fight_id = fight_id if (fight_id is not None and continuing) else new_fight_id()
+        self._gen = self._highest_gen(self.fight_dir()) if continuing else 0
+        self._rounds_written = set()
+        self._last_round = engine.encounter.round
+        self._behind = 0
+        self._cache = None
+        engine.subscribe(self._on_notice)
+        self._remove_leftovers(self.fight_dir())
+        if self._compact() and saved:
+            self._saved_gen = self._gen
+        else:
+            self._saved_gen = None
+        self._write_state(clean_exit=False)
+        if not continuing:
+            self._prune()
+
+    def detach(self) -> None:
+        """Stop listening; the files stay (call :meth:`mark_clean_exit` on quit)."""
+        if self._engine is not None:
+            self._engine.unsubscribe(self._on_notice)
+        self._engine = None
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+    def mark_saved(self, path: Path) -> None:
+        """The GM saved the fight to ``path``: compact, and remember where it lives."""
+        self._path = Path(path)
+        if self._engine is None:
+            return
+        journal = self._journal
+        if self._behind or journal is None or journal.records:
+            if not self._compact():
+                self._write_state(clean_exit=False)
+                return
+        self._saved_gen = self._gen
+        self._write_state(clean_exit=False)
+
+    def mark_clean_exit(self) -> None:
+        """The app quits normally: bring the disk up to date, say so, and detach."""
+        if self._engine is not None and self._behind:
+            self._compact()
+        if self._fight_id is not None:
+            self._write_state(clean_exit=True)
+        self.detach()
+
+    def forget(self) -> None:
+        """The GM declined to restore: do not ask again (the fight's folder is kept)."""
+        self._cache = None
+        state = AutosaveState(fight_id=None, clean_exit=True)
+        self._write_state_model(state)
+
+    # --- the listener -------------------------------------------------------------------
+    def _on_notice(self, notice: Notice) -> None:
+        try:
+            self._record(notice)
+        except Exception as exc:  # never let autosave break the GM's action
+            log.exception("autosave failed")
+            self._behind += 1
+            self._report(False, f"Autosave failed unexpectedly: {exc}")
+
+    def _record(self, notice: Notice) -> None:
+        engine = self._engine
+        if engine is None:
+            return
+        self._cache = None
+        if notice.kind == "reset":
+            # File > New or Open swapped the session: a different fight from here on.
+            self.attach(engine, None, saved=False)
+            return
+        if self._saved_gen is not None:
+            self._saved_gen = None
+        if self._behind:
+            self._behind += 1
+            if self._compact():
+                self._report(True, "Autosave works again: every action is safe on disk.")
+            else:
+                self._report_behind()
+            return
+        records: list[ApplyRecord | StepRecord]
+        if notice.kind == "apply":
+            records = [ApplyRecord(entry=e) for e in notice.entries]
+        else:
+            records = [step_record(notice.kind, notice.entries)]
+        journal = self._journal
+        try:
+            if journal is None:
+                raise FileProblem(self.fight_dir(), "the journal could not be opened")
+            for record in records:
+                journal.append(record)
+        except FileProblem as problem:
+            self._behind = 1
+            self._failed(problem)
+            return
+        finished = self._round_finished(notice, engine)
+        self._last_round = engine.encounter.round
+        if finished is not None and not self._compact(round_no=finished):
+            # The journal holds the action; only the round snapshot is missing.
+            self._report(False, "Autosave could not write the end-of-round snapshot; "
+                                "every action is still in the journal.")
+
+    def _round_finished(self, notice: Notice, engine: Engine) -> int | None:
+        """The round that just ended: a ``round-end`` event, or the round counter moving on."""
+        if notice.kind == "undo":
+            return None
+        for entry in notice.entries:
+            for event in entry.events:
+                if event.kind == "round-end":
+                    number = event.data.get("round", entry.round)
+                    ended = number if isinstance(number, int) else entry.round
+                    self._rounds_written.add(ended)
+                    return ended
+        previous, now = self._last_round, engine.encounter.round
+        if now > previous >= 1 and previous not in self._rounds_written:
+            self._rounds_written.add(previous)
+            return previous
+        return None
+
+    # --- compaction ---------------------------------------------------------------------
+    def _compact(self, round_no: int | None = None) -> bool:
+        """Write the next generation's snapshot and start its journal; False on failure
+        (reported to the GM; the previous snapshot and journal are untouched)."""
+        engine = self._engine
+        assert engine is not None
+        folder = self.fight_dir()
+        gen = self._gen + 1
+        base = folder / f"base-{gen:06d}.json"
+        try:
+            atomic_write_text(base, engine.session.model_dump_json(), keep_backup=False)
+            if round_no is not None and round_no >= 1:
+                _publish_copy(base, folder / f"round-{round_no:03d}.json")
+            journal = Journal(folder / f"journal-{gen:06d}.jsonl")
+            journal.open()
+        except FileProblem as problem:
+            self._behind = max(self._behind, 1)
+            self._failed(problem)
+            return False
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = journal
+        self._gen = gen
+        self._behind = 0
+        self._drop_generations_before(folder, gen - 1)
+        return True
+
+    def _drop_generations_before(self, folder: Path, keep_from: int) -> None:
+        for child in folder.iterdir():
+            m = re.match(r"^(?:base|journal)-(\d{6})\.jsonl?$", child.name)
+            if m and int(m.group(1)) < keep_from:
+                with contextlib.suppress(OSError):
+                    child.unlink()
+
+    @staticmethod
+    def _highest_gen(folder: Path) -> int:
+        gens = [int(m.group(1)) for p in folder.iterdir() if (m := _BASE.match(p.name))]
+        return max(gens, default=0)
+
+    @staticmethod
+    def _remove_leftovers(folder: Path) -> None:
+        """Temporary files of a write that a crash interrupted."""
+        if not folder.is_dir():
+            return
+        for child in folder.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                child.unlink()
+
+    def _prune(self) -> None:
+        """Keep the newest ``keep_fights`` fight folders (and always the open one)."""
+        try:
+            fights = [p for p in self.root.iterdir() if p.is_dir() and _FIGHT_ID.match(p.name)]
+            fights.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            return
+        for old in fights[self.keep_fights:]:
+            if old.name != self._fight_id:
+                shutil.rmtree(old, ignore_errors=True)
+
+    # --- the bookkeeping file -------------------------------------------------------------
+    def _write_state(self, *, clean_exit: bool) -> None:
+        state = AutosaveState(
+            fight_id=self._fight_id,
+            path=str(self._path) if self._path is not None else None,
+            clean_exit=clean_exit,
+            saved_gen=self._saved_gen,
+        )
+        self._write_state_model(state)
+
+    def _write_state_model(self, state: AutosaveState) -> None:
+        try:
+            atomic_write_text(self.root / STATE_FILE, state.model_dump_json(indent=1),
+                              keep_backup=False)
+        except FileProblem as problem:
+            self._failed(problem)
+
+    def read_state(self) -> AutosaveState | None:
+        """The bookkeeping file, or None if there is none. A damaged one (it is written
+        atomically, so only a damaged disk does that) counts as a crash of the newest fight."""
+        path = self.root / STATE_FILE
+        if not path.exists():
+            return None
+        try:
+            return AutosaveState.model_validate_json(read_text(path))
+        except (FileProblem, ValidationError):
+            newest = self._newest_fight()
+            return AutosaveState(fight_id=newest, clean_exit=False) if newest else None
+
+    def _newest_fight(self) -> str | None:
+        try:
+            fights = [p for p in self.root.iterdir() if p.is_dir() and _FIGHT_ID.match(p.name)]
+        except OSError:
+            return None
+        if not fights:
+            return None
+        return max(fights, key=lambda p: p.stat().st_mtime).name
+
+    # --- recovery -----------------------------------------------------------------------
+    def recoverable(self) -> RecoveryInfo | None:
+        """The fight that was open when the app last ended, or None.
+
+        ``clean_exit`` tells a normal quit (reopen it) from a crash (ask the GM).
+        """
+        state = self.read_state()
+        if state is None or state.fight_id is None or not (self.root / state.fight_id).is_dir():
+            return None
+        try:
+            loaded = self._load(state.fight_id)
+        except FileProblem as problem:
+            log.warning("autosave cannot be restored: %s", problem)
+            return None
+        session = loaded.session
+        last = session.log[-1].summary if session.log else ""
+        unsaved = (
+            state.path is None
+            or state.saved_gen is None
+            or loaded.gen != state.saved_gen
+            or loaded.journal_records > 0
+        )
+        return RecoveryInfo(
+            fight_id=state.fight_id,
+            path=Path(state.path) if state.path else None,
+            clean_exit=state.clean_exit,
+            fight_name=session.encounter.name,
+            round=session.encounter.round,
+            actions=len(session.log),
+            last_action=last,
+            changed_at=loaded.changed_at,
+            unsaved=unsaved,
+            problem=loaded.problem,
+        )
+
+    def restore(self, fight_id: str | None = None) -> Session:
+        """The fight exactly as it was after its last recorded action (reads only).
+
+        Raises FileProblem when no snapshot of the fight can be read.
+        """
+        if fight_id is None:
+            state = self.read_state()
+            if state is None or state.fight_id is None:
+                raise FileProblem(self.root, "there is no autosaved fight to restore")
+            fight_id = state.fight_id
+        if self._cache is not None and self._cache[0] == fight_id:
+            session = self._cache[1].session
+            self._cache = None
+            return session
+        return self._load(fight_id).session
+
+    def _load(self, fight_id: str) -> _Loaded:
+        if self._cache is not None and self._cache[0] == fight_id:
+            return self._cache[1]
+        folder = self.root / fight_id
+        try:
+            gens = sorted(
+                (int(m.group(1)) for p in folder.iterdir() if (m := _BASE.match(p.name))),
+                reverse=True,
+            )
+        except OSError as exc:
+            raise FileProblem(folder, f"cannot read: {describe_os_error(exc)}") from exc
+        problems: list[str] = []
+        for gen in gens:
+            base = folder / f"base-{gen:06d}.json"
+            try:
+                session = load_snapshot(base)
+            except FileProblem as problem:
+                problems.append(str(problem))
+                continue
+            journal_path = folder / f"journal-{gen:06d}.jsonl"
+            try:
+                contents = read_journal(journal_path)
+            except FileProblem as problem:
+                problems.append(str(problem))
+                contents = None
+            done = 0
+            if contents is not None:
+                done, mismatch = replay(session, contents.records)
+                if contents.problem:
+                    problems.append(contents.problem)
+                if mismatch:
+                    problems.append(f"{journal_path}: {mismatch}")
+            changed = max(
+                (p.stat().st_mtime for p in (base, journal_path) if p.exists()), default=0.0
+            )
+            loaded = _Loaded(session, gen, done, changed, "; ".join(problems) or None)
+            self._cache = (fight_id, loaded)
+            return loaded
+        detail = f" ({'; '.join(problems)})" if problems else ""
+        raise FileProblem(folder, f"no readable autosave snapshot{detail}")
+
+    # --- telling the GM -----------------------------------------------------------------
+    def _failed(self, problem: FileProblem) -> None:
+        self._report(False, f"Autosave failed: {problem}. {self._advice()}")
+
+    def _report_behind(self) -> None:
+        self._report(False, f"Autosave is still failing. {self._advice()}")
+
+    def _advice(self) -> str:
+        n = self._behind
+        if n <= 0:
+            return "The last autosaved state is kept."
+        actions = "action is" if n == 1 else "actions are"
+        return (f"Your last {n} {actions} only in memory; the last good autosave is kept. "
+                "Free some space or use File > Save As on another disk; "
+                "autosave retries after every action.")
+
+    def _report(self, ok: bool, message: str) -> None:
+        if ok:
+            log.info("%s", message)
+        else:
+            log.warning("%s", message)
+        if self.on_status is not None:
+            self.on_status(ok, message)
+
+
+def _publish_copy(source: Path, target: Path) -> None:
+    """Make ``target`` a durable copy of the finished snapshot ``source`` (a hard link
+    when the file system allows, else an atomic copy)."""
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        os.link(source, tmp)
+    except OSError:
+        try:
+            data = source.read_bytes()
+        except OSError as exc:
+            raise FileProblem(source, f"cannot read: {describe_os_error(exc)}") from exc
+        atomic_write_bytes(target, data, keep_backup=False)
+        return
+    try:
+        os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise FileProblem(target, f"could not save: {describe_os_error(exc)}") from exc
+    fsync_dir(target.parent)
+
+
+def load_snapshot(path: Path) -> Session:
+    """Read one autosave snapshot; FileProblem names the file and the field at fault."""
+    text = read_text(path)
+    try:
+        return Session.model_validate_json(text)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        raise FileProblem(path, err["msg"], field=where or None) from None
