@@ -1,0 +1,383 @@
+"""HTML and Markdown from one :class:`FightSummary`.
+
+The HTML is written for two readers: Qt's text document (File > Print, PDF), which
+knows a subset of CSS, and a web browser. It relies on no colour: tables have ruled
+borders, the chart uses line styles and markers, so a black-and-white print reads the
+same. The chart is an image made by the Qt layer (``fightdesk.ui.chart``) and passed in
+as a :class:`ChartImage`; without one, the numbers table below it still tells all.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .summary import Action, FighterState, FightSummary, RoundSummary, Tally
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+@dataclass(frozen=True)
+class ChartImage:
+    """Where the chart PNG is (a file name, a ``data:`` URL, or a Qt resource name) and
+    the size to show it at, in CSS pixels."""
+
+    src: str
+    width: int
+    height: int
+
+
+def sparkline(values: Sequence[int | None], top: int) -> str:
+    """``█▆▃▁``: one block per value, scaled to ``top``; a gap where the fighter was absent."""
+    top = max(top, 1)
+    out = []
+    for v in values:
+        if v is None:
+            out.append(" ")
+        else:
+            level = round(max(0, min(v, top)) / top * (len(SPARKS) - 1))
+            out.append(SPARKS[level])
+    return "".join(out)
+
+
+def _trail(values: Sequence[int | None]) -> str:
+    return " → ".join("–" if v is None else str(v) for v in values)
+
+
+def _list(items: Sequence[str]) -> str:
+    return ", ".join(items)
+
+
+def _resource_labels(states: Sequence[FighterState]) -> list[str]:
+    labels: list[str] = []
+    for s in states:
+        for r in s.resources:
+            if r.label not in labels:
+                labels.append(r.label)
+    return labels
+
+
+def _rounds_text(summary: FightSummary) -> str:
+    numbers = [r.number for r in summary.rounds]
+    if len(numbers) == 1:
+        return summary.rounds[0].title.lower()
+    played = [n for n in numbers if n > 0]
+    contiguous = played == list(range(played[0], played[-1] + 1)) if played else False
+    text = (f"rounds {played[0]}–{played[-1]}" if contiguous and len(played) > 1
+            else "rounds " + ", ".join(str(n) for n in played))
+    if 0 in numbers:
+        text = "before round 1 and " + text if played else "before round 1"
+    return text
+
+
+def _other_lines(action: Action) -> list[str]:
+    """The events of an action that are not its headline and not a roll."""
+    return [
+        h.text for h in action.happenings
+        if h.roll is None and h.text != action.headline and h.kind != "phase"
+    ]
+
+
+# --- HTML -----------------------------------------------------------------------------
+
+CSS = """
+@page { margin: 16mm 15mm 18mm 15mm; }
+body { font-family: 'DejaVu Sans', 'Helvetica', 'Arial', sans-serif; font-size: 9.5pt;
+       color: #000; background: #fff; }
+h1 { font-size: 16pt; margin: 0 0 2pt 0; }
+h2 { font-size: 13pt; margin: 14pt 0 4pt 0; page-break-after: avoid; }
+h3 { font-size: 10.5pt; margin: 8pt 0 3pt 0; page-break-after: avoid; }
+p { margin: 2pt 0 4pt 0; }
+p.meta { font-style: italic; margin-bottom: 6pt; }
+table.grid { border-collapse: collapse; border: 1px solid #000; margin: 2pt 0 6pt 0; }
+table.grid th, table.grid td { border: 1px solid #000; padding: 2pt 4pt;
+       vertical-align: top; text-align: left; }
+table.grid th { font-weight: bold; background: #e6e6e6; }
+td.num, th.num { text-align: right; }
+td.phase { font-weight: bold; white-space: nowrap; }
+.dice { font-family: 'DejaVu Sans Mono', 'Courier New', monospace; font-size: 8.5pt; }
+.typed { font-weight: bold; }
+.out { font-weight: bold; text-decoration: underline; }
+ol.order { margin: 0 0 4pt 0; }
+div.round { page-break-inside: avoid; }
+@media print { h2.round { page-break-before: auto; } }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table(head: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]],
+           numeric: Sequence[bool] | None = None, row_class: Sequence[str] | None = None) -> str:
+    """A ruled table; ``head`` is (label, numeric) pairs, cells are already HTML."""
+    numeric = numeric or [n for _, n in head]
+    out = ['<table class="grid" border="1" cellspacing="0" cellpadding="3" width="100%">', "<tr>"]
+    out += [f'<th{" class=num align=right" if n else ""}>{_e(h)}</th>' for h, n in head]
+    out.append("</tr>")
+    for i, row in enumerate(rows):
+        cls = f' class="{row_class[i]}"' if row_class and row_class[i] else ""
+        out.append(f"<tr{cls}>")
+        for cell, num in zip(row, numeric, strict=False):
+            out.append(f'<td class="num" align="right">{cell}</td>' if num else f"<td>{cell}</td>")
+        out.append("</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _html_tally_table(tallies: Sequence[Tally], points: str, totals: bool) -> str:
+    head = [("Fighter", False)]
+    if totals:
+        head.append(("Actions", True))
+    head += [("Damage dealt", True), ("Damage taken", True), ("Healed", True),
+             (f"{points} gained", True), (f"{points} spent", True)]
+    if not totals:
+        head += [("Conditions gained", False), ("Conditions lost", False)]
+    head.append(("Down", False))
+    rows = []
+    for t in tallies:
+        row = [_e(t.fighter)]
+        if totals:
+            row.append(str(t.actions))
+        row += [str(t.damage_dealt), str(t.damage_taken), str(t.healed),
+                str(t.points_gained), str(t.points_spent)]
+        if not totals:
+            row += [_e(_list(t.conditions_gained)), _e(_list(t.conditions_lost))]
+        row.append('<span class="out">down</span>' if t.went_down else "")
+        rows.append(row)
+    return _table(head, rows)
+
+
+def _html_states(states: Sequence[FighterState]) -> str:
+    labels = _resource_labels(states)
+    head = [("Fighter", False), ("Side", False), ("Health", True)]
+    head += [(label, True) for label in labels]
+    head += [("Conditions", False), ("", False)]
+    rows = []
+    for s in states:
+        row = [_e(s.name), _e(s.side), f"{s.health}/{s.health_max}"]
+        for label in labels:
+            amount = s.resource(label)
+            row.append(_e(amount.text) if amount else "")
+        row.append(_e(_list(s.conditions)))
+        row.append('<span class="out">out of the fight</span>' if s.out else "")
+        rows.append(row)
+    return _table(head, rows)
+
+
+def _html_dice(action: Action) -> str:
+    lines = []
+    for d in action.dice:
+        faces = f"[{_e(d.faces_text)}]"
+        who = f"{_e(d.who)}: " if d.who else ""
+        what = f" {_e(d.purpose)}" if d.purpose else ""
+        source = '<span class="typed">typed in</span>' if d.typed else "app roll"
+        tail = f" → {_e(d.outcome)}" if d.outcome else ""
+        lines.append(f'<span class="dice">{who}{_e(d.notation)}{what} {faces}</span>'
+                     f" {source}{tail}")
+    return "<br>".join(lines)
+
+
+def _html_actions(rnd: RoundSummary) -> str:
+    rows: list[list[str]] = []
+    classes: list[str] = []
+    last_phase: int | None = None
+    for a in rnd.actions:
+        phase = ""
+        if a.phase != last_phase:
+            phase = "end" if a.phase is None else str(a.phase)
+            last_phase = a.phase
+        what = f"<b>{_e(a.headline)}</b>" if a.kind in ("act", "interrupt") else _e(a.headline)
+        extra = _other_lines(a)
+        if extra:
+            what += "<br>" + "<br>".join(_e(x) for x in extra)
+        who = _e(a.actor)
+        if a.kind == "interrupt":
+            who += " <i>(interrupt)</i>"
+        if a.continues:
+            who = "↳ " + who
+        rows.append([phase, who, what, _html_dice(a)])
+        classes.append("cont" if a.continues else "")
+    if not rows:
+        return "<p>Nothing was logged in this round.</p>"
+    return _table([("Phase", False), ("Who", False), ("What happened", False), ("Dice", False)],
+                  rows, row_class=classes)
+
+
+def _html_round(rnd: RoundSummary, points: str) -> str:
+    out = [f'<div class="round"><h2 class="round">{_e(rnd.title)}</h2>']
+    if rnd.turns:
+        items = "".join(f"<li>{_e(t.describe(points))}</li>" for t in rnd.turns)
+        out.append(f'<p><b>Order of action:</b></p><ol class="order">{items}</ol>')
+    else:
+        out.append("<p><b>Order of action:</b> nobody acted.</p>")
+    out.append("<h3>Actions and reactions</h3>")
+    out.append(_html_actions(rnd))
+    busy = [t for t in rnd.tallies if t.eventful]
+    out.append(f"<h3>Damage, {_e(points)} and conditions</h3>")
+    out.append(_html_tally_table(busy, points, totals=False) if busy
+               else "<p>No damage, healing, points or conditions.</p>")
+    out.append(f"<p><b>Down:</b> {_e(_list(rnd.down)) if rnd.down else 'nobody'}</p>")
+    out.append(f"<h3>At the end of {_e(rnd.title[0].lower() + rnd.title[1:])}</h3>")
+    out.append(_html_states(rnd.states))
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _html_chart(summary: FightSummary, chart: ChartImage | None) -> str:
+    c = summary.chart
+    out = [f"<h2>Health and {_e(c.resource_label)} across the rounds</h2>"]
+    if chart is not None:
+        out.append(
+            f'<p><img src="{_e(chart.src)}" width="{chart.width}" height="{chart.height}" '
+            f'alt="Chart of health and {_e(c.resource_label)} per fighter"></p>'
+        )
+    head = [("Fighter", False)] + [(label, True) for label in c.labels]
+    rows = []
+    for s in c.series:
+        cells = [_e(s.name)]
+        for h, r in zip(s.health, s.resource, strict=True):
+            if h is None:
+                cells.append("–")
+            else:
+                cells.append(f"{h}" + (f" ({r})" if r is not None else ""))
+        rows.append(cells)
+    out.append(f"<p>Health after each round, with {_e(c.resource_label)} in brackets:</p>")
+    out.append(_table(head, rows))
+    return "\n".join(out)
+
+
+def to_html(summary: FightSummary, chart: ChartImage | None = None) -> str:
+    """A whole HTML page: the fight (totals and chart unless it is one round), then rounds."""
+    body = [f"<h1>{_e(summary.title)}</h1>",
+            f'<p class="meta">{_e(summary.ruleset)} · {_e(_rounds_text(summary))} · '
+            f"fightdesk summary</p>"]
+    if summary.shows_totals:
+        body.append("<h2>Totals</h2>")
+        body.append(_html_tally_table(summary.totals, summary.points_label, totals=True))
+        body.append(_html_chart(summary, chart))
+    for rnd in summary.rounds:
+        body.append(_html_round(rnd, summary.points_label))
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+        f"<title>{_e(summary.heading)}</title>\n<style>{CSS}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+# --- Markdown -------------------------------------------------------------------------
+
+
+def _m(text: object) -> str:
+    """Escape what Markdown would read as markup (table pipes, emphasis, links)."""
+    out = str(text).replace("\\", "\\\\")
+    for ch in "|*_`[]<>#":
+        out = out.replace(ch, "\\" + ch)
+    return out.replace("\n", " ")
+
+
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[bool]) -> str:
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _md_tallies(tallies: Sequence[Tally], points: str, totals: bool) -> str:
+    head = ["Fighter"] + (["Actions"] if totals else [])
+    head += ["Damage dealt", "Damage taken", "Healed", f"{points} gained", f"{points} spent"]
+    numeric = [False] + [True] * (len(head) - 1)
+    if not totals:
+        head += ["Conditions gained", "Conditions lost"]
+        numeric += [False, False]
+    head.append("Down")
+    numeric.append(False)
+    rows = []
+    for t in tallies:
+        row = [_m(t.fighter)] + ([str(t.actions)] if totals else [])
+        row += [str(t.damage_dealt), str(t.damage_taken), str(t.healed),
+                str(t.points_gained), str(t.points_spent)]
+        if not totals:
+            row += [_m(_list(t.conditions_gained)), _m(_list(t.conditions_lost))]
+        row.append("**down**" if t.went_down else "")
+        rows.append(row)
+    return _md_table(head, rows, numeric)
+
+
+def _md_states(states: Sequence[FighterState]) -> str:
+    labels = _resource_labels(states)
+    head = ["Fighter", "Side", "Health", *labels, "Conditions", ""]
+    numeric = [False, False, True] + [True] * len(labels) + [False, False]
+    rows = []
+    for s in states:
+        row = [_m(s.name), s.side, f"{s.health}/{s.health_max}"]
+        row += [(a.text if (a := s.resource(label)) else "") for label in labels]
+        row += [_m(_list(s.conditions)), "**out of the fight**" if s.out else ""]
+        rows.append(row)
+    return _md_table(head, rows, numeric)
+
+
+def _md_round(rnd: RoundSummary, points: str) -> list[str]:
+    out = [f"## {rnd.title}", ""]
+    if rnd.turns:
+        out.append("**Order of action:**")
+        out.append("")
+        out += [f"{i}. {_m(t.describe(points))}" for i, t in enumerate(rnd.turns, 1)]
+    else:
+        out.append("**Order of action:** nobody acted.")
+    out += ["", "### Actions and reactions", ""]
+    last_phase: int | None = None
+    if not rnd.actions:
+        out.append("Nothing was logged in this round.")
+    for a in rnd.actions:
+        if a.phase != last_phase:
+            if out[-1] != "":
+                out.append("")
+            out += [f"**Phase {a.phase}**" if a.phase is not None else "**End of the phases**", ""]
+            last_phase = a.phase
+        who = f"{_m(a.actor)}" + (" (interrupt)" if a.kind == "interrupt" else "")
+        headline = _m(a.headline)
+        if a.kind in ("act", "interrupt"):
+            headline = f"**{headline}**"
+        bullet = "  - " if a.continues else "- "
+        pad = "    " if a.continues else "  "
+        out.append(f"{bullet}{who + ': ' if who else ''}{headline}")
+        for line in _other_lines(a):
+            out.append(f"{pad}- {_m(line)}")
+        for d in a.dice:
+            out.append(f"{pad}- dice: `{d.describe()}`")
+    busy = [t for t in rnd.tallies if t.eventful]
+    out += ["", f"### Damage, {_m(points)} and conditions", ""]
+    out.append(_md_tallies(busy, points, totals=False) if busy
+               else "No damage, healing, points or conditions.")
+    out += ["", f"**Down:** {_m(_list(rnd.down)) if rnd.down else 'nobody'}", ""]
+    out += [f"### At the end of {rnd.title[0].lower() + rnd.title[1:]}", "", _md_states(rnd.states), ""]
+    return out
+
+
+def to_markdown(summary: FightSummary, chart_link: str | None = None) -> str:
+    """The same summary as Markdown (GitHub tables); the chart as text sparklines, plus a
+    link to the PNG when one was written next to the file."""
+    out = [f"# {_m(summary.title)}", "",
+           f"*{_m(summary.ruleset)} · {_m(_rounds_text(summary))} · fightdesk summary*", ""]
+    if summary.shows_totals:
+        out += ["## Totals", "", _md_tallies(summary.totals, summary.points_label, True), ""]
+        c = summary.chart
+        out += [f"## Health and {_m(c.resource_label)} across the rounds", ""]
+        if chart_link:
+            out += [f"![Health and {_m(c.resource_label)} per fighter]({chart_link})", ""]
+        out.append(f"Points: {' → '.join(c.labels)}.")
+        out.append("")
+        rows = [
+            [_m(s.name),
+             f"`{sparkline(s.health, s.health_max or c.health_top)}` {_trail(s.health)}",
+             f"`{sparkline(s.resource, c.resource_top)}` {_trail(s.resource)}"]
+            for s in c.series
+        ]
+        out += [_md_table(["Fighter", "Health", _m(c.resource_label)], rows,
+                          [False, False, False]), ""]
+    for rnd in summary.rounds:
+        out += _md_round(rnd, summary.points_label)
+    return "\n".join(out).rstrip() + "\n"
