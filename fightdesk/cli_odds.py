@@ -1,0 +1,308 @@
+"""``fightdesk odds``: the exact chance of a roll before it is made, for the GM's terminal.
+
+``fightdesk/cli.py`` calls :func:`add_parser` to register the sub-command and :func:`run`
+to answer it. Bad arguments print one line on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, NoReturn
+
+from .engine import odds
+
+RULESETS = ("street-fighter", "d100", "roll-under", "ashes")
+MAX_DICE = 200
+MAX_BONUS = 1000
+MAX_ADVANTAGE = 50
+
+EXAMPLES = """\
+examples:
+  fightdesk odds street-fighter --dice 5 --tn 6            successes of 5 d10 at TN 6
+  fightdesk odds street-fighter --dice 4 --tn 7 --ones-cancel --json
+  fightdesk odds street-fighter --dice 3 --dodges 2        damage left after 2 EP dodges
+  fightdesk odds d100 --strike 20 --defense 35             strike against parry/dodge
+  fightdesk odds d100 --strike 20 --counter 10             strike against a counterstrike
+  fightdesk odds roll-under --target 13                    d20 at or under 13
+  fightdesk odds ashes --advantage 2                       coin challenge at +2
+
+--json prints reduced fractions as strings ("3/4", "1", "0").
+Each ruleset has its own --help, e.g. fightdesk odds ashes --help.
+"""
+
+
+# --- argument types: each bad value becomes one clear line -----------------------------------
+
+
+def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: {what}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+_dice = _int_in(0, MAX_DICE, f"a pool has 0 to {MAX_DICE} dice")
+_tn = _int_in(2, 10, "a target number is 2 to 10")
+_dodges = _int_in(0, 50, "0 to 50 dodges")
+_bonus = _int_in(-MAX_BONUS, MAX_BONUS, f"a bonus is -{MAX_BONUS} to +{MAX_BONUS}")
+_target = _int_in(-MAX_BONUS, MAX_BONUS, f"a target is -{MAX_BONUS} to {MAX_BONUS}")
+_advantage = _int_in(
+    -MAX_ADVANTAGE, MAX_ADVANTAGE, f"an advantage is -{MAX_ADVANTAGE} to +{MAX_ADVANTAGE}"
+)
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Usage errors as a single line on stderr, exit status 2 (argparse prints the whole
+    usage block by default)."""
+
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+    parser.error = error  # type: ignore[method-assign]
+    return parser
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``odds`` with one sub-command per ruleset."""
+    parser = _one_line_errors(
+        subparsers.add_parser(
+            "odds",
+            help="exact odds of a roll before it is made",
+            description="Exact odds (fractions, not simulation) of a roll, for any ruleset.",
+            epilog=EXAMPLES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+    )
+    rulesets = parser.add_subparsers(
+        dest="ruleset", metavar="RULESET", required=True, title="rulesets"
+    )
+
+    sf = _one_line_errors(
+        rulesets.add_parser(
+            "street-fighter",
+            help="a pool of d10 against a target number; damage after EP dodges",
+            description="Net successes of a pool of d10 against a target number (RULINGS.md "
+            "street-fighter). With --dodges the pool is read as a damage roll and the "
+            "result is the damage left after that many 2-dice EP dodges.",
+        )
+    )
+    sf.add_argument("--dice", type=_dice, required=True, metavar="N", help="dice in the pool")
+    sf.add_argument("--tn", type=_tn, default=6, metavar="T", help="target number (default 6)")
+    sf.add_argument(
+        "--ones-cancel", action="store_true", help="each 1 cancels one success (default: off)"
+    )
+    sf.add_argument(
+        "--dodges", type=_dodges, default=0, metavar="K", help="EP dodges after a damage roll"
+    )
+    sf.add_argument(
+        "--dodge-tn", type=_tn, default=6, metavar="T", help="dodge target number (default 6)"
+    )
+    sf.add_argument(
+        "--dodge-ones-ignored",
+        action="store_true",
+        help="1s do not cancel dodge successes (default: they cancel)",
+    )
+    _json_flag(sf)
+
+    d100 = _one_line_errors(
+        rulesets.add_parser(
+            "d100",
+            help="a strike against a defense or a counterstrike",
+            description="A d100 strike against a parry, dodge or entangle (--defense) or "
+            "against a counterstrike (--counter), with all bonuses; a natural 01-10 "
+            "strike fails (RULINGS.md d100).",
+        )
+    )
+    d100.add_argument("--strike", type=_bonus, default=0, metavar="B", help="strike bonus")
+    against = d100.add_mutually_exclusive_group(required=True)
+    against.add_argument("--defense", type=_bonus, metavar="B", help="parry/dodge/entangle bonus")
+    against.add_argument("--counter", type=_bonus, metavar="B", help="counterstrike bonus")
+    _json_flag(d100)
+
+    under = _one_line_errors(
+        rulesets.add_parser(
+            "roll-under",
+            help="a d20 at or under a target",
+            description="Chance a d20 shows the target or less (no automatic 1 or 20).",
+        )
+    )
+    under.add_argument("--target", type=_target, required=True, metavar="T", help="target")
+    _json_flag(under)
+
+    ashes = _one_line_errors(
+        rulesets.add_parser(
+            "ashes",
+            help="a coin challenge at an advantage, with criticals",
+            description="A From The Ashes challenge: advantage = attacking total - defending "
+            "total (RULINGS.md ashes).",
+        )
+    )
+    ashes.add_argument(
+        "--advantage", type=_advantage, required=True, metavar="A", help="e.g. 2 or -3"
+    )
+    ashes.add_argument(
+        "--no-automatic",
+        action="store_true",
+        help="flip the coins beyond +/-6 too (default: automatic success or failure)",
+    )
+    _json_flag(ashes)
+
+
+def _json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON with exact fractions")
+
+
+# --- answering ---------------------------------------------------------------------------------
+
+
+def fraction_text(p: Fraction) -> str:
+    """A reduced fraction; certainties are "1" and "0"."""
+    return str(Fraction(p))
+
+
+def percent_text(p: Fraction) -> str:
+    """A percentage for the GM that never rounds a possible result to 0% or 100%."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    value = float(p) * 100
+    if value < 0.1:
+        return "<0.1%"
+    if value > 99.9:
+        return ">99.9%"
+    return f"{value:.1f}%"
+
+
+def _lines(rows: Sequence[tuple[str, Fraction]], header: str = "") -> list[str]:
+    """Aligned lines: label, exact fraction, percentage; with a header line if given."""
+    width = max(len(label) for label, _ in [(header, 0), *rows])
+    frac_width = max(len("chance"), *(len(fraction_text(p)) for _, p in rows))
+    lines = [f"{header:<{width}}  {'chance':>{frac_width}}  {'%':>6}"] if header else []
+    lines.extend(
+        f"{label:<{width}}  {fraction_text(p):>{frac_width}}  {percent_text(p):>6}"
+        for label, p in rows
+    )
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the odds the arguments ask for; 0 on success."""
+    handlers: dict[str, Callable[[argparse.Namespace], tuple[dict[str, Any], list[str]]]] = {
+        "street-fighter": _street_fighter,
+        "d100": _d100,
+        "roll-under": _roll_under,
+        "ashes": _ashes,
+    }
+    handler = handlers.get(getattr(args, "ruleset", None) or "")
+    if handler is None:  # only reachable when called without the parser
+        known = ", ".join(RULESETS)
+        print(f"fightdesk odds: unknown ruleset {args.ruleset!r} (known: {known})", file=sys.stderr)
+        return 2
+    data, text = handler(args)
+    if args.json:
+        print(json.dumps(data))
+    else:
+        print("\n".join(text))
+    return 0
+
+
+def _street_fighter(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    dist = odds.pool_successes(args.dice, args.tn, ones_cancel=args.ones_cancel)
+    ones = "1s cancel successes" if args.ones_cancel else "1s do not cancel"
+    head = f"{args.dice} d10 at TN {args.tn}, {ones}"
+    noun, least = "successes", "at least one success"
+    if args.dodges:
+        dodge_ones = not args.dodge_ones_ignored
+        dist = odds.damage_after_dodges(dist, args.dodges, tn=args.dodge_tn, ones_cancel=dodge_ones)
+        head = (
+            f"Damage: {head}; then {args.dodges} EP dodge{'s' if args.dodges > 1 else ''} "
+            f"of 2 d10 at TN {args.dodge_tn}, "
+            f"{'1s cancel' if dodge_ones else '1s do not cancel'}"
+        )
+        noun, least = "damage", "at least one point of damage"
+    at_least_one = odds.at_least(dist, 1)
+    data = {
+        "distribution": {str(k): fraction_text(p) for k, p in sorted(dist.items())},
+        "at_least_one": fraction_text(at_least_one),
+    }
+    rows = [(str(k), p) for k, p in sorted(dist.items())]
+    text = [head, *_lines(rows, header=noun)]
+    text.append(f"{least}: {fraction_text(at_least_one)} ({percent_text(at_least_one)})")
+    return data, text
+
+
+def _d100(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    if args.counter is not None:
+        got = odds.d100_counterstrike(args.strike, args.counter)
+        rows = [
+            ("only the attack hits", got.only_attack),
+            ("both hit", got.both),
+            ("only the counter hits", got.only_counter),
+            ("neither hits", got.neither),
+        ]
+        data = {
+            "only_attack": fraction_text(got.only_attack),
+            "both": fraction_text(got.both),
+            "only_counter": fraction_text(got.only_counter),
+            "neither": fraction_text(got.neither),
+        }
+        head = f"d100 strike {args.strike:+d} against a counterstrike {args.counter:+d}"
+    else:
+        strike = odds.d100_strike_odds(args.strike, args.defense)
+        rows = [
+            ("the strike hits", strike.hit),
+            ("the defense beats it", strike.defended),
+            ("natural 01-10, fails", strike.fumbled),
+        ]
+        data = {
+            "hit": fraction_text(strike.hit),
+            "defended": fraction_text(strike.defended),
+            "fumbled": fraction_text(strike.fumbled),
+        }
+        head = f"d100 strike {args.strike:+d} against a defense {args.defense:+d}"
+    return data, [head, *_lines(rows)]
+
+
+def _roll_under(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    chance = odds.d20_at_or_under(args.target)
+    data = {"target": args.target, "chance": fraction_text(chance)}
+    return data, [
+        f"d20 at or under {args.target}: {fraction_text(chance)} ({percent_text(chance)})"
+    ]
+
+
+def _ashes(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    a = args.advantage
+    got = odds.challenge_odds(a, automatic_beyond_six=not args.no_automatic)
+    side = "attacker" if a >= 0 else "defender"
+    if not args.no_automatic and abs(a) > odds.AUTOMATIC_BEYOND:
+        how = f"beyond {'+' if a > 0 else '-'}6 the challenge is automatic"
+    else:
+        how = f"{5 + abs(a)} coins, the {side} wins with 3 or more"
+    rows = [
+        ("success", got.success),
+        ("failure", got.failure),
+        ("attacker's critical", got.attacker_critical),
+        ("defender's critical", got.defender_critical),
+    ]
+    data = {
+        "advantage": a,
+        "success": fraction_text(got.success),
+        "failure": fraction_text(got.failure),
+        "attacker_critical": fraction_text(got.attacker_critical),
+        "defender_critical": fraction_text(got.defender_critical),
+    }
+    head = f"Challenge at {a:+d}: {how}; criticals on {7 + abs(a)} coins"
+    return data, [head, *_lines(rows)]
