@@ -1,0 +1,193 @@
+"""Start the window: the bootstrap behind ``fightdesk``, ``fightdesk FILE`` and ``fightdesk-gui``.
+
+The window is shown first and the fight is loaded right after its first paint, so the
+GM sees a window at once and pydantic and the engine load while they look at it.
+
+With ``FIGHTDESK_STARTUP_PROBE=1`` in the environment the app prints timing markers on
+stdout (``fightdesk-probe <stage> <time.monotonic()>``) for ``benchmarks/startup.py``
+and quits by itself once the fight is loaded and painted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from fightdesk.ui.main_window import MainWindow
+
+PROBE_ENV = "FIGHTDESK_STARTUP_PROBE"
+PROBE_PREFIX = "fightdesk-probe"
+APP_ID = "io.github.fightdesk.Fightdesk"
+# What a bare Linux needs for Qt's widgets (README "System packages").
+LINUX_PACKAGES = "libegl1 libgl1 libxkbcommon0 libfontconfig1 libglib2.0-0 libdbus-1-3 fonts-dejavu-core"
+# If the window gets no paint event (started minimized), load the fight anyway.
+FIRST_PAINT_FALLBACK_MS = 300
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Open the window on ``FILE`` (or on the demo fight) and run until it is closed."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(prog="fightdesk", description="Open the fightdesk window.")
+    parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="a session file to open")
+    parser.add_argument("--version", action="version", version=_version())
+    try:
+        options, qt_args = parser.parse_known_args(args)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else 0
+    probe = Probe.from_environment()
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError as exc:
+        _tell(f"fightdesk: cannot start the window ({exc}). On Linux install: {LINUX_PACKAGES}")
+        return 1
+
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *qt_args])
+    _describe_application(app)
+
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    _set_window_icon(window)
+    window.show()
+    after_first_paint(window, lambda: _first_fight(window, options.file, probe))
+    _close_on_interrupt(window)
+    return app.exec()
+
+
+def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
+    """Put the first fight on screen: ``path`` when given, else the bundled demo.
+
+    (Reopening the last session and crash recovery will choose here too.)
+    """
+    probe.mark("first-paint")
+    if path is not None:
+        ok = window.open_file(path)
+    else:
+        ok = _show_demo(window)
+    probe.mark("loaded")
+    if probe.enabled:
+        _finish_probe(window, probe, ok)
+
+
+def _show_demo(window: MainWindow) -> bool:
+    from PySide6.QtWidgets import QMessageBox
+
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.files import FileProblem
+    from fightdesk.storage.sessions import demo_session
+
+    try:
+        session = demo_session()
+    except FileProblem as problem:
+        QMessageBox.critical(window, "The demo fight cannot be opened", str(problem))
+        return False
+    # The demo has no file of its own: saving it asks for a name (never writes into the install).
+    window.show_session(Engine(session), None)
+    return True
+
+
+def _finish_probe(window: MainWindow, probe: Probe, ok: bool) -> None:
+    """Paint the loaded fight, say so, and quit (the benchmark times each step)."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.processEvents()  # layouts and the repaint that showing the fight asked for
+    window.repaint()
+    probe.mark("ready")
+    QApplication.exit(0 if ok else 1)
+
+
+# --- Qt plumbing ------------------------------------------------------------------------------
+
+
+def after_first_paint(window: QWidget, callback: Callable[[], None]) -> None:
+    """Call ``callback`` once, as soon as the event loop is free after ``window``'s first
+    paint (a zero timer started right after ``show()`` would run before the paint)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    done = False
+
+    def fire() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            window.removeEventFilter(watcher)
+            callback()
+
+    class PaintWatcher(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+            if event.type() == QEvent.Type.Paint:
+                QTimer.singleShot(0, fire)
+            return False
+
+    watcher = PaintWatcher(window)
+    window.installEventFilter(watcher)
+    QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, fire)
+
+
+def _describe_application(app: QApplication) -> None:
+    app.setApplicationName("fightdesk")
+    app.setApplicationVersion(_version())
+    # Lets Wayland and the taskbar match the window to packaging/<APP_ID>.desktop.
+    app.setDesktopFileName(APP_ID)
+
+
+def _set_window_icon(window: QWidget) -> None:
+    from PySide6.QtGui import QIcon
+
+    from fightdesk.resources_path import MissingResource, resource_path
+
+    try:
+        window.setWindowIcon(QIcon(str(resource_path("icons", "fightdesk.svg"))))
+    except MissingResource:
+        pass  # a missing icon is not worth a word to the GM
+
+
+def _close_on_interrupt(window: QWidget) -> None:
+    """Ctrl+C in the terminal closes the window the normal way (asking about unsaved work).
+
+    Python runs signal handlers only between bytecodes, so a slow timer lets it run."""
+    from PySide6.QtCore import QTimer
+
+    if sys.platform == "win32":
+        return
+    signal.signal(signal.SIGINT, lambda *_: window.close())
+    tick = QTimer(window)
+    tick.setInterval(500)
+    tick.timeout.connect(lambda: None)
+    tick.start()
+
+
+def _version() -> str:
+    from fightdesk import __version__
+
+    return f"fightdesk {__version__}"
+
+
+def _tell(message: str) -> None:
+    if sys.stderr is not None:
+        print(message, file=sys.stderr)
+
+
+class Probe:
+    """Start-up timing markers for the benchmark; silent unless FIGHTDESK_STARTUP_PROBE is set."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    @classmethod
+    def from_environment(cls) -> Probe:
+        return cls(os.environ.get(PROBE_ENV, "") not in ("", "0"))
+
+    def mark(self, stage: str) -> None:
+        if self.enabled and sys.stdout is not None:
+            print(f"{PROBE_PREFIX} {stage} {time.monotonic():.6f}", flush=True)

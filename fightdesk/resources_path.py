@@ -1,0 +1,57 @@
+"""Find fightdesk's bundled files (demo fight, catalogues, icons) wherever it runs from.
+
+The top-level ``resources/`` folder is installed as the package ``fightdesk.resources``
+(see setup.py), so an installed wheel and an editable install both find it through
+``importlib.resources``. A plain source checkout on ``PYTHONPATH`` and a PyInstaller
+bundle do not always have that package, so the folder is also looked up next to the
+code and in the bundle. Imports neither Qt nor pydantic.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+RESOURCE_PACKAGE = "fightdesk.resources"
+
+
+class MissingResource(FileNotFoundError):
+    """A bundled file is not where the installation should have put it (a packaging bug)."""
+
+
+def _candidate_folders() -> list[Path]:
+    folders: list[Path] = []
+    try:
+        root = resources.files(RESOURCE_PACKAGE)
+    except ModuleNotFoundError:
+        root = None
+    if isinstance(root, Path):
+        folders.append(root)
+    # A source checkout: fightdesk/ and resources/ side by side.
+    folders.append(Path(__file__).resolve().parent.parent / "resources")
+    # A PyInstaller bundle unpacks data files under sys._MEIPASS (see packaging/fightdesk.spec).
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        folders.append(Path(bundle) / "fightdesk" / "resources")
+    return folders
+
+
+@cache
+def resource_dir() -> Path:
+    """The folder holding the bundled resources (the first candidate that exists)."""
+    candidates = _candidate_folders()
+    for folder in candidates:
+        if folder.is_dir():
+            return folder
+    looked = ", ".join(str(f) for f in candidates)
+    raise MissingResource(f"fightdesk's resource folder is missing (looked in: {looked})")
+
+
+def resource_path(*parts: str) -> Path:
+    """The path of one bundled file, e.g. ``resource_path("demo_fight.json")``."""
+    path = resource_dir().joinpath(*parts)
+    if not path.exists():
+        raise MissingResource(f"bundled file {'/'.join(parts)!r} is missing from {resource_dir()}")
+    return path
