@@ -131,6 +131,7 @@ class Autosave:
         self._saved_gen: int | None = None
         self._journal: Journal | None = None
         self._behind = 0  # actions since a write failed (0: everything is on disk)
+        self._failing = False  # the GM was told autosave failed and not yet that it works
         self._last_round = 0
         self._rounds_written: set[int] = set()
         self._cache: tuple[str, _Loaded] | None = None
@@ -146,8 +147,8 @@ class Autosave:
 
     @property
     def healthy(self) -> bool:
-        """False while some action is only in memory because a write failed."""
-        return self._behind == 0
+        """False from a failed write until a write succeeds again."""
+        return not self._failing
 
     def fight_dir(self, fight_id: str | None = None) -> Path:
         fid = fight_id or self._fight_id
@@ -187,13 +188,14 @@ class Autosave:
         self._rounds_written = set()
         self._last_round = engine.encounter.round
         self._behind = 0
+        self._failing = False
         self._cache = None
         engine.subscribe(self._on_notice)
         self._remove_leftovers(self.fight_dir())
-        if self._compact() and saved:
-            self._saved_gen = self._gen
-        else:
-            self._saved_gen = None
+        problem = self._compact()
+        if problem is not None:
+            self._failed(problem)
+        self._saved_gen = self._gen if problem is None and saved else None
         self._write_state(clean_exit=False)
         if not continuing:
             self._prune()
@@ -213,17 +215,22 @@ class Autosave:
         if self._engine is None:
             return
         journal = self._journal
-        if self._behind or journal is None or journal.records:
-            if not self._compact():
+        if self._needs_snapshot() or (journal is not None and journal.records):
+            problem = self._compact()
+            if problem is not None:
+                self._failed(problem)
                 self._write_state(clean_exit=False)
                 return
+            self._recovered()
         self._saved_gen = self._gen
         self._write_state(clean_exit=False)
 
     def mark_clean_exit(self) -> None:
         """The app quits normally: bring the disk up to date, say so, and detach."""
-        if self._engine is not None and self._behind:
-            self._compact()
+        if self._engine is not None and self._needs_snapshot():
+            problem = self._compact()
+            if problem is not None:
+                self._failed(problem)
         if self._fight_id is not None:
             self._write_state(clean_exit=True)
         self.detach()
@@ -241,7 +248,14 @@ class Autosave:
         except Exception as exc:  # never let autosave break the GM's action
             log.exception("autosave failed")
             self._behind += 1
-            self._report(False, f"Autosave failed unexpectedly: {exc}")
+            self._failing = True
+            if self._journal is not None:
+                self._journal.broken = True  # the next action writes a full snapshot
+            self._report(False, f"Autosave failed unexpectedly: {exc}. {self._advice()}")
+
+    def _needs_snapshot(self) -> bool:
+        journal = self._journal
+        return self._behind > 0 or journal is None or journal.broken
 
     def _record(self, notice: Notice) -> None:
         engine = self._engine
@@ -252,36 +266,38 @@ class Autosave:
             # File > New or Open swapped the session: a different fight from here on.
             self.attach(engine, None, saved=False)
             return
-        if self._saved_gen is not None:
-            self._saved_gen = None
-        if self._behind:
+        self._saved_gen = None
+        finished = self._round_finished(notice, engine)
+        self._last_round = engine.encounter.round
+        if self._needs_snapshot():
+            # An earlier write failed: this action goes to disk as a whole new snapshot.
             self._behind += 1
-            if self._compact():
-                self._report(True, "Autosave works again: every action is safe on disk.")
+            problem = self._compact(round_no=finished)
+            if problem is None:
+                self._recovered()
             else:
-                self._report_behind()
+                self._failed(problem)
             return
+        journal = self._journal
+        assert journal is not None
         records: list[ApplyRecord | StepRecord]
         if notice.kind == "apply":
             records = [ApplyRecord(entry=e) for e in notice.entries]
         else:
             records = [step_record(notice.kind, notice.entries)]
-        journal = self._journal
         try:
-            if journal is None:
-                raise FileProblem(self.fight_dir(), "the journal could not be opened")
             for record in records:
                 journal.append(record)
         except FileProblem as problem:
             self._behind = 1
             self._failed(problem)
             return
-        finished = self._round_finished(notice, engine)
-        self._last_round = engine.encounter.round
-        if finished is not None and not self._compact(round_no=finished):
-            # The journal holds the action; only the round snapshot is missing.
-            self._report(False, "Autosave could not write the end-of-round snapshot; "
-                                "every action is still in the journal.")
+        if finished is not None:
+            missing = self._compact(round_no=finished)
+            if missing is not None:
+                # The journal already holds the action; only the snapshot is missing.
+                self._report(False, f"Autosave could not write the end-of-round snapshot "
+                                    f"({missing}); every action is still in the journal.")
 
     def _round_finished(self, notice: Notice, engine: Engine) -> int | None:
         """The round that just ended: a ``round-end`` event, or the round counter moving on."""
@@ -301,9 +317,13 @@ class Autosave:
         return None
 
     # --- compaction ---------------------------------------------------------------------
-    def _compact(self, round_no: int | None = None) -> bool:
-        """Write the next generation's snapshot and start its journal; False on failure
-        (reported to the GM; the previous snapshot and journal are untouched)."""
+    def _compact(self, round_no: int | None = None) -> FileProblem | None:
+        """Write the next generation's snapshot and start its journal.
+
+        Returns the problem if the fight is not fully on disk afterwards. Until the new
+        snapshot is in place the previous snapshot and journal are untouched; once it is,
+        only the new generation's journal counts.
+        """
         engine = self._engine
         assert engine is not None
         folder = self.fight_dir()
@@ -311,21 +331,28 @@ class Autosave:
         base = folder / f"base-{gen:06d}.json"
         try:
             atomic_write_text(base, engine.session.model_dump_json(), keep_backup=False)
-            if round_no is not None and round_no >= 1:
-                _publish_copy(base, folder / f"round-{round_no:03d}.json")
-            journal = Journal(folder / f"journal-{gen:06d}.jsonl")
-            journal.open()
         except FileProblem as problem:
-            self._behind = max(self._behind, 1)
-            self._failed(problem)
-            return False
+            return problem
+        # base-<gen> is now the newest snapshot, so restore reads journal-<gen> from here on.
         if self._journal is not None:
             self._journal.close()
-        self._journal = journal
+        self._journal = None
         self._gen = gen
         self._behind = 0
+        if round_no is not None and round_no >= 1:
+            try:
+                _publish_copy(base, folder / f"round-{round_no:03d}.json")
+            except FileProblem as problem:
+                self._report(False, f"Autosave could not keep the snapshot of round "
+                                    f"{round_no}: {problem}")
+        journal = Journal(folder / f"journal-{gen:06d}.jsonl")
+        try:
+            journal.open()
+        except FileProblem as problem:
+            return problem
+        self._journal = journal
         self._drop_generations_before(folder, gen - 1)
-        return True
+        return None
 
     def _drop_generations_before(self, folder: Path, keep_from: int) -> None:
         for child in folder.iterdir():
@@ -491,19 +518,22 @@ class Autosave:
 
     # --- telling the GM -----------------------------------------------------------------
     def _failed(self, problem: FileProblem) -> None:
+        self._failing = True
         self._report(False, f"Autosave failed: {problem}. {self._advice()}")
 
-    def _report_behind(self) -> None:
-        self._report(False, f"Autosave is still failing. {self._advice()}")
+    def _recovered(self) -> None:
+        if self._failing:
+            self._failing = False
+            self._report(True, "Autosave works again: every action is safe on disk.")
 
     def _advice(self) -> str:
         n = self._behind
+        retry = "autosave retries after every action."
         if n <= 0:
-            return "The last autosaved state is kept."
+            return f"The last good autosave is kept; {retry}"
         actions = "action is" if n == 1 else "actions are"
         return (f"Your last {n} {actions} only in memory; the last good autosave is kept. "
-                "Free some space or use File > Save As on another disk; "
-                "autosave retries after every action.")
+                f"Free some space or use File > Save As on another disk; {retry}")
 
     def _report(self, ok: bool, message: str) -> None:
         if ok:
@@ -540,8 +570,11 @@ def load_snapshot(path: Path) -> Session:
     """Read one autosave snapshot; FileProblem names the file and the field at fault."""
     text = read_text(path)
     try:
+        # Fast path: snapshots are written by this code in the current schema.
         return Session.model_validate_json(text)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err.get("loc", ()))
-        raise FileProblem(path, err["msg"], field=where or None) from None
+    except ValidationError:
+        pass
+    # Slow path for the wording (and for snapshots of an older schema version).
+    from .sessions import session_from_json
+
+    return session_from_json(text, path)
