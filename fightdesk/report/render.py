@@ -75,33 +75,32 @@ def _other_lines(action: Action) -> list[str]:
     """The events of an action that are not its headline and not a roll."""
     return [
         h.text for h in action.happenings
-        if h.roll is None and h.text != action.headline and h.kind != "phase"
+        if h.roll is None and h.kind != "phase" and not action.headline.startswith(h.text)
     ]
 
 
 # --- HTML -----------------------------------------------------------------------------
 
 CSS = """
-@page { margin: 16mm 15mm 18mm 15mm; }
+@page { margin: 20mm; }
 body { font-family: 'DejaVu Sans', 'Helvetica', 'Arial', sans-serif; font-size: 9.5pt;
        color: #000; background: #fff; }
-h1 { font-size: 16pt; margin: 0 0 2pt 0; }
-h2 { font-size: 13pt; margin: 14pt 0 4pt 0; page-break-after: avoid; }
-h3 { font-size: 10.5pt; margin: 8pt 0 3pt 0; page-break-after: avoid; }
-p { margin: 2pt 0 4pt 0; }
-p.meta { font-style: italic; margin-bottom: 6pt; }
-table.grid { border-collapse: collapse; border: 1px solid #000; margin: 2pt 0 6pt 0; }
-table.grid th, table.grid td { border: 1px solid #000; padding: 2pt 4pt;
+h1 { font-size: 16pt; margin-top: 0px; margin-bottom: 2px; }
+h2 { font-size: 13pt; margin-top: 18px; margin-bottom: 6px; page-break-after: avoid; }
+h3 { font-size: 10.5pt; margin-top: 10px; margin-bottom: 4px; page-break-after: avoid; }
+p { margin-top: 2px; margin-bottom: 4px; }
+p.meta { font-style: italic; margin-bottom: 8px; }
+table.grid { border-collapse: collapse; border: 1px solid #000; margin-top: 2px;
+       margin-bottom: 6px; }
+table.grid th, table.grid td { border: 1px solid #000; padding: 3px 5px;
        vertical-align: top; text-align: left; }
 table.grid th { font-weight: bold; background: #e6e6e6; }
 td.num, th.num { text-align: right; }
-td.phase { font-weight: bold; white-space: nowrap; }
 .dice { font-family: 'DejaVu Sans Mono', 'Courier New', monospace; font-size: 8.5pt; }
 .typed { font-weight: bold; }
 .out { font-weight: bold; text-decoration: underline; }
-ol.order { margin: 0 0 4pt 0; }
+ol.order { margin-top: 0px; margin-bottom: 4px; }
 div.round { page-break-inside: avoid; }
-@media print { h2.round { page-break-before: auto; } }
 """
 
 
@@ -110,20 +109,36 @@ def _e(text: object) -> str:
 
 
 def _table(head: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]],
-           numeric: Sequence[bool] | None = None, row_class: Sequence[str] | None = None) -> str:
-    """A ruled table; ``head`` is (label, numeric) pairs, cells are already HTML."""
-    numeric = numeric or [n for _, n in head]
-    out = ['<table class="grid" border="1" cellspacing="0" cellpadding="3" width="100%">', "<tr>"]
-    out += [f'<th{" class=num align=right" if n else ""}>{_e(h)}</th>' for h, n in head]
+           row_class: Sequence[str] | None = None, widths: Sequence[int] | None = None) -> str:
+    """A ruled table; ``head`` is (label, numeric) pairs, cells are already HTML.
+    ``widths`` (percentages) make it as wide as the page."""
+    numeric = [n for _, n in head]
+    full = ' width="100%"' if widths else ""
+    out = [f'<table class="grid" border="1" cellspacing="0" cellpadding="4"{full}>', "<tr>"]
+    for i, (h, n) in enumerate(head):
+        attrs = ' class="num" align="right"' if n else ""
+        if widths:
+            attrs += f' width="{widths[i]}%"'
+        out.append(f"<th{attrs}>{_e(h)}</th>")
     out.append("</tr>")
     for i, row in enumerate(rows):
         cls = f' class="{row_class[i]}"' if row_class and row_class[i] else ""
         out.append(f"<tr{cls}>")
-        for cell, num in zip(row, numeric, strict=False):
+        for cell, num in zip(row, numeric, strict=True):
             out.append(f'<td class="num" align="right">{cell}</td>' if num else f"<td>{cell}</td>")
         out.append("</tr>")
     out.append("</table>")
     return "\n".join(out)
+
+
+def conditions_text(t: Tally) -> str:
+    """``gained knocked down; lost blocking``"""
+    parts = []
+    if t.conditions_gained:
+        parts.append("gained " + _list(t.conditions_gained))
+    if t.conditions_lost:
+        parts.append("lost " + _list(t.conditions_lost))
+    return "; ".join(parts)
 
 
 def _html_tally_table(tallies: Sequence[Tally], points: str, totals: bool) -> str:
@@ -133,7 +148,7 @@ def _html_tally_table(tallies: Sequence[Tally], points: str, totals: bool) -> st
     head += [("Damage dealt", True), ("Damage taken", True), ("Healed", True),
              (f"{points} gained", True), (f"{points} spent", True)]
     if not totals:
-        head += [("Conditions gained", False), ("Conditions lost", False)]
+        head.append(("Conditions", False))
     head.append(("Down", False))
     rows = []
     for t in tallies:
@@ -143,7 +158,7 @@ def _html_tally_table(tallies: Sequence[Tally], points: str, totals: bool) -> st
         row += [str(t.damage_dealt), str(t.damage_taken), str(t.healed),
                 str(t.points_gained), str(t.points_spent)]
         if not totals:
-            row += [_e(_list(t.conditions_gained)), _e(_list(t.conditions_lost))]
+            row.append(_e(conditions_text(t)))
         row.append('<span class="out">down</span>' if t.went_down else "")
         rows.append(row)
     return _table(head, rows)
@@ -202,7 +217,7 @@ def _html_actions(rnd: RoundSummary) -> str:
     if not rows:
         return "<p>Nothing was logged in this round.</p>"
     return _table([("Phase", False), ("Who", False), ("What happened", False), ("Dice", False)],
-                  rows, row_class=classes)
+                  rows, row_class=classes, widths=(8, 18, 42, 32))
 
 
 def _html_round(rnd: RoundSummary, points: str) -> str:
@@ -290,8 +305,8 @@ def _md_tallies(tallies: Sequence[Tally], points: str, totals: bool) -> str:
     head += ["Damage dealt", "Damage taken", "Healed", f"{points} gained", f"{points} spent"]
     numeric = [False] + [True] * (len(head) - 1)
     if not totals:
-        head += ["Conditions gained", "Conditions lost"]
-        numeric += [False, False]
+        head.append("Conditions")
+        numeric.append(False)
     head.append("Down")
     numeric.append(False)
     rows = []
@@ -300,7 +315,7 @@ def _md_tallies(tallies: Sequence[Tally], points: str, totals: bool) -> str:
         row += [str(t.damage_dealt), str(t.damage_taken), str(t.healed),
                 str(t.points_gained), str(t.points_spent)]
         if not totals:
-            row += [_m(_list(t.conditions_gained)), _m(_list(t.conditions_lost))]
+            row.append(_m(conditions_text(t)))
         row.append("**down**" if t.went_down else "")
         rows.append(row)
     return _md_table(head, rows, numeric)

@@ -1,0 +1,236 @@
+"""The fight chart as a PNG: each fighter's health and main resource across the rounds.
+
+Qt's text document (print, PDF) shows no inline SVG, so the chart is painted with
+QPainter on a QImage. It must read in black and white: every fighter gets its own line
+style and marker shape (never colour alone), and the legend repeats both.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+
+from ..report.render import ChartImage
+from ..report.summary import FightChart
+
+# Size the chart is shown at, in CSS pixels; the image has SCALE times as many pixels so
+# that it prints sharply.
+CHART_WIDTH = 620
+CHART_HEIGHT = 270
+SCALE = 3
+
+_STYLES = (
+    Qt.PenStyle.SolidLine,
+    Qt.PenStyle.DashLine,
+    Qt.PenStyle.DotLine,
+    Qt.PenStyle.DashDotLine,
+    Qt.PenStyle.DashDotDotLine,
+)
+_MARKERS = ("circle", "square", "triangle", "diamond", "cross", "ex")
+_INKS = ("#000000", "#555555")
+
+
+def chart_height(chart: FightChart, width: int = CHART_WIDTH) -> int:
+    """Taller when the legend needs more than two rows (many fighters)."""
+    per_row = max(1, width // 150)
+    rows = -(-len(chart.series) // per_row)
+    return CHART_HEIGHT + max(0, rows - 2) * 16
+
+
+def render_chart(chart: FightChart, width: int = CHART_WIDTH, height: int | None = None,
+                 scale: int = SCALE) -> QImage:
+    """Paint the chart; the image is ``width * scale`` by ``height * scale`` pixels."""
+    height = height or chart_height(chart, width)
+    image = QImage(width * scale, height * scale, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.scale(scale, scale)
+        _paint(painter, chart, width, height)
+    finally:
+        painter.end()
+    return image
+
+
+def png_bytes(image: QImage) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, b"PNG")
+    buffer.close()
+    return bytes(data.data())
+
+
+def chart_data_url(chart: FightChart) -> ChartImage:
+    """The chart inside the HTML itself, so an exported page is one self-contained file."""
+    image = render_chart(chart)
+    encoded = base64.b64encode(png_bytes(image)).decode("ascii")
+    return ChartImage(f"data:image/png;base64,{encoded}", CHART_WIDTH, image.height() // SCALE)
+
+
+def save_chart(chart: FightChart, path: Path) -> ChartImage:
+    """Write the chart PNG to ``path``; the returned image names it relative to its folder."""
+    image = render_chart(chart)
+    path.write_bytes(png_bytes(image))
+    return ChartImage(path.name, CHART_WIDTH, image.height() // SCALE)
+
+
+# --- painting -------------------------------------------------------------------------
+
+
+def _pen(index: int, width: float = 1.6) -> QPen:
+    pen = QPen(QColor(_INKS[(index // len(_STYLES)) % len(_INKS)]))
+    pen.setStyle(_STYLES[index % len(_STYLES)])
+    pen.setWidthF(width)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    return pen
+
+
+def _marker(painter: QPainter, index: int, at: QPointF, size: float = 3.4) -> None:
+    shape = _MARKERS[index % len(_MARKERS)]
+    pen = QPen(QColor(_INKS[(index // len(_STYLES)) % len(_INKS)]))
+    pen.setWidthF(1.3)
+    painter.setPen(pen)
+    painter.setBrush(QColor("white") if index % 2 else pen.color())
+    x, y, s = at.x(), at.y(), size
+    if shape == "circle":
+        painter.drawEllipse(at, s, s)
+    elif shape == "square":
+        painter.drawRect(QRectF(x - s, y - s, 2 * s, 2 * s))
+    elif shape in ("triangle", "diamond"):
+        path = QPainterPath()
+        points = (
+            [(x, y - s * 1.2), (x + s * 1.1, y + s), (x - s * 1.1, y + s)]
+            if shape == "triangle"
+            else [(x, y - s * 1.3), (x + s * 1.3, y), (x, y + s * 1.3), (x - s * 1.3, y)]
+        )
+        path.moveTo(*points[0])
+        for p in points[1:]:
+            path.lineTo(*p)
+        path.closeSubpath()
+        painter.drawPath(path)
+    elif shape == "cross":
+        painter.drawLine(QPointF(x - s, y), QPointF(x + s, y))
+        painter.drawLine(QPointF(x, y - s), QPointF(x, y + s))
+    else:
+        painter.drawLine(QPointF(x - s, y - s), QPointF(x + s, y + s))
+        painter.drawLine(QPointF(x - s, y + s), QPointF(x + s, y - s))
+
+
+def _ticks(top: int) -> list[int]:
+    step = 1
+    for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000):
+        step = candidate
+        if top / candidate <= 5:
+            break
+    ceiling = -(-top // step) * step
+    return list(range(0, ceiling + 1, step))
+
+
+def _panel(painter: QPainter, area: QRectF, title: str, labels: Sequence[str],
+           lines: Sequence[Sequence[int | None]], top: int, font: QFont) -> None:
+    metrics = QFontMetricsF(font)
+    painter.setFont(font)
+    painter.setPen(QColor("black"))
+    bold = QFont(font)
+    bold.setBold(True)
+    painter.setFont(bold)
+    painter.drawText(QRectF(area.left(), area.top(), area.width(), metrics.height()),
+                     Qt.AlignmentFlag.AlignLeft, title)
+    painter.setFont(font)
+    ticks = _ticks(top)
+    top = ticks[-1]
+    axis_w = metrics.horizontalAdvance(str(ticks[-1])) + 6
+    plot = QRectF(area.left() + axis_w, area.top() + metrics.height() + 6,
+                  area.width() - axis_w - 8, area.height() - 2 * metrics.height() - 12)
+
+    def y_of(v: float) -> float:
+        return plot.bottom() - v / max(top, 1) * plot.height()
+
+    count = max(len(labels), 1)
+
+    def x_of(i: int) -> float:
+        if count == 1:
+            return plot.center().x()
+        return plot.left() + 8 + i * (plot.width() - 16) / (count - 1)
+
+    grid = QPen(QColor("#b0b0b0"))
+    grid.setWidthF(0.6)
+    grid.setStyle(Qt.PenStyle.DotLine)
+    for t in ticks:
+        y = y_of(t)
+        painter.setPen(grid)
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+        painter.setPen(QColor("black"))
+        painter.drawText(QRectF(area.left(), y - metrics.height() / 2, axis_w - 4, metrics.height()),
+                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(t))
+    axis = QPen(QColor("black"))
+    axis.setWidthF(1.0)
+    painter.setPen(axis)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawLine(plot.bottomLeft(), plot.bottomRight())
+    painter.drawLine(plot.bottomLeft(), plot.topLeft())
+    for i, label in enumerate(labels):
+        x = x_of(i)
+        painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 3))
+        painter.drawText(QRectF(x - 40, plot.bottom() + 4, 80, metrics.height()),
+                         Qt.AlignmentFlag.AlignHCenter, label)
+    for index, values in enumerate(lines):
+        points = [(x_of(i), y_of(v)) if v is not None else None for i, v in enumerate(values)]
+        painter.setPen(_pen(index))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        run: list[QPointF] = []
+        for p in [*points, None]:
+            if p is None:
+                if len(run) > 1:
+                    painter.drawPolyline(QPolygonF(run))
+                run = []
+            else:
+                run.append(QPointF(*p))
+        for p in points:
+            if p is not None:
+                _marker(painter, index, QPointF(*p))
+
+
+def _paint(painter: QPainter, chart: FightChart, width: int, height: int) -> None:
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(11)
+    metrics = QFontMetricsF(font)
+    per_row = max(1, width // 150)
+    rows = max(1, -(-len(chart.series) // per_row))
+    legend_h = rows * 16 + 6
+    half = (width - 24) / 2
+    body = QRectF(8, 8, width - 16, height - 16 - legend_h)
+    left = QRectF(body.left(), body.top(), half, body.height())
+    right = QRectF(body.left() + half + 8, body.top(), half, body.height())
+    _panel(painter, left, "Health", chart.labels, [s.health for s in chart.series],
+           chart.health_top, font)
+    _panel(painter, right, chart.resource_label, chart.labels,
+           [s.resource for s in chart.series], chart.resource_top, font)
+    # Legend: line sample, marker, name.
+    cell_w = (width - 16) / per_row
+    for index, s in enumerate(chart.series):
+        row, col = divmod(index, per_row)
+        x = 8 + col * cell_w
+        y = body.bottom() + 8 + row * 16 + 8
+        painter.setPen(_pen(index))
+        painter.drawLine(QPointF(x, y), QPointF(x + 28, y))
+        _marker(painter, index, QPointF(x + 14, y))
+        painter.setPen(QColor("black"))
+        name = metrics.elidedText(s.name, Qt.TextElideMode.ElideRight, cell_w - 40)
+        painter.drawText(QRectF(x + 34, y - metrics.height() / 2, cell_w - 36, metrics.height()),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
