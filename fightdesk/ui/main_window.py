@@ -14,20 +14,40 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QSplitter,
+    QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
 from . import settings
+from .cards import CardsView
+from .decision import DecisionPanel
+from .dice_bar import DiceBar
 from .document import FightDocument
+from .log_view import LogView
+from .models import FightersModel, LogModel, StackModel
+from .timeline import TimelineView
 
 if TYPE_CHECKING:
-    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.commands import Command
+    from fightdesk.engine.engine import Engine, Notice
+    from fightdesk.engine.ruleset import Preview
+
+    from .action_dialog import ActionDialog
+    from .stack_dialog import InterruptStackDialog
+
+# The GM-override path of a fighter's health (the core ``SetValue`` command); a ruleset
+# whose card names another field can say so with ``Card.health_field``.
+HEALTH_FIELD = "status.health"
 
 FILE_FILTER = "fightdesk sessions (*.json);;All files (*)"
 
@@ -48,9 +68,41 @@ class MainWindow(QMainWindow):
 
     # --- building ----------------------------------------------------------------------
     def _build_widgets(self) -> None:
+        self.fighters_model = FightersModel(self)
+        self.log_model = LogModel(self)
+        self.stack_model = StackModel(self)
+
+        self.timeline = TimelineView()
+        self.cards = CardsView()
+        self.cards.set_model(self.fighters_model)
+        self.decision_panel = DecisionPanel()
         self.state_label = QLabel("No fight open")
-        self.state_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setCentralWidget(self.state_label)
+        self.state_label.setObjectName("stateLabel")
+        font = self.state_label.font()
+        font.setBold(True)
+        self.state_label.setFont(font)
+
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.setSpacing(4)
+        lower_layout.addWidget(self.decision_panel)
+        lower_layout.addWidget(self.cards, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.timeline)
+        self.splitter.addWidget(lower)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+
+        self.log_view = LogView()
+        self.log_view.set_model(self.log_model)
+        self.dice_bar = DiceBar()
+        self._action_dialog: ActionDialog | None = None
+        self._stack_dialog: InterruptStackDialog | None = None
+        self._stack_decision: DecisionPanel | None = None
 
     def _build_actions(self) -> None:
         def action(text: str, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
@@ -77,6 +129,18 @@ class MainWindow(QMainWindow):
         _set_tip(self.undo_action, "Undo the last step")
         _set_tip(self.redo_action, "Redo the step you undid")
 
+        self.start_fight_action = action("Start &Fight", "Shift+F5", "Start the fight (before round 1)")
+        self.start_round_action = action("Start &Round", "F5", "Start the next round")
+        self.next_step_action = action("&Next Phase", "F6", "Go on to the next phase or turn")
+        self.end_round_action = action("&End Round", "F8", "End the round (end-of-round steps)")
+        self.act_action = action("&Act...", "F2", "Act with the fighter whose turn it is")
+        self.stack_action = action("Interrupt &Stack...", "Ctrl+K", "Show the interrupt stack")
+        self.dice_action = action("Free &Dice Roll", "Ctrl+D", "Type a free roll in the dice bar")
+        self.round_actions = (self.start_fight_action, self.start_round_action,
+                              self.next_step_action, self.end_round_action)
+        for act in (*self.round_actions, self.act_action, self.stack_action):
+            act.setEnabled(False)
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu = bar.addMenu("&File")
@@ -95,14 +159,43 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(self.undo_action)
         self.edit_menu.addAction(self.redo_action)
 
+        self.fight_menu = bar.addMenu("F&ight")
+        for act in self.round_actions:
+            self.fight_menu.addAction(act)
+        self.fight_menu.addSeparator()
+        self.fight_menu.addAction(self.act_action)
+        self.fight_menu.addAction(self.stack_action)
+        self.fight_menu.addAction(self.dice_action)
+
         self.view_menu = bar.addMenu("&View")
         self._fill_recent_menu()
+
+        self.round_bar = QToolBar("Round")
+        self.round_bar.setObjectName("RoundBar")
+        self.round_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for act in self.round_actions:
+            self.round_bar.addAction(act)
+        self.round_bar.addSeparator()
+        self.round_bar.addAction(self.undo_action)
+        self.round_bar.addAction(self.redo_action)
+        self.round_bar.addSeparator()
+        self.round_bar.addWidget(self.state_label)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.round_bar)
+        self.dice_toolbar = QToolBar("Dice")
+        self.dice_toolbar.setObjectName("DiceBar")
+        self.dice_toolbar.addWidget(self.dice_bar)
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.dice_toolbar)
+        self.log_dock = self.add_dock(self.log_view, Qt.DockWidgetArea.RightDockWidgetArea, "Log")
+        self.log_dock.toggleViewAction().setShortcut(QKeySequence("Ctrl+L"))
+        self.view_menu.addAction(self.round_bar.toggleViewAction())
+        self.view_menu.addAction(self.dice_toolbar.toggleViewAction())
+        self.resizeDocks([self.log_dock], [360], Qt.Orientation.Horizontal)
 
     def _connect_signals(self) -> None:
         """Every signal between the document, the widgets and the window, in one place."""
         doc = self.document
-        doc.replaced.connect(self._show_state)
-        doc.changed.connect(self._show_state)
+        doc.replaced.connect(self._engine_replaced)
+        doc.changed.connect(self._engine_changed)
         doc.pathChanged.connect(self._update_title)
         doc.undo_stack.cleanChanged.connect(self._update_title)
         doc.refused.connect(self._show_refusal)
@@ -112,6 +205,20 @@ class MainWindow(QMainWindow):
         self.save_action.triggered.connect(self.save)
         self.save_as_action.triggered.connect(self.save_as)
         self.quit_action.triggered.connect(self.close)
+
+        self.start_fight_action.triggered.connect(lambda: self._round_command("start-fight"))
+        self.start_round_action.triggered.connect(lambda: self._round_command("start-round"))
+        self.next_step_action.triggered.connect(lambda: self._round_command("next-step"))
+        self.end_round_action.triggered.connect(lambda: self._round_command("end-round"))
+        self.act_action.triggered.connect(self._act_with_current)
+        self.stack_action.triggered.connect(self._open_stack_dialog)
+        self.dice_action.triggered.connect(self._focus_dice)
+
+        self.timeline.chipClicked.connect(self._chip_clicked)
+        self.cards.requested.connect(self._card_request)
+        self.decision_panel.answered.connect(self._answer)
+        self.log_view.revertRequested.connect(self._revert_to)
+        self.dice_bar.rollRequested.connect(self._free_roll)
 
     # --- docks (the library panel and others add theirs here) ----------------------------
     def add_dock(self, widget: QWidget, area: Qt.DockWidgetArea, title: str = "") -> QDockWidget:
@@ -177,13 +284,22 @@ class MainWindow(QMainWindow):
         return True
 
     def new_fight(self) -> None:
-        """Start an empty fight (the ruleset is chosen in a dialog)."""
+        """Start an empty fight under a ruleset the GM chooses."""
         from fightdesk.engine.engine import Engine
-        from fightdesk.engine.model import Encounter, Session
+        from fightdesk.engine.model import KNOWN_RULESETS, Encounter, Session
+        from fightdesk.engine.ruleset import get_ruleset
 
         if not self._may_discard():
             return
-        encounter = Encounter(name="New fight")
+        titles = {get_ruleset(r).title or r: r for r in KNOWN_RULESETS}
+        if len(titles) == 1:
+            ruleset_id = next(iter(titles.values()))
+        else:
+            title, ok = QInputDialog.getItem(self, "New fight", "Ruleset:", list(titles), 0, False)
+            if not ok:
+                return
+            ruleset_id = titles[title]
+        encounter = Encounter(ruleset=ruleset_id, name="New fight")
         self.show_session(Engine(Session.begin(encounter)), None)
 
     # --- slots ------------------------------------------------------------------------------
@@ -199,14 +315,277 @@ class MainWindow(QMainWindow):
         if self._may_discard():
             self.open_file(path)
 
-    def _show_state(self, *_: object) -> None:
+    # --- keeping the views in step with the engine -----------------------------------------
+    def _engine_replaced(self) -> None:
+        engine = self.document.engine
+        for model in (self.fighters_model, self.log_model, self.stack_model):
+            model.set_engine(engine)
+        self._show_views()
+
+    def _engine_changed(self, notice: Notice) -> None:
+        self.fighters_model.refresh(notice)
+        self.log_model.refresh(notice)
+        self.stack_model.refresh(notice)
+        self._show_views()
+
+    def _show_views(self) -> None:
+        """What is not an item model: timeline, decision, round controls, status line."""
         engine = self.document.engine
         if engine is None:
             return
-        self.state_label.setText(engine.ruleset.describe_state(engine.encounter))
+        enc = engine.encounter
+        ruleset = engine.ruleset
+        self.timeline.set_timeline(ruleset.timeline(enc))
+        decision = engine.pending()
+        stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
+        self.decision_panel.show_decision(None if stack_open else decision)
+        if self._stack_decision is not None:
+            self._stack_decision.show_decision(decision if stack_open else None)
+        controls = ruleset.round_controls(enc)
+        self.start_fight_action.setEnabled(controls.can_start_fight)
+        self.start_round_action.setEnabled(controls.can_start_round)
+        self.next_step_action.setEnabled(controls.can_next_step)
+        self.end_round_action.setEnabled(controls.can_end_round)
+        if self.next_step_action.text() != controls.next_step_label:
+            self.next_step_action.setText(controls.next_step_label)
+            _set_tip(self.next_step_action, controls.next_step_label)
+        self.act_action.setEnabled(bool(enc.order))
+        has_stack = self.stack_model.rowCount() > 0
+        self.stack_action.setEnabled(has_stack)
+        state = ruleset.describe_state(enc)
+        self.state_label.setText(f"{state}  ·  {controls.status}" if controls.status else state)
+        if self._stack_dialog is not None:
+            self._stack_dialog.set_controls(
+                can_resolve=controls.extra.get("resolve-next", has_stack),
+                can_cancel=controls.extra.get("cancel-stack", has_stack),
+                can_add=controls.extra.get("interrupt", has_stack),
+                status=state,
+            )
+        if has_stack and self._action_dialog is None and not stack_open:
+            self._open_stack_dialog()
+
+    # --- the GM's actions ----------------------------------------------------------------------
+    def _apply(self, command: Command) -> bool:
+        outcome = self.document.apply(command)
+        if outcome.ok:
+            self.statusBar().showMessage(outcome.text, 8000)
+        return outcome.ok
+
+    def _round_command(self, kind: str) -> None:
+        from fightdesk.engine import commands as c
+
+        made = {"start-fight": c.StartFight, "start-round": c.StartRound,
+                "next-step": c.NextStep, "end-round": c.EndRound}[kind]
+        self._apply(made())
+
+    def _free_roll(self, notation: str) -> None:
+        from fightdesk.engine.commands import FreeRoll
+
+        outcome = self.document.engine.apply(FreeRoll(notation=notation)) if self.document.engine else None
+        if outcome is not None:
+            self.dice_bar.show_result(outcome.ok, outcome.text)
+
+    def _focus_dice(self) -> None:
+        self.dice_toolbar.show()
+        self.dice_bar.edit.setFocus()
+        self.dice_bar.edit.selectAll()
+
+    def _answer(self, decision_id: str, choice: str, amount: int, dice: list[list[int]]) -> None:
+        from fightdesk.engine.commands import Answer
+
+        if self.document.engine is None:
+            return
+        command = Answer(decision_id=decision_id, choice=choice or None,
+                         amount=None if amount < 0 else amount, dice=dice)
+        outcome = self.document.engine.apply(command)
+        panel = self.sender() if isinstance(self.sender(), DecisionPanel) else self.decision_panel
+        if not outcome.ok:
+            panel.show_refusal(outcome.error or "")
+        else:
+            self.statusBar().showMessage(outcome.text, 8000)
+
+    def _revert_to(self, seq: int) -> None:
+        if self.document.engine is not None:
+            steps = self.document.revert_to(seq)
+            self.statusBar().showMessage(f"Undid {steps} step(s); Redo brings them back", 8000)
+
+    def _card_request(self, what: str, fighter_id: str) -> None:
+        if what == "act":
+            self.open_action_dialog(fighter_id)
+        elif what == "interrupt":
+            self.open_action_dialog(fighter_id, prefer="interrupt")
+        elif what == "health":
+            self._ask_health(fighter_id)
+        elif what == "edit":
+            self._edit_fighter(fighter_id)
+        elif what == "remove":
+            from fightdesk.engine.commands import RemoveFighter
+
+            if self._apply(RemoveFighter(fighter_id=fighter_id)):
+                self.statusBar().showMessage(
+                    f"{self.document.undo_stack.undoText()} (Ctrl+Z brings them back)", 8000)
+
+    def _chip_clicked(self, fighter_id: str, chip_id: str) -> None:
+        self.open_action_dialog(fighter_id, chip_id=chip_id)
+
+    def _act_with_current(self) -> None:
+        """F2: the fighter whose card says they are acting, else the first one."""
+        engine = self.document.engine
+        if engine is None or not engine.encounter.order:
+            return
+        model = self.fighters_model
+        for row in range(model.rowCount()):
+            card = model.item(row)
+            if card.acting and not card.out:
+                self.open_action_dialog(card.fighter_id)
+                return
+        self.open_action_dialog(engine.encounter.order[0])
+
+    def open_action_dialog(self, fighter_id: str, *, prefer: str = "", chip_id: str = "") -> ActionDialog | None:
+        """Open the action dialog for a fighter: the form that uses ``chip_id`` (a die on
+        the timeline) or whose id contains ``prefer``, else the first the fighter can use."""
+        from fightdesk.engine.changes import RuleViolation
+        from fightdesk.engine.ruleset import Preview
+
+        from .action_dialog import ActionDialog
+
+        engine = self.document.engine
+        if engine is None or fighter_id not in engine.encounter.fighters:
+            return None
+        ruleset = engine.ruleset
+        forms = ruleset.action_forms(engine.encounter, fighter_id)
+        name = engine.encounter.fighters[fighter_id].name
+        if not forms:
+            self.statusBar().showMessage(f"{name} has nothing to do right now", 8000)
+            return None
+        form_id, preset = _pick_form(forms, prefer, chip_id)
+
+        def preview(form: str, values: dict) -> Preview:
+            shown = ruleset.preview(engine.encounter, form, fighter_id, values)
+            if shown.error is not None:
+                return shown
+            try:
+                command = ruleset.build_command(form, fighter_id, values)
+            except RuleViolation as exc:
+                return Preview(shown.lines, shown.odds, str(exc))
+            check = self.document.check(command)
+            return shown if check.ok else Preview(shown.lines, shown.odds, check.error)
+
+        def submit(form: str, values: dict, dice: list[list[int]]) -> tuple[bool, str]:
+            try:
+                command = ruleset.build_command(form, fighter_id, values)
+            except RuleViolation as exc:
+                return False, str(exc)
+            command.dice = dice
+            outcome = engine.apply(command)
+            return outcome.ok, outcome.text
+
+        parent = self._stack_dialog if self._stack_dialog is not None and self._stack_dialog.isVisible() else self
+        dialog = ActionDialog(name, forms, preview, submit, form_id=form_id, preset=preset, parent=parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.finished.connect(self._action_finished)
+        self._action_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _action_finished(self, *_: object) -> None:
+        dialog = self._action_dialog
+        self._action_dialog = None
+        if dialog is not None and dialog.done_sentence:
+            self.statusBar().showMessage(dialog.done_sentence, 10000)
+        self._show_views()
+
+    # --- the interrupt stack --------------------------------------------------------------------
+    def _open_stack_dialog(self) -> None:
+        from .stack_dialog import InterruptStackDialog
+
+        if self._stack_dialog is None:
+            dialog = InterruptStackDialog(self.stack_model, self.fighters_model, self)
+            self._stack_decision = DecisionPanel()
+            dialog.set_decision_widget(self._stack_decision)
+            self._stack_decision.answered.connect(self._answer)
+            dialog.addRequested.connect(lambda fid: self.open_action_dialog(fid, prefer="interrupt"))
+            dialog.resolveNextRequested.connect(lambda: self._stack_command("resolve-next"))
+            dialog.resolveAllRequested.connect(lambda: self._stack_command("resolve-all"))
+            dialog.cancelRequested.connect(lambda: self._stack_command("cancel-stack"))
+            dialog.finished.connect(self._stack_closed)
+            self._stack_dialog = dialog
+        if not self._stack_dialog.isVisible():
+            self._stack_dialog.reset_cancelled()
+            self._stack_dialog.open()
+        self._show_views()
+
+    def _stack_command(self, form_id: str) -> None:
+        """Resolve next / all, cancel: commands the ruleset builds from these form ids."""
+        from fightdesk.engine.changes import RuleViolation
+
+        engine = self.document.engine
+        dialog = self._stack_dialog
+        if engine is None or dialog is None:
+            return
+        try:
+            command = engine.ruleset.build_command(form_id, "", {})
+        except RuleViolation as exc:
+            dialog.show_refusal(str(exc))
+            return
+        outcome = engine.apply(command)
+        dialog.show_refusal(None if outcome.ok else outcome.error)
+        if outcome.ok:
+            self.statusBar().showMessage(outcome.text, 8000)
+            if form_id == "cancel-stack":
+                dialog.mark_cancelled()
+
+    def _stack_closed(self, *_: object) -> None:
+        self._show_views()
+
+    # --- GM overrides -------------------------------------------------------------------------
+    def _ask_health(self, fighter_id: str) -> QInputDialog | None:
+        """Damage / heal: the GM types the new health (a ``SetValue`` override)."""
+        engine = self.document.engine
+        if engine is None or fighter_id not in engine.encounter.fighters:
+            return None
+        card = engine.ruleset.card(engine.encounter, fighter_id)
+        field = getattr(card, "health_field", HEALTH_FIELD)
+        dialog = QInputDialog(self)
+        dialog.setObjectName("HealthDialog")
+        dialog.setWindowTitle("Damage / heal")
+        dialog.setLabelText(f"New health for {card.title} (now {card.health}/{card.health_max}):")
+        dialog.setInputMode(QInputDialog.InputMode.IntInput)
+        dialog.setIntRange(0, max(card.health_max * 3, 99))
+        dialog.setIntValue(card.health)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(value: int) -> None:
+            from fightdesk.engine.commands import SetValue
+
+            if value != card.health:
+                self._apply(SetValue(fighter_id=fighter_id, field=field, value=value))
+
+        dialog.intValueSelected.connect(chosen)
+        dialog.open()
+        return dialog
+
+    def _edit_fighter(self, fighter_id: str) -> QDialog | None:
+        from .fighter_editor import FighterEditor
+
+        engine = self.document.engine
+        if engine is None or fighter_id not in engine.encounter.fighters:
+            return None
+        editor = FighterEditor(engine.encounter.fighters[fighter_id], self)
+        editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        editor.changesChosen.connect(lambda changes: self._apply_edits(fighter_id, changes))
+        editor.open()
+        return editor
+
+    def _apply_edits(self, fighter_id: str, changes: list[tuple[str, object]]) -> None:
+        from fightdesk.engine.commands import SetValue
+
+        for field, value in changes:
+            if not self._apply(SetValue(fighter_id=fighter_id, field=field, value=value)):
+                break
 
     def _show_refusal(self, message: str) -> None:
-        self.statusBar().showMessage(message, 8000)
+        self.statusBar().showMessage(message, 10000)
 
     def _update_title(self, *_: object) -> None:
         self.setWindowTitle(f"{self.document.title}[*] - fightdesk")
@@ -247,6 +626,7 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 800)
         self._saved_state = store.value("window/state")
+        self.restore_docks()
 
     def restore_docks(self) -> None:
         """Put the docks back where the GM left them (call after every dock is added)."""
@@ -278,3 +658,19 @@ def _set_tip(action: QAction, tip: str) -> None:
 
 def _problem_text(problem: Exception) -> str:
     return str(problem)
+
+
+def _pick_form(forms: tuple, prefer: str, chip_id: str) -> tuple[str | None, dict[str, object]]:
+    """The form to open first, and preset values: a chip preselects the choice field
+    that offers it (the ruleset keys its die choices by chip id)."""
+    usable = [f for f in forms if f.enabled] or list(forms)
+    if chip_id:
+        for form in usable:
+            for fld in form.fields:
+                if fld.kind == "choice" and any(key == chip_id for key, _ in fld.choices):
+                    return form.id, {fld.name: chip_id}
+    if prefer:
+        for form in usable:
+            if prefer in form.id:
+                return form.id, {}
+    return (usable[0].id if usable else None), {}

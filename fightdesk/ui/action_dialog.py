@@ -1,0 +1,309 @@
+"""The action dialog: a ruleset's ``ActionForm`` as widgets, a live preview with exact
+odds, then the app's roll or the GM's typed-in dice, and the result in one sentence.
+
+The dialog knows no rules and no engine: it is given a ``preview`` function (form id and
+values -> ``Preview``) and a ``submit`` function (form id, values, typed dice -> the
+result sentence or the refusal), so it can be driven alone in a test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from fightdesk.engine.ruleset import ActionForm, FormField, Preview
+
+PreviewFn = Callable[[str, dict[str, Any]], "Preview"]
+# Returns (ok, sentence): the result of the action, or why the rules refused it.
+SubmitFn = Callable[[str, dict[str, Any], list[list[int]]], tuple[bool, str]]
+
+
+def parse_typed_dice(text: str) -> list[list[int]]:
+    """``"7 3 9; 4"`` -> ``[[7, 3, 9], [4]]``: rolls split by ``;`` (or ``|``), faces by
+    spaces or commas. Raises ValueError with a plain message."""
+    rolls: list[list[int]] = []
+    for part in re.split(r"[;|]", text):
+        if not part.strip():
+            continue
+        faces: list[int] = []
+        for token in re.split(r"[\s,]+", part.strip()):
+            if not token.isdigit():
+                raise ValueError(f"{token!r} is not a die face: type numbers like 7 3 9")
+            faces.append(int(token))
+        rolls.append(faces)
+    return rolls
+
+
+def error_label() -> QLabel:
+    """A label for inline refusals: bold, in the palette's link-visited/red family."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setObjectName("inlineError")
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    pal = label.palette()
+    dark = pal.color(QPalette.ColorRole.Window).lightness() < 128
+    pal.setColor(QPalette.ColorRole.WindowText, Qt.GlobalColor.red if dark else Qt.GlobalColor.darkRed)
+    label.setPalette(pal)
+    label.setVisible(False)
+    return label
+
+
+class ActionDialog(QDialog):
+    """Choose an action, see its odds, roll or type the dice, read what happened."""
+
+    def __init__(self, fighter_name: str, forms: Sequence[ActionForm], preview: PreviewFn,
+                 submit: SubmitFn, *, form_id: str | None = None,
+                 preset: dict[str, Any] | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ActionDialog")
+        self.setWindowTitle(f"{fighter_name}: action")
+        self._forms = list(forms)
+        self._preview = preview
+        self._submit = submit
+        self._preset = dict(preset or {})
+        self._inputs: dict[str, QWidget] = {}
+        self.done_sentence = ""
+
+        self.form_box = QComboBox()
+        self.form_box.setObjectName("formChoice")
+        for form in self._forms:
+            self.form_box.addItem(form.title, form.id)
+            row = self.form_box.count() - 1
+            if not form.enabled:
+                item = self.form_box.model().item(row)  # type: ignore[attr-defined]
+                item.setEnabled(False)
+                item.setToolTip(form.reason)
+        self.form_reason = QLabel()
+        self.form_reason.setWordWrap(True)
+        self.fields_box = QGroupBox("Details")
+        self.fields_layout = QFormLayout(self.fields_box)
+        self.fields_layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+
+        self.preview_lines = QLabel()
+        self.preview_lines.setWordWrap(True)
+        self.preview_lines.setTextFormat(Qt.TextFormat.PlainText)
+        self.odds_label = QLabel()
+        self.odds_label.setObjectName("odds")
+        self.odds_label.setTextFormat(Qt.TextFormat.RichText)
+        self.odds_label.setWordWrap(True)
+        self.error = error_label()
+        preview_box = QGroupBox("Before the roll")
+        pv = QVBoxLayout(preview_box)
+        pv.addWidget(self.preview_lines)
+        pv.addWidget(self.odds_label)
+        pv.addWidget(self.error)
+
+        self.app_rolls = QRadioButton("&Roll for me")
+        self.typed = QRadioButton("&Type in the dice")
+        self.app_rolls.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.app_rolls)
+        group.addButton(self.typed)
+        self.dice_edit = QLineEdit()
+        self.dice_edit.setObjectName("typedDice")
+        self.dice_edit.setPlaceholderText("faces, e.g. 7 3 9; 4")
+        self.dice_edit.setToolTip("The players' physical dice: faces split by spaces, one roll "
+                                  "after another split by ';', in the order the rules roll them")
+        self.dice_edit.setEnabled(False)
+        self.typed.toggled.connect(self.dice_edit.setEnabled)
+        self.typed.toggled.connect(lambda on: self.dice_edit.setFocus() if on else None)
+        dice_row = QHBoxLayout()
+        dice_row.addWidget(self.app_rolls)
+        dice_row.addWidget(self.typed)
+        dice_row.addWidget(self.dice_edit, 1)
+
+        self.result = QLabel()
+        self.result.setObjectName("result")
+        self.result.setWordWrap(True)
+        big = QFont(self.result.font())
+        big.setBold(True)
+        big.setPointSizeF(big.pointSizeF() * 1.15)
+        self.result.setFont(big)
+        self.result.setVisible(False)
+
+        self.buttons = QDialogButtonBox()
+        self.go_button = QPushButton("Roll")
+        self.go_button.setObjectName("go")
+        self.go_button.setDefault(True)
+        self.go_button.setToolTip("Apply the action with these dice (Enter)")
+        self.buttons.addButton(self.go_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.go_button.clicked.connect(self._go)
+        self.close_button.clicked.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        top = QFormLayout()
+        top.addRow("&Action:", self.form_box)
+        layout.addLayout(top)
+        layout.addWidget(self.form_reason)
+        layout.addWidget(self.fields_box)
+        layout.addWidget(preview_box)
+        layout.addLayout(dice_row)
+        layout.addWidget(self.result)
+        layout.addWidget(self.buttons)
+        self.setMinimumWidth(460)
+
+        self.form_box.currentIndexChanged.connect(self._form_chosen)
+        self.dice_edit.textChanged.connect(self._update_preview)
+        self.typed.toggled.connect(self._update_preview)
+        start = 0
+        for n, form in enumerate(self._forms):
+            if form.id == form_id and form.enabled:
+                start = n
+                break
+        else:
+            start = next((n for n, f in enumerate(self._forms) if f.enabled), 0)
+        self.form_box.setCurrentIndex(start)
+        self._form_chosen(start)
+
+    # --- the form ---------------------------------------------------------------------------
+    def current_form(self) -> ActionForm | None:
+        row = self.form_box.currentIndex()
+        return self._forms[row] if 0 <= row < len(self._forms) else None
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, widget in self._inputs.items():
+            if isinstance(widget, QComboBox):
+                out[name] = widget.currentData()
+            elif isinstance(widget, QSpinBox):
+                out[name] = widget.value()
+            elif isinstance(widget, QCheckBox):
+                out[name] = widget.isChecked()
+            elif isinstance(widget, QLineEdit):
+                out[name] = widget.text()
+        return out
+
+    def input(self, name: str) -> QWidget | None:
+        return self._inputs.get(name)
+
+    def _form_chosen(self, row: int) -> None:
+        while self.fields_layout.rowCount():
+            self.fields_layout.removeRow(0)
+        self._inputs = {}
+        form = self.current_form()
+        if form is None:
+            self.fields_box.setVisible(False)
+            self._update_preview()
+            return
+        self.form_reason.setText(form.reason)
+        self.form_reason.setVisible(bool(form.reason))
+        for fld in form.fields:
+            widget = self._widget_for(fld)
+            widget.setObjectName(f"field-{fld.name}")
+            widget.setToolTip(fld.tooltip)
+            self._inputs[fld.name] = widget
+            self.fields_layout.addRow(f"{fld.label}:", widget)
+        self.fields_box.setVisible(bool(form.fields))
+        self.go_button.setEnabled(form.enabled)
+        if form.shortcut:
+            self.go_button.setToolTip(f"{form.title} ({form.shortcut})")
+        self._update_preview()
+
+    def _widget_for(self, fld: FormField) -> QWidget:
+        value = self._preset.get(fld.name, fld.default)
+        if fld.kind == "choice":
+            box = QComboBox()
+            for key, label in fld.choices:
+                box.addItem(label, key)
+            found = box.findData(value)
+            box.setCurrentIndex(found if found >= 0 else 0)
+            box.currentIndexChanged.connect(self._update_preview)
+            return box
+        if fld.kind == "number":
+            spin = QSpinBox()
+            spin.setRange(fld.minimum, max(fld.maximum, fld.minimum))
+            spin.setValue(int(value) if isinstance(value, int) else fld.minimum)
+            spin.valueChanged.connect(self._update_preview)
+            return spin
+        if fld.kind == "flag":
+            check = QCheckBox()
+            check.setChecked(bool(value))
+            check.toggled.connect(self._update_preview)
+            return check
+        edit = QLineEdit("" if value is None else str(value))
+        edit.textChanged.connect(self._update_preview)
+        return edit
+
+    # --- preview and go -----------------------------------------------------------------------
+    def typed_dice(self) -> list[list[int]]:
+        if not self.typed.isChecked():
+            return []
+        return parse_typed_dice(self.dice_edit.text())
+
+    def _update_preview(self, *_: object) -> None:
+        form = self.current_form()
+        if form is None:
+            self._show_error("This fighter has nothing to do right now.")
+            self.go_button.setEnabled(False)
+            return
+        preview = self._preview(form.id, self.values())
+        self.preview_lines.setText("\n".join(preview.lines))
+        self.preview_lines.setVisible(bool(preview.lines))
+        self.odds_label.setText("<br>".join(
+            f"{o.label}: <b>{o.chance.numerator}/{o.chance.denominator}</b> ({o.percent})"
+            if o.chance not in (0, 1) else f"{o.label}: <b>{int(o.chance)}</b> ({o.percent})"
+            for o in preview.odds))
+        self.odds_label.setVisible(bool(preview.odds))
+        problem = preview.error or (form.reason if not form.enabled else None)
+        if problem is None and self.typed.isChecked():
+            try:
+                parse_typed_dice(self.dice_edit.text())
+            except ValueError as exc:
+                problem = str(exc)
+        self._show_error(problem)
+        self.go_button.setEnabled(form.enabled and problem is None and not self.result.isVisible())
+
+    def _show_error(self, text: str | None) -> None:
+        self.error.setText(text or "")
+        self.error.setVisible(bool(text))
+
+    def _go(self) -> None:
+        form = self.current_form()
+        if form is None or self.result.isVisible():
+            return
+        try:
+            dice = self.typed_dice()
+        except ValueError as exc:
+            self._show_error(str(exc))
+            return
+        ok, sentence = self._submit(form.id, self.values(), dice)
+        if not ok:
+            self._show_error(sentence)
+            return
+        self.done_sentence = sentence
+        self.result.setText(sentence)
+        self.result.setVisible(True)
+        self._show_error(None)
+        for widget in (self.form_box, self.fields_box, self.app_rolls, self.typed, self.dice_edit):
+            widget.setEnabled(False)
+        self.go_button.setVisible(False)
+        self.buttons.removeButton(self.close_button)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.close_button.clicked.connect(self.accept)
+        self.close_button.setDefault(True)
+        self.close_button.setFocus()

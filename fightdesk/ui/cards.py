@@ -1,0 +1,347 @@
+"""Fighter cards: one card per fighter (one per group of mooks) in a scrolling grid.
+
+The cards read the fighters model (one row per fighter, the ruleset's ``Card`` under
+``ItemRole``) and only re-render the cards whose rows changed. Buttons and the context
+menu ask for things by signal (act, interrupt, damage/heal, edit, remove); the main
+window decides what they do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .models import GroupNameRole, GroupRole, ItemRole, KeyRole
+
+if TYPE_CHECKING:
+    from fightdesk.engine.ruleset import Card
+
+CARD_WIDTH = 272
+SIDE_WORDS = {"pc": "Player character", "ally": "Ally", "enemy": "Enemy"}
+
+
+class FighterCard(QFrame):
+    """One fighter, or one group of identical mooks with a line per member."""
+
+    requested = Signal(str, str)  # (what, fighter_id): act, interrupt, health, edit, remove
+
+    def __init__(self, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        self.setObjectName(f"card-{key}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.Base)
+        self.setFixedWidth(CARD_WIDTH)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Maximum)
+        self._acting = False
+        self._cards: list[Card] = []
+        self._member_buttons = QButtonGroup(self)
+        self._member_radios: list[QRadioButton] = []
+
+        self.title = QLabel()
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.1)
+        self.title.setFont(font)
+        self.side = QLabel()
+        self.health = QProgressBar()
+        self.health.setTextVisible(True)
+        self.health.setMaximumHeight(self.fontMetrics().height() + 6)
+        self.resources = QLabel()
+        self.resources.setWordWrap(True)
+        self.conditions = QLabel()
+        self.conditions.setWordWrap(True)
+        self.dice = QLabel()
+        self.dice.setWordWrap(True)
+        self.members = QWidget()
+        self.members_layout = QVBoxLayout(self.members)
+        self.members_layout.setContentsMargins(0, 0, 0, 0)
+        self.members_layout.setSpacing(0)
+
+        self.act_button = QPushButton("Act")
+        self.interrupt_button = QPushButton("Interrupt")
+        self.health_button = QPushButton("Health...")
+        self.more_button = QToolButton()
+        self.more_button.setText("⋯")
+        self.more_button.setToolTip("Edit or remove")
+        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.more_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.act_button.setToolTip("Act with this fighter: choose maneuver, target, EP")
+        self.interrupt_button.setToolTip("Interrupt with this fighter's unspent die")
+        self.health_button.setToolTip("Damage or heal (GM override of health)")
+        more = QMenu(self.more_button)
+        more.addAction("Edit...", lambda: self._ask("edit"))
+        more.addAction("Remove from fight", lambda: self._ask("remove"))
+        self.more_button.setMenu(more)
+        self.act_button.clicked.connect(lambda: self._ask("act"))
+        self.interrupt_button.clicked.connect(lambda: self._ask("interrupt"))
+        self.health_button.clicked.connect(lambda: self._ask("health"))
+
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.side)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(4)
+        for b in (self.act_button, self.interrupt_button, self.health_button):
+            b.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            buttons.addWidget(b)
+        buttons.addWidget(self.more_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
+        layout.addLayout(head)
+        layout.addWidget(self.health)
+        layout.addWidget(self.resources)
+        layout.addWidget(self.conditions)
+        layout.addWidget(self.dice)
+        layout.addWidget(self.members)
+        layout.addLayout(buttons)
+
+    # --- showing --------------------------------------------------------------------------
+    def show_cards(self, cards: list[Card], group_name: str = "") -> None:
+        """One card (a fighter) or several (the members of a group, in fight order)."""
+        if cards == self._cards:
+            return
+        self._cards = cards
+        lead = cards[0]
+        grouped = bool(group_name)
+        alive = [c for c in cards if not c.out]
+        title = f"{group_name} ×{len(cards)}" if grouped else lead.title
+        self.title.setText(title)
+        self.title.setToolTip(title)
+        self.side.setText(lead.side.upper() if lead.side == "pc" else lead.side.capitalize())
+        self.side.setToolTip(SIDE_WORDS.get(lead.side, lead.side))
+        if grouped:
+            total = sum(max(c.health, 0) for c in cards)
+            most = sum(c.health_max for c in cards)
+            self.health.setRange(0, max(most, 1))
+            self.health.setValue(min(total, max(most, 1)))
+            self.health.setFormat(f"Health {total}/{most} · {len(alive)} standing")
+        else:
+            self.health.setRange(0, max(lead.health_max, 1))
+            self.health.setValue(max(0, min(lead.health, max(lead.health_max, 1))))
+            self.health.setFormat(f"Health {lead.health}/{lead.health_max}")
+        self.health.setVisible(lead.health_max > 0)
+        shown = lead if not grouped else None
+        res = "   ".join(_resource_text(r) for r in shown.resources) if shown else ""
+        self.resources.setText(res)
+        self.resources.setToolTip("\n".join(r.tooltip for r in shown.resources if r.tooltip) if shown else "")
+        self.resources.setVisible(bool(res))
+        conds = ", ".join(shown.conditions) if shown else ""
+        self.conditions.setText(f"<i>{conds}</i>" if conds else "")
+        self.conditions.setVisible(bool(conds))
+        dice = " ".join(shown.dice) if shown else ""
+        self.dice.setText(f"Dice: {dice}" if dice else "")
+        self.dice.setVisible(bool(dice))
+        self._show_members(cards if grouped else [])
+        self._acting = any(c.acting for c in cards)
+        out = all(c.out for c in cards)
+        self._set_out(out)
+        self.update()
+
+    def _show_members(self, cards: list[Card]) -> None:
+        selected = self.selected_fighter() if self._member_radios else None
+        if len(self._member_radios) != len(cards):
+            for radio in self._member_radios:
+                self._member_buttons.removeButton(radio)
+                radio.deleteLater()
+            self._member_radios = []
+            for _ in cards:
+                radio = QRadioButton()
+                self._member_buttons.addButton(radio)
+                self.members_layout.addWidget(radio)
+                self._member_radios.append(radio)
+        for radio, card in zip(self._member_radios, cards, strict=True):
+            bits = [card.title, f"{card.health}/{card.health_max}"]
+            if card.dice:
+                bits.append("die " + " ".join(card.dice))
+            if card.conditions:
+                bits.append(", ".join(card.conditions))
+            if card.out:
+                bits.append("out")
+            radio.setText("  ·  ".join(bits))
+            radio.setProperty("fighter_id", card.fighter_id)
+            radio.setToolTip(radio.text())
+            radio.setChecked(card.fighter_id == selected)
+        if self._member_radios and self._member_buttons.checkedButton() is None:
+            standing = [r for r, c in zip(self._member_radios, cards, strict=True) if not c.out]
+            (standing or self._member_radios)[0].setChecked(True)
+        self.members.setVisible(bool(cards))
+
+    def _set_out(self, out: bool) -> None:
+        pal = self.palette()
+        src = QPalette.ColorGroup.Disabled if out else QPalette.ColorGroup.Active
+        base = self.parentWidget().palette() if self.parentWidget() else pal
+        for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
+            pal.setColor(QPalette.ColorGroup.Active, role, base.color(src, role))
+            pal.setColor(QPalette.ColorGroup.Inactive, role, base.color(src, role))
+        self.setPalette(pal)
+        self.act_button.setEnabled(not out)
+        self.interrupt_button.setEnabled(not out)
+        self.setToolTip("Out of the fight" if out else "")
+
+    def selected_fighter(self) -> str:
+        """The fighter the buttons act for: the fighter, or the checked group member."""
+        checked = self._member_buttons.checkedButton()
+        if checked is not None:
+            return str(checked.property("fighter_id"))
+        return self._cards[0].fighter_id if self._cards else self.key
+
+    def is_acting(self) -> bool:
+        return self._acting
+
+    def _ask(self, what: str) -> None:
+        self.requested.emit(what, self.selected_fighter())
+
+    # --- look --------------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._acting:
+            painter = QPainter(self)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 3))
+            painter.drawRoundedRect(self.rect().adjusted(2, 2, -2, -2), 5, 5)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = QMenu(self)
+        for what, label in (("act", "Act..."), ("interrupt", "Interrupt..."),
+                            ("health", "Damage / heal..."), ("edit", "Edit..."),
+                            ("remove", "Remove from fight")):
+            act = menu.addAction(label)
+            act.triggered.connect(lambda _=False, w=what: self._ask(w))
+        menu.exec(event.globalPos())
+
+
+class CardsView(QScrollArea):
+    """The scrolling grid of cards over a fighters model."""
+
+    requested = Signal(str, str)  # (what, fighter_id), from any card
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("FighterCards")
+        self.setWindowTitle("Fighters")
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._inner = QWidget()
+        self._grid = QGridLayout(self._inner)
+        self._grid.setContentsMargins(8, 8, 8, 8)
+        self._grid.setSpacing(8)
+        self._grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.setWidget(self._inner)
+        self._model: QAbstractItemModel | None = None
+        self._cards: dict[str, FighterCard] = {}
+        self._order: list[str] = []  # card keys in fight order
+        self._columns = 0
+
+    def set_model(self, model: QAbstractItemModel) -> None:
+        self._model = model
+        model.modelReset.connect(self._rebuild)
+        model.rowsInserted.connect(self._rebuild)
+        model.rowsRemoved.connect(self._rebuild)
+        model.dataChanged.connect(self._rows_changed)
+        self._rebuild()
+
+    def card(self, key: str) -> FighterCard | None:
+        """The card for a fighter id (or a group id)."""
+        return self._cards.get(key)
+
+    def card_for_fighter(self, fighter_id: str) -> FighterCard | None:
+        model = self._model
+        if model is None:
+            return None
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            if index.data(KeyRole) == fighter_id:
+                return self._cards.get(index.data(GroupRole) or fighter_id)
+        return None
+
+    def cards(self) -> list[FighterCard]:
+        return [self._cards[k] for k in self._order]
+
+    def _groups(self) -> dict[str, tuple[str, list[Any]]]:
+        """Card key -> (group name, the rows' cards), in fight order."""
+        model = self._model
+        out: dict[str, tuple[str, list[Any]]] = {}
+        if model is None:
+            return out
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            key = index.data(GroupRole) or index.data(KeyRole)
+            name = index.data(GroupNameRole) or ""
+            out.setdefault(key, (name, []))[1].append(index.data(ItemRole))
+        return out
+
+    def _rebuild(self, *_: object) -> None:
+        groups = self._groups()
+        for key in list(self._cards):
+            if key not in groups:
+                self._cards.pop(key).deleteLater()
+        for key, (name, cards) in groups.items():
+            widget = self._cards.get(key)
+            if widget is None:
+                widget = FighterCard(key)
+                widget.requested.connect(self.requested)
+                self._cards[key] = widget
+            widget.show_cards(cards, name)
+        self._order = list(groups)
+        self._columns = 0
+        self._reflow()
+
+    def _rows_changed(self, top: QModelIndex | QPersistentModelIndex,
+                      bottom: QModelIndex | QPersistentModelIndex, *_: object) -> None:
+        model = self._model
+        if model is None:
+            return
+        keys = {model.index(r, 0).data(GroupRole) or model.index(r, 0).data(KeyRole)
+                for r in range(top.row(), bottom.row() + 1)}
+        groups = self._groups()
+        for key in keys:
+            if key in groups and key in self._cards:
+                name, cards = groups[key]
+                self._cards[key].show_cards(cards, name)
+
+    def _reflow(self) -> None:
+        width = self.viewport().width() - 16
+        columns = max(1, (width + 8) // (CARD_WIDTH + 8))
+        if columns == self._columns:
+            return
+        self._columns = columns
+        while self._grid.count():
+            self._grid.takeAt(0)
+        for n, key in enumerate(self._order):
+            self._grid.addWidget(self._cards[key], n // columns, n % columns,
+                                 Qt.AlignmentFlag.AlignTop)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._reflow()
+
+    def sizeHint(self) -> QSize:
+        return QSize(CARD_WIDTH * 2 + 40, 320)
+
+
+def _resource_text(resource: Any) -> str:
+    if resource.maximum is not None:
+        return f"{resource.label} {resource.value}/{resource.maximum}"
+    return f"{resource.label} {resource.value}"
+

@@ -1,0 +1,58 @@
+"""The dice bar: free rolls typed as dice notation (``3d10``, ``1d100+20``, ``5d10>=6``).
+
+It only asks (``rollRequested``); the main window turns the text into a ``FreeRoll``
+command, so the roll comes from the session's seeded source and lands in the log.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+
+from .action_dialog import error_label
+
+
+class DiceBar(QWidget):
+    rollRequested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("DiceBar")
+        self.setWindowTitle("Dice")
+        self.edit = QLineEdit()
+        self.edit.setObjectName("diceNotation")
+        self.edit.setPlaceholderText("3d10, 1d100+20, 5d10>=6")
+        self.edit.setToolTip("Free roll in dice notation; >=N counts successes (Ctrl+D, Enter rolls)")
+        self.edit.setClearButtonEnabled(True)
+        self.roll_button = QPushButton("Roll")
+        self.roll_button.setObjectName("diceRoll")
+        self.result = QLabel()
+        self.result.setObjectName("diceResult")
+        self.error = error_label()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addWidget(QLabel("Dice:"))
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.roll_button)
+        layout.addWidget(self.result, 1)
+        layout.addWidget(self.error, 1)
+        self.edit.returnPressed.connect(self._roll)
+        self.roll_button.clicked.connect(self._roll)
+
+    def _roll(self) -> None:
+        text = self.edit.text().strip()
+        if text:
+            self.rollRequested.emit(text)
+
+    def show_result(self, ok: bool, text: str) -> None:
+        """The roll's sentence, or why the notation was refused (shown inline)."""
+        if ok:
+            self.result.setText(text)
+            self.result.setToolTip(text)
+            self.error.setVisible(False)
+            self.edit.selectAll()
+        else:
+            self.error.setText(text)
+            self.error.setToolTip(text)
+            self.error.setVisible(True)
+        self.result.setVisible(ok)

@@ -1,0 +1,89 @@
+"""Edit a fighter in the fight: name, side and the numbers of their live status.
+
+Every change becomes a ``SetValue`` GM override (so it is logged and undoable); the
+editor reads the fighter's fields but holds no rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from fightdesk.engine.model import Fighter
+
+SIDES = (("pc", "Player character"), ("ally", "Ally"), ("enemy", "Enemy"))
+
+
+class FighterEditor(QDialog):
+    """``changesChosen([(field path, value), ...])`` when the GM presses OK."""
+
+    changesChosen = Signal(list)
+
+    def __init__(self, fighter: Fighter, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("FighterEditor")
+        self.setWindowTitle(f"Edit {fighter.name}")
+        self._before: dict[str, Any] = {}
+        self._inputs: dict[str, QWidget] = {}
+        form = QFormLayout()
+        name = QLineEdit(fighter.name)
+        self._add(form, "name", "Name", name, fighter.name)
+        side = QComboBox()
+        for key, label in SIDES:
+            side.addItem(label, key)
+        side.setCurrentIndex(max(0, side.findData(fighter.side)))
+        self._add(form, "side", "Side", side, fighter.side)
+        status = fighter.status
+        for field_name in type(status).model_fields:
+            value = getattr(status, field_name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                continue
+            spin = QSpinBox()
+            spin.setRange(0, 999)
+            spin.setValue(value)
+            self._add(form, f"status.{field_name}", field_name.replace("_", " ").capitalize(),
+                      spin, value)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._ok)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def _add(self, form: QFormLayout, path: str, label: str, widget: QWidget, value: Any) -> None:
+        widget.setObjectName(f"edit-{path}")
+        form.addRow(f"{label}:", widget)
+        self._inputs[path] = widget
+        self._before[path] = value
+
+    def changes(self) -> list[tuple[str, Any]]:
+        out: list[tuple[str, Any]] = []
+        for path, widget in self._inputs.items():
+            if isinstance(widget, QLineEdit):
+                value: Any = widget.text().strip()
+            elif isinstance(widget, QComboBox):
+                value = widget.currentData()
+            elif isinstance(widget, QSpinBox):
+                value = widget.value()
+            else:  # pragma: no cover - every input kind is listed above
+                continue
+            if value != self._before[path]:
+                out.append((path, value))
+        return out
+
+    def _ok(self) -> None:
+        self.changesChosen.emit(self.changes())
+        self.accept()

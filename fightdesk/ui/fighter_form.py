@@ -1,0 +1,749 @@
+"""The fighter edit form, generated from the ruleset's sheet model.
+
+Every field of the sheet becomes a widget chosen by its type (a whole number is a spin
+box with the field's bounds, a flag a check box, a fixed set of words a combo box, text
+a line edit, a list of maneuvers a small table), so a new ruleset needs no form code.
+The form validates through the same pydantic models and library checks that guard the
+campaign file, and shows each message next to its field.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+    from fightdesk.engine.model import Fighter
+
+Index = QModelIndex | QPersistentModelIndex
+
+# Layout hints only (which sheet fields sit together); any field not named here still
+# gets a widget, in an "Other" section. Names follow RULINGS.md's sheet paragraphs.
+SECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "street-fighter": (
+        ("Attributes", ("strength", "dexterity", "stamina", "charisma", "manipulation",
+                        "appearance", "perception", "intelligence", "wits")),
+        ("Abilities", ("arena", "style_lore", "insight", "intimidation", "subterfuge")),
+        ("Techniques", ("punch", "kick", "block", "grab", "athletics", "focus")),
+        ("Health, Chi and Willpower", ("health", "chi", "willpower", "weenie")),
+    ),
+}
+# Words the GM would use where a field name is not enough.
+LABELS: dict[str, str] = {
+    "style_lore": "Style Lore",
+    "no_damage": "No damage",
+    "shout_pool": "Shout pool",
+    "effect_damage": "Effect dmg",
+    "effect_soak": "Effect soak",
+    "weenie": "Weenie (one die, no EP)",
+    "rolls_own_dice": "Rolls own dice",
+}
+SIDE_LABELS = {"pc": "Player character", "ally": "Ally", "enemy": "Enemy"}
+DEFAULT_INT_RANGE = (-99, 99)
+
+
+def label_for(name: str) -> str:
+    return LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def warning_color(widget: QWidget) -> QColor:
+    """A red that reads on the current palette (light or dark)."""
+    dark = widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
+    return QColor(255, 128, 116) if dark else QColor(176, 0, 32)
+
+
+# --- what a pydantic field is, for a form ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One model field as the form sees it."""
+
+    name: str
+    kind: Literal["int", "bool", "choice", "text", "multi", "table", "other"]
+    optional: bool = False
+    choices: tuple[str, ...] = ()
+    minimum: int = DEFAULT_INT_RANGE[0]
+    maximum: int = DEFAULT_INT_RANGE[1]
+    item_model: type[BaseModel] | None = None
+    default: Any = None
+
+    @property
+    def label(self) -> str:
+        return label_for(self.name)
+
+
+def _literal_values(annotation: Any) -> tuple[str, ...] | None:
+    if typing.get_origin(annotation) is Literal:
+        return tuple(str(v) for v in typing.get_args(annotation))
+    return None
+
+
+def field_spec(name: str, info: FieldInfo) -> FieldSpec:
+    """Read a field's type and bounds (``ge``/``le`` metadata) into a FieldSpec."""
+    from pydantic import BaseModel
+    from pydantic_core import PydanticUndefined
+
+    annotation = info.annotation
+    optional = False
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(annotation))
+        annotation = args[0] if len(args) == 1 else annotation
+    default = None if info.default is PydanticUndefined else info.default
+    if annotation is bool:
+        return FieldSpec(name, "bool", optional, default=default)
+    if annotation is int:
+        low, high = DEFAULT_INT_RANGE
+        for meta in info.metadata:
+            if getattr(meta, "ge", None) is not None:
+                low = int(meta.ge)
+            if getattr(meta, "gt", None) is not None:
+                low = int(meta.gt) + 1
+            if getattr(meta, "le", None) is not None:
+                high = int(meta.le)
+            if getattr(meta, "lt", None) is not None:
+                high = int(meta.lt) - 1
+        return FieldSpec(name, "int", optional, minimum=low, maximum=high, default=default)
+    if annotation is str:
+        return FieldSpec(name, "text", optional, default=default)
+    values = _literal_values(annotation)
+    if values is not None:
+        return FieldSpec(name, "choice", optional, choices=values, default=default)
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation) or (Any,)
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            return FieldSpec(name, "table", item_model=item)
+        item_values = _literal_values(item)
+        if item_values is not None or item is str:
+            return FieldSpec(name, "multi", choices=item_values or ())
+    return FieldSpec(name, "other")
+
+
+def model_specs(model: type[BaseModel], skip: tuple[str, ...] = ("ruleset",)) -> list[FieldSpec]:
+    return [field_spec(n, f) for n, f in model.model_fields.items() if n not in skip]
+
+
+def _split_words(text: str) -> list[str]:
+    return [w.strip() for w in text.replace(";", ",").split(",") if w.strip()]
+
+
+# --- one input with its message ----------------------------------------------------------
+
+
+class FieldEditor(QWidget):
+    """A label, the input widget for one field, and the message under it."""
+
+    changed = Signal()
+
+    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        layout = QGridLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setVerticalSpacing(1)
+        self.label = QLabel(spec.label)
+        self.input = self._make_input(spec)
+        self.label.setBuddy(self.input)
+        # Not word-wrapped: wrapped labels make the grid under-estimate its height.
+        self.message = QLabel()
+        self.message.setVisible(False)
+        self.message.setObjectName("fieldMessage")
+        if spec.kind == "bool":
+            layout.addWidget(self.input, 0, 0, 1, 2)
+            self.label.setVisible(False)
+        else:
+            layout.addWidget(self.label, 0, 0)
+            layout.addWidget(self.input, 0, 1)
+        layout.addWidget(self.message, 1, 0, 1, 2)
+        layout.setColumnStretch(1, 1)
+
+    def _make_input(self, spec: FieldSpec) -> QWidget:
+        widget: QWidget
+        if spec.kind == "int":
+            spin = QSpinBox()
+            spin.setRange(spec.minimum, spec.maximum)
+            spin.setAccelerated(True)
+            spin.setToolTip(f"{spec.label}: {spec.minimum} to {spec.maximum}")
+            spin.valueChanged.connect(self.changed)
+            widget = spin
+        elif spec.kind == "bool":
+            box = QCheckBox(spec.label)
+            box.toggled.connect(self.changed)
+            widget = box
+        elif spec.kind == "choice":
+            combo = QComboBox()
+            if spec.optional:
+                combo.addItem("(none)", None)
+            for value in spec.choices:
+                combo.addItem(SIDE_LABELS.get(value, label_for(value)), value)
+            combo.currentIndexChanged.connect(self.changed)
+            widget = combo
+        else:
+            line = QLineEdit()
+            if spec.kind == "multi":
+                line.setPlaceholderText("comma separated")
+            line.textChanged.connect(self.changed)
+            widget = line
+        widget.setObjectName(f"field_{spec.name}")
+        return widget
+
+    def value(self) -> Any:
+        w = self.input
+        if isinstance(w, QSpinBox):
+            return w.value()
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QComboBox):
+            return w.currentData()
+        assert isinstance(w, QLineEdit)
+        if self.spec.kind == "multi":
+            return _split_words(w.text())
+        text = w.text().strip()
+        return None if self.spec.optional and not text else text
+
+    def set_value(self, value: Any) -> None:
+        w = self.input
+        if isinstance(w, QSpinBox):
+            w.setValue(int(value))
+        elif isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, QComboBox):
+            i = w.findData(value)
+            w.setCurrentIndex(max(i, 0))
+        elif isinstance(w, QLineEdit):
+            w.setText(", ".join(value) if isinstance(value, list) else str(value or ""))
+
+    def set_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+        palette = self.message.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
+        self.message.setPalette(palette)
+        self.input.setToolTip(text or self.input.toolTip())
+
+
+# --- a list of models as a table (the maneuvers) -------------------------------------------
+
+
+SpecRole = Qt.ItemDataRole.UserRole + 10
+
+
+class _CellDelegate(QStyledItemDelegate):
+    """Spin boxes with the field's bounds and combo boxes for fixed words."""
+
+    def __init__(self, table: ModelTable) -> None:
+        super().__init__(table)
+        self.table = table
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:
+        spec = self.table.specs[index.column()]
+        if spec.kind == "int":
+            spin = QSpinBox(parent)
+            spin.setRange(spec.minimum, spec.maximum)
+            return spin
+        if spec.kind == "choice":
+            combo = QComboBox(parent)
+            if spec.optional:
+                combo.addItem("(none)", None)
+            for value in spec.choices:
+                combo.addItem(label_for(value), value)
+            return combo
+        return super().createEditor(parent, option, index)
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        if isinstance(editor, QComboBox):
+            editor.setCurrentIndex(max(editor.findData(index.data(SpecRole)), 0))
+            return
+        super().setEditorData(editor, index)
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: Index) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentData(), SpecRole)
+            model.setData(index, editor.currentText(), Qt.ItemDataRole.DisplayRole)
+            return
+        super().setModelData(editor, model, index)
+
+
+class ModelTable(QWidget):
+    """Rows of one pydantic model (a fighter's maneuvers): add, remove, reorder, edit in
+    place; optionally add rows from a catalogue."""
+
+    changed = Signal()
+
+    def __init__(self, spec: FieldSpec, catalogue: Callable[[], list[BaseModel]] | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        assert spec.item_model is not None
+        self.spec = spec
+        self.item_model = spec.item_model
+        self.specs = [s for s in model_specs(spec.item_model) if s.kind != "other"]
+        self._rows_extra: list[dict[str, Any]] = []
+        self._catalogue = catalogue
+        self._loading = False
+
+        self.table = QTableWidget(0, len(self.specs))
+        self.table.setObjectName(f"table_{spec.name}")
+        self.table.setHorizontalHeaderLabels([s.label for s in self.specs])
+        self.table.setItemDelegate(_CellDelegate(self))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.itemChanged.connect(self._item_changed)
+        self.table.setMinimumHeight(self.table.verticalHeader().defaultSectionSize() * 9)
+
+        self.add_button = QPushButton("Add")
+        self.add_button.setToolTip(f"Add a blank {label_for(spec.name).rstrip('s').lower()}")
+        self.remove_button = QPushButton("Remove")
+        self.up_button = QPushButton("Up")
+        self.down_button = QPushButton("Down")
+        self.catalogue_combo = QComboBox()
+        self.catalogue_combo.setObjectName("catalogue")
+        self.catalogue_combo.setToolTip("Add a maneuver from the catalogue, with its usual values")
+        self.add_button.clicked.connect(lambda: self.add_row(self.item_model.model_validate(
+            {"name": self._fresh_name()})))
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.up_button.clicked.connect(lambda: self.move_selected(-1))
+        self.down_button.clicked.connect(lambda: self.move_selected(1))
+        self.catalogue_combo.activated.connect(self._add_from_catalogue)
+
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setVisible(False)
+
+        buttons = QHBoxLayout()
+        for b in (self.add_button, self.remove_button, self.up_button, self.down_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(self.catalogue_combo)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        self._fill_catalogue()
+
+    def _fill_catalogue(self) -> None:
+        self.catalogue_combo.clear()
+        items = self._catalogue() if self._catalogue else []
+        self.catalogue_combo.setVisible(bool(items))
+        self.catalogue_combo.addItem("Add from catalogue...", None)
+        for entry in items:
+            self.catalogue_combo.addItem(str(getattr(entry, "name", "?")), entry)
+
+    def _add_from_catalogue(self, i: int) -> None:
+        entry = self.catalogue_combo.itemData(i)
+        self.catalogue_combo.setCurrentIndex(0)
+        if entry is not None:
+            self.add_row(entry)
+
+    def _fresh_name(self) -> str:
+        names = {str(r.get("name", "")) for r in self.rows()}
+        n = 1
+        while f"New {n}" in names:
+            n += 1
+        return f"New {n}"
+
+    # --- rows <-> cells --------------------------------------------------------------
+    def set_rows(self, rows: list[BaseModel]) -> None:
+        self._loading = True
+        try:
+            self.table.setRowCount(0)
+            self._rows_extra = []
+            for row in rows:
+                self._append(row.model_dump(mode="json"))
+        finally:
+            self._loading = False
+
+    def add_row(self, row: BaseModel) -> None:
+        self._loading = True
+        try:
+            self._append(row.model_dump(mode="json"))
+        finally:
+            self._loading = False
+        self.table.selectRow(self.table.rowCount() - 1)
+        self.changed.emit()
+
+    def _append(self, data: dict[str, Any]) -> None:
+        r = self.table.rowCount()
+        self.table.insertRow(r)
+        shown = {s.name for s in self.specs}
+        self._rows_extra.append({k: v for k, v in data.items() if k not in shown})
+        for c, spec in enumerate(self.specs):
+            self.table.setItem(r, c, self._cell(spec, data.get(spec.name)))
+
+    def _cell(self, spec: FieldSpec, value: Any) -> QTableWidgetItem:
+        item = QTableWidgetItem()
+        if spec.kind == "bool":
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+                          | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if value else Qt.CheckState.Unchecked)
+        elif spec.kind == "int":
+            item.setData(Qt.ItemDataRole.EditRole, int(value or 0))
+        elif spec.kind == "choice":
+            item.setData(SpecRole, value)
+            item.setText("(none)" if value is None else label_for(str(value)))
+        elif spec.kind == "multi":
+            item.setText(", ".join(value or []))
+        else:
+            item.setText(str(value or ""))
+        return item
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The rows as plain data, ready for the model to validate."""
+        result: list[dict[str, Any]] = []
+        for r in range(self.table.rowCount()):
+            data = dict(self._rows_extra[r])
+            for c, spec in enumerate(self.specs):
+                item = self.table.item(r, c)
+                if item is None:
+                    continue
+                if spec.kind == "bool":
+                    data[spec.name] = item.checkState() == Qt.CheckState.Checked
+                elif spec.kind == "int":
+                    data[spec.name] = int(item.data(Qt.ItemDataRole.EditRole) or 0)
+                elif spec.kind == "choice":
+                    data[spec.name] = item.data(SpecRole)
+                elif spec.kind == "multi":
+                    data[spec.name] = _split_words(item.text())
+                else:
+                    data[spec.name] = item.text().strip()
+            result.append(data)
+        return result
+
+    def _item_changed(self, _item: QTableWidgetItem) -> None:
+        if not self._loading:
+            self.changed.emit()
+
+    def remove_selected(self) -> None:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)
+        for r in rows:
+            self.table.removeRow(r)
+            del self._rows_extra[r]
+        if rows:
+            self.changed.emit()
+
+    def move_selected(self, delta: int) -> None:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        if len(rows) != 1:
+            return
+        r, to = rows[0], rows[0] + delta
+        if not 0 <= to < self.table.rowCount():
+            return
+        data = self.rows()
+        data[r], data[to] = data[to], data[r]
+        self._loading = True
+        try:
+            self.table.setRowCount(0)
+            self._rows_extra = []
+            for row in data:
+                self._append(row)
+        finally:
+            self._loading = False
+        self.table.selectRow(to)
+        self.changed.emit()
+
+    def column_of(self, name: str) -> int:
+        return next(i for i, s in enumerate(self.specs) if s.name == name)
+
+    def set_message(self, text: str, row: int | None = None, column: str | None = None) -> None:
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+        palette = self.message.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
+        self.message.setPalette(palette)
+        if text and row is not None and column is not None and row < self.table.rowCount():
+            self.table.scrollToItem(self.table.item(row, self.column_of(column)))
+
+
+def _catalogue_for(ruleset: str) -> Callable[[], list[BaseModel]] | None:
+    """The ruleset's editable catalogue of maneuvers, if it ships one."""
+    if ruleset != "street-fighter":
+        return None
+
+    def load() -> list[BaseModel]:
+        from fightdesk.engine.changes import RuleViolation
+        from fightdesk.engine.rulesets.street_fighter.catalogue import load_catalogue
+
+        try:
+            return list(load_catalogue())
+        except RuleViolation:
+            return []  # a broken catalogue only hides the shortcut; the table still works
+
+    return load
+
+
+# --- the form ------------------------------------------------------------------------------
+
+
+class FighterForm(QWidget):
+    """Edit one fighter of any ruleset; ``fighter()`` returns it validated, or None with
+    the messages shown next to the fields at fault."""
+
+    validityChanged = Signal(bool)
+
+    def __init__(self, fighter: Fighter, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from fightdesk.engine.model import Fighter as FighterModel
+        from fightdesk.storage import library
+
+        self._library = library
+        self._fighter_model = FighterModel
+        self._original = fighter.model_dump(mode="json")
+        self.ruleset = fighter.ruleset
+        self.editors: dict[str, FieldEditor] = {}
+        self.tables: dict[str, ModelTable] = {}
+        self._valid = True
+        self._loading = False
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        outer.addWidget(scroll)
+        body = QWidget()
+        scroll.setWidget(body)
+        self.body = QVBoxLayout(body)
+
+        self._build_identity()
+        self._build_sheet(type(fighter.sheet))
+        self._build_lasting(type(fighter.status))
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setObjectName("formSummary")
+        outer.addWidget(self.summary)
+        self.load(fighter)
+
+    # --- building ------------------------------------------------------------------------
+    def _add_editor(self, path: str, spec: FieldSpec, grid: QGridLayout, row: int,
+                    col: int, span: int = 1) -> FieldEditor:
+        editor = FieldEditor(spec)
+        editor.changed.connect(self._edited)
+        grid.addWidget(editor, row, col, 1, span)
+        self.editors[path] = editor
+        return editor
+
+    def _build_identity(self) -> None:
+        from fightdesk.engine.model import Fighter as FighterModel
+
+        box = QGroupBox("Fighter")
+        grid = QGridLayout(box)
+        fields = FighterModel.model_fields
+        self._add_editor("name", field_spec("name", fields["name"]), grid, 0, 0, 2)
+        self._add_editor("side", field_spec("side", fields["side"]), grid, 1, 0)
+        self._add_editor("rolls_own_dice", field_spec("rolls_own_dice", fields["rolls_own_dice"]),
+                         grid, 1, 1)
+        tags = FieldSpec("tags", "multi")
+        self._add_editor("tags", tags, grid, 2, 0, 2)
+        self.editors["tags"].input.setToolTip("Words to filter by, comma separated: pc, boss, mook")
+        self.notes = QPlainTextEdit()
+        self.notes.setObjectName("field_notes")
+        self.notes.setPlaceholderText("Notes for the GM")
+        self.notes.setFixedHeight(self.fontMetrics().lineSpacing() * 4)
+        self.notes.textChanged.connect(self._edited)
+        grid.addWidget(QLabel("Notes"), 3, 0, 1, 2)
+        grid.addWidget(self.notes, 4, 0, 1, 2)
+        self.body.addWidget(box)
+
+    def _build_sheet(self, sheet_model: type[BaseModel]) -> None:
+        specs = {s.name: s for s in model_specs(sheet_model)}
+        placed: set[str] = set()
+        sections = list(SECTIONS.get(self.ruleset, ()))
+        rest = tuple(n for n, s in specs.items() if s.kind not in ("table", "other")
+                     and n not in {f for _, names in sections for f in names})
+        if rest:
+            sections.append(("Other", rest))
+        for title, names in sections:
+            box = QGroupBox(title)
+            grid = QGridLayout(box)
+            columns = 3
+            for i, name in enumerate(n for n in names if n in specs):
+                self._add_editor(f"sheet.{name}", specs[name], grid, i // columns, i % columns)
+                placed.add(name)
+            self.body.addWidget(box)
+        for name, spec in specs.items():
+            if spec.kind != "table":
+                continue
+            box = QGroupBox(spec.label)
+            layout = QVBoxLayout(box)
+            table = ModelTable(spec, _catalogue_for(self.ruleset))
+            table.changed.connect(self._edited)
+            layout.addWidget(table)
+            self.tables[f"sheet.{name}"] = table
+            self.body.addWidget(box)
+
+    def _build_lasting(self, status_model: type[BaseModel]) -> None:
+        names = self._library.lasting_fields(self.ruleset)
+        if not names:
+            return
+        box = QGroupBox("Now (carried from fight to fight)")
+        grid = QGridLayout(box)
+        for i, name in enumerate(names):
+            spec = field_spec(name, status_model.model_fields[name])
+            self._add_editor(f"status.{name}", spec, grid, 0, i)
+        self.rested_button = QPushButton("Fully rested")
+        self.rested_button.setToolTip("Set each of these to the sheet's full rating")
+        self.rested_button.clicked.connect(self.rest)
+        grid.addWidget(self.rested_button, 1, 0)
+        self.body.addWidget(box)
+        self.body.addStretch(1)
+
+    # --- values ---------------------------------------------------------------------------
+    def load(self, fighter: Fighter) -> None:
+        self._loading = True
+        try:
+            self._original = fighter.model_dump(mode="json")
+            data = self._original
+            for path, editor in self.editors.items():
+                section, _, key = path.rpartition(".")
+                editor.set_value(data[section][key] if section else data[key])
+            for path, table in self.tables.items():
+                table.set_rows(list(getattr(fighter.sheet, path.split(".", 1)[1])))
+            self.notes.setPlainText(fighter.notes)
+        finally:
+            self._loading = False
+        self.validate()
+
+    def data(self) -> dict[str, Any]:
+        """The fighter as plain data: the original, overlaid with every input."""
+        data = {**self._original, "sheet": dict(self._original["sheet"]),
+                "status": dict(self._original["status"])}
+        for path, editor in self.editors.items():
+            section, _, key = path.rpartition(".")
+            (data[section] if section else data)[key] = editor.value()
+        for path, table in self.tables.items():
+            data["sheet"][path.split(".", 1)[1]] = table.rows()
+        data["notes"] = self.notes.toPlainText()
+        return data
+
+    def rest(self) -> None:
+        for name in self._library.lasting_fields(self.ruleset):
+            sheet = self.editors.get(f"sheet.{name}")
+            now = self.editors.get(f"status.{name}")
+            if sheet is not None and now is not None:
+                now.set_value(sheet.value())
+
+    # --- validation -------------------------------------------------------------------------
+    def errors(self) -> dict[str, str]:
+        """Field path -> message for every problem the library would refuse."""
+        from pydantic import ValidationError
+
+        try:
+            fighter = self._fighter_model.model_validate(self.data())
+        except ValidationError as exc:
+            found: dict[str, str] = {}
+            for err in exc.errors():
+                path = self._library.field_path(err["loc"])
+                found.setdefault(path, self._library.error_text(err))
+            return found
+        return dict(self._library.fighter_problems(fighter))
+
+    def validate(self) -> bool:
+        found = self.errors()
+        for path, editor in self.editors.items():
+            editor.set_message(found.get(path, ""))
+        for path, table in self.tables.items():
+            mine = [(p, m) for p, m in found.items() if p.startswith(path + ".")]
+            if mine:
+                p, m = mine[0]
+                row, _, column = p[len(path) + 1:].partition(".")
+                name = table.rows()[int(row)].get("name") or "(no name)"
+                table.set_message(f"{label_for(path.split('.')[-1]).rstrip('s')} {int(row) + 1} "
+                                  f"({name}), {label_for(column).lower()}: {m}",
+                                  int(row), column)
+            else:
+                table.set_message("")
+        shown = set(self.editors) | {p for p in found for t in self.tables if p.startswith(t)}
+        elsewhere = [f"{p}: {m}" for p, m in found.items() if p not in shown]
+        count = len(found)
+        self.summary.setText(
+            "" if not count else
+            f"{count} problem{'s' if count != 1 else ''} to fix before saving"
+            + (": " + "; ".join(elsewhere) if elsewhere else ""))
+        palette = self.summary.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
+        self.summary.setPalette(palette)
+        valid = not found
+        if valid != self._valid:
+            self._valid = valid
+            self.validityChanged.emit(valid)
+        return valid
+
+    def is_valid(self) -> bool:
+        return self._valid
+
+    def fighter(self) -> Fighter | None:
+        if not self.validate():
+            return None
+        return self._fighter_model.model_validate(self.data())
+
+    def _edited(self) -> None:
+        if not self._loading:
+            self.validate()
+
+
+class FighterDialog(QDialog):
+    """The form in a dialog: OK only while the fighter is valid."""
+
+    def __init__(self, fighter: Fighter, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.form = FighterForm(fighter, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.form.validityChanged.connect(self._valid_changed)
+        self._valid_changed(self.form.is_valid())
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.form)
+        layout.addWidget(self.buttons)
+        self.resize(760, 720)
+
+    def _valid_changed(self, valid: bool) -> None:
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(valid)
+        ok.setToolTip("" if valid else "Fix the fields marked in red first")
+
+    def accept(self) -> None:
+        if self.form.fighter() is not None:
+            super().accept()
+
+    def result_fighter(self) -> Fighter | None:
+        return self.form.fighter()

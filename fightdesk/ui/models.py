@@ -1,0 +1,349 @@
+"""Qt item models over the engine's collections: fighters, the log, the interrupt stack.
+
+Each model only adapts: it asks the ruleset for its plain-data views (``card()``,
+``stack()``) or reads the session's log, and tells the views what changed through Qt's
+own row signals. No rule lives here. The object behind a row is under ``ItemRole``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:
+    from fightdesk.engine.engine import Engine, Notice
+    from fightdesk.engine.model import Event, LogEntry
+
+Index = QModelIndex | QPersistentModelIndex
+
+ItemRole = Qt.ItemDataRole.UserRole + 1  # the view object behind the row (Card, StackRow, LogEntry)
+KeyRole = Qt.ItemDataRole.UserRole + 2  # the row's id (fighter id, stack row id, log seq)
+GroupRole = Qt.ItemDataRole.UserRole + 3  # the fighter's group id ("" when alone)
+GroupNameRole = Qt.ItemDataRole.UserRole + 4
+
+
+def _sync_rows(model: QAbstractItemModel, old: list[Hashable], new: list[Hashable],
+               replace: Any, columns: int, parent: QModelIndex | None = None) -> None:
+    """Tell the views how ``old`` keys became ``new`` keys with one removal and one
+    insertion (between the common head and tail); ``replace`` swaps in the new rows at
+    the right moment. Rows kept on both sides are reported by the caller."""
+    parent = parent or QModelIndex()
+    head = 0
+    while head < len(old) and head < len(new) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while (tail < len(old) - head and tail < len(new) - head
+           and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]):
+        tail += 1
+    removed = len(old) - head - tail
+    added = len(new) - head - tail
+    if removed and added and (head or tail):
+        model.beginRemoveRows(parent, head, head + removed - 1)
+        replace(partial=(head, removed, 0))
+        model.endRemoveRows()
+        model.beginInsertRows(parent, head, head + added - 1)
+        replace(partial=None)
+        model.endInsertRows()
+    elif removed and added:
+        model.beginResetModel()
+        replace(partial=None)
+        model.endResetModel()
+    elif removed:
+        model.beginRemoveRows(parent, head, head + removed - 1)
+        replace(partial=None)
+        model.endRemoveRows()
+    elif added:
+        model.beginInsertRows(parent, head, head + added - 1)
+        replace(partial=None)
+        model.endInsertRows()
+    else:
+        replace(partial=None)
+
+
+class _ViewRowsModel(QAbstractTableModel):
+    """Rows of frozen view objects keyed by id; a refresh compares old and new rows and
+    emits the smallest set of Qt row signals."""
+
+    headers: tuple[str, ...] = ("",)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._keys: list[Hashable] = []
+        self._rows: list[Any] = []
+        self.engine: Engine | None = None
+
+    # to override: the rows as (key, view object) pairs
+    def _fetch(self) -> list[tuple[Hashable, Any]]:
+        raise NotImplementedError
+
+    def set_engine(self, engine: Engine | None) -> None:
+        self.beginResetModel()
+        self.engine = engine
+        fetched = self._fetch() if engine is not None else []
+        self._keys = [k for k, _ in fetched]
+        self._rows = [v for _, v in fetched]
+        self.endResetModel()
+
+    def refresh(self, notice: Notice | None = None) -> None:
+        if self.engine is None:
+            return
+        fetched = self._fetch()
+        new_keys = [k for k, _ in fetched]
+        new_rows = [v for _, v in fetched]
+        old_by_key = dict(zip(self._keys, self._rows, strict=True))
+
+        def replace(partial: tuple[int, int, int] | None) -> None:
+            if partial is not None:  # first half of a remove-then-insert
+                head, removed, _ = partial
+                del self._keys[head:head + removed]
+                del self._rows[head:head + removed]
+            else:
+                self._keys = new_keys
+                self._rows = new_rows
+
+        _sync_rows(self, list(self._keys), new_keys, replace, self.columnCount())
+        # Rows present before and after whose content changed.
+        last = self.columnCount() - 1
+        run_start: int | None = None
+        for row, (key, value) in enumerate(zip(new_keys, new_rows, strict=True)):
+            changed = key in old_by_key and old_by_key[key] != value
+            if changed and run_start is None:
+                run_start = row
+            if not changed and run_start is not None:
+                self.dataChanged.emit(self.index(run_start, 0), self.index(row - 1, last))
+                run_start = None
+        if run_start is not None:
+            self.dataChanged.emit(self.index(run_start, 0), self.index(len(new_rows) - 1, last))
+
+    def item(self, row: int) -> Any:
+        return self._rows[row]
+
+    def row_of(self, key: Hashable) -> int:
+        try:
+            return self._keys.index(key)
+        except ValueError:
+            return -1
+
+    # --- Qt ------------------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self.headers)):
+            return self.headers[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        value = self._rows[index.row()]
+        if role == ItemRole:
+            return value
+        if role == KeyRole:
+            return self._keys[index.row()]
+        return self._cell(value, index.column(), role)
+
+    def _cell(self, value: Any, column: int, role: int) -> Any:
+        return None
+
+
+class FightersModel(_ViewRowsModel):
+    """One row per fighter in the fight's order; the row holds the ruleset's ``Card``."""
+
+    headers = ("Fighter", "Side", "Health")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._groups: dict[str, tuple[str, str]] = {}
+
+    def _fetch(self) -> list[tuple[Hashable, Any]]:
+        assert self.engine is not None
+        enc = self.engine.encounter
+        ruleset = self.engine.ruleset
+        self._groups = {
+            fid: (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
+            for fid, f in enc.fighters.items() if f.group
+        }
+        return [(fid, ruleset.card(enc, fid)) for fid in enc.order if fid in enc.fighters]
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role in (GroupRole, GroupNameRole) and index.isValid() and 0 <= index.row() < len(self._keys):
+            group = self._groups.get(str(self._keys[index.row()]))
+            if group is None:
+                return ""
+            return group[0] if role == GroupRole else group[1]
+        return super().data(index, role)
+
+    def _cell(self, card: Any, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return card.title
+            if column == 1:
+                return card.side
+            return f"{card.health}/{card.health_max}"
+        if role == Qt.ItemDataRole.ToolTipRole and column == 0:
+            return ", ".join(card.conditions) or None
+        if role == Qt.ItemDataRole.ForegroundRole and card.out:
+            return QApplication.palette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        return None
+
+
+class StackModel(_ViewRowsModel):
+    """The interrupt (reaction) stack in the order it will resolve."""
+
+    headers = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
+
+    def _fetch(self) -> list[tuple[Hashable, Any]]:
+        assert self.engine is not None
+        return [(row.id, row) for row in self.engine.ruleset.stack(self.engine.encounter)]
+
+    def _cell(self, row: Any, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            values = (row.fighter, row.action, row.die,
+                      "" if row.speed is None else str(row.speed), str(row.ep_spent), row.cost)
+            return values[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.note or None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+
+class LogModel(QAbstractItemModel):
+    """The session's log as a tree: one top row per applied command (its summary), one
+    child row per event (rolls show their dice). Undone steps leave the model."""
+
+    headers = ("When", "What happened")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.engine: Engine | None = None
+        self._entries: list[LogEntry] = []
+
+    def set_engine(self, engine: Engine | None) -> None:
+        self.beginResetModel()
+        self.engine = engine
+        self._entries = list(engine.session.log) if engine is not None else []
+        self.endResetModel()
+
+    def refresh(self, notice: Notice | None = None) -> None:
+        if self.engine is None:
+            return
+        new = list(self.engine.session.log)
+        old_ids = [id(e) for e in self._entries]
+        new_ids = [id(e) for e in new]
+        if old_ids == new_ids:
+            return
+
+        def replace(partial: tuple[int, int, int] | None) -> None:
+            if partial is not None:
+                head, removed, _ = partial
+                del self._entries[head:head + removed]
+            else:
+                self._entries = new
+
+        _sync_rows(self, list(old_ids), new_ids, replace, 2)
+
+    def entry(self, index: Index) -> LogEntry | None:
+        if not index.isValid():
+            return None
+        row = index.internalId() - 1 if index.internalId() else index.row()
+        return self._entries[row] if 0 <= row < len(self._entries) else None
+
+    # --- Qt ------------------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, 0)
+        # An event row remembers its entry's row (plus one, so 0 means "top level").
+        return self.createIndex(row, column, parent.row() + 1)
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        if not parent.isValid():
+            return len(self._entries)
+        if parent.internalId() == 0 and parent.column() == 0 and 0 <= parent.row() < len(self._entries):
+            return len(self._entries[parent.row()].events)
+        return 0
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return len(self.headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self.headers)):
+            return self.headers[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.internalId():
+            flags |= Qt.ItemFlag.ItemNeverHasChildren
+        return flags
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        entry = self.entry(index)
+        if entry is None:
+            return None
+        if index.internalId() == 0:
+            if role == ItemRole:
+                return entry
+            if role == KeyRole:
+                return entry.seq
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                return _when(entry) if index.column() == 0 else entry.summary
+            return None
+        if not 0 <= index.row() < len(entry.events):
+            return None
+        event = entry.events[index.row()]
+        if role == ItemRole:
+            return event
+        if role == KeyRole:
+            return entry.seq
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return "" if index.column() == 0 else event_text(event)
+        return None
+
+
+def _when(entry: LogEntry) -> str:
+    if entry.round == 0:
+        return "setup"
+    phase = f" · {entry.phase}" if entry.phase is not None else ""
+    return f"R{entry.round}{phase}"
+
+
+def event_text(event: Event) -> str:
+    """An event's line; a roll is described afresh so its outcome (set after the roll
+    was logged) is included with the faces."""
+    if event.roll is not None:
+        return event.roll.describe()
+    return event.text
+

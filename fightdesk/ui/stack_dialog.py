@@ -1,0 +1,195 @@
+"""The interrupt stack dialog: the pending moves in the order they will resolve.
+
+It shows the stack model, lets the GM add an interrupt on top (the action dialog opens
+for the chosen fighter), resolve the next move or all of them, or cancel the whole
+stack. It closes only when the stack is empty or cancelled. What the buttons do is the
+main window's business: the dialog only asks, by signal.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .action_dialog import error_label
+from .models import KeyRole
+
+
+class InterruptStackDialog(QDialog):
+    """Resolve the stack: ``addRequested(fighter_id)``, ``resolveNextRequested()``,
+    ``resolveAllRequested()``, ``cancelRequested()``."""
+
+    addRequested = Signal(str)
+    resolveNextRequested = Signal()
+    resolveAllRequested = Signal()
+    cancelRequested = Signal()
+
+    def __init__(self, stack_model: QAbstractItemModel, fighters_model: QAbstractItemModel,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("InterruptStackDialog")
+        self.setWindowTitle("Interrupt stack")
+        self._model = stack_model
+        self._cancelled = False
+
+        intro = QLabel("The moves resolve from the top row down (fastest first).")
+        intro.setWordWrap(True)
+        self.table = QTableView()
+        self.table.setObjectName("stackTable")
+        self.table.setModel(stack_model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+
+        self.fighter_box = QComboBox()
+        self.fighter_box.setObjectName("interrupter")
+        self.fighter_box.setModel(fighters_model)
+        self.fighter_box.setModelColumn(0)
+        self.add_button = QPushButton("Add &interrupt...")
+        self.add_button.setObjectName("addInterrupt")
+        self.add_button.setShortcut(QKeySequence("Ctrl+I"))
+        self.add_button.setToolTip("Declare an interrupt on top of the stack (Ctrl+I)")
+        add_row = QHBoxLayout()
+        add_row.addWidget(QLabel("Interrupt with:"))
+        add_row.addWidget(self.fighter_box, 1)
+        add_row.addWidget(self.add_button)
+
+        self.decision_area = QVBoxLayout()
+        self.error = error_label()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+
+        self.resolve_next = QPushButton("Resolve &next")
+        self.resolve_next.setObjectName("resolveNext")
+        self.resolve_next.setShortcut(QKeySequence("Ctrl+Return"))
+        self.resolve_next.setToolTip("Resolve the top move (Ctrl+Enter)")
+        self.resolve_all = QPushButton("Resolve &all")
+        self.resolve_all.setObjectName("resolveAll")
+        self.resolve_all.setShortcut(QKeySequence("Ctrl+Shift+Return"))
+        self.resolve_all.setToolTip("Resolve every move, stopping at decisions (Ctrl+Shift+Enter)")
+        self.cancel_button = QPushButton("&Cancel stack")
+        self.cancel_button.setObjectName("cancelStack")
+        self.cancel_button.setToolTip("Take back the declared interrupts: dice and EP return")
+        self.close_button = QPushButton("C&lose")
+        self.close_button.setObjectName("closeStack")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.cancel_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.resolve_next)
+        buttons.addWidget(self.resolve_all)
+        buttons.addWidget(self.close_button)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(add_row)
+        layout.addLayout(self.decision_area)
+        layout.addWidget(self.error)
+        layout.addWidget(self.status)
+        layout.addLayout(buttons)
+        self.resize(720, 380)
+
+        self.add_button.clicked.connect(self._ask_add)
+        self.resolve_next.clicked.connect(self.resolveNextRequested)
+        self.resolve_all.clicked.connect(self.resolveAllRequested)
+        self.cancel_button.clicked.connect(self._ask_cancel)
+        self.close_button.clicked.connect(self.accept)
+        for signal in (stack_model.rowsInserted, stack_model.rowsRemoved, stack_model.modelReset,
+                       stack_model.dataChanged):
+            signal.connect(self._update_buttons)
+        self._update_buttons()
+
+    # --- what the main window tells it -------------------------------------------------------
+    def set_decision_widget(self, widget: QWidget) -> None:
+        """Embed the decision panel, so decisions inside the stack are answered here."""
+        self.decision_area.addWidget(widget)
+
+    def set_controls(self, can_resolve: bool, can_cancel: bool, can_add: bool = True,
+                     status: str = "") -> None:
+        self._can_resolve, self._can_cancel, self._can_add = can_resolve, can_cancel, can_add
+        self.status.setText(status)
+        self._update_buttons()
+
+    def show_refusal(self, text: str | None) -> None:
+        self.error.setText(text or "")
+        self.error.setVisible(bool(text))
+
+    def select_fighter(self, fighter_id: str) -> None:
+        model = self.fighter_box.model()
+        for row in range(model.rowCount()):
+            if model.index(row, 0).data(KeyRole) == fighter_id:
+                self.fighter_box.setCurrentIndex(row)
+                return
+
+    def mark_cancelled(self) -> None:
+        self._cancelled = True
+        self._update_buttons()
+
+    def reset_cancelled(self) -> None:
+        self._cancelled = False
+        self.show_refusal(None)
+        self._update_buttons()
+
+    def is_empty(self) -> bool:
+        return self._model.rowCount() == 0
+
+    # --- inside ------------------------------------------------------------------------------
+    def _update_buttons(self, *_: object) -> None:
+        empty = self.is_empty()
+        can_resolve = getattr(self, "_can_resolve", not empty)
+        can_cancel = getattr(self, "_can_cancel", not empty)
+        can_add = getattr(self, "_can_add", True)
+        self.resolve_next.setEnabled(can_resolve and not empty)
+        self.resolve_all.setEnabled(can_resolve and not empty)
+        self.cancel_button.setEnabled(can_cancel and not empty)
+        self.add_button.setEnabled(can_add and not empty)
+        self.fighter_box.setEnabled(can_add and not empty)
+        self.close_button.setEnabled(empty or self._cancelled)
+        if empty:
+            self.close_button.setDefault(True)
+            self.close_button.setFocus()
+        else:
+            self.resolve_next.setDefault(True)
+
+    def _ask_add(self) -> None:
+        index = self.fighter_box.model().index(self.fighter_box.currentIndex(), 0)
+        fighter_id = index.data(KeyRole)
+        if fighter_id:
+            self.addRequested.emit(str(fighter_id))
+
+    def _ask_cancel(self) -> None:
+        self.cancelRequested.emit()
+
+    def reject(self) -> None:
+        """Escape closes only an empty or cancelled stack."""
+        if self.is_empty() or self._cancelled:
+            super().reject()
+        else:
+            self.show_refusal("Resolve or cancel the stack before closing it.")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.is_empty() or self._cancelled:
+            event.accept()
+        else:
+            self.show_refusal("Resolve or cancel the stack before closing it.")
+            event.ignore()
+
+
+__all__ = ["InterruptStackDialog"]

@@ -1,0 +1,376 @@
+"""The phase timeline: the round as the ruleset lays it out, painted by hand.
+
+Columns are the ruleset's phases (10..1) or turn slots, one lane per fighter (a compact
+lane per group of mooks), a chip per action die or turn. It paints only the lanes in
+view, so 200 fighters cost no more than 20, and hit-testing is arithmetic on the lane
+offsets: no item objects to build on every change (see docs/ui.md).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QHelpEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
+
+if TYPE_CHECKING:
+    from fightdesk.engine.ruleset import Chip, Lane, Timeline
+
+LANE_HEIGHT = 30
+COMPACT_HEIGHT = 24
+MIN_COLUMN = 46
+
+
+@dataclass(frozen=True)
+class ChipLook:
+    """How a chip state is drawn: fill, outline, dimmed text, a cross, a dashed edge."""
+
+    hue: int
+    filled: bool
+    dim: bool = False
+    cross: bool = False
+    dashed: bool = False
+    bold_edge: bool = False
+
+
+LOOKS: dict[str, ChipLook] = {
+    "ready": ChipLook(hue=210, filled=True),
+    "acting": ChipLook(hue=210, filled=True, bold_edge=True),
+    "held": ChipLook(hue=38, filled=True, bold_edge=True),
+    "waiting": ChipLook(hue=210, filled=False),
+    "spent": ChipLook(hue=0, filled=False, dim=True),
+    "done": ChipLook(hue=0, filled=False, dim=True),
+    "lost": ChipLook(hue=0, filled=False, cross=True),
+    "converted": ChipLook(hue=130, filled=False, dashed=True),
+}
+STATE_WORDS = {
+    "ready": "ready", "acting": "acting now", "held": "held", "waiting": "waiting",
+    "spent": "spent", "done": "done", "lost": "lost", "converted": "turned into EP",
+}
+
+
+class TimelineView(QAbstractScrollArea):
+    """Shows a :class:`Timeline`; ``chipClicked(fighter_id, chip_id)`` when the GM clicks
+    a chip that can act now."""
+
+    chipClicked = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Timeline")
+        self.setWindowTitle("Timeline")
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self._timeline: Timeline | None = None
+        self._tops: list[int] = [0]  # y of each lane's top, plus the bottom of the last
+        self._title_width = 160
+        self._column_width = MIN_COLUMN
+        self._chip_cells: dict[tuple[int, int], list[Chip]] = {}
+        self._chip_by_id: dict[str, tuple[int, Chip]] = {}
+
+    # --- data ----------------------------------------------------------------------------
+    def set_timeline(self, timeline: Timeline | None) -> None:
+        if timeline == self._timeline:
+            return
+        self._timeline = timeline
+        self._chip_cells = {}
+        self._chip_by_id = {}
+        tops = [0]
+        if timeline is not None:
+            for lane_no, lane in enumerate(timeline.lanes):
+                tops.append(tops[-1] + (COMPACT_HEIGHT if lane.compact else LANE_HEIGHT))
+                for chip in lane.chips:
+                    self._chip_cells.setdefault((lane_no, chip.column), []).append(chip)
+                    self._chip_by_id[chip.id] = (lane_no, chip)
+        self._tops = tops
+        self._measure()
+        self.viewport().update()
+
+    def timeline(self) -> Timeline | None:
+        return self._timeline
+
+    # --- geometry --------------------------------------------------------------------------
+    def _header_height(self) -> int:
+        return self.fontMetrics().height() + 12
+
+    def _measure(self) -> None:
+        fm = self.fontMetrics()
+        titles = [lane.title for lane in self._timeline.lanes] if self._timeline else []
+        widest = max((fm.horizontalAdvance(t) for t in titles), default=80)
+        self._title_width = max(120, min(widest + 28, 240))
+        columns = len(self._timeline.columns) if self._timeline else 0
+        free = self.viewport().width() - self._title_width
+        self._column_width = max(MIN_COLUMN, free // columns) if columns else MIN_COLUMN
+        content_w = self._title_width + self._column_width * columns
+        content_h = self._tops[-1] + self._header_height()
+        hbar, vbar = self.horizontalScrollBar(), self.verticalScrollBar()
+        hbar.setRange(0, max(0, content_w - self.viewport().width()))
+        hbar.setPageStep(self.viewport().width())
+        vbar.setRange(0, max(0, content_h - self.viewport().height()))
+        vbar.setPageStep(self.viewport().height())
+        vbar.setSingleStep(LANE_HEIGHT)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._measure()
+
+    def sizeHint(self) -> QSize:
+        lanes = min(len(self._tops) - 1, 8)
+        return QSize(720, self._header_height() + max(lanes, 4) * LANE_HEIGHT + 4)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(320, self._header_height() + 2 * LANE_HEIGHT)
+
+    def _lane_rect(self, lane_no: int) -> QRect:
+        """Rect of a lane in viewport coordinates (scrolled)."""
+        top = self._tops[lane_no] + self._header_height() - self.verticalScrollBar().value()
+        return QRect(0, top, self.viewport().width(), self._tops[lane_no + 1] - self._tops[lane_no])
+
+    def _column_x(self, column: int) -> int:
+        return self._title_width + column * self._column_width - self.horizontalScrollBar().value()
+
+    def _chip_rects(self, lane_no: int, column: int) -> list[tuple[Chip, QRectF]]:
+        chips = self._chip_cells.get((lane_no, column), [])
+        if not chips:
+            return []
+        lane = self._lane_rect(lane_no)
+        cell = QRectF(self._column_x(column) + 3, lane.top() + 3,
+                      self._column_width - 6, lane.height() - 6)
+        fm = self.fontMetrics()
+        wanted = max(max(fm.horizontalAdvance(c.label) for c in chips) + 10, 18)
+        width = min(wanted, cell.width() / len(chips))
+        start = cell.left() + (cell.width() - width * len(chips)) / 2
+        return [(chip, QRectF(start + i * width, cell.top(), max(width - 2, 4), cell.height()))
+                for i, chip in enumerate(chips)]
+
+    def chip_rect(self, chip_id: str) -> QRect:
+        """Where a chip is drawn now, in viewport coordinates (empty if not in the timeline)."""
+        found = self._chip_by_id.get(chip_id)
+        if found is None:
+            return QRect()
+        lane_no, chip = found
+        for other, rect in self._chip_rects(lane_no, chip.column):
+            if other.id == chip_id:
+                return rect.toAlignedRect()
+        return QRect()
+
+    def scroll_to_chip(self, chip_id: str) -> None:
+        found = self._chip_by_id.get(chip_id)
+        if found is None:
+            return
+        lane_no = found[0]
+        vbar = self.verticalScrollBar()
+        top = self._tops[lane_no]
+        visible = self.viewport().height() - self._header_height()
+        if top < vbar.value() or self._tops[lane_no + 1] > vbar.value() + visible:
+            vbar.setValue(max(0, top - visible // 2))
+
+    def _chip_at(self, pos: QPoint) -> Chip | None:
+        lane_no = self._lane_at(pos.y())
+        if lane_no is None or pos.x() < self._title_width:
+            return None
+        column = (pos.x() + self.horizontalScrollBar().value() - self._title_width) // self._column_width
+        for chip, rect in self._chip_rects(lane_no, column):
+            if rect.contains(pos.x(), pos.y()):
+                return chip
+        return None
+
+    def _lane_at(self, y: int) -> int | None:
+        if self._timeline is None or y < self._header_height():
+            return None
+        content_y = y - self._header_height() + self.verticalScrollBar().value()
+        lane_no = bisect_right(self._tops, content_y) - 1
+        return lane_no if 0 <= lane_no < len(self._timeline.lanes) else None
+
+    # --- painting ----------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self.viewport())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        painter.fillRect(event.rect(), pal.color(QPalette.ColorRole.Base))
+        tl = self._timeline
+        if tl is None or not tl.lanes:
+            painter.setPen(pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+            painter.drawText(self.viewport().rect(), Qt.AlignmentFlag.AlignCenter,
+                             "No fighters yet" if tl is not None else "No fight open")
+            return
+        header = self._header_height()
+        # Lanes in view only.
+        first = self._lane_at(max(header, event.rect().top())) or 0
+        last = self._lane_at(min(event.rect().bottom(), self.viewport().height() - 1))
+        last = len(tl.lanes) - 1 if last is None else last
+        current = tl.current_column
+        if current is not None:
+            glow = QColor(pal.color(QPalette.ColorRole.Highlight))
+            glow.setAlpha(45)
+            painter.fillRect(QRect(self._column_x(current), header, self._column_width,
+                                   self.viewport().height()), glow)
+        grid = QColor(pal.color(QPalette.ColorRole.Mid))
+        grid.setAlpha(90)
+        alt = pal.color(QPalette.ColorRole.AlternateBase)
+        for lane_no in range(first, last + 1):
+            self._paint_lane(painter, lane_no, tl.lanes[lane_no], alt, grid)
+        self._paint_header(painter, tl, header, grid)
+
+    def _paint_lane(self, painter: QPainter, lane_no: int, lane: Lane, alt: QColor,
+                    grid: QColor) -> None:
+        pal = self.palette()
+        rect = self._lane_rect(lane_no)
+        if lane_no % 2:
+            shade = QColor(alt)
+            shade.setAlpha(120)
+            painter.fillRect(rect, shade)
+        painter.setPen(QPen(grid, 1))
+        painter.drawLine(rect.bottomLeft(), rect.bottomRight())
+        columns = len(self._timeline.columns) if self._timeline else 0
+        for column in range(columns):
+            x = self._column_x(column)
+            painter.drawLine(x, rect.top(), x, rect.bottom())
+        for column in range(columns):
+            for chip, chip_rect in self._chip_rects(lane_no, column):
+                self._paint_chip(painter, chip, chip_rect, lane.compact)
+        # The lane title stays put when the columns scroll sideways.
+        title_rect = QRect(0, rect.top(), self._title_width, rect.height())
+        painter.fillRect(title_rect, pal.color(QPalette.ColorRole.Window))
+        font = QFont(self.font())
+        if lane.compact:
+            font.setItalic(True)
+        painter.setFont(font)
+        group = QPalette.ColorGroup.Disabled if lane.out else QPalette.ColorGroup.Active
+        painter.setPen(pal.color(group, QPalette.ColorRole.WindowText))
+        text_rect = title_rect.adjusted(8, 0, -6, 0)
+        title = lane.title + (" (out)" if lane.out else "")
+        elided = QFontMetrics(font).elidedText(title, Qt.TextElideMode.ElideRight, text_rect.width())
+        painter.drawText(text_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, elided)
+        painter.setFont(self.font())
+
+    def _paint_chip(self, painter: QPainter, chip: Chip, rect: QRectF, compact: bool) -> None:
+        pal = self.palette()
+        look = LOOKS.get(chip.state, LOOKS["ready"])
+        dark = pal.color(QPalette.ColorRole.Base).lightness() < 128
+        if look.hue == 0:
+            base = QColor(pal.color(QPalette.ColorRole.Mid))
+        else:
+            base = QColor.fromHsl(look.hue, 170, 110 if dark else 150)
+        edge = QColor.fromHsl(look.hue, 170, 170 if dark else 90) if look.hue else pal.color(QPalette.ColorRole.Dark)
+        if chip.state == "lost":
+            edge = QColor.fromHsl(0, 170, 160 if dark else 110)
+        pen = QPen(edge, 2.5 if look.bold_edge else 1.2)
+        if look.dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(QBrush(base) if look.filled else Qt.BrushStyle.NoBrush)
+        radius = 4.0 if compact else 6.0
+        painter.drawRoundedRect(rect, radius, radius)
+        if look.cross:
+            painter.drawLine(rect.topLeft() + QPoint(3, 3), rect.bottomRight() - QPoint(3, 3))
+        if rect.width() >= 12:
+            if look.filled:
+                text = QColor(255, 255, 255) if dark or look.hue == 210 else QColor(20, 20, 20)
+            elif look.dim:
+                text = pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+            else:
+                text = pal.color(QPalette.ColorRole.Text)
+            painter.setPen(text)
+            font = QFont(self.font())
+            font.setBold(chip.state in ("ready", "acting", "held"))
+            font.setStrikeOut(look.dim)
+            painter.setFont(font)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, chip.label)
+            painter.setFont(self.font())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _paint_header(self, painter: QPainter, tl: Timeline, header: int, grid: QColor) -> None:
+        pal = self.palette()
+        rect = QRect(0, 0, self.viewport().width(), header)
+        painter.fillRect(rect, pal.color(QPalette.ColorRole.Button))
+        painter.setPen(QPen(grid, 1))
+        painter.drawLine(rect.bottomLeft(), rect.bottomRight())
+        bold = QFont(self.font())
+        bold.setBold(True)
+        for column, label in enumerate(tl.columns):
+            cell = QRect(self._column_x(column), 0, self._column_width, header)
+            if column == tl.current_column:
+                painter.fillRect(cell, pal.color(QPalette.ColorRole.Highlight))
+                painter.setPen(pal.color(QPalette.ColorRole.HighlightedText))
+                painter.setFont(bold)
+            else:
+                painter.setPen(pal.color(QPalette.ColorRole.ButtonText))
+                painter.setFont(self.font())
+            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, label)
+        painter.setFont(self.font())
+        corner = QRect(0, 0, self._title_width, header)
+        painter.fillRect(corner, pal.color(QPalette.ColorRole.Button))
+        painter.setPen(pal.color(QPalette.ColorRole.ButtonText))
+        caption = self.fontMetrics().elidedText(tl.caption or "Fighter", Qt.TextElideMode.ElideRight,
+                                                corner.width() - 14)
+        painter.drawText(corner.adjusted(8, 0, -6, 0),
+                         Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, caption)
+
+    # --- interaction -------------------------------------------------------------------------
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        self.viewport().update()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            chip = self._chip_at(event.pos())
+            if chip is not None:
+                QToolTip.showText(event.globalPos(), self._chip_tip(chip), self.viewport())
+                return True
+            lane_no = self._lane_at(event.pos().y())
+            if lane_no is not None and self._timeline is not None and event.pos().x() < self._title_width:
+                QToolTip.showText(event.globalPos(), self._timeline.lanes[lane_no].title, self.viewport())
+                return True
+            QToolTip.hideText()
+            event.ignore()
+            return True
+        return super().viewportEvent(event)
+
+    @staticmethod
+    def _chip_tip(chip: Chip) -> str:
+        word = STATE_WORDS.get(chip.state, chip.state)
+        tip = chip.tooltip or chip.label
+        hint = "\nClick to act or interrupt with it." if chip.clickable else ""
+        return f"{tip} ({word}){hint}"
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        chip = self._chip_at(event.position().toPoint())
+        cursor = Qt.CursorShape.PointingHandCursor if chip and chip.clickable else Qt.CursorShape.ArrowCursor
+        self.viewport().setCursor(cursor)
+        super().mouseMoveEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            chip = self._chip_at(event.position().toPoint())
+            if chip is not None and chip.clickable:
+                self.chipClicked.emit(chip.fighter_id, chip.id)
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        vbar = self.verticalScrollBar()
+        if event.key() == Qt.Key.Key_Home:
+            vbar.setValue(0)
+        elif event.key() == Qt.Key.Key_End:
+            vbar.setValue(vbar.maximum())
+        else:
+            super().keyPressEvent(event)
