@@ -124,7 +124,7 @@ def after_first_paint(window: QWidget, callback: Callable[[], None]) -> None:
             callback()
 
     class PaintWatcher(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt name)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint:
                 QTimer.singleShot(0, fire)
             return False
