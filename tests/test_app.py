@@ -1,0 +1,107 @@
+"""The GUI bootstrap: the window paints first, then the fight loads; FILE opens a session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QLabel
+from pytestqt.qtbot import QtBot
+
+from fightdesk import app as app_module
+from fightdesk.storage.sessions import demo_session, save_session
+from fightdesk.ui.main_window import MainWindow
+
+STAGES = ("first-paint", "loaded", "ready")
+
+
+def probe_times(stdout: str) -> dict[str, float]:
+    marks = [line.split() for line in stdout.splitlines() if line.startswith(app_module.PROBE_PREFIX)]
+    assert [m[1] for m in marks] == list(STAGES), stdout
+    return {stage: float(value) for _, stage, value in marks}
+
+
+class PaintSpy(QObject):
+    def __init__(self, log: list[str]) -> None:
+        super().__init__()
+        self.log = log
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.log.append("paint")
+        return False
+
+
+def test_callback_runs_once_after_the_first_paint(qtbot: QtBot) -> None:
+    seen: list[str] = []
+    label = QLabel("Round 1")
+    qtbot.addWidget(label)
+    spy = PaintSpy(seen)
+    label.installEventFilter(spy)
+    app_module.after_first_paint(label, lambda: seen.append("callback"))
+    label.show()
+    qtbot.waitUntil(lambda: "callback" in seen)
+    assert seen.index("paint") < seen.index("callback")
+    label.repaint()
+    qtbot.wait(app_module.FIRST_PAINT_FALLBACK_MS + 50)
+    assert seen.count("callback") == 1
+
+
+def _run_app_in_process(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                        capsys: pytest.CaptureFixture[str]) -> tuple[MainWindow, dict[str, float]]:
+    QApplication.instance() or QApplication([])
+    monkeypatch.setenv(app_module.PROBE_ENV, "1")
+    monkeypatch.setattr(app_module, "_close_on_interrupt", lambda window: None)  # keep pytest's SIGINT
+    before = {id(w) for w in QApplication.topLevelWidgets()}
+    assert app_module.main(argv) == 0
+    times = probe_times(capsys.readouterr().out)
+    (window,) = [w for w in QApplication.topLevelWidgets()
+                 if isinstance(w, MainWindow) and id(w) not in before]
+    return window, times
+
+
+def test_no_file_opens_the_demo_fight_unnamed(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    window, times = _run_app_in_process([], monkeypatch, capsys)
+    qtbot.addWidget(window)
+    assert times["first-paint"] <= times["loaded"] <= times["ready"]
+    engine = window.document.engine
+    assert engine is not None and engine.session == demo_session()
+    assert window.document.path is None  # saving the demo asks for a name
+
+
+def test_file_argument_opens_that_session(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    session = demo_session()
+    session.encounter.name = "Alley behind the noodle bar"
+    path = tmp_path / "alley.json"
+    save_session(session, path)
+    window, _ = _run_app_in_process([str(path)], monkeypatch, capsys)
+    qtbot.addWidget(window)
+    engine = window.document.engine
+    assert engine is not None and engine.encounter.name == "Alley behind the noodle bar"
+    assert window.document.path == path
+
+
+def test_real_start_up_paints_then_loads_then_quits(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        app_module.PROBE_ENV: "1",
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    done = subprocess.run([sys.executable, "-m", "fightdesk"], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    times = probe_times(done.stdout)
+    assert times["first-paint"] <= times["loaded"] <= times["ready"]
