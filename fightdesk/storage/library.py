@@ -141,16 +141,19 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
 # --- validation of files ----------------------------------------------------------------
 
 
-def _field_path(loc: Sequence[int | str]) -> str:
+def field_path(loc: Sequence[int | str]) -> str:
     parts = [str(p) for p in loc]
     # A discriminated union puts the ruleset tag into the path: drop it.
     return ".".join(p for p in parts if p not in KNOWN_RULESETS)
 
 
-def _error_text(err: Any) -> str:
+def error_text(err: Any) -> str:
+    """A pydantic error in the GM's words, with the value that was given."""
     kind = err.get("type", "")
     if kind == "missing":
         return "is missing"
+    if kind == "string_too_short":
+        return "cannot be empty"
     if kind == "extra_forbidden":
         return "is not a field fightdesk knows"
     text = str(err.get("msg", "is not valid"))
@@ -183,7 +186,7 @@ def validate_fighter(raw: Any, path: Path, index: int) -> Fighter:
         fighter = Fighter.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise LibraryProblem(path, _error_text(err), _field_path(err["loc"]), label) from None
+        raise LibraryProblem(path, error_text(err), field_path(err["loc"]), label) from None
     problems = fighter_problems(fighter)
     if problems:
         where, what = problems[0]

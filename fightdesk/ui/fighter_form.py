@@ -489,7 +489,9 @@ class ModelTable(QWidget):
         palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
         self.message.setPalette(palette)
         if text and row is not None and column is not None and row < self.table.rowCount():
-            self.table.scrollToItem(self.table.item(row, self.column_of(column)))
+            item = self.table.item(row, self.column_of(column))
+            if item is not None:
+                self.table.scrollToItem(item)
 
 
 def _catalogue_for(ruleset: str) -> Callable[[], list[BaseModel]] | None:

@@ -1,0 +1,310 @@
+"""The library panel and the fighter form: model checks, filters, form messages,
+add-to-fight commands, drag data, undo, bad imports, failed saves, write-back."""
+
+from __future__ import annotations
+
+import errno
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.commands import AddFighters
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.model import Encounter, Fighter, Session
+from fightdesk.storage import files
+from fightdesk.storage.library import (
+    FIGHTER_MIME,
+    Library,
+    WriteBackPlan,
+    commands_from_drag,
+)
+from fightdesk.ui.fighter_form import FighterDialog, FighterForm
+from fightdesk.ui.library_panel import IdRole, LibraryPanel, WriteBackDialog
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, tmp_path: Path) -> LibraryPanel:
+    """A panel on a fresh library: the first run brings in the sample campaign."""
+    widget = LibraryPanel(Library(tmp_path / "campaigns"))
+    qtbot.addWidget(widget)
+    return widget
+
+
+def shown_names(panel: LibraryPanel) -> list[str]:
+    proxy = panel.proxy
+    return [proxy.index(r, 0).data() for r in range(proxy.rowCount())]
+
+
+def select(panel: LibraryPanel, *ids: str) -> None:
+    panel.view.clearSelection()
+    sel = panel.view.selectionModel()
+    for fid in ids:
+        index = panel.proxy.mapFromSource(panel.model.index(panel.model.row_of(fid), 0))
+        sel.select(index, sel.SelectionFlag.Select | sel.SelectionFlag.Rows)
+
+
+def test_first_run_opens_the_sample_campaign(panel: LibraryPanel) -> None:
+    assert panel.campaign is not None and panel.campaign.name == "Harbour Nights"
+    assert panel.campaign_combo.currentText() == "Harbour Nights"
+    assert "Syndicate Bruiser" in shown_names(panel)
+    assert not panel.undo_action.isEnabled() and panel.banner.isHidden()
+
+
+@pytest.mark.parametrize("which", ["model", "proxy"])
+def test_models_pass_the_model_tester_through_edits(panel: LibraryPanel, qtmodeltester: Any,
+                                                    which: str) -> None:
+    # one model per test: the tester follows the last model it was given
+    qtmodeltester.check(getattr(panel, which), force_py=True)
+    campaign = panel.campaign
+    assert campaign is not None
+    copy = campaign.duplicate("canal-lookout")
+    campaign.edit(copy.id, copy.model_copy(update={"name": "Aardvark", "tags": ["odd"]}))
+    campaign.delete(["dov-abramsky", copy.id])
+    campaign.undo()
+    campaign.redo()
+    assert panel.model.rowCount() == len(campaign)
+    assert panel.model.index(0, 0).data(IdRole) == campaign.fighters[0].id
+
+
+def test_search_and_filters(panel: LibraryPanel, qtbot: QtBot) -> None:
+    qtbot.keyClicks(panel.search, "TSUDA")
+    assert shown_names(panel) == ['Hachiro "Lantern" Tsuda']
+    panel.search.clear()
+    panel.side_filter.setCurrentIndex(panel.side_filter.findData("enemy"))
+    assert shown_names(panel) == ["Canal Lookout", 'Hachiro "Lantern" Tsuda',
+                                  "Syndicate Bruiser"]
+    panel.tag_filter.setCurrentIndex(panel.tag_filter.findData("mook"))
+    assert shown_names(panel) == ["Canal Lookout", "Syndicate Bruiser"]
+    panel.side_filter.setCurrentIndex(panel.side_filter.findData("pc"))
+    assert shown_names(panel) == []
+    panel.side_filter.setCurrentIndex(0)
+    panel.tag_filter.setCurrentIndex(0)
+    panel.ruleset_filter.setCurrentIndex(panel.ruleset_filter.findData("street-fighter"))
+    assert len(shown_names(panel)) == 6
+    # a new tag appears in the tag filter as soon as a fighter has it
+    campaign = panel.campaign
+    assert campaign is not None
+    lookout = campaign.get("canal-lookout")
+    campaign.edit(lookout.id, lookout.model_copy(update={"tags": ["mook", "canal"]}))
+    panel.tag_filter.setCurrentIndex(panel.tag_filter.findData("canal"))
+    assert shown_names(panel) == ["Canal Lookout"]
+
+
+def test_add_to_fight_emits_the_command_with_a_count(panel: LibraryPanel,
+                                                     qtbot: QtBot) -> None:
+    select(panel, "syndicate-bruiser")
+    panel.count_spin.setValue(5)
+    assert panel.add_action.text() == "Add 5 to fight"
+    with qtbot.waitSignal(panel.addToEncounter) as blocker:
+        qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    cmd = blocker.args[0]
+    assert isinstance(cmd, AddFighters) and cmd.count == 5
+    assert cmd.fighter["source_id"] == "syndicate-bruiser"
+    engine = Engine(Session.begin(Encounter()))
+    assert engine.apply(cmd).ok
+    names = [engine.encounter.fighters[f].name for f in engine.encounter.order]
+    assert names == [f"Syndicate Bruiser {i}" for i in range(1, 6)]
+
+
+def test_drag_carries_the_fighters_and_the_count(panel: LibraryPanel) -> None:
+    panel.count_spin.setValue(3)
+    rows = [panel.model.index(panel.model.row_of(fid), 0)
+            for fid in ("canal-lookout", "hachiro-tsuda")]
+    mime = panel.model.mimeData(rows)
+    assert panel.model.mimeTypes() == [FIGHTER_MIME]
+    assert mime.hasFormat(FIGHTER_MIME)
+    # in campaign order, whatever order they were picked in
+    assert mime.text() == '3 x Hachiro "Lantern" Tsuda\n3 x Canal Lookout'
+    cmds = commands_from_drag(bytes(mime.data(FIGHTER_MIME).data()))
+    assert [(x.fighter["name"], x.count) for x in cmds] == [
+        ('Hachiro "Lantern" Tsuda', 3), ("Canal Lookout", 3)]
+    assert panel.model.flags(rows[0]) & Qt.ItemFlag.ItemIsDragEnabled
+    assert panel.view.dragEnabled()
+
+
+def test_edit_duplicate_delete_and_library_undo(panel: LibraryPanel,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    campaign = panel.campaign
+    assert campaign is not None
+
+    def edited(fighter: Fighter, title: str) -> Fighter:
+        assert title == "Edit Canal Lookout"
+        return fighter.model_copy(update={"notes": "saw everything"})
+
+    monkeypatch.setattr(panel, "_edit_dialog", edited)
+    select(panel, "canal-lookout")
+    panel.edit_action.trigger()
+    assert campaign.get("canal-lookout").notes == "saw everything"
+    assert panel.undo_action.isEnabled()
+    assert panel.undo_action.toolTip() == "Undo library edit: Edit Canal Lookout"
+    panel.duplicate_action.trigger()
+    assert panel.selected_fighters()[0].name == "Canal Lookout (copy)"
+    select(panel, "canal-lookout", "canal-lookout-copy")
+    panel.delete_action.trigger()
+    assert "Canal Lookout" not in shown_names(panel)
+    for _ in range(3):
+        panel.undo_action.trigger()
+    assert campaign.get("canal-lookout").notes.startswith("Whistles")
+    assert len(campaign) == 6 and panel.redo_action.isEnabled()
+    panel.redo_action.trigger()
+    assert campaign.get("canal-lookout").notes == "saw everything"
+
+
+def test_new_fighter_and_new_campaign(panel: LibraryPanel,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(panel, "_ask_text", lambda *a: "Side story")
+    panel.new_campaign_action.trigger()
+    assert panel.campaign is not None and panel.campaign.name == "Side story"
+    assert panel.campaign_combo.currentText() == "Side story" and shown_names(panel) == []
+    monkeypatch.setattr(panel, "_edit_dialog",
+                        lambda f, title: f.model_copy(update={"name": "Rook"}))
+    panel.new_action.trigger()
+    assert shown_names(panel) == ["Rook"] and panel.selected_fighters()[0].id == "rook"
+    # back to the first campaign through the picker
+    i = panel.campaign_combo.findData("Harbour Nights")
+    panel.campaign_combo.activated.emit(i)
+    assert panel.campaign.name == "Harbour Nights" and len(shown_names(panel)) == 6
+
+
+def test_bad_import_names_file_fighter_field_and_adds_nothing(
+        panel: LibraryPanel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    campaign = panel.campaign
+    assert campaign is not None
+    fighters = [f.model_dump(mode="json") for f in campaign.fighters[:2]]
+    fighters[1]["sheet"]["wits"] = "sharp"
+    bad = tmp_path / "bad import.json"
+    bad.write_text(json.dumps({"fightdesk": "fighters", "schema_version": 1,
+                               "fighters": fighters}))
+    monkeypatch.setattr(panel, "_ask_open_file", lambda: bad)
+    before = campaign.fighters
+    panel.import_action.trigger()
+    text = panel.banner.text()
+    assert not panel.banner.isHidden()
+    assert text.startswith(f"Nothing was imported: {bad}, fighter #2 ")
+    assert "field sheet.wits" in text and "'sharp'" in text
+    assert campaign.fighters == before and not panel.undo_action.isEnabled()
+
+
+def test_failed_save_shows_a_banner_and_retries(panel: LibraryPanel,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    campaign = panel.campaign
+    assert campaign is not None
+    good = campaign.path.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", full)
+    select(panel, "dov-abramsky")
+    panel.delete_action.trigger()
+    assert not panel.banner.isHidden() and not panel.retry_button.isHidden()
+    assert "the disk is full" in panel.banner.text()
+    assert str(campaign.path) in panel.banner.text()
+    assert campaign.path.read_bytes() == good
+    monkeypatch.undo()
+    panel.retry_button.click()
+    assert panel.banner.isHidden()
+    assert "dov-abramsky" not in campaign.path.read_text("utf-8")
+
+
+def test_write_back_shows_the_diff_then_applies(panel: LibraryPanel, qtbot: QtBot,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    campaign = panel.campaign
+    assert campaign is not None
+    engine = Engine(Session.begin(Encounter()))
+    select(panel, "marisol-quintero")
+    panel.addToEncounter.connect(engine.apply)
+    panel.add_action.trigger()
+    fid = engine.encounter.order[0]
+    assert engine.apply(c.SetValue(fighter_id=fid, field="status.health", value=3)).ok
+    panel.set_encounter_source(lambda: engine.encounter)
+    seen: list[WriteBackPlan] = []
+
+    def confirm(plan: WriteBackPlan) -> bool:
+        seen.append(plan)
+        dialog = WriteBackDialog(plan, campaign.name)
+        qtbot.addWidget(dialog)
+        table = dialog.table
+        cells = [[table.item(r, k).text() for k in range(4)]  # type: ignore[union-attr]
+                 for r in range(table.rowCount())]
+        assert cells == [["Marisol Quintero", "Health (now)", "10", "3"]]
+        return True
+
+    monkeypatch.setattr(panel, "_confirm_write_back", confirm)
+    panel.write_back_action.trigger()
+    assert len(seen) == 1 and campaign.get("marisol-quintero").status.health == 3
+    assert panel.undo_action.toolTip() == "Undo library edit: Write back Marisol Quintero"
+    panel.undo_action.trigger()
+    assert campaign.get("marisol-quintero").status.health == 10
+
+
+# --- the form ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def marisol(panel: LibraryPanel) -> Fighter:
+    assert panel.campaign is not None
+    return panel.campaign.get("marisol-quintero")
+
+
+def test_form_widgets_follow_the_model_fields(qtbot: QtBot, marisol: Fighter) -> None:
+    form = FighterForm(marisol)
+    qtbot.addWidget(form)
+    strength = form.editors["sheet.strength"].input
+    health = form.editors["sheet.health"].input
+    assert isinstance(strength, QSpinBox) and (strength.minimum(), strength.maximum()) == (0, 10)
+    assert isinstance(health, QSpinBox) and (health.minimum(), health.maximum()) == (1, 30)
+    assert form.editors["sheet.weenie"].spec.kind == "bool"
+    assert form.editors["side"].value() == "pc"
+    table = form.tables["sheet.maneuvers"]
+    assert table.table.rowCount() == len(marisol.sheet.maneuvers)
+    # unchanged, the form gives back exactly the fighter it was given
+    assert form.fighter() == marisol
+
+
+def test_form_messages_next_to_the_field(qtbot: QtBot, marisol: Fighter) -> None:
+    dialog = FighterDialog(marisol, "Edit")
+    qtbot.addWidget(dialog)
+    form = dialog.form
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    form.editors["sheet.health"].set_value(7)
+    message = form.editors["status.health"].message
+    assert message.text() == "current health 10 is above the sheet's 7"
+    assert not message.isHidden() and not ok.isEnabled()
+    assert form.summary.text() == "1 problem to fix before saving"
+    form.rested_button.click()
+    assert form.editors["status.health"].value() == 7
+    assert message.isHidden() and ok.isEnabled()
+    form.editors["name"].set_value("   ")
+    assert form.editors["name"].message.text() == "cannot be empty"
+    assert form.fighter() is None and not ok.isEnabled()
+
+
+def test_form_maneuver_table_messages(qtbot: QtBot, marisol: Fighter) -> None:
+    form = FighterForm(marisol)
+    qtbot.addWidget(form)
+    table = form.tables["sheet.maneuvers"]
+    speed = table.column_of("speed")
+    table.table.item(0, speed).setData(Qt.ItemDataRole.EditRole, 12)  # type: ignore[union-attr]
+    assert table.message.text() == (
+        "Maneuver 1 (Jab), speed: Input should be less than or equal to 10 (got 12)")
+    table.table.item(0, speed).setData(Qt.ItemDataRole.EditRole, 3)  # type: ignore[union-attr]
+    assert table.message.isHidden()
+    name = table.column_of("name")
+    table.table.item(1, name).setText("jab")  # type: ignore[union-attr]
+    assert "maneuver 'jab' is listed twice" in table.message.text()
+    table.table.item(1, name).setText("Strong")  # type: ignore[union-attr]
+    catalogue = table.catalogue_combo
+    i = next(k for k in range(catalogue.count()) if catalogue.itemText(k) == "Throw")
+    catalogue.activated.emit(i)
+    fighter = form.fighter()
+    assert fighter is not None
+    assert fighter.sheet.maneuvers[0].speed == 3
+    assert fighter.sheet.maneuvers[-1].name == "Throw"
+    assert fighter.sheet.maneuvers[-1].technique == "grab"
