@@ -191,7 +191,8 @@ class Autosave:
         self._failing = False
         self._cache = None
         engine.subscribe(self._on_notice)
-        self._remove_leftovers(self.fight_dir())
+        self._remove_leftovers(self.fight_dir(), "*")
+        self._remove_leftovers(self.root, STATE_FILE)
         problem = self._compact()
         if problem is not None:
             self._failed(problem)
@@ -367,11 +368,11 @@ class Autosave:
         return max(gens, default=0)
 
     @staticmethod
-    def _remove_leftovers(folder: Path) -> None:
-        """Temporary files of a write that a crash interrupted."""
+    def _remove_leftovers(folder: Path, name: str) -> None:
+        """Temporary files of a write that a crash interrupted (see files.atomic_write_bytes)."""
         if not folder.is_dir():
             return
-        for child in folder.glob(".*.tmp"):
+        for child in folder.glob(f".{name}.*.tmp"):
             with contextlib.suppress(OSError):
                 child.unlink()
 
@@ -382,8 +383,11 @@ class Autosave:
             fights.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:
             return
-        for old in fights[self.keep_fights:]:
-            if old.name != self._fight_id:
+        for number, old in enumerate(fights):
+            if old.name == self._fight_id:
+                continue
+            # A folder without a snapshot was cut off before its first one: nothing in it.
+            if number >= self.keep_fights or not any(old.glob("base-*.json")):
                 shutil.rmtree(old, ignore_errors=True)
 
     # --- the bookkeeping file -------------------------------------------------------------
