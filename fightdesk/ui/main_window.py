@@ -35,11 +35,13 @@ from .dice_bar import DiceBar
 from .document import FightDocument
 from .log_view import LogView
 from .models import FightersModel, LogModel, StackModel
+from .printing import SummaryPrinting
 from .timeline import TimelineView
 
 if TYPE_CHECKING:
     from fightdesk.engine.commands import Command
     from fightdesk.engine.engine import Engine, Notice
+    from fightdesk.engine.model import Session
     from fightdesk.engine.ruleset import Preview
 
     from .action_dialog import ActionDialog
@@ -153,6 +155,9 @@ class MainWindow(QMainWindow):
         self.file_menu.addAction(self.save_as_action)
         # Print and export items go between this separator and Quit.
         self.file_export_separator = self.file_menu.addSeparator()
+        self.summary_printing = SummaryPrinting(self, self._current_session)
+        self.file_menu.addActions(self.summary_printing.actions())
+        self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
 
         self.edit_menu = bar.addMenu("&Edit")
@@ -199,6 +204,8 @@ class MainWindow(QMainWindow):
         doc.pathChanged.connect(self._update_title)
         doc.undo_stack.cleanChanged.connect(self._update_title)
         doc.refused.connect(self._show_refusal)
+        doc.replaced.connect(self.summary_printing.update_enabled)
+        doc.changed.connect(self.summary_printing.update_enabled)
 
         self.new_action.triggered.connect(self.new_fight)
         self.open_action.triggered.connect(self._ask_open)
@@ -314,6 +321,11 @@ class MainWindow(QMainWindow):
     def _open_recent(self, path: Path) -> None:
         if self._may_discard():
             self.open_file(path)
+
+    def _current_session(self) -> Session | None:
+        """The fight on screen, for File > Print and Export Summary."""
+        engine = self.document.engine
+        return engine.session if engine is not None else None
 
     # --- keeping the views in step with the engine -----------------------------------------
     def _engine_replaced(self) -> None:

@@ -15,7 +15,7 @@ import re
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QLocale, QMarginsF, QObject, Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence, QPageLayout, QPageSize, QTextDocument
@@ -36,19 +36,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..engine.model import Session
-from ..report import (
-    ChartImage,
-    FightSummary,
-    SummaryProblem,
-    available_rounds,
-    current_round,
-    summarize,
-    to_html,
-    to_markdown,
-)
 from ..storage.files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error
-from .chart import CHART_WIDTH, SCALE, chart_data_url, render_chart, save_chart
+
+if TYPE_CHECKING:
+    from ..engine.model import Session
+    from ..report import ChartImage, FightSummary
+
+# The summary, the chart and the engine are imported when first used, not with this
+# module: the main window imports it before its first paint.
 
 Format = Literal["pdf", "html", "md"]
 Paper = Literal["a4", "letter"]
@@ -74,6 +69,9 @@ def default_paper() -> Paper:
 
 def summary_document(summary: FightSummary) -> QTextDocument:
     """The summary as a text document, with the chart PNG added as an image resource."""
+    from ..report import ChartImage, to_html
+    from .chart import CHART_WIDTH, SCALE, render_chart
+
     doc = QTextDocument()
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, summary.heading)
     chart: ChartImage | None = None
@@ -128,6 +126,9 @@ def write_pdf(summary: FightSummary, path: Path, paper: Paper | None = None) -> 
 
 def write_html(summary: FightSummary, path: Path) -> None:
     """One self-contained HTML file: the chart travels inside it as a data URL."""
+    from ..report import to_html
+    from .chart import chart_data_url
+
     chart = chart_data_url(summary.chart) if summary.shows_totals else None
     atomic_write_text(Path(path), to_html(summary, chart), keep_backup=False)
 
@@ -138,6 +139,9 @@ def chart_path_for(path: Path) -> Path:
 
 def write_markdown(summary: FightSummary, path: Path) -> list[Path]:
     """Markdown with text sparklines, plus the chart PNG beside it (linked from the text)."""
+    from ..report import to_markdown
+    from .chart import save_chart
+
     path = Path(path)
     written: list[Path] = []
     link: str | None = None
@@ -303,7 +307,7 @@ class SummaryPrinting(QObject):
     def actions(self) -> list[QAction]:
         return [self.print_action, self.preview_action, *self.export_actions.values()]
 
-    def update_enabled(self) -> None:
+    def update_enabled(self, *_: object) -> None:
         """Greyed out until something has been logged (call after every engine notice)."""
         session = self.session()
         enabled = bool(session is not None and session.log)
@@ -327,6 +331,8 @@ class SummaryPrinting(QObject):
     # What the actions do -------------------------------------------------------------------
     def choose(self, title: str, show_paper: bool = False) -> tuple[FightSummary, Paper | None] | None:
         """Ask which rounds, then build the summary; None if cancelled or impossible."""
+        from ..report import SummaryProblem, available_rounds, current_round, summarize
+
         session = self.session()
         if session is None or not session.log:
             self.tell(title, "Nothing has happened in this fight yet, so there is no summary.")
