@@ -67,7 +67,8 @@ def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     usage block by default)."""
 
     def error(message: str) -> NoReturn:
-        parser.exit(2, f"{parser.prog}: error: {message}\n")
+        line = " ".join(f"{parser.prog}: error: {message}".splitlines())
+        parser.exit(2, line + "\n")
 
     parser.error = error  # type: ignore[method-assign]
     return parser
@@ -78,6 +79,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = _one_line_errors(
         subparsers.add_parser(
             "odds",
+            # Named outright: a parent parser with a custom usage text would otherwise
+            # lend its whole usage block to "prog" and to every error line.
+            prog="fightdesk odds",
             help="exact odds of a roll before it is made",
             description="Exact odds (fractions, not simulation) of a roll, for any ruleset.",
             epilog=EXAMPLES,

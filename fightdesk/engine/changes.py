@@ -131,6 +131,11 @@ class Transaction:
             apply_change(self.root, change)
         except ValidationError as exc:
             raise RuleViolation(_first_error(exc, key)) from exc
+        # Record the value as validated ("7" becomes 7), so the log says what the state
+        # holds and a write that changes nothing leaves no change behind.
+        change.after = snapshot(getattr(holder, key))
+        if change.after == before:
+            return
         self.changes.append(change)
 
     def set_item(self, target: Path, index: PathKey, value: Any) -> None:
@@ -141,7 +146,7 @@ class Transaction:
         if before == after:
             return
         change = Change(target=target, key=index, op="set", before=before, after=after)
-        apply_change(self.root, change)
+        _apply_checked(self.root, change)
         self.changes.append(change)
 
     def put(self, target: Path, key: PathKey, value: Any) -> None:
@@ -151,7 +156,7 @@ class Transaction:
             self.set_item(target, key, value)
             return
         change = Change(target=target, key=key, op="put", before=None, after=snapshot(value))
-        apply_change(self.root, change)
+        _apply_checked(self.root, change)
         self.changes.append(change)
 
     def append(self, target: Path, value: Any) -> None:
@@ -169,6 +174,14 @@ class Transaction:
     def rollback(self) -> None:
         revert_all(self.root, self.changes)
         self.changes.clear()
+
+
+def _apply_checked(root: Any, change: Change) -> None:
+    """Apply ``change``; a value the model rejects is a rule violation, not a crash."""
+    try:
+        apply_change(root, change)
+    except ValidationError as exc:
+        raise RuleViolation(_first_error(exc, str(change.key))) from exc
 
 
 def _first_error(exc: ValidationError, key: str) -> str:

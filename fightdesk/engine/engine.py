@@ -322,7 +322,10 @@ class Engine:
         fighter = enc.fighters[fighter_id]
         ctx.set((), "order", [f for f in enc.order if f != fighter_id])
         ctx.tx.delete(("fighters",), fighter_id)
-        if fighter.group and not any(f.group == fighter.group for f in enc.fighters.values()):
+        if (
+            fighter.group in enc.groups  # a GM override can name a group that does not exist
+            and not any(f.group == fighter.group for f in enc.fighters.values())
+        ):
             ctx.tx.delete(("groups",), fighter.group)
         ctx.summary = f"Removed {fighter.name}"
         ctx.say(ctx.summary, kind="roster")

@@ -11,7 +11,12 @@ from dataclasses import dataclass
 from .changes import RuleViolation
 
 _TERM = re.compile(r"([+-]?)(\d*)d(\d+)|([+-]?)(\d+)")
-_WHOLE = re.compile(r"^\s*((?:[+-]?\s*(?:\d*d\d+|\d+)\s*)+)(?:>=\s*(\d+))?\s*$", re.IGNORECASE)
+# Terms are joined by + or -: "2d6 3" is not 2d63. One sign between terms also keeps the
+# match linear (a run of digits cannot be split into terms in exponentially many ways).
+_ONE = r"(?:\d*\s*d\s*\d+|\d+)"
+_WHOLE = re.compile(
+    rf"^\s*([+-]?\s*{_ONE}(?:\s*[+-]\s*{_ONE})*)\s*(?:>=\s*(\d+))?\s*$", re.IGNORECASE
+)
 
 MAX_DICE = 200
 MAX_SIDES = 1000
@@ -41,7 +46,7 @@ def parse(text: str) -> DiceExpression:
         raise RuleViolation(
             f"{text.strip() or '(empty)'!r} is not dice notation: try 3d10, 1d100+20 or 5d10>=6"
         )
-    body = match.group(1).replace(" ", "")
+    body = re.sub(r"\s+", "", match.group(1))
     target = int(match.group(2)) if match.group(2) else None
     terms: list[DiceTerm] = []
     for term in _TERM.finditer(body):
