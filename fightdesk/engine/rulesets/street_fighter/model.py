@@ -1,6 +1,7 @@
 """Street Fighter data: the fighter sheet, maneuvers, live status and round state.
 
 RULINGS.md "street-fighter" lists the sheet; the seed is ``000_db53d128f111ab7b.txt``.
+Everything a rule writes lives here, so undo, redo and the log rebuild cover it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ...base import Condition, Decision, StateModel
 RULESET_ID = "street-fighter"
 
 Technique = Literal["punch", "kick", "block", "grab", "athletics", "focus"]
+TECHNIQUES: tuple[str, ...] = ("punch", "kick", "block", "grab", "athletics", "focus")
 Special = Literal[
     "zen-no-mind",
     "teleport",
@@ -28,24 +30,54 @@ Special = Literal[
     "stunning-shout",
     "kippup",
 ]
+# Specials that last from an instant to the end of the round and can be dropped
+# (seed: "Teleport, Shrouded Moon, Ghostform" and "Yoga Flame and Fire Strike").
+ROUND_EFFECTS: frozenset[str] = frozenset(
+    {"teleport", "shrouded-moon", "ghostform", "yoga-flame", "fire-strike"}
+)
+# Of those, the ones that break recovery and concentration when kept longer than a phase.
+BREAKS_FOCUS: frozenset[str] = frozenset({"teleport", "shrouded-moon", "ghostform"})
+# Switched on at any time, lasting for Focus attacks (seed: "Flame Fist and Toughskin").
+COUNTED_EFFECTS: frozenset[str] = frozenset({"flame-fist", "toughskin"})
+# Passive maneuvers: never used as an action.
+PASSIVE: frozenset[str] = frozenset({"zen-no-mind", "kippup", "flame-fist", "toughskin"})
+
+Attribute = Literal[
+    "strength", "dexterity", "stamina", "charisma", "manipulation", "appearance",
+    "perception", "intelligence", "wits",
+    "arena", "style_lore", "insight", "intimidation", "subterfuge",
+    "punch", "kick", "block", "grab", "athletics", "focus",
+]
+
+
+def _wits_and_focus() -> list[Attribute]:
+    return ["wits", "focus"]
 
 
 class Maneuver(StateModel):
     """A maneuver as the fighter knows it: modifiers, technique and rule flags."""
 
-    name: str
-    speed: int = 0
-    damage: int = 0
-    move: int = 0
+    name: str = Field(min_length=1)
+    speed: int = Field(0, ge=-10, le=10)
+    damage: int = Field(0, ge=-10, le=10)
+    move: int = Field(0, ge=-10, le=20)
     technique: Technique | None = "punch"
     abort: bool = False
     block: bool = False
     hold: bool = False
     knockdown: bool = False
     no_damage: bool = False
+    basic: bool = False
     special: Special | None = None
     # Stunning Shout's opposed pool (RULINGS.md: default Wits + Focus).
-    shout_pool: list[str] = Field(default_factory=lambda: ["wits", "focus"])
+    shout_pool: list[Attribute] = Field(default_factory=_wits_and_focus)
+    # A block that guards only against some techniques (Punch / Kick Defense); empty = all.
+    guards: list[Technique] = Field(default_factory=list)
+    # Flame Fist / Toughskin: extra damage dice on the fighter's attacks, or extra soak,
+    # while the effect lasts. The seed gives no numbers; the catalogue's are editable.
+    effect_damage: int = Field(0, ge=0, le=10)
+    effect_soak: int = Field(0, ge=0, le=10)
+    note: str = ""
 
 
 class StreetFighterSheet(StateModel):
@@ -82,6 +114,9 @@ class StreetFighterSheet(StateModel):
     weenie: bool = False
     maneuvers: list[Maneuver] = Field(default_factory=list)
 
+    def rating(self, name: str) -> int:
+        return int(getattr(self, name))
+
 
 DieState = Literal["ready", "held", "spent", "lost", "converted"]
 
@@ -92,6 +127,62 @@ class ActionDie(StateModel):
     id: int
     face: int = Field(ge=1, le=10)
     state: DieState = "ready"
+    why: str = ""
+
+
+class ActiveBlock(StateModel):
+    """A block that holds: until it has absorbed Block-technique attacks, the fighter
+    next acts, or the round ends (seed: "Blocking")."""
+
+    move_id: int
+    maneuver: str
+    absorbed: int = 0
+    limit: int = Field(ge=0)
+    gives_ep: bool = True
+    guards: list[Technique] = Field(default_factory=list)
+
+
+class SustainedHold(StateModel):
+    """A hold the fighter keeps on someone (seed: "Sustained Holds")."""
+
+    target_id: str
+    maneuver: str
+    actions: int = 0
+    limit: int = Field(ge=0)
+
+
+class LastingEffect(StateModel):
+    """A maneuver effect that outlasts its action (Teleport, Flame Fist, ...)."""
+
+    name: str
+    special: Special
+    round: int
+    phase: int | None = None
+    attacks_left: int | None = None
+    damage_bonus: int = 0
+    soak_bonus: int = 0
+
+
+ConcentrationKind = Literal["find-angle", "find-weakness", "power-up"]
+
+
+class Concentration(StateModel):
+    """A concentration declared this round; rolled at the end of the round."""
+
+    kind: ConcentrationKind
+    tn: int = Field(ge=2, le=10)
+    move_id: int | None = None
+    broken: bool = False
+
+
+class Recovery(StateModel):
+    """Regaining chi or willpower over time (seed: "Recovery")."""
+
+    pool: Literal["chi", "willpower"]
+    full_rounds: int = 0
+    # True once the recovery has covered a round from its very start.
+    whole_round: bool = False
+    did_something: bool = False
 
 
 class StreetFighterStatus(StateModel):
@@ -103,24 +194,136 @@ class StreetFighterStatus(StateModel):
     willpower: int = Field(1, ge=0)
     ep: int = Field(0, ge=0)
     zen_ep: int = Field(0, ge=0)
+    # EP lost to a fight-start intimidation or deception before the fighter had any:
+    # taken from the round-1 gain (docs/rulesets/street-fighter.md).
+    ep_debt: int = Field(0, ge=0)
     dice: list[ActionDie] = Field(default_factory=list)
     conditions: list[Condition] = Field(default_factory=list)
+    bought_dice: int = Field(0, ge=0)
+    rolled: bool = False
+    willpower_ep_used: bool = False
+    knocked_down: bool = False
+    acted_this_round: bool = False
+    block: ActiveBlock | None = None
+    holding: SustainedHold | None = None
+    concentration: Concentration | None = None
+    recovery: Recovery | None = None
+    effects: list[LastingEffect] = Field(default_factory=list)
 
 
 class StreetFighterOptions(StateModel):
     """Per-fight options (RULINGS.md: "Option" always means one of these)."""
 
     ruleset: Literal["street-fighter"] = "street-fighter"
+    # RULINGS "Damage": 1s do not cancel on damage rolls, do on other rolls (both options).
     ones_cancel_on_damage: bool = False
     ones_cancel_on_other_rolls: bool = True
+    # RULINGS "Recovery": seconds per round (default 3).
     seconds_per_round: int = Field(3, ge=1, le=60)
+    # RULINGS "Concentration": Find an Angle TN by arena (8 open, 7 unusual, 6 obstacles).
     arena_tn: int = Field(8, ge=6, le=8)
+    # RULINGS "Sustained holds": breaking free is opposed Strength rolls (option).
+    break_free_opposed_strength: bool = True
+    # docs/rulesets/street-fighter.md: choices where the text is silent.
+    hold_counts_first_action: bool = False
+    basics_for_all: bool = True
+    concentrate_and_recover_stack: bool = False
+    block_ep_needs_absorb: bool = True
+
+
+Stage = Literal["setup", "fight-start", "round-start", "phases", "round-end", "round-over",
+                "fight-over"]
+Action = Literal["maneuver", "concentrate", "intimidate", "deceive", "break-free",
+                 "sustain-hold"]
+
+
+class Move(StateModel):
+    """One declared move on the interrupt stack (an act or an interrupt)."""
+
+    id: int
+    fighter_id: str
+    action: Action = "maneuver"
+    maneuver: Maneuver | None = None
+    target_id: str | None = None
+    die_id: int
+    die_face: int
+    held_die: bool = False
+    speed_base: int
+    ep_speed: int = 0
+    interrupts: int | None = None
+    cost_ep: int = 0
+    zen_paid: int = 0
+    ep_paid: int = 0
+    ep_damage: int | None = None
+    concentration: ConcentrationKind | None = None
+    tn: int | None = None
+    lost: bool = False
+    lost_why: str = ""
+    resolved: bool = False
+    interrupted: bool = False
+
+    @property
+    def speed(self) -> int:
+        return self.speed_base + 2 * self.ep_speed
+
+    @property
+    def is_block(self) -> bool:
+        return bool(self.maneuver and self.maneuver.block)
+
+    @property
+    def open(self) -> bool:
+        return not self.resolved and not self.lost
+
+
+DamageStage = Literal["attacker-ep", "defender-ep", "dodge", "stand"]
+
+
+class DamageRoll(StateModel):
+    """The damage of one move being resolved, between its decisions."""
+
+    move_id: int
+    stage: DamageStage
+    pool: int
+    added: int = 0
+    removed: int = 0
+    damage: int = 0
+    dodges: int = 0
+    block_applied: bool = False
+
+
+TaskKind = Literal["die-going", "stand", "recovery-end", "damage"]
+
+
+class Task(StateModel):
+    """What the pending decision is about, so its answer can be applied."""
+
+    kind: TaskKind
+    fighter_id: str
+    die_id: int | None = None
+    then: Literal["pass", "end-round", "round-start", "damage"] = "pass"
 
 
 class StreetFighterRound(StateModel):
-    """Round state: where the fight is, and what the engine is waiting for."""
+    """Round state: where the fight is, the interrupt stack, and what the engine waits for."""
 
     ruleset: Literal["street-fighter"] = "street-fighter"
-    stage: Literal["setup", "fight-start", "phases", "round-over", "fight-over"] = "setup"
+    stage: Stage = "setup"
     phase: int | None = None
+    # Fighters who already took this pass's action in the current phase.
+    passed: list[str] = Field(default_factory=list)
+    pass_number: int = 1
+    # Roll-off results for acting-order ties in the current phase (lower goes first).
+    rolloff: dict[str, int] = Field(default_factory=dict)
+    stack: list[Move] = Field(default_factory=list)
+    resolving: bool = False
+    next_move_id: int = 1
+    damage: DamageRoll | None = None
     pending: Decision | None = None
+    task: Task | None = None
+    # Fight start: fighters who already concentrated, intimidated or deceived.
+    opened: list[str] = Field(default_factory=list)
+    # End of round: which step runs, and who is done with it.
+    end_step: Literal["dice", "concentration", "recovery", "cleanup"] = "dice"
+    end_done: list[str] = Field(default_factory=list)
+    # Round start: knocked-down fighters standing up.
+    standing_done: list[str] = Field(default_factory=list)
