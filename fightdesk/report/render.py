@@ -119,13 +119,20 @@ def _table(head: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]],
         attrs = ' class="num" align="right"' if n else ""
         if widths:
             attrs += f' width="{widths[i]}%"'
+        if " " not in h:  # a one-word heading is never broken inside the word
+            attrs += ' style="white-space: nowrap"'
         out.append(f"<th{attrs}>{_e(h)}</th>")
     out.append("</tr>")
     for i, row in enumerate(rows):
         cls = f' class="{row_class[i]}"' if row_class and row_class[i] else ""
         out.append(f"<tr{cls}>")
-        for cell, num in zip(row, numeric, strict=True):
-            out.append(f'<td class="num" align="right">{cell}</td>' if num else f"<td>{cell}</td>")
+        for col, (cell, num) in enumerate(zip(row, numeric, strict=True)):
+            if num:
+                out.append(f'<td class="num" align="right">{cell}</td>')
+            elif col == 0:  # fighter names and phases keep to one line
+                out.append(f'<td style="white-space: nowrap">{cell}</td>')
+            else:
+                out.append(f"<td>{cell}</td>")
         out.append("</tr>")
     out.append("</table>")
     return "\n".join(out)
