@@ -46,3 +46,26 @@ def test_pyinstaller_spec_names_both_programs() -> None:
     spec = (PACKAGING / "fightdesk.spec").read_text(encoding="utf-8")
     assert 'name="fightdesk"' in spec and 'name="fightdesk-gui"' in spec
     assert "fightdesk/__main__.py" in spec and (PACKAGING / "fightdesk_gui.py").exists()
+
+
+def _ci_value(name: str) -> str:
+    for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines():
+        if line.startswith(f"{name}="):
+            return line.split("=", 1)[1]
+    raise AssertionError(f"{name} is not set in .ci/run")
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    command = _ci_value("TEST_COMMAND").strip('"')
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"\n{command}\n" in readme
+    assert "pytest" in command and "ci-constraints.txt" in command
+
+
+def test_readme_ci_and_app_name_the_same_system_packages() -> None:
+    from fightdesk.app import LINUX_PACKAGES
+
+    ci_packages = _ci_value("QT_PACKAGES").strip("()").split()
+    assert ci_packages == LINUX_PACKAGES.split()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"apt-get install {' '.join(ci_packages)}\n" in readme
