@@ -1,7 +1,8 @@
 """Make docs/screenshots/summary-page.png: page 1 of the PDF summary of a two-round fight.
 
-The fight is the demo fight's first two rounds (tests/report/, the same session the
-summary tests check). The PDF is written by the app's own code (fightdesk.ui.printing),
+The fight is the demo fight's first two rounds, played through the real street-fighter
+rules by tests/report/demo_rounds.py (the same session tests/report/test_real_rounds.py
+checks). The PDF is written by the app's own code (fightdesk.ui.printing),
 converted with ``pdftoppm -png -r 80`` (poppler-utils) and the first page is copied here.
 
     python docs/make_summary_sample.py [--paper a4|letter] [--keep DIR]
@@ -22,11 +23,11 @@ TARGET = ROOT / "docs" / "screenshots" / "summary-page.png"
 
 
 def two_round_session():  # type: ignore[no-untyped-def]
-    """The demo fight after two rounds, from the summary tests."""
+    """The demo fight after two real street-fighter rounds (tests/report/demo_rounds.py)."""
     sys.path.insert(0, str(ROOT))
-    from tests.report.scripted import two_round_fight
+    from tests.report.demo_rounds import played_demo_rounds
 
-    return two_round_fight()
+    return played_demo_rounds()
 
 
 def main() -> int:
@@ -44,7 +45,7 @@ def main() -> int:
     from fightdesk.report import summarize
     from fightdesk.ui.printing import write_pdf
 
-    summary = summarize(two_round_session())
+    summary = summarize(two_round_session(), [1, 2])
     with tempfile.TemporaryDirectory(prefix="fightdesk-sample-") as tmp:
         folder = Path(tmp)
         pdf = folder / "summary.pdf"

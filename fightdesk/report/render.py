@@ -241,7 +241,7 @@ def _html_round(rnd: RoundSummary, points: str) -> str:
     out.append(_html_tally_table(busy, points, totals=False) if busy
                else "<p>No damage, healing, points or conditions.</p>")
     out.append(f"<p><b>Down:</b> {_e(_list(rnd.down)) if rnd.down else 'nobody'}</p>")
-    out.append(f"<h3>At the end of {_e(rnd.title[0].lower() + rnd.title[1:])}</h3>")
+    out.append(f"<h3>{_e(rnd.end_title)}</h3>")
     out.append(_html_states(rnd.states))
     out.append("</div>")
     return "\n".join(out)
@@ -365,7 +365,9 @@ def _md_round(rnd: RoundSummary, points: str) -> list[str]:
             headline = f"**{headline}**"
         bullet = "  - " if a.continues else "- "
         pad = "    " if a.continues else "  "
-        out.append(f"{bullet}{who + ': ' if who else ''}{headline}")
+        # "Kaede: Kaede's Jab resolves" says the name once.
+        named = who and not a.headline.startswith(a.actor)
+        out.append(f"{bullet}{who + ': ' if named else ''}{headline}")
         for line in _other_lines(a):
             out.append(f"{pad}- {_m(line)}")
         for d in a.dice:
@@ -375,7 +377,7 @@ def _md_round(rnd: RoundSummary, points: str) -> list[str]:
     out.append(_md_tallies(busy, points, totals=False) if busy
                else "No damage, healing, points or conditions.")
     out += ["", f"**Down:** {_m(_list(rnd.down)) if rnd.down else 'nobody'}", ""]
-    out += [f"### At the end of {rnd.title[0].lower() + rnd.title[1:]}", "", _md_states(rnd.states), ""]
+    out += [f"### {rnd.end_title}", "", _md_states(rnd.states), ""]
     return out
 
 

@@ -203,6 +203,11 @@ class RoundSummary:
         return "Before round 1" if self.number == 0 else f"Round {self.number}"
 
     @property
+    def end_title(self) -> str:
+        """The heading of the fighters' state after this round's entries."""
+        return "State before round 1" if self.number == 0 else f"At the end of round {self.number}"
+
+    @property
     def short_title(self) -> str:
         return "pre" if self.number == 0 else f"R{self.number}"
 
