@@ -10,7 +10,7 @@ import pytest
 from fightdesk.engine.model import Session
 from fightdesk.engine.ruleset import get_ruleset
 from fightdesk.report import summarize, to_html, to_markdown
-from fightdesk.report.summary import FightSummary, FighterState
+from fightdesk.report.summary import FighterState, FightSummary
 
 from .demo_rounds import KAEDE_ROUND_ONE_DICE, played_demo_rounds
 
