@@ -57,7 +57,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from fightdesk.ui.main_window import MainWindow
 
     window = MainWindow()
-    _set_window_icon(window)
     window.show()
     after_first_paint(window, lambda: _first_fight(window, options.file, probe))
     _close_on_interrupt(window)
@@ -70,6 +69,7 @@ def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
     (Reopening the last session and crash recovery will choose here too.)
     """
     probe.mark("first-paint")
+    _set_window_icon(window)
     if path is not None:
         ok = window.open_file(path)
     else:

@@ -1,17 +1,17 @@
 """Find fightdesk's bundled files (demo fight, catalogues, icons) wherever it runs from.
 
 The top-level ``resources/`` folder is installed as the package ``fightdesk.resources``
-(see setup.py), so an installed wheel and an editable install both find it through
-``importlib.resources``. A plain source checkout on ``PYTHONPATH`` and a PyInstaller
+(see setup.py), so an installed wheel and an editable install both find it as that
+package's folder. A plain source checkout on ``PYTHONPATH`` and a PyInstaller
 bundle do not always have that package, so the folder is also looked up next to the
 code and in the bundle. Imports neither Qt nor pydantic.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 RESOURCE_PACKAGE = "fightdesk.resources"
@@ -23,12 +23,14 @@ class MissingResource(FileNotFoundError):
 
 def _candidate_folders() -> list[Path]:
     folders: list[Path] = []
+    # The package's folder, as importlib.resources would find it, without importing
+    # importlib.resources (a noticeable part of start-up).
     try:
-        root = resources.files(RESOURCE_PACKAGE)
+        spec = importlib.util.find_spec(RESOURCE_PACKAGE)
     except ModuleNotFoundError:
-        root = None
-    if isinstance(root, Path):
-        folders.append(root)
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        folders.extend(Path(location) for location in spec.submodule_search_locations)
     # A source checkout: fightdesk/ and resources/ side by side.
     folders.append(Path(__file__).resolve().parent.parent / "resources")
     # A PyInstaller bundle unpacks data files under sys._MEIPASS (see packaging/fightdesk.spec).

@@ -1,0 +1,146 @@
+"""Start-up time of fightdesk against a bare PySide6 window, measured in the same run.
+
+Each run launches a fresh process (Qt offscreen, throw-away user folders) and times it
+from launch:
+
+- bare: ``import PySide6``, ``QApplication``, show an empty ``QMainWindow``, quit after
+  its first paint;
+- app: ``python -m fightdesk`` with FIGHTDESK_STARTUP_PROBE=1, which prints a marker
+  after the first paint, after the demo fight is loaded, and once the loaded fight is
+  painted and the window is idle ("ready", i.e. clickable), then quits.
+
+The two alternate, so a busy machine slows both alike. Markers carry the child's
+``time.monotonic()``, the same clock the parent reads at launch (Linux).
+
+Targets (issue 2): first paint <= 1.5x the bare window; loaded and clickable <= 2.5x.
+
+    python benchmarks/startup.py [--runs 15] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBE_PREFIX = "fightdesk-probe"  # fightdesk.app.PROBE_PREFIX (not imported: keep this light)
+FIRST_PAINT_TARGET = 1.5
+READY_TARGET = 2.5
+
+BARE_WINDOW = """
+import sys, time
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+app = QApplication(sys.argv[:1])
+window = QMainWindow()
+
+def painted():
+    print("fightdesk-probe first-paint", f"{time.monotonic():.6f}", flush=True)
+    app.quit()
+
+class AfterPaint(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            QTimer.singleShot(0, painted)
+        return False
+
+watcher = AfterPaint()
+window.installEventFilter(watcher)
+window.show()
+app.exec()
+"""
+
+
+def launch(command: list[str], env: dict[str, str]) -> dict[str, float]:
+    """Run one process; seconds from launch to each marker, and to its exit ("total")."""
+    start = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    end = time.monotonic()
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
+    times = {"total": end - start}
+    for line in done.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == PROBE_PREFIX:
+            times[parts[1]] = float(parts[2]) - start
+    return times
+
+
+def environment(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        FIGHTDESK_STARTUP_PROBE="1",
+        XDG_RUNTIME_DIR=str(home / "runtime"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_STATE_HOME=str(home / "state"),
+        XDG_CACHE_HOME=str(home / "cache"),
+    )
+    (home / "runtime").mkdir(mode=0o700, exist_ok=True)
+    return env
+
+
+def measure(runs: int) -> dict[str, dict[str, float]]:
+    bare_cmd = [sys.executable, "-c", BARE_WINDOW]
+    app_cmd = [sys.executable, "-m", "fightdesk"]
+    samples: dict[str, list[dict[str, float]]] = {"bare": [], "app": []}
+    with tempfile.TemporaryDirectory(prefix="fightdesk-bench-") as tmp:
+        env = environment(Path(tmp))
+        launch(bare_cmd, env)  # warm the disk cache; not counted
+        launch(app_cmd, env)
+        for _ in range(runs):
+            samples["bare"].append(launch(bare_cmd, env))
+            samples["app"].append(launch(app_cmd, env))
+    return {
+        name: {key: statistics.median(s[key] for s in runs_) for key in runs_[0]}
+        for name, runs_ in samples.items()
+    }
+
+
+def report(medians: dict[str, dict[str, float]], runs: int) -> dict[str, float]:
+    bare, app = medians["bare"], medians["app"]
+    ratios = {
+        "first_paint": app["first-paint"] / bare["first-paint"],
+        "ready": app["ready"] / bare["first-paint"],
+        "whole_process": app["total"] / bare["total"],
+    }
+    ms = 1000.0
+    print(f"start-up, median of {runs} runs each (offscreen, alternating)")
+    print(f"  bare PySide6 window: first paint {bare['first-paint'] * ms:6.0f} ms, "
+          f"whole process {bare['total'] * ms:6.0f} ms")
+    print(f"  fightdesk:           first paint {app['first-paint'] * ms:6.0f} ms, "
+          f"demo loaded {app['loaded'] * ms:6.0f} ms, ready {app['ready'] * ms:6.0f} ms, "
+          f"whole process {app['total'] * ms:6.0f} ms")
+    for label, ratio, target in (
+        ("first paint vs bare", ratios["first_paint"], FIRST_PAINT_TARGET),
+        ("loaded + clickable vs bare", ratios["ready"], READY_TARGET),
+    ):
+        verdict = "ok" if ratio <= target else "OVER TARGET"
+        print(f"  {label:28s} {ratio:5.2f}x (target <= {target}x) {verdict}")
+    print(f"  {'whole process vs bare':28s} {ratios['whole_process']:5.2f}x")
+    return ratios
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15, help="runs of each (default 15)")
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    args = parser.parse_args()
+    medians = measure(args.runs)
+    ratios = report(medians, args.runs)
+    if args.json:
+        print(json.dumps({"medians_s": medians, "ratios": ratios}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
