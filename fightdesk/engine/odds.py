@@ -135,9 +135,11 @@ def damage_after_dodges(
 
 
 @lru_cache(maxsize=512)
-def _opposed(dice: int, against: int, tn: int, ones_cancel: bool) -> tuple[Fraction, ...]:
+def _opposed(
+    dice: int, against: int, tn: int, against_tn: int, ones_cancel: bool
+) -> tuple[Fraction, ...]:
     mine = pool_successes(dice, tn, ones_cancel=ones_cancel)
-    theirs = pool_successes(against, tn, ones_cancel=ones_cancel)
+    theirs = pool_successes(against, against_tn, ones_cancel=ones_cancel)
     out = [ZERO] * (dice + 1)
     for x, px in mine.items():
         for y, py in theirs.items():
@@ -146,15 +148,22 @@ def _opposed(dice: int, against: int, tn: int, ones_cancel: bool) -> tuple[Fract
 
 
 def opposed_successes(
-    dice: int, against: int, *, tn: int = 6, ones_cancel: bool
+    dice: int,
+    against: int,
+    *,
+    tn: int = 6,
+    against_tn: int | None = None,
+    ones_cancel: bool,
 ) -> dict[int, Fraction]:
-    """Net successes of an opposed roll (intimidation, deception, stunning shout): both
-    sides roll their pools at ``tn``, each side's 1s cancel its own successes if
-    ``ones_cancel``, and the roller keeps what is left above the other side (RULINGS.md
-    street-fighter, "Opposed rolls"). Keys run 0..dice."""
+    """Net successes of an opposed roll (intimidation, deception, stunning shout, breaking
+    a hold): both sides roll their pools, at ``tn`` and ``against_tn`` (default the same;
+    concentration or recovery can raise one side's), each side's 1s cancel its own
+    successes if ``ones_cancel``, and the roller keeps what is left above the other side
+    (RULINGS.md street-fighter, "Opposed rolls"). Keys run 0..dice."""
     if dice < 0 or against < 0:
         raise ValueError("a pool cannot have fewer than 0 dice")
-    return dict(enumerate(_opposed(dice, against, clamp_tn(tn), ones_cancel)))
+    other_tn = tn if against_tn is None else against_tn
+    return dict(enumerate(_opposed(dice, against, clamp_tn(tn), clamp_tn(other_tn), ones_cancel)))
 
 
 # --- d100: strike against parry, dodge, entangle or counterstrike -----------------------

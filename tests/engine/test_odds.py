@@ -167,14 +167,36 @@ def test_no_dodges_change_nothing_and_keys_are_filled() -> None:
         odds.damage_after_dodges(damage, -1, ones_cancel=True)
 
 
-@pytest.mark.parametrize(("mine", "theirs"), [(2, 2), (3, 2), (1, 3), (2, 0)])
-def test_opposed_matches_enumeration(mine: int, theirs: int) -> None:
+@pytest.mark.parametrize(
+    ("mine", "theirs", "tn", "their_tn", "ones_cancel"),
+    [
+        (2, 2, 6, 6, True),
+        (3, 2, 6, 6, True),
+        (1, 3, 6, 6, True),
+        (2, 0, 6, 6, True),
+        (2, 2, 8, 6, True),
+        (3, 1, 6, 10, False),
+    ],
+)
+def test_opposed_matches_enumeration(
+    mine: int, theirs: int, tn: int, their_tn: int, ones_cancel: bool
+) -> None:
     def net(faces: tuple[int, ...]) -> int:
-        return max(0, net_successes(faces[:mine], 6, True) - net_successes(faces[mine:], 6, True))
+        mine_net = net_successes(faces[:mine], tn, ones_cancel)
+        return max(0, mine_net - net_successes(faces[mine:], their_tn, ones_cancel))
 
     counts = enumerate_outcomes(mine + theirs, net)
     expected = {k: F(counts.get(k, 0), 10 ** (mine + theirs)) for k in range(mine + 1)}
-    assert odds.opposed_successes(mine, theirs, ones_cancel=True) == expected
+    got = odds.opposed_successes(mine, theirs, tn=tn, against_tn=their_tn, ones_cancel=ones_cancel)
+    assert got == expected
+    if tn == their_tn:
+        assert odds.opposed_successes(mine, theirs, tn=tn, ones_cancel=ones_cancel) == expected
+
+
+def test_opposed_one_die_each_by_hand() -> None:
+    # One die each at TN 6, 1s cancelling: each side nets 1 half the time. The roller
+    # keeps a success only when the other side nets 0: 1/2 * 1/2 = 1/4.
+    assert odds.opposed_successes(1, 1, ones_cancel=True) == {0: F(3, 4), 1: F(1, 4)}
 
 
 # --- properties -----------------------------------------------------------------------------
