@@ -30,7 +30,7 @@ Step = tuple[Any, ...]
 # Fighter picks are indices into the current order (taken modulo its length), or NOBODY;
 # a small range makes several steps hit the same fighter.
 picks = st.integers(NOBODY, 6)
-values = st.one_of(
+values: st.SearchStrategy[Any] = st.one_of(
     st.integers(0, 30),
     st.integers(-5, -1),
     st.sampled_from(["7", "abc", None, 2.5, 3.0, [], {"x": 1}]),
