@@ -1,0 +1,201 @@
+"""Storage speed: session and library save/load, and the autosave cost of one GM action.
+
+    python benchmarks/storage.py            # full sizes, prints medians and the targets
+    python benchmarks/storage.py --quick    # smaller sizes, fewer repeats (a smoke run)
+
+Sizes (issue 5): a campaign library of 2,000 fighters, and a session with 200 fighters
+and 10,000 logged events. Targets: load under 150 ms, save under 100 ms, the per-action
+journal write under 5 ms. Every figure is the median of several runs in this process;
+the per-action cost is also shown against the same action without autosave, measured
+in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from fightdesk.engine import commands as c  # noqa: E402
+from fightdesk.engine.engine import Engine  # noqa: E402
+from fightdesk.engine.model import Fighter, Session  # noqa: E402
+from fightdesk.storage.autosave import Autosave  # noqa: E402
+from fightdesk.storage.journal import ApplyRecord, Journal  # noqa: E402
+from fightdesk.storage.sessions import load_session, save_session  # noqa: E402
+
+DEMO = REPO / "resources" / "demo_fight.json"
+TARGETS_MS = {"load": 150.0, "save": 100.0, "journal": 5.0}
+
+
+def median_ms(run: Callable[[], object], repeat: int, setup: Callable[[], object] | None = None) -> float:
+    """Median wall time of ``run`` in milliseconds (``setup`` runs untimed before each)."""
+    times: list[float] = []
+    for _ in range(repeat):
+        if setup is not None:
+            setup()
+        gc.collect()
+        start = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def demo_session() -> Session:
+    return Session.model_validate_json(DEMO.read_text())
+
+
+def big_session(fighters: int, events: int) -> tuple[Engine, int]:
+    """A fight grown through the engine: ``fighters`` added one by one, then GM actions
+    (overrides, dice-bar rolls, notes) until the log holds ``events`` events."""
+    engine = Engine(demo_session())
+    enc = engine.encounter
+    templates = [f.model_dump(mode="json") for f in enc.fighters.values()]
+    while len(enc.fighters) < fighters:
+        n = len(enc.fighters)
+        template = dict(templates[n % len(templates)], name=f"Fighter {n:03d}", group=None)
+        out = engine.apply(c.AddFighters(fighter=template))
+        assert out.ok, out.error
+    ids = list(enc.order)
+    i = 0
+    while sum(len(e.events) for e in engine.session.log) < events:
+        kind = i % 3
+        if kind == 0:
+            fid = ids[i % len(ids)]
+            top = enc.fighters[fid].sheet.health
+            out = engine.apply(c.SetValue(fighter_id=fid, field="status.health", value=(i * 7) % (top + 1)))
+        elif kind == 1:
+            out = engine.apply(c.FreeRoll(notation="3d10>=6", who=enc.fighters[ids[i % len(ids)]].name))
+        else:
+            out = engine.apply(c.Note(text=f"Round note {i}: the crowd roars"))
+        assert out.ok, out.error
+        i += 1
+    return engine, sum(len(e.events) for e in engine.session.log)
+
+
+def library_fighters(count: int) -> list[Fighter]:
+    base = list(demo_session().encounter.fighters.values())
+    sides = ["pc", "ally", "enemy"]
+    out = []
+    for n in range(count):
+        proto = base[n % len(base)]
+        out.append(proto.model_copy(update={
+            "id": f"lib-{n:04d}", "name": f"{proto.name} {n:04d}", "side": sides[n % 3],
+            "tags": [f"tag{n % 7}", "campaign"],
+        }, deep=True))
+    return out
+
+
+def bench_library(folder: Path, count: int, repeat: int) -> dict[str, float]:
+    try:
+        from fightdesk.storage.library import Campaign
+    except ImportError:  # pragma: no cover - the library module is part of the app
+        print("fightdesk.storage.library is missing; library not measured")
+        return {}
+    campaign = Campaign(folder / "Campaign.json", library_fighters(count))
+    campaign.save()
+    save = median_ms(campaign.save, repeat)
+    load = median_ms(lambda: Campaign.load(folder / "Campaign.json"), repeat)
+    loaded = Campaign.load(folder / "Campaign.json")
+    assert len(loaded) == count
+    paused = median_ms(lambda: _gc_paused(lambda: Campaign.load(folder / "Campaign.json")), repeat)
+    size = (folder / "Campaign.json").stat().st_size
+    print(f"library  {count} fighters, {size / 1e6:.1f} MB: save {save:.1f} ms, load {load:.1f} ms "
+          f"(load with the GC paused: {paused:.1f} ms)")
+    return {"library save": save, "library load": load}
+
+
+def bench_session(folder: Path, engine: Engine, events: int, repeat: int) -> dict[str, float]:
+    path = folder / "big.json"
+    session = engine.session
+    save_session(session, path)
+    save = median_ms(lambda: save_session(session, path), repeat)
+    load = median_ms(lambda: load_session(path), repeat)
+    assert load_session(path) == session
+    # What-if: the same load with the cyclic garbage collector paused while it parses.
+    paused = median_ms(lambda: _gc_paused(lambda: load_session(path)), repeat)
+    size = path.stat().st_size
+    print(f"session  {len(session.encounter.fighters)} fighters, {len(session.log)} log entries, "
+          f"{events} events, {size / 1e6:.1f} MB: save {save:.1f} ms, load {load:.1f} ms "
+          f"(load with the GC paused: {paused:.1f} ms)")
+    return {"session save": save, "session load": load}
+
+
+def _gc_paused(run: Callable[[], object]) -> object:
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return run()
+    finally:
+        if was:
+            gc.enable()
+
+
+def bench_autosave(folder: Path, engine: Engine, repeat: int) -> dict[str, float]:
+    """The autosave cost of one GM action, on the big fight."""
+    ids = list(engine.encounter.order)
+    counter = iter(range(10**9))
+
+    def action() -> None:
+        i = next(counter)
+        engine.apply(c.SetValue(fighter_id=ids[i % len(ids)], field="status.ep", value=i % 5))
+
+    bare = median_ms(action, repeat)
+    autosave = Autosave(folder / "autosave")
+    autosave.attach(engine)
+    with_journal = median_ms(action, repeat)
+    journal = Journal(folder / "journal-alone.jsonl")
+    journal.open()
+    record = ApplyRecord(entry=engine.session.log[-1])
+    append = median_ms(lambda: journal.append(record), repeat)
+    journal.close()
+    snapshot = median_ms(lambda: autosave._compact(), max(3, repeat // 20))
+    autosave.mark_clean_exit()
+    restore = median_ms(lambda: Autosave(folder / "autosave").restore(), max(3, repeat // 20))
+    print(f"autosave one action: {bare:.2f} ms bare, {with_journal:.2f} ms with the journal "
+          f"(+{with_journal - bare:.2f} ms); journal append + fsync alone {append:.2f} ms")
+    print(f"autosave snapshot (round end / save) {snapshot:.1f} ms, restore {restore:.1f} ms")
+    return {"journal write": with_journal - bare, "journal append": append,
+            "snapshot": snapshot, "restore": restore}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
+    args = parser.parse_args(argv)
+    fighters, events, library, repeat = (40, 1_000, 300, 3) if args.quick else (200, 10_000, 2_000, 15)
+    with tempfile.TemporaryDirectory(prefix="fightdesk-bench-") as tmp:
+        folder = Path(tmp)
+        figures = {}
+        # The library first, while the heap is small (as when the app opens a campaign).
+        figures.update(bench_library(folder, library, repeat))
+        started = time.perf_counter()
+        engine, counted = big_session(fighters, events)
+        print(f"(built the fight in {time.perf_counter() - started:.1f} s)")
+        figures.update(bench_session(folder, engine, counted, repeat))
+        figures.update(bench_autosave(folder, engine, repeat * 10))
+    print()
+    print("target check (medians):")
+    missed = 0
+    for name, value in figures.items():
+        kind = "load" if name.endswith("load") else "save" if name.endswith("save") else \
+            "journal" if name == "journal write" else None
+        if kind is None:
+            continue
+        ok = value < TARGETS_MS[kind]
+        missed += not ok
+        print(f"  {name:14} {value:8.2f} ms  (target < {TARGETS_MS[kind]:.0f} ms) "
+              f"{'ok' if ok else 'MISSED'}")
+    return 1 if missed and not args.quick else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
