@@ -64,19 +64,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
-    """Put the first fight on screen: ``path`` when given, else the bundled demo.
-
-    (Reopening the last session and crash recovery will choose here too.)
+    """Put the first fight on screen: the autosaved fight after a crash (if the GM wants
+    it back) or after a normal quit (unless ``path`` is given), else ``path``, else the
+    bundled demo. The start-up benchmark (probe) measures a plain start without autosave.
     """
     probe.mark("first-paint")
     _set_window_icon(window)
-    if path is not None:
+    if not probe.enabled and _restore_or_reopen(window, path):
+        ok = True
+    elif path is not None:
         ok = window.open_file(path)
     else:
         ok = _show_demo(window)
     probe.mark("loaded")
     if probe.enabled:
         _finish_probe(window, probe, ok)
+
+
+def _restore_or_reopen(window: MainWindow, path: Path | None) -> bool:
+    """Autosave every fight the window shows; True when it brought the last fight back
+    (see docs/autosave.md)."""
+    from fightdesk.ui.recovery import start_autosave
+
+    binder, choice = start_autosave(window, path)
+    if binder is None or choice is None:
+        return False
+    binder.show_restored(choice, window.show_session)
+    return True
 
 
 def _show_demo(window: MainWindow) -> bool:

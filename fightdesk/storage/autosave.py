@@ -147,6 +147,16 @@ class Autosave:
         return self._path
 
     @property
+    def engine(self) -> Engine | None:
+        """The engine being autosaved, if any."""
+        return self._engine
+
+    @property
+    def is_saved(self) -> bool:
+        """True while the fight equals the file last passed to :meth:`mark_saved`."""
+        return self._saved_gen is not None and self._saved_gen == self._gen
+
+    @property
     def healthy(self) -> bool:
         """False from a failed write until a write succeeds again."""
         return not self._failing

@@ -1,0 +1,207 @@
+"""The Qt face of autosave: the restore question at start-up, and keeping the shown fight
+autosaved (attach on every fight shown, compact on save, say so on quit).
+
+The logic lives in :mod:`fightdesk.storage.autosave` (no Qt); this module only asks the
+GM and connects signals. The window is used through its ``document`` (a
+``FightDocument``: ``engine``, ``path``, ``replaced``, ``pathChanged``, ``undo_stack``)
+and its status bar, so no widget module is imported here.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
+
+if TYPE_CHECKING:
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.model import Session
+    from fightdesk.storage.autosave import Autosave, RecoveryInfo
+
+RESTORE_BUTTON = "restoreButton"
+SKIP_BUTTON = "skipButton"
+
+
+@dataclass
+class StartChoice:
+    """The fight to show at start-up, brought back by autosave."""
+
+    session: Session
+    path: Path | None
+    fight_id: str
+    unsaved: bool
+    after_crash: bool
+
+
+def describe(info: RecoveryInfo) -> str:
+    """What the restore question says about the fight (plain text, a few lines)."""
+    when = datetime.datetime.fromtimestamp(info.changed_at).strftime("%a %d %b, %H:%M")
+    lines = [f"\u201c{info.fight_name}\u201d, round {info.round}, "
+             f"{info.actions} action{'s' if info.actions != 1 else ''} in the log."]
+    if info.last_action:
+        lines.append(f"Last action: {info.last_action}")
+    lines.append(f"Autosaved: {when}")
+    if info.path is None:
+        lines.append("Never saved to a file.")
+    elif info.unsaved:
+        lines.append(f"Changed since it was saved to {info.path}.")
+    else:
+        lines.append(f"Saved to {info.path}.")
+    if info.problem:
+        lines.append(f"Note: part of the autosave could not be read ({info.problem}); "
+                     "the fight comes back as far as it can be read.")
+    return "\n".join(lines)
+
+
+def restore_box(parent: QWidget | None, info: RecoveryInfo) -> QMessageBox:
+    """The question asked after a crash: bring the fight back exactly as it was?"""
+    box = QMessageBox(parent)
+    box.setObjectName("RestoreQuestion")
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("Restore the fight?")
+    box.setText("fightdesk did not close normally last time.\n"
+                "Restore the fight exactly as it was after the last action?")
+    box.setInformativeText(describe(info))
+    restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
+    restore.setObjectName(RESTORE_BUTTON)
+    skip = box.addButton("Start without it", QMessageBox.ButtonRole.RejectRole)
+    skip.setObjectName(SKIP_BUTTON)
+    skip.setToolTip("The autosave stays in the fightdesk data folder; it is not offered again.")
+    box.setDefaultButton(restore)
+    box.setEscapeButton(skip)
+    return box
+
+
+def ask_to_restore(parent: QWidget | None, info: RecoveryInfo) -> bool:
+    box = restore_box(parent, info)
+    box.exec()
+    clicked = box.clickedButton()
+    return clicked is not None and clicked.objectName() == RESTORE_BUTTON
+
+
+def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) -> StartChoice | None:
+    """What to show first: after a crash, the fight if the GM wants it back; after a
+    normal quit, the last fight (unless a file was named on the command line)."""
+    from fightdesk.storage.files import FileProblem
+
+    info = autosave.recoverable()
+    if info is None:
+        return None
+    if info.clean_exit:
+        if file is not None:
+            return None
+    elif not ask_to_restore(parent, info):
+        autosave.forget()
+        return None
+    try:
+        session = autosave.restore(info.fight_id)
+    except FileProblem as problem:
+        QMessageBox.warning(parent, "Cannot restore the fight", str(problem))
+        return None
+    return StartChoice(session, info.path, info.fight_id, info.unsaved, info.crashed)
+
+
+class AutosaveBinder(QObject):
+    """Keeps whatever fight the window shows autosaved, and tells the GM when it cannot."""
+
+    #: Autosave stopped (False) or works again (True), with the message for the GM.
+    status = Signal(bool, str)
+
+    def __init__(self, window: QMainWindow, autosave: Autosave) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document: Any = window.document  # type: ignore[attr-defined]
+        self.autosave = autosave
+        self._next: tuple[str, bool] | None = None  # (fight id, saved) for a restored fight
+        self._warning: QMessageBox | None = None
+        autosave.on_status = self.status.emit
+        self.status.connect(self._show_status)
+        self.document.replaced.connect(self._attach)
+        self.document.pathChanged.connect(self._maybe_saved)
+        self.document.undo_stack.cleanChanged.connect(self._maybe_saved)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.quit)
+
+    @classmethod
+    def install(cls, window: QMainWindow, autosave: Autosave | None = None) -> AutosaveBinder:
+        from fightdesk.storage.autosave import Autosave
+
+        return cls(window, autosave if autosave is not None else Autosave())
+
+    def show_restored(self, choice: StartChoice, show: Any) -> None:
+        """Show a restored fight with ``show(engine, path)`` (the window's
+        ``show_session``), continuing its autosave folder and its unsaved marker."""
+        from fightdesk.engine.engine import Engine
+
+        self._next = (choice.fight_id, not choice.unsaved)
+        show(Engine(choice.session), choice.path)
+        if choice.unsaved:
+            self.document.undo_stack.resetClean()
+        if choice.after_crash:
+            self.window.statusBar().showMessage(
+                "Restored the fight as it was after the last action.", 10000)
+
+    def _attach(self) -> None:
+        engine: Engine | None = self.document.engine
+        if engine is None or engine is self.autosave.engine:
+            return  # a reset the autosave already followed
+        path = self.document.path
+        if self._next is not None:
+            fight_id, saved = self._next
+            self._next = None
+            self.autosave.attach(engine, path, fight_id=fight_id, saved=saved)
+        else:
+            self.autosave.attach(engine, path)
+
+    def _maybe_saved(self, *_: object) -> None:
+        """File > Save / Save As just wrote the fight: compact and remember the file."""
+        doc = self.document
+        if doc.engine is None or doc.engine is not self.autosave.engine or doc.path is None:
+            return
+        if doc.is_modified():
+            return
+        if doc.path != self.autosave.path or not self.autosave.is_saved:
+            self.autosave.mark_saved(doc.path)
+
+    def quit(self) -> None:
+        self.autosave.mark_clean_exit()
+
+    def _show_status(self, ok: bool, message: str) -> None:
+        bar = self.window.statusBar()
+        bar.showMessage(message, 15000 if ok else 0)
+        if ok:
+            if self._warning is not None:
+                self._warning.close()
+                self._warning = None
+            return
+        if self._warning is None:
+            # Once per failure: a dialog the GM cannot miss, not modal so play goes on.
+            box = QMessageBox(QMessageBox.Icon.Warning, "Autosave failed", message,
+                              QMessageBox.StandardButton.Ok, self.window)
+            box.setObjectName("AutosaveWarning")
+            box.setWindowModality(Qt.WindowModality.NonModal)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+            box.show()
+            self._warning = box
+        else:
+            self._warning.setText(message)
+
+
+def start_autosave(window: QMainWindow, file: Path | None) -> tuple[AutosaveBinder | None, StartChoice | None]:
+    """At start-up: keep every fight the window shows autosaved, and pick the fight to
+    bring back (None: show ``file`` or the demo as usual)."""
+    from fightdesk.storage.autosave import Autosave
+    from fightdesk.storage.files import describe_os_error
+
+    try:
+        autosave = Autosave()
+    except OSError as exc:  # the data folder itself cannot be made
+        window.statusBar().showMessage(f"Autosave is off: {describe_os_error(exc)}", 0)
+        return None, None
+    binder = AutosaveBinder(window, autosave)
+    return binder, choose_start(window, autosave, file)
