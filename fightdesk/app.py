@@ -28,7 +28,9 @@ PROBE_ENV = "FIGHTDESK_STARTUP_PROBE"
 PROBE_PREFIX = "fightdesk-probe"
 APP_ID = "io.github.fightdesk.Fightdesk"
 # What a bare Linux needs for Qt's widgets (README "System packages").
-LINUX_PACKAGES = "libegl1 libgl1 libxkbcommon0 libfontconfig1 libglib2.0-0 libdbus-1-3 fonts-dejavu-core"
+LINUX_PACKAGES = (
+    "libegl1 libgl1 libxkbcommon0 libfontconfig1 libglib2.0-0 libdbus-1-3 libcups2 fonts-dejavu-core"
+)
 # If the window gets no paint event (started minimized), load the fight anyway.
 FIRST_PAINT_FALLBACK_MS = 300
 
