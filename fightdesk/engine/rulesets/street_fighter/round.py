@@ -68,6 +68,14 @@ def current_actor(enc: Encounter) -> str | None:
     return actors[0] if actors else None
 
 
+def pass_shown(enc: Encounter) -> int:
+    """The pass the current actor acts in (a new pass starts when everyone has gone)."""
+    actor = current_actor(enc)
+    if actor is not None and actor in enc.state.passed:
+        return enc.state.pass_number + 1
+    return enc.state.pass_number
+
+
 def anyone_holding(enc: Encounter) -> bool:
     return any(held_die(status(enc, fid)) is not None for fid in in_fight(enc))
 

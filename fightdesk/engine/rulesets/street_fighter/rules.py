@@ -249,6 +249,8 @@ def _convert(ctx: Context, cmd: Command) -> None:
     fid = cmd.fighter_id
     fighter_or_fail(enc, fid)
     st = status(enc, fid)
+    if not can_use_ep(enc, fid):
+        raise RuleViolation(f"{name(enc, fid)} is a weenie: weenies cannot gain EP")
     if cmd.die_id is None:
         candidates = [d for d in st.dice if d.state in ("ready", "held")
                       and round.effective_face(enc, d) <= sheet(enc, fid).perception]

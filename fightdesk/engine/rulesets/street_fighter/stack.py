@@ -91,6 +91,8 @@ def pick_die(enc: Encounter, fid: str, die_id: int | None, *, interrupt: bool) -
         held = held_die(st)
         if held is not None:
             return held
+        if on_phase:
+            return on_phase[0]  # not this fighter's turn: the turn check says so
         raise RuleViolation(f"no unspent die: {who} has no die showing phase "
                             f"{enc.state.phase} and no held die")
     held = held_die(st)

@@ -27,7 +27,13 @@ from ...ruleset import (
 from . import commands as sf
 from .catalogue import catalogue
 from .model import COUNTED_EFFECTS, PASSIVE, TECHNIQUES, ActionDie, Maneuver, Move
-from .round import actors_in_phase, current_actor, next_phase_with_dice, phase_dice
+from .round import (
+    actors_in_phase,
+    current_actor,
+    next_phase_with_dice,
+    pass_shown,
+    phase_dice,
+)
 from .specials import (
     CONCENTRATION_NAMES,
     concentration_pool,
@@ -921,8 +927,9 @@ def describe_state(enc: Encounter) -> str:
     if stage == "round-over":
         return f"{head} over"
     phase = f"{head} · phase {rs.phase}"
-    if rs.pass_number > 1:
-        phase += f" · pass {rs.pass_number}"
+    shown = pass_shown(enc)
+    if shown > 1:
+        phase += f" · pass {shown}"
     actor = current_actor(enc)
     if rs.stack:
         return f"{phase} · interrupt stack ({len([m for m in rs.stack if m.open])} pending)"
