@@ -64,6 +64,12 @@ def resolve_move(ctx: Context, move: Move) -> None:
     elif move.action == "break-free" and target:
         break_free(ctx, fid, target)
     elif move.action == "sustain-hold":
+        hold = status(enc, fid).holding
+        if hold is None or hold.target_id != target:
+            ctx.say(f"{who} no longer holds {name(enc, target)}: the {title} does nothing",
+                    fighter_id=fid, kind="note")
+            finish_move(ctx, move, landed=False)
+            return
         start_damage(ctx, move)
         return
     else:
