@@ -11,8 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -45,6 +52,7 @@ if TYPE_CHECKING:
     from fightdesk.engine.ruleset import Preview
 
     from .action_dialog import ActionDialog
+    from .library_panel import LibraryPanel
     from .stack_dialog import InterruptStackDialog
 
 # The GM-override path of a fighter's health (the core ``SetValue`` command); a ruleset
@@ -105,6 +113,12 @@ class MainWindow(QMainWindow):
         self._action_dialog: ActionDialog | None = None
         self._stack_dialog: InterruptStackDialog | None = None
         self._stack_decision: DecisionPanel | None = None
+        # The campaign library dock is built after the first fight is on screen (it loads
+        # the library files); fighters dragged from it are dropped anywhere on the window.
+        self.library_panel: LibraryPanel | None = None
+        self.library_dock: QDockWidget | None = None
+        self._library_scheduled = False
+        self.setAcceptDrops(True)
 
     def _build_actions(self) -> None:
         def action(text: str, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
@@ -333,6 +347,88 @@ class MainWindow(QMainWindow):
         for model in (self.fighters_model, self.log_model, self.stack_model):
             model.set_engine(engine)
         self._show_views()
+        if engine is not None and self.library_panel is None and not self._library_scheduled:
+            self._library_scheduled = True
+            QTimer.singleShot(0, self, self.add_library_panel)
+
+    # --- the campaign library -------------------------------------------------------------------
+    def add_library_panel(self, library: object | None = None) -> LibraryPanel:
+        """Build the campaign library dock (once); ``library`` is a storage ``Library``
+        (the GM's data folder by default)."""
+        if self.library_panel is not None:
+            return self.library_panel
+        from .library_panel import LibraryPanel
+
+        panel = LibraryPanel(library, self)  # type: ignore[arg-type]
+        self.library_panel = panel
+        dock = QDockWidget("Campaign library", self)
+        dock.setObjectName("LibraryPanelDock")
+        dock.setWidget(panel)
+        # Put it back where the GM left it: Qt restores a dock made after restoreState()
+        # instead of adding it (adding first would leave it hidden).
+        state = getattr(self, "_saved_state", None)
+        saved = isinstance(state, QByteArray) and not state.isEmpty()
+        if not (saved and self.restoreDockWidget(dock)):
+            self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        toggle = dock.toggleViewAction()
+        toggle.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        _set_tip(toggle, "Show or hide the campaign library")
+        self.view_menu.addAction(toggle)
+        self.library_dock = dock
+        panel.addToEncounter.connect(self._add_from_library)
+        panel.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        panel.set_encounter_source(
+            lambda: self.document.engine.encounter if self.document.engine else None)
+        return panel
+
+    def _add_from_library(self, command: Command) -> None:
+        """Fighters from the library join the fight through the engine, like any action."""
+        if self.document.engine is None:
+            self.statusBar().showMessage("Open or start a fight first", 8000)
+            return
+        self._apply(command)
+
+    def _library_drag(self, event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> bool:
+        from fightdesk.storage.library import FIGHTER_MIME
+
+        if not event.mimeData().hasFormat(FIGHTER_MIME) or self.document.engine is None:
+            return False
+        dock = self.library_dock
+        # Dropping back onto the library itself adds nothing.
+        if dock is not None and dock.isVisible():
+            where = dock.mapFrom(self, event.position().toPoint())
+            if dock.rect().contains(where):
+                return False
+        return True
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._library_drag(event):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if self._library_drag(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        from fightdesk.storage.library import FIGHTER_MIME, LibraryError, commands_from_drag
+
+        if not self._library_drag(event):
+            event.ignore()
+            return
+        try:
+            commands = commands_from_drag(bytes(event.mimeData().data(FIGHTER_MIME).data()))
+        except LibraryError as exc:
+            self._show_refusal(str(exc))
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        for command in commands:
+            if not self._apply(command):
+                break
 
     def _engine_changed(self, notice: Notice) -> None:
         self.fighters_model.refresh(notice)

@@ -308,3 +308,78 @@ def test_form_maneuver_table_messages(qtbot: QtBot, marisol: Fighter) -> None:
     assert fighter.sheet.maneuvers[0].speed == 3
     assert fighter.sheet.maneuvers[-1].name == "Throw"
     assert fighter.sheet.maneuvers[-1].technique == "grab"
+
+
+# --- wired into the main window -----------------------------------------------------------------
+
+
+def test_main_window_applies_library_fighters_by_button_and_drop(
+        window: Any, qtbot: QtBot, tmp_path: Path) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QDropEvent
+
+    from fightdesk.storage.sessions import demo_session
+
+    window.show_session(Engine(demo_session()), None)
+    panel = window.add_library_panel(Library(tmp_path / "campaigns"))
+    assert window.add_library_panel() is panel  # built once
+    assert window.library_dock is not None
+    assert window.library_dock.toggleViewAction() in window.view_menu.actions()
+    engine = window.document.engine
+    assert engine is not None
+    before = len(engine.encounter.fighters)
+
+    select(panel, "syndicate-bruiser")
+    panel.count_spin.setValue(2)
+    panel.add_action.trigger()
+    names = [engine.encounter.fighters[f].name for f in engine.encounter.order[before:]]
+    assert names == ["Syndicate Bruiser 1", "Syndicate Bruiser 2"]
+
+    panel.count_spin.setValue(1)
+    mime = panel.model.mimeData([panel.model.index(panel.model.row_of("hachiro-tsuda"), 0)])
+    centre = window.centralWidget().geometry().center()
+    drop = QDropEvent(QPointF(centre), Qt.DropAction.CopyAction, mime,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(drop)
+    assert drop.isAccepted()
+    last = engine.encounter.fighters[engine.encounter.order[-1]]
+    assert last.name == 'Hachiro "Lantern" Tsuda' and last.source_id == "hachiro-tsuda"
+    count = len(engine.encounter.fighters)
+    qtbot.waitUntil(lambda: window.library_dock.width() > 150)
+    over_library = QDropEvent(QPointF(window.library_dock.geometry().center()),
+                              Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                              Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(over_library)  # dropping back onto the library adds nothing
+    assert not over_library.isAccepted() and len(engine.encounter.fighters) == count
+    # the fight's undo takes the drop back; the library's history is not touched
+    window.undo_action.trigger()
+    assert len(engine.encounter.fighters) == before + 2
+    assert panel.campaign is not None and not panel.campaign.can_undo()
+
+
+def test_library_dock_place_is_remembered(qtbot: QtBot, tmp_path: Path) -> None:
+    from fightdesk.ui.main_window import MainWindow
+
+    def window_with_library(library: bool = True) -> MainWindow:
+        win = MainWindow()
+        qtbot.addWidget(win, before_close_func=lambda w: w.document.undo_stack.setClean())
+        win.resize(1280, 800)
+        win.show()
+        if library:
+            win.add_library_panel(Library(tmp_path / "campaigns"))
+        return win
+
+    window_with_library(library=False).save_layout()  # saved before the library existed
+    second = window_with_library()
+    dock = second.library_dock
+    assert dock is not None
+    qtbot.waitUntil(dock.isVisible)  # the main window lays its docks out on the next pass
+    dock.hide()
+    second.save_layout()
+    third = window_with_library()
+    qtbot.wait(50)
+    assert third.library_dock is not None and not third.library_dock.isVisible()
+    third.library_dock.show()
+    third.save_layout()
+    fourth = window_with_library()
+    qtbot.waitUntil(lambda: fourth.library_dock is not None and fourth.library_dock.isVisible())
