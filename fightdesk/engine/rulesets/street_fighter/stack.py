@@ -142,6 +142,8 @@ def build_move(enc: Encounter, cmd: Act, *, interrupt: bool) -> Move:
         raise RuleViolation(f"{who} is knocked down and stands at the start of next round")
     if cmd.ep_speed and not can_use_ep(enc, fid):
         raise RuleViolation(f"{who} is a weenie: weenies cannot spend EP")
+    if interrupt and cmd.action == "sustain-hold":
+        raise RuleViolation("a sustained hold cannot be used as an interrupt")
     if interrupt:
         if not rs.stack:
             raise RuleViolation(f"{who} cannot interrupt: no move is pending")
