@@ -9,6 +9,7 @@ campaign file, and shows each message next to its field.
 
 from __future__ import annotations
 
+import contextlib
 import types
 import typing
 from collections.abc import Callable
@@ -666,13 +667,20 @@ class FighterForm(QWidget):
         """Field path -> message for every problem the library would refuse."""
         from pydantic import ValidationError
 
+        data = self.data()
         try:
-            fighter = self._fighter_model.model_validate(self.data())
+            fighter = self._fighter_model.model_validate(data)
         except ValidationError as exc:
             found: dict[str, str] = {}
             for err in exc.errors():
                 path = self._library.field_path(err["loc"])
                 found.setdefault(path, self._library.error_text(err))
+            # The other checks still apply: run them with the broken fields as they were.
+            if all(_put_back(data, self._original, err["loc"]) for err in exc.errors()):
+                with contextlib.suppress(ValidationError):
+                    patched = self._fighter_model.model_validate(data)
+                    for path, message in self._library.fighter_problems(patched):
+                        found.setdefault(path, message)
             return found
         return dict(self._library.fighter_problems(fighter))
 
@@ -718,6 +726,20 @@ class FighterForm(QWidget):
     def _edited(self) -> None:
         if not self._loading:
             self.validate()
+
+
+def _put_back(data: Any, original: Any, loc: tuple[int | str, ...]) -> bool:
+    """Set the value at ``loc`` in ``data`` back to the one in ``original``; False when
+    the original has no such place (a row the GM just added)."""
+    *head, last = loc
+    node, old = data, original
+    try:
+        for key in head:
+            node, old = node[key], old[key]
+        node[last] = old[last]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
 
 
 class FighterDialog(QDialog):

@@ -366,10 +366,11 @@ class LibraryPanel(QWidget):
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # Names are what the GM reads: they get their full width, the last column (tags,
+        # or rulesets when shown) takes what is left and scrolls sideways if it must.
         header = self.view.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, len(LibraryModel.COLUMNS)):
+        header.setStretchLastSection(True)
+        for col in range(len(LibraryModel.COLUMNS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
 
         def action(text: str, tip: str, shortcut: str = "") -> QAction:

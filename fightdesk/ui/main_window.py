@@ -370,6 +370,7 @@ class MainWindow(QMainWindow):
         saved = isinstance(state, QByteArray) and not state.isEmpty()
         if not (saved and self.restoreDockWidget(dock)):
             self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+            self.resizeDocks([dock], [380], Qt.Orientation.Horizontal)
         toggle = dock.toggleViewAction()
         toggle.setShortcut(QKeySequence("Ctrl+Shift+L"))
         _set_tip(toggle, "Show or hide the campaign library")

@@ -299,6 +299,12 @@ def test_form_maneuver_table_messages(qtbot: QtBot, marisol: Fighter) -> None:
     name = table.column_of("name")
     table.table.item(1, name).setText("jab")  # type: ignore[union-attr]
     assert "maneuver 'jab' is listed twice" in table.message.text()
+    # a broken field elsewhere does not hide the table's own problem
+    form.editors["name"].set_value("")
+    assert form.editors["name"].message.text() == "cannot be empty"
+    assert "maneuver 'jab' is listed twice" in table.message.text()
+    assert form.summary.text() == "2 problems to fix before saving"
+    form.editors["name"].set_value("Marisol Quintero")
     table.table.item(1, name).setText("Strong")  # type: ignore[union-attr]
     catalogue = table.catalogue_combo
     i = next(k for k in range(catalogue.count()) if catalogue.itemText(k) == "Throw")
