@@ -9,7 +9,6 @@ from fightdesk.engine.rulesets.street_fighter import commands as sf
 from .helpers import (
     answer,
     begin,
-    die_id,
     faces,
     fighter,
     make_engine,

@@ -85,7 +85,7 @@ def test_zen_no_mind_ep_are_spent_first_and_vanish_at_round_end() -> None:
     ok(eng, c.NextStep(dice=[[9, 8]]))
     entry = ok(eng, c.EndRound())
     assert st(eng, "ryo").zen_ep == 0 and st(eng, "ryo").ep == 5
-    assert any("Zen No-Mind EP are lost" in t for t in texts(entry))
+    assert "Ryo's 2 unspent Zen No-Mind EP are lost" in texts(entry)
 
 
 def test_acting_order_wits_perception_dexterity_then_roll_off() -> None:

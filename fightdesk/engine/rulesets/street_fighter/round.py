@@ -528,10 +528,11 @@ def _cleanup(ctx: Context) -> None:
             for e in gone:
                 ctx.say(f"{who}'s {e.name} ends with the round", fighter_id=fid,
                         kind="condition-off", name=e.name)
-        if st.zen_ep:
+        zen = st.zen_ep
+        if zen:
             ctx.set(path, "zen_ep", 0)
-            ctx.say(f"{who}'s {st.zen_ep} unspent Zen No-Mind EP are lost", fighter_id=fid,
-                    kind="ep-spend", amount=st.zen_ep, why="Zen No-Mind EP unspent")
+            ctx.say(f"{who}'s {zen} unspent Zen No-Mind EP are lost", fighter_id=fid,
+                    kind="ep-spend", amount=zen, why="Zen No-Mind EP unspent")
         if st.concentration is not None:
             ctx.set(path, "concentration", None)
         if st.recovery is not None and not st.recovery.whole_round:

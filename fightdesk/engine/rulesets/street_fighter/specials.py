@@ -401,8 +401,9 @@ def drop(ctx: Context, fid: str, what: str) -> None:
     if key == "hold":
         if st.holding is None:
             raise RuleViolation(f"{who} is not holding anyone")
+        held = st.holding.target_id
         ctx.set(status_path(fid), "holding", None)
-        ctx.summary = f"{who} lets go of {name(enc, st.holding.target_id)}"
+        ctx.summary = f"{who} lets go of {name(enc, held)}"
         ctx.say(ctx.summary, fighter_id=fid, kind="condition-off", name="Held")
         return
     if key == "block":

@@ -349,6 +349,8 @@ def _why_no_interrupt(enc: Encounter, fid: str) -> str:
         return f"{name(enc, fid)} is out of the fight"
     if not unspent(status(enc, fid)):
         return "no unspent die"
+    if not any(m.open and m.fighter_id != fid for m in rs.stack):
+        return "only this fighter's own moves are pending"
     return ""
 
 
