@@ -233,6 +233,11 @@ class Ruleset:
         f = enc.fighters[fighter_id]
         return Card(fighter_id=fighter_id, title=f.name, side=f.side, health=0, health_max=0)
 
+    def cards(self, enc: Encounter) -> list[tuple[str, Card]]:
+        """Every fighter's card, in order. A ruleset may override this to share work
+        between the cards (the UI refreshes them all on every change)."""
+        return [(fid, self.card(enc, fid)) for fid in enc.order if fid in enc.fighters]
+
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         return ()
 

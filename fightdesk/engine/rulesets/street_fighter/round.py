@@ -59,13 +59,35 @@ def actors_in_phase(enc: Encounter) -> list[str]:
     return sorted(actors, key=lambda fid: acting_key(enc, fid))
 
 
+def has_phase_die(enc: Encounter, fid: str) -> bool:
+    phase = enc.state.phase
+    return any(d.state == "ready" and d.face == phase for d in status(enc, fid).dice)
+
+
 def current_actor(enc: Encounter) -> str | None:
-    """Whose turn it is in this pass (seed step 6: passes repeat while dice show the phase)."""
-    actors = actors_in_phase(enc)
-    waiting = [fid for fid in actors if fid not in enc.state.passed]
-    if waiting:
-        return waiting[0]
-    return actors[0] if actors else None
+    """Whose turn it is in this pass (seed step 6: passes repeat while dice show the phase).
+    One pass over the fighters, no sorting: the views ask this for every card."""
+    rs = enc.state
+    if rs.stage != "phases" or rs.phase is None:
+        return None
+    phase = rs.phase
+    passed = set(rs.passed)
+    first: tuple[tuple[int, int, int, int], str] | None = None
+    waiting: tuple[tuple[int, int, int, int], str] | None = None
+    for fid in enc.order:
+        fighter = enc.fighters.get(fid)
+        if fighter is None or fighter.status.health <= 0:
+            continue
+        if not any(d.state == "ready" and d.face == phase for d in fighter.status.dice):
+            continue
+        key = (acting_key(enc, fid), fid)
+        if first is None or key < first:
+            first = key
+        if fid not in passed and (waiting is None or key < waiting):
+            waiting = key
+    if waiting is not None:
+        return waiting[1]
+    return first[1] if first is not None else None
 
 
 def pass_shown(enc: Encounter) -> int:

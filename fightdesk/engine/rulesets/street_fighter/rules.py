@@ -94,6 +94,11 @@ class StreetFighter(Ruleset):
 
         return card(enc, fighter_id)
 
+    def cards(self, enc: Encounter) -> list[tuple[str, Card]]:
+        from .views import cards
+
+        return cards(enc)
+
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         from .views import stack_rows
 

@@ -30,6 +30,7 @@ from .model import COUNTED_EFFECTS, PASSIVE, TECHNIQUES, ActionDie, Maneuver, Mo
 from .round import (
     actors_in_phase,
     current_actor,
+    has_phase_die,
     next_phase_with_dice,
     pass_shown,
     phase_dice,
@@ -168,7 +169,18 @@ _STATE_WORDS = {
 # --- cards -------------------------------------------------------------------------------
 
 
-def card(enc: Encounter, fid: str) -> Card:
+def cards(enc: Encounter) -> list[tuple[str, Card]]:
+    """All cards at once: whose turn it is and who holds whom are worked out once."""
+    actor = current_actor(enc)
+    holders = {f.status.holding.target_id: fid for fid, f in enc.fighters.items()
+               if f.status.holding is not None and f.status.health > 0}
+    return [(fid, card(enc, fid, actor=actor, holder=holders.get(fid, "")))
+            for fid in enc.order if fid in enc.fighters]
+
+
+def card(enc: Encounter, fid: str, *, actor: str | None = "?",
+         holder: str | None = "?") -> Card:
+    """One card; ``actor`` and ``holder`` may be passed in when known ("?": work it out)."""
     f = enc.fighters[fid]
     s, st = f.sheet, f.status
     ep_tip = "Edge Points" + (f": {st.ep} own + {st.zen_ep} from Zen No-Mind (spent first)"
@@ -185,15 +197,23 @@ def card(enc: Encounter, fid: str) -> Card:
     size = 1
     if f.group:
         size = sum(1 for other in enc.fighters.values() if other.group == f.group)
+    if holder == "?":
+        holder = holder_of(enc, fid) if any_holds(enc) else None
+    if actor == "?":
+        actor = current_actor(enc) if has_phase_die(enc, fid) else None
     return Card(
         fighter_id=fid, title=f.name, side=f.side, health=st.health, health_max=s.health,
-        resources=resources, conditions=conditions(enc, fid),
+        resources=resources, conditions=conditions(enc, fid, holder or None),
         dice=tuple(("H" if d.state == "held" else "") + str(d.face) for d in unspent(st)),
-        acting=current_actor(enc) == fid, out=st.health <= 0, group_size=size,
+        acting=actor == fid, out=st.health <= 0, group_size=size,
     )
 
 
-def conditions(enc: Encounter, fid: str) -> tuple[str, ...]:
+def any_holds(enc: Encounter) -> bool:
+    return any(f.status.holding is not None for f in enc.fighters.values())
+
+
+def conditions(enc: Encounter, fid: str, holder: str | None = None) -> tuple[str, ...]:
     st = status(enc, fid)
     out: list[str] = [c.name for c in st.conditions]
     if st.knocked_down:
@@ -203,7 +223,6 @@ def conditions(enc: Encounter, fid: str) -> tuple[str, ...]:
     if st.holding is not None:
         out.append(f"Holding {name(enc, st.holding.target_id)} ({st.holding.maneuver} "
                    f"{st.holding.actions}/{st.holding.limit})")
-    holder = holder_of(enc, fid)
     if holder is not None:
         out.append(f"Held by {name(enc, holder)}")
     if st.concentration is not None:

@@ -1,0 +1,176 @@
+"""Engine speed for street-fighter: a scripted 10-round fight of 4 fighters and 6 weenies.
+
+A simple policy plays it (the fighter whose turn it is attacks someone on the other side,
+now and then someone blocks as an interrupt, every question gets a plain answer), and every
+``Engine.apply`` is timed. Prints the median, 90th percentile and worst time per action
+(target: median under 1 ms), and, for the UI, the time of the views of a 200-fighter fight.
+
+    python benchmarks/engine_street_fighter.py [--seed N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.model import Encounter, Session
+from fightdesk.engine.rulesets.street_fighter import commands as sf
+from fightdesk.engine.rulesets.street_fighter.round import current_actor
+
+SHEET: dict[str, Any] = {
+    "ruleset": "street-fighter", "strength": 3, "dexterity": 4, "stamina": 3, "charisma": 2,
+    "manipulation": 2, "appearance": 2, "perception": 3, "intelligence": 3, "wits": 3,
+    "arena": 1, "style_lore": 1, "insight": 1, "intimidation": 1, "subterfuge": 1,
+    "punch": 3, "kick": 3, "block": 2, "grab": 2, "athletics": 2, "focus": 1, "health": 14,
+    "chi": 2, "willpower": 5,
+}
+
+
+def _fighter(fid: str, side: str, *, weenie: bool = False, wits: int = 3,
+             group: str | None = None) -> dict[str, Any]:
+    sheet = {**SHEET, "wits": wits, "weenie": weenie}
+    if weenie:
+        sheet.update({"health": 4, "strength": 2, "punch": 1, "kick": 1, "stamina": 2})
+    return {"id": fid, "name": fid.replace("-", " ").title(), "side": side, "group": group,
+            "sheet": sheet, "status": {"ruleset": "street-fighter", "health": sheet["health"],
+                                       "chi": sheet["chi"], "willpower": sheet["willpower"]}}
+
+
+def build_fight(seed: int) -> Engine:
+    fighters = [
+        _fighter("aiko", "pc", wits=4), _fighter("bram", "pc", wits=2),
+        _fighter("cato", "enemy", wits=3), _fighter("dara", "enemy", wits=5),
+        *[_fighter(f"thug-{n}", "enemy", weenie=True, wits=1 + n % 3, group="thugs")
+          for n in range(1, 7)],
+    ]
+    enc = Encounter.model_validate({
+        "ruleset": "street-fighter", "fighters": {f["id"]: f for f in fighters},
+        "order": [f["id"] for f in fighters], "groups": {"thugs": {"id": "thugs",
+                                                                    "name": "Thug"}},
+        "dice_seed": seed,
+    })
+    return Engine(Session.begin(enc))
+
+
+MOVES = ("Jab", "Strong", "Short", "Forward", "Fierce")
+
+
+def next_command(eng: Engine, rnd: random.Random) -> c.Command | None:
+    """The simple policy: what the table would do next."""
+    enc = eng.encounter
+    rs = enc.state
+    decision = eng.pending()
+    if decision is not None:
+        ids = [ch.id for ch in decision.choices]
+        for pick in ("convert", "accept", "ep", "roll"):
+            if pick in ids:
+                return c.Answer(decision_id=decision.id, choice=pick)
+        if ids:
+            return c.Answer(decision_id=decision.id, choice=ids[-1])
+        return c.Answer(decision_id=decision.id,
+                        amount=min(decision.maximum or 0, rnd.choice((0, 0, 1))))
+    if rs.stage == "fight-over":
+        return None
+    if rs.stack:
+        if not rs.resolving and rnd.random() < 0.3:
+            victim = max((m for m in rs.stack if m.open), key=lambda m: m.id)
+            target = enc.fighters.get(victim.target_id or "")
+            if target is not None and target.status.health > 0:
+                return sf.Interrupt(fighter_id=target.id, maneuver="Block")
+        return sf.ResolveNext()
+    if rs.stage == "phases":
+        actor = current_actor(enc)
+        if actor is not None:
+            side = enc.fighters[actor].side
+            foes = [f for f in enc.order if enc.fighters[f].side != side
+                    and enc.fighters[f].status.health > 0]
+            if foes:
+                return sf.Act(fighter_id=actor, maneuver=rnd.choice(MOVES),
+                              target_id=rnd.choice(foes))
+    if rs.stage == "round-over" and enc.round >= 10:
+        return c.EndFight()
+    return c.NextStep()
+
+
+def run_fight(seed: int) -> tuple[list[float], int]:
+    eng = build_fight(seed)
+    rnd = random.Random(seed)
+    timings: list[float] = []
+    refused = 0
+    for _ in range(20_000):
+        command = next_command(eng, rnd)
+        if command is None:
+            break
+        t0 = time.perf_counter()
+        out = eng.apply(command)
+        timings.append(time.perf_counter() - t0)
+        if not out.ok:
+            refused += 1
+            if isinstance(command, sf.Interrupt):
+                continue
+            if isinstance(command, sf.Act):
+                eng.apply(sf.PassDie(fighter_id=command.fighter_id))
+                continue
+            raise SystemExit(f"policy stuck: {command.kind}: {out.error}")
+    assert eng.encounter.state.stage == "fight-over", eng.encounter.state.stage
+    assert eng.rebuild().model_dump(mode="json") == eng.encounter.model_dump(mode="json")
+    return timings, refused
+
+
+def time_views(n: int = 200, *, one_by_one: bool = False) -> float:
+    """Median time of the views the UI asks for on every change, for ``n`` fighters."""
+    fighters = [_fighter(f"f{i}", "pc" if i % 2 else "enemy", wits=i % 10) for i in range(n)]
+    enc = Encounter.model_validate({
+        "ruleset": "street-fighter", "fighters": {f["id"]: f for f in fighters},
+        "order": [f["id"] for f in fighters], "dice_seed": 1,
+    })
+    eng = Engine(Session.begin(enc))
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
+        eng.apply(command)
+    rs = eng.ruleset
+    samples = []
+    for _ in range(15):
+        t0 = time.perf_counter()
+        rs.timeline(eng.encounter)
+        if one_by_one:
+            for fid in eng.encounter.order:
+                rs.card(eng.encounter, fid)
+        else:
+            rs.cards(eng.encounter)
+        rs.stack(eng.encounter)
+        rs.round_controls(eng.encounter)
+        rs.describe_state(eng.encounter)
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--fights", type=int, default=5)
+    args = parser.parse_args()
+    everything: list[float] = []
+    refused = 0
+    for i in range(args.fights):
+        timings, bad = run_fight(args.seed + i)
+        everything += timings
+        refused += bad
+    everything.sort()
+    ms = [t * 1000 for t in everything]
+    p90 = ms[int(len(ms) * 0.9)]
+    print(f"street-fighter engine: {args.fights} fights x 10 rounds, 4 fighters + 6 weenies")
+    print(f"  actions applied: {len(ms)} ({refused} refused by the rules, also timed)")
+    print(f"  per action: median {statistics.median(ms):.3f} ms, p90 {p90:.3f} ms, "
+          f"max {ms[-1]:.3f} ms  (target: median under 1 ms)")
+    print(f"  views for 200 fighters (timeline + cards() + stack + controls): "
+          f"median {time_views() * 1000:.2f} ms")
+    print(f"  the same with card() called 200 times: median {time_views(one_by_one=True) * 1000:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
