@@ -34,6 +34,8 @@ SHEET: dict[str, Any] = {
 def _fighter(fid: str, side: str, *, weenie: bool = False, wits: int = 3,
              group: str | None = None) -> dict[str, Any]:
     sheet = {**SHEET, "wits": wits, "weenie": weenie}
+    if side == "pc":  # two heroes against eight: tough enough to last ten rounds
+        sheet.update({"health": 30, "stamina": 5, "block": 4})
     if weenie:
         sheet.update({"health": 4, "strength": 2, "punch": 1, "kick": 1, "stamina": 2})
     return {"id": fid, "name": fid.replace("-", " ").title(), "side": side, "group": group,

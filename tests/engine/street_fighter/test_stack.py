@@ -213,3 +213,19 @@ def test_whole_stack_is_one_undo_step() -> None:
     assert len(steps) == 1
     assert eng.undo()
     assert eng.encounter.model_dump(mode="json") == before
+
+
+def test_gm_removes_a_fighter_in_the_middle_of_a_stack() -> None:
+    from fightdesk.engine import commands as c
+
+    eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3),
+                      fighter("gus", wits=5, dexterity=1))
+    begin(eng, [[6, 1], [6, 1], [2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Strong", target_id="ken", ep_speed=2))
+    ok(eng, sf.ResolveNext())  # Ryu's Strong (10): Ken is asked about removing dice
+    ok(eng, c.RemoveFighter(fighter_id="ken"))
+    assert eng.ruleset.stack(eng.encounter)  # the view still draws
+    entry = answer(eng, amount=0)
+    assert "The question lapsed: that fighter left the fight" in texts(entry)
+    assert eng.encounter.state.stack == [] and eng.pending() is None

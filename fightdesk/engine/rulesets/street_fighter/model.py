@@ -215,9 +215,11 @@ class StreetFighterOptions(StateModel):
     """Per-fight options (RULINGS.md: "Option" always means one of these)."""
 
     ruleset: Literal["street-fighter"] = "street-fighter"
-    # RULINGS "Damage": 1s do not cancel on damage rolls, do on other rolls (both options).
+    # RULINGS "Damage": 1s do not cancel on damage rolls, do on other rolls (both options);
+    # seed "Recovery": "Ones are ignored on this roll".
     ones_cancel_on_damage: bool = False
     ones_cancel_on_other_rolls: bool = True
+    ones_cancel_on_recovery: bool = False
     # RULINGS "Recovery": seconds per round (default 3).
     seconds_per_round: int = Field(3, ge=1, le=60)
     # RULINGS "Concentration": Find an Angle TN by arena (8 open, 7 unusual, 6 obstacles).
@@ -225,10 +227,10 @@ class StreetFighterOptions(StateModel):
     # RULINGS "Sustained holds": breaking free is opposed Strength rolls (option).
     break_free_opposed_strength: bool = True
     # docs/rulesets/street-fighter.md: choices where the text is silent.
+    # The grab that starts a sustained hold counts as one of its Grab-technique actions.
     hold_counts_first_action: bool = False
+    # Every fighter knows the catalogue's basic maneuvers besides those on the sheet.
     basics_for_all: bool = True
-    concentrate_and_recover_stack: bool = False
-    block_ep_needs_absorb: bool = True
 
 
 Stage = Literal["setup", "fight-start", "round-start", "phases", "round-end", "round-over",

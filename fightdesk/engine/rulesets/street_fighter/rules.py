@@ -425,6 +425,14 @@ def _answer(ctx: Context, cmd: Command) -> None:
         raise RuleViolation(f"the open question is {decision.id!r}, not {cmd.decision_id!r}")
     if decision.choices and cmd.choice not in {c.id for c in decision.choices}:
         raise RuleViolation("choose one of: " + ", ".join(c.id for c in decision.choices))
+    gone = task.fighter_id not in enc.fighters
+    if rs.damage is not None:
+        move = next((m for m in rs.stack if m.id == rs.damage.move_id), None)
+        gone = gone or move is None or move.fighter_id not in enc.fighters or \
+            (move.target_id is not None and move.target_id not in enc.fighters)
+    if gone:
+        _drop_orphan_question(ctx)
+        return
     who = name(enc, task.fighter_id)
     label = next((c.label for c in decision.choices if c.id == cmd.choice), str(cmd.amount))
     ctx.summary = f"{who}: {label}"
@@ -470,6 +478,26 @@ def _answer(ctx: Context, cmd: Command) -> None:
         if cmd.choice == "roll":
             specials.finish_recovery(ctx, fid)
         round.continue_end_of_round(ctx)
+
+
+def _drop_orphan_question(ctx: Context) -> None:
+    """The fighter a question was for has been removed by the GM: the question lapses and
+    whatever waited on it goes on without them."""
+    enc = ctx.enc
+    task = enc.state.task
+    dmg = enc.state.damage
+    round.clear_pending(ctx)
+    ctx.summary = "The question lapsed: that fighter left the fight"
+    ctx.say(ctx.summary, kind="note")
+    if dmg is not None:
+        ctx.set(ROUND, "damage", None)
+        if any(m.id == dmg.move_id for m in enc.state.stack):
+            stack.update_move(ctx, dmg.move_id, resolved=True)
+        stack.after_move(ctx)
+    elif task is not None and task.then == "end-round":
+        round.continue_end_of_round(ctx)
+    elif task is not None and task.then == "round-start":
+        round.continue_round_start(ctx)
 
 
 _HANDLERS: dict[str, Any] = {

@@ -187,7 +187,7 @@ def finish_recovery(ctx: Context, fid: str) -> None:
         return
     tn = min(10, base + (2 if rec.did_something else 0))
     roll = ctx.roll(down, 10, who=who, purpose=f"{rec.pool} recovery (TN {tn})", fighter_id=fid)
-    hits = successes(roll.faces, tn, ones_cancel=False)
+    hits = successes(roll.faces, tn, ones_cancel=enc.options.ones_cancel_on_recovery)
     roll.outcome = plural(hits, "success", "successes")
     _regain(ctx, fid, rec.pool, min(hits, down), plural(rec.full_rounds, "round") + " of recovery")
 

@@ -350,7 +350,7 @@ def lose_move(ctx: Context, move_id: int, why: str) -> None:
 
 def next_open_move(enc: Encounter) -> Move | None:
     for move in resolution_order(enc):
-        if move.open:
+        if move.open and move.fighter_id in enc.fighters:
             return move
     return None
 

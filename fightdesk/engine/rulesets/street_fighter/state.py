@@ -53,7 +53,9 @@ def fighter_or_fail(enc: Encounter, fid: str) -> None:
 
 
 def is_out(enc: Encounter, fid: str) -> bool:
-    return enc.fighters[fid].status.health <= 0
+    """Out of the fight at 0 health, or no longer in the encounter at all."""
+    fighter = enc.fighters.get(fid)
+    return fighter is None or fighter.status.health <= 0
 
 
 def in_fight(enc: Encounter) -> list[str]:
@@ -280,7 +282,10 @@ def pending_moves(enc: Encounter, fid: str) -> list[Move]:
 def resolution_key(enc: Encounter, move: Move) -> tuple[int, int, int, int, int]:
     """RULINGS "Speed and interrupts": descending full speed; ties to the higher Wits,
     Perception, Dexterity, then to the later-declared (interrupting) move."""
-    sh = sheet(enc, move.fighter_id)
+    fighter = enc.fighters.get(move.fighter_id)
+    if fighter is None:  # removed by the GM mid-stack: sorts last, never resolves
+        return (99, 0, 0, 0, -move.id)
+    sh = fighter.sheet
     return (-move.speed, -sh.wits, -sh.perception, -sh.dexterity, -move.id)
 
 
