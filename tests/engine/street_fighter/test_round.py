@@ -237,3 +237,16 @@ def test_undo_of_a_die_decision_takes_back_the_step_that_asked() -> None:
     answer(eng, choice="convert")
     assert eng.undo()
     assert eng.encounter.model_dump(mode="json") == before
+
+
+def test_letting_a_die_go_can_still_hold_it() -> None:
+    # The question offered when a die is not used includes holding it (seed "Held Dice":
+    # "When an action die comes up, instead of acting, a fighter may hold that die").
+    eng = make_engine(fighter("ryo", perception=2, dexterity=1))
+    begin(eng, [[8]])
+    ok(eng, c.NextStep())
+    decision = pending(eng)
+    assert [ch.id for ch in decision.choices] == ["hold", "lose"]  # 8 > Perception 2
+    answer(eng, choice="hold", expect="die-ryo")
+    assert faces(eng, "ryo", "held") == [8]
+    assert eng.ruleset.card(eng.encounter, "ryo").dice == ("H8",)
