@@ -460,3 +460,22 @@ def test_write_back_with_nothing_changed_is_empty(campaign: Campaign) -> None:
     assert plan.rows == () and plan.skipped == ()
     campaign.write_back(plan)
     assert campaign.undo_text() == "Add Lantern"
+
+
+def test_loading_leaves_the_garbage_collector_as_it_was(library: Library,
+                                                        campaign: Campaign) -> None:
+    import gc
+
+    assert gc.isenabled()
+    assert len(Campaign.load(campaign.path)) == 3 and gc.isenabled()
+    broken = library.folder / "Broken.json"
+    broken.write_text(campaign.path.read_text("utf-8").replace('"strength": 4', '"strength": 40'))
+    with pytest.raises(LibraryProblem, match=r'fighter #1 "Iron Bear", field sheet\.strength'):
+        Campaign.load(broken)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Campaign.load(campaign.path)
+        assert not gc.isenabled()  # a caller's own pause is kept
+    finally:
+        gc.enable()
