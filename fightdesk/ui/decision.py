@@ -77,8 +77,10 @@ class DecisionPanel(QFrame):
         self._decision = decision
         while self.choices.count():
             item = self.choices.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            old = item.widget() if item is not None else None
+            if old is not None:
+                old.hide()
+                old.deleteLater()
         self.error.setVisible(False)
         if decision is None:
             self.setVisible(False)
@@ -90,6 +92,7 @@ class DecisionPanel(QFrame):
             button.setToolTip(f"Answer: {choice.label}" + (f" (Alt+{n})" if n < 10 else ""))
             button.clicked.connect(lambda _=False, c=choice.id: self._answer(c, -1))
             self.choices.addWidget(button)
+            button.setVisible(True)  # a layout only shows new children on the next event loop pass
         has_amount = decision.minimum is not None or decision.maximum is not None
         self.amount.setVisible(has_amount)
         self.amount_ok.setVisible(has_amount)

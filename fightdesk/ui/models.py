@@ -184,7 +184,7 @@ class FightersModel(_ViewRowsModel):
             fid: (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
             for fid, f in enc.fighters.items() if f.group
         }
-        return [(fid, ruleset.card(enc, fid)) for fid in enc.order if fid in enc.fighters]
+        return list(ruleset.cards(enc))
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role in (GroupRole, GroupNameRole) and index.isValid() and 0 <= index.row() < len(self._keys):
