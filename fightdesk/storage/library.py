@@ -828,17 +828,13 @@ def default_folder() -> Path:
 
 
 def sample_folder() -> Path:
-    """Where the bundled sample campaign lives (installed package or source checkout)."""
-    try:
-        from importlib.resources import files
+    """Where the bundled sample campaign lives (installed package, checkout or bundle)."""
+    from fightdesk.resources_path import MissingResource, resource_dir
 
-        base = files("fightdesk.resources")
-        candidate = Path(str(base)) / "campaigns"
-        if candidate.is_dir():
-            return candidate
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return Path(__file__).resolve().parents[2] / "resources" / "campaigns"
+    try:
+        return resource_dir() / "campaigns"
+    except MissingResource:
+        return Path(__file__).resolve().parents[2] / "resources" / "campaigns"
 
 
 @dataclass
