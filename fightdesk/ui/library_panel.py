@@ -384,7 +384,8 @@ class LibraryPanel(QWidget):
             return act
 
         self.new_action = action("New", "Create a fighter in this campaign")
-        self.edit_action = action("Edit", "Edit the selected fighter", "F2")
+        # No F2 here: it is the window's "Act" key; double-click a row to edit it.
+        self.edit_action = action("Edit", "Edit the selected fighter (or double-click it)")
         self.duplicate_action = action("Duplicate", "Copy the selected fighter(s)")
         self.delete_action = action("Delete", "Delete the selected fighter(s) (undoable)",
                                     "Del")

@@ -172,6 +172,36 @@ def test_new_fighter_and_new_campaign(panel: LibraryPanel,
     assert panel.campaign.name == "Harbour Nights" and len(shown_names(panel)) == 6
 
 
+def test_rename_delete_and_a_broken_campaign(panel: LibraryPanel,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    library = panel.library
+    monkeypatch.setattr(panel, "_ask_text", lambda *a: "Harbour Nights, year two")
+    panel.rename_campaign_action.trigger()
+    assert panel.campaign is not None and panel.campaign.name == "Harbour Nights, year two"
+    assert [panel.campaign_combo.itemText(i) for i in range(panel.campaign_combo.count())] == [
+        "Harbour Nights, year two"]
+    # a broken campaign file: one message, the open campaign stays, the file untouched
+    broken = library.folder / "Broken.json"
+    text = panel.campaign.path.read_text("utf-8").replace('"wits": 4', '"wits": "sharp"', 1)
+    broken.write_text(text, encoding="utf-8")
+    panel._fill_campaigns()
+    panel.campaign_combo.activated.emit(panel.campaign_combo.findData("Broken"))
+    assert panel.banner.text().startswith(f"Cannot open this campaign: {broken}, fighter #1 ")
+    assert "field sheet.wits" in panel.banner.text()
+    assert panel.campaign.name == "Harbour Nights, year two"
+    assert panel.campaign_combo.currentText() == "Harbour Nights, year two"
+    assert broken.read_text("utf-8") == text
+    # deleting asks first, then moves the file aside and opens what is left
+    asked: list[str] = []
+    monkeypatch.setattr(panel, "_confirm", lambda title, text: asked.append(text) or False)
+    panel.delete_campaign_action.trigger()
+    assert panel.campaign.name == "Harbour Nights, year two" and len(asked) == 1
+    monkeypatch.setattr(panel, "_confirm", lambda title, text: True)
+    panel.delete_campaign_action.trigger()
+    assert library.campaigns() == ["Broken"]
+    assert (library.folder / ".deleted").is_dir()
+
+
 def test_bad_import_names_file_fighter_field_and_adds_nothing(
         panel: LibraryPanel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     campaign = panel.campaign
