@@ -136,14 +136,14 @@ class ActionDialog(QDialog):
         dice_row.addWidget(self.typed)
         dice_row.addWidget(self.dice_edit, 1)
 
-        self.result = QLabel()
-        self.result.setObjectName("result")
-        self.result.setWordWrap(True)
-        big = QFont(self.result.font())
+        self.result_label = QLabel()
+        self.result_label.setObjectName("result")
+        self.result_label.setWordWrap(True)
+        big = QFont(self.result_label.font())
         big.setBold(True)
         big.setPointSizeF(big.pointSizeF() * 1.15)
-        self.result.setFont(big)
-        self.result.setVisible(False)
+        self.result_label.setFont(big)
+        self.result_label.setVisible(False)
 
         self.buttons = QDialogButtonBox()
         self.go_button = QPushButton("Roll")
@@ -163,7 +163,7 @@ class ActionDialog(QDialog):
         layout.addWidget(self.fields_box)
         layout.addWidget(preview_box)
         layout.addLayout(dice_row)
-        layout.addWidget(self.result)
+        layout.addWidget(self.result_label)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(460)
 
@@ -276,7 +276,7 @@ class ActionDialog(QDialog):
             except ValueError as exc:
                 problem = str(exc)
         self._show_error(problem)
-        self.go_button.setEnabled(form.enabled and problem is None and not self.result.isVisible())
+        self.go_button.setEnabled(form.enabled and problem is None and not self.result_label.isVisible())
 
     def _show_error(self, text: str | None) -> None:
         self.error.setText(text or "")
@@ -284,7 +284,7 @@ class ActionDialog(QDialog):
 
     def _go(self) -> None:
         form = self.current_form()
-        if form is None or self.result.isVisible():
+        if form is None or self.result_label.isVisible():
             return
         try:
             dice = self.typed_dice()
@@ -296,8 +296,8 @@ class ActionDialog(QDialog):
             self._show_error(sentence)
             return
         self.done_sentence = sentence
-        self.result.setText(sentence)
-        self.result.setVisible(True)
+        self.result_label.setText(sentence)
+        self.result_label.setVisible(True)
         self._show_error(None)
         for widget in (self.form_box, self.fields_box, self.app_rolls, self.typed, self.dice_edit):
             widget.setEnabled(False)

@@ -190,7 +190,8 @@ class FighterCard(QFrame):
     def _set_out(self, out: bool) -> None:
         pal = self.palette()
         src = QPalette.ColorGroup.Disabled if out else QPalette.ColorGroup.Active
-        base = self.parentWidget().palette() if self.parentWidget() else pal
+        parent = self.parentWidget()
+        base = parent.palette() if parent is not None else pal
         for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
             pal.setColor(QPalette.ColorGroup.Active, role, base.color(src, role))
             pal.setColor(QPalette.ColorGroup.Inactive, role, base.color(src, role))
@@ -251,6 +252,8 @@ class CardsView(QScrollArea):
         self._model: QAbstractItemModel | None = None
         self._cards: dict[str, FighterCard] = {}
         self._order: list[str] = []  # card keys in fight order
+        self._rows_of: dict[str, list[int]] = {}  # card key -> its model rows
+        self._key_of_row: list[str] = []
         self._columns = 0
 
     def set_model(self, model: QAbstractItemModel) -> None:
@@ -296,6 +299,15 @@ class CardsView(QScrollArea):
         for key in list(self._cards):
             if key not in groups:
                 self._cards.pop(key).deleteLater()
+        self._rows_of = {}
+        self._key_of_row = []
+        model = self._model
+        if model is not None:
+            for row in range(model.rowCount()):
+                index = model.index(row, 0)
+                key = index.data(GroupRole) or index.data(KeyRole)
+                self._rows_of.setdefault(key, []).append(row)
+                self._key_of_row.append(key)
         for key, (name, cards) in groups.items():
             widget = self._cards.get(key)
             if widget is None:
@@ -309,16 +321,21 @@ class CardsView(QScrollArea):
 
     def _rows_changed(self, top: QModelIndex | QPersistentModelIndex,
                       bottom: QModelIndex | QPersistentModelIndex, *_: object) -> None:
+        """Re-render only the cards whose rows changed (rows keep their card between
+        structural changes, which rebuild)."""
         model = self._model
         if model is None:
             return
-        keys = {model.index(r, 0).data(GroupRole) or model.index(r, 0).data(KeyRole)
-                for r in range(top.row(), bottom.row() + 1)}
-        groups = self._groups()
+        keys = {self._key_of_row[r] for r in range(top.row(), bottom.row() + 1)
+                if r < len(self._key_of_row)}
         for key in keys:
-            if key in groups and key in self._cards:
-                name, cards = groups[key]
-                self._cards[key].show_cards(cards, name)
+            widget = self._cards.get(key)
+            rows = self._rows_of.get(key, [])
+            if widget is None or not rows:
+                continue
+            first = model.index(rows[0], 0)
+            widget.show_cards([model.index(r, 0).data(ItemRole) for r in rows],
+                              first.data(GroupNameRole) or "")
 
     def _reflow(self) -> None:
         width = self.viewport().width() - 16

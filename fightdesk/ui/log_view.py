@@ -16,7 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .models import KeyRole
+from .models import HasRollsRole, KeyRole
+
+MAX_OPENED = 12
 
 
 class LogView(QWidget):
@@ -30,13 +32,13 @@ class LogView(QWidget):
         self.setWindowTitle("Log")
         self.tree = QTreeView()
         self.tree.setObjectName("logTree")
+        # One line per row keeps a 10,000-entry log fast; the full text is the tooltip.
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._menu)
-        self.tree.setWordWrap(False)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.revert_button = QPushButton("&Revert to here")
         self.revert_button.setObjectName("revertHere")
@@ -56,7 +58,9 @@ class LogView(QWidget):
     def set_model(self, model: QAbstractItemModel) -> None:
         self.tree.setModel(model)
         header = self.tree.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        # A fixed "When" column: sizing it to contents would read every row on each change.
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        self.tree.setColumnWidth(0, self.fontMetrics().horizontalAdvance("R99 · 10") + 28)
         header.setStretchLastSection(True)
         model.rowsInserted.connect(self._follow_end)
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -71,9 +75,13 @@ class LogView(QWidget):
     def _follow_end(self, parent: QModelIndex, first: int, last: int) -> None:
         if not parent.isValid():
             model = self.tree.model()
-            index = model.index(last, 1)
-            self.tree.expand(model.index(last, 0))
-            self.tree.scrollTo(index)
+            for row in range(first, last + 1):
+                # Open the entries with dice, so every roll's faces are in view (not the
+                # round start of a 200-fighter fight: that one stays one click away).
+                index = model.index(row, 0)
+                if model.data(index, HasRollsRole) and model.rowCount(index) <= MAX_OPENED:
+                    self.tree.expand(model.index(row, 0))
+            self.tree.scrollTo(model.index(last, 1))
 
     def _selection_changed(self, *_: object) -> None:
         seq = self.selected_seq()

@@ -142,7 +142,10 @@ class MainWindow(QMainWindow):
         self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
         self.redo_action = stack.createRedoAction(self, "&Redo")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        # The menu says what will be undone; the toolbar button stays short.
+        self.undo_action.setIconText("Undo")
         _set_tip(self.undo_action, "Undo the last step")
+        self.redo_action.setIconText("Redo")
         _set_tip(self.redo_action, "Redo the step you undid")
 
         self.start_fight_action = action("Start &Fight", "Shift+F5", "Start the fight (before round 1)")
@@ -208,7 +211,7 @@ class MainWindow(QMainWindow):
         self.log_dock.toggleViewAction().setShortcut(QKeySequence("Ctrl+L"))
         self.view_menu.addAction(self.round_bar.toggleViewAction())
         self.view_menu.addAction(self.dice_toolbar.toggleViewAction())
-        self.resizeDocks([self.log_dock], [360], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.log_dock], [330], Qt.Orientation.Horizontal)
 
     def _connect_signals(self) -> None:
         """Every signal between the document, the widgets and the window, in one place."""
@@ -507,7 +510,8 @@ class MainWindow(QMainWindow):
         command = Answer(decision_id=decision_id, choice=choice or None,
                          amount=None if amount < 0 else amount, dice=dice)
         outcome = self.document.engine.apply(command)
-        panel = self.sender() if isinstance(self.sender(), DecisionPanel) else self.decision_panel
+        sender = self.sender()
+        panel = sender if isinstance(sender, DecisionPanel) else self.decision_panel
         if not outcome.ok:
             panel.show_refusal(outcome.error or "")
         else:

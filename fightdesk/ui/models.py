@@ -30,6 +30,7 @@ ItemRole = Qt.ItemDataRole.UserRole + 1  # the view object behind the row (Card,
 KeyRole = Qt.ItemDataRole.UserRole + 2  # the row's id (fighter id, stack row id, log seq)
 GroupRole = Qt.ItemDataRole.UserRole + 3  # the fighter's group id ("" when alone)
 GroupNameRole = Qt.ItemDataRole.UserRole + 4
+HasRollsRole = Qt.ItemDataRole.UserRole + 5  # a log entry with dice in it
 
 
 def _sync_rows(model: QAbstractItemModel, old: list[Hashable], new: list[Hashable],
@@ -250,8 +251,8 @@ class LogModel(QAbstractItemModel):
         if self.engine is None:
             return
         new = list(self.engine.session.log)
-        old_ids = [id(e) for e in self._entries]
-        new_ids = [id(e) for e in new]
+        old_ids: list[Hashable] = [id(e) for e in self._entries]
+        new_ids: list[Hashable] = [id(e) for e in new]
         if old_ids == new_ids:
             return
 
@@ -318,6 +319,8 @@ class LogModel(QAbstractItemModel):
                 return entry
             if role == KeyRole:
                 return entry.seq
+            if role == HasRollsRole:
+                return any(e.roll is not None for e in entry.events)
             if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 return _when(entry) if index.column() == 0 else entry.summary
             return None

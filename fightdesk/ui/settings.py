@@ -24,7 +24,9 @@ def recent_files() -> list[Path]:
     value = app_settings().value("recent/files", [])
     if isinstance(value, str):  # QSettings gives a lone string for a one-item list
         value = [value]
-    return [Path(str(v)) for v in (value or []) if str(v)]
+    if not isinstance(value, list):
+        return []
+    return [Path(str(v)) for v in value if str(v)]
 
 
 def remember_file(path: Path) -> list[Path]:

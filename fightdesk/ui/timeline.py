@@ -34,7 +34,10 @@ if TYPE_CHECKING:
 
 LANE_HEIGHT = 30
 COMPACT_HEIGHT = 24
-MIN_COLUMN = 46
+MIN_COLUMN = 36
+# Passing the Qt.NoBrush enum to setBrush on every chip upsets PySide's refcounts
+# (a crash after a few thousand calls); one empty brush object avoids it.
+_NO_BRUSH = QBrush()
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class TimelineView(QAbstractScrollArea):
         self._column_width = MIN_COLUMN
         self._chip_cells: dict[tuple[int, int], list[Chip]] = {}
         self._chip_by_id: dict[str, tuple[int, Chip]] = {}
+        self._chip_fonts: dict[tuple[bool, bool], QFont] = {}
 
     # --- data ----------------------------------------------------------------------------
     def set_timeline(self, timeline: Timeline | None) -> None:
@@ -115,7 +119,7 @@ class TimelineView(QAbstractScrollArea):
         fm = self.fontMetrics()
         titles = [lane.title for lane in self._timeline.lanes] if self._timeline else []
         widest = max((fm.horizontalAdvance(t) for t in titles), default=80)
-        self._title_width = max(120, min(widest + 28, 240))
+        self._title_width = max(110, min(widest + 24, 220))
         columns = len(self._timeline.columns) if self._timeline else 0
         free = self.viewport().width() - self._title_width
         self._column_width = max(MIN_COLUMN, free // columns) if columns else MIN_COLUMN
@@ -213,6 +217,13 @@ class TimelineView(QAbstractScrollArea):
                              "No fighters yet" if tl is not None else "No fight open")
             return
         header = self._header_height()
+        self._chip_fonts = {}
+        for strong in (False, True):
+            for struck in (False, True):
+                font = QFont(self.font())
+                font.setBold(strong)
+                font.setStrikeOut(struck)
+                self._chip_fonts[(strong, struck)] = font
         # Lanes in view only.
         first = self._lane_at(max(header, event.rect().top())) or 0
         last = self._lane_at(min(event.rect().bottom(), self.viewport().height() - 1))
@@ -244,9 +255,10 @@ class TimelineView(QAbstractScrollArea):
         for column in range(columns):
             x = self._column_x(column)
             painter.drawLine(x, rect.top(), x, rect.bottom())
-        for column in range(columns):
+        for column in {chip.column for chip in lane.chips}:
             for chip, chip_rect in self._chip_rects(lane_no, column):
                 self._paint_chip(painter, chip, chip_rect, lane.compact)
+        painter.setFont(self.font())
         # The lane title stays put when the columns scroll sideways.
         title_rect = QRect(0, rect.top(), self._title_width, rect.height())
         painter.fillRect(title_rect, pal.color(QPalette.ColorRole.Window))
@@ -277,7 +289,7 @@ class TimelineView(QAbstractScrollArea):
         if look.dashed:
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
-        painter.setBrush(QBrush(base) if look.filled else Qt.BrushStyle.NoBrush)
+        painter.setBrush(QBrush(base) if look.filled else _NO_BRUSH)
         radius = 4.0 if compact else 6.0
         painter.drawRoundedRect(rect, radius, radius)
         if look.cross:
@@ -290,13 +302,10 @@ class TimelineView(QAbstractScrollArea):
             else:
                 text = pal.color(QPalette.ColorRole.Text)
             painter.setPen(text)
-            font = QFont(self.font())
-            font.setBold(chip.state in ("ready", "acting", "held"))
-            font.setStrikeOut(look.dim)
-            painter.setFont(font)
+            strong = chip.state in ("ready", "acting", "held")
+            painter.setFont(self._chip_fonts[(strong, look.dim)])
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, chip.label)
-            painter.setFont(self.font())
-        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setBrush(_NO_BRUSH)
 
     def _paint_header(self, painter: QPainter, tl: Timeline, header: int, grid: QColor) -> None:
         pal = self.palette()
@@ -320,8 +329,10 @@ class TimelineView(QAbstractScrollArea):
         corner = QRect(0, 0, self._title_width, header)
         painter.fillRect(corner, pal.color(QPalette.ColorRole.Button))
         painter.setPen(pal.color(QPalette.ColorRole.ButtonText))
-        caption = self.fontMetrics().elidedText(tl.caption or "Fighter", Qt.TextElideMode.ElideRight,
-                                                corner.width() - 14)
+        # The ruleset's caption when it fits; the full text is the corner's tooltip.
+        caption = tl.caption or "Fighter"
+        if self.fontMetrics().horizontalAdvance(caption) > corner.width() - 14:
+            caption = "Fighter"
         painter.drawText(corner.adjusted(8, 0, -6, 0),
                          Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, caption)
 
@@ -334,6 +345,10 @@ class TimelineView(QAbstractScrollArea):
             chip = self._chip_at(event.pos())
             if chip is not None:
                 QToolTip.showText(event.globalPos(), self._chip_tip(chip), self.viewport())
+                return True
+            if (self._timeline is not None and event.pos().y() < self._header_height()
+                    and event.pos().x() < self._title_width and self._timeline.caption):
+                QToolTip.showText(event.globalPos(), self._timeline.caption, self.viewport())
                 return True
             lane_no = self._lane_at(event.pos().y())
             if lane_no is not None and self._timeline is not None and event.pos().x() < self._title_width:

@@ -98,7 +98,7 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     assert "Speed 8" in dialog.preview_lines.text()
     assert "/" in dialog.odds_label.text() and "%" in dialog.odds_label.text()
     click(qtbot, dialog.go_button)
-    assert dialog.result.isVisible() and "Roundhouse on Kaede Moriyama" in dialog.result.text()
+    assert dialog.result_label.isVisible() and "Roundhouse on Kaede Moriyama" in dialog.result_label.text()
     click(qtbot, dialog.close_button)
 
     # The stack dialog opens with the one move; Kaede interrupts it (+1 EP of speed).

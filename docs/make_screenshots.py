@@ -1,0 +1,131 @@
+"""Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
+
+    python docs/make_screenshots.py
+
+Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
+with three moves, and the action dialog with its exact odds. The user directories are
+pointed at a temp folder so no real settings are read or written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_home = Path(tempfile.mkdtemp(prefix="fightdesk-shots-"))
+for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+    os.environ[_var] = str(_home / _var.lower())
+
+from PySide6.QtGui import QColor, QPalette  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "screenshots"
+
+
+def dark_palette() -> QPalette:
+    pal = QPalette()
+    for role, color in {
+        QPalette.ColorRole.Window: "#2b2b2e", QPalette.ColorRole.WindowText: "#e8e8e8",
+        QPalette.ColorRole.Base: "#1e1e20", QPalette.ColorRole.AlternateBase: "#2a2a2d",
+        QPalette.ColorRole.Text: "#e8e8e8", QPalette.ColorRole.Button: "#353538",
+        QPalette.ColorRole.ButtonText: "#e8e8e8", QPalette.ColorRole.Highlight: "#3d7fd1",
+        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#353538",
+        QPalette.ColorRole.ToolTipText: "#e8e8e8", QPalette.ColorRole.Mid: "#5a5a5e",
+        QPalette.ColorRole.Dark: "#19191a", QPalette.ColorRole.Light: "#505054",
+        QPalette.ColorRole.PlaceholderText: "#9a9a9a",
+    }.items():
+        pal.setColor(role, QColor(color))
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
+                 QPalette.ColorRole.ButtonText):
+        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
+    return pal
+
+
+def settle() -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def mid_round_window():  # type: ignore[no-untyped-def]
+    """The demo after phase 10, Brannock's Roundhouse on phase 9, interrupted by Kaede
+    and then by Brannock (the same moves as tests/ui/test_street_fighter_round.py)."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import demo_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    window.show()
+    doc = window.document
+    for command in (c.StartFight(), c.StartRound(), c.NextStep(), c.NextStep()):
+        doc.apply(command)
+    decision = engine.pending()
+    assert decision is not None
+    doc.apply(c.Answer(decision_id=decision.id, choice="lose"))
+    doc.apply(c.NextStep())
+    rules = engine.ruleset
+    enc = engine.encounter
+
+    def act(fid: str, form: str, **values: object) -> None:
+        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        data = {f.name: f.default for f in chosen.fields}
+        data.update(values)
+        out = doc.apply(rules.build_command(form, fid, data))
+        assert out.ok, out.error
+
+    act("brannock", "act", maneuver="Roundhouse")
+    act("kaede", "interrupt", ep_speed=1)
+    act("brannock", "interrupt", ep_speed=1)
+    settle()
+    return window
+
+
+def grab(widget: QWidget, name: str) -> None:
+    settle()
+    widget.repaint()
+    path = OUT / name
+    widget.grab().save(str(path))
+    print(path.relative_to(OUT.parent.parent))
+
+
+def shoot(suffix: str) -> None:
+    window = mid_round_window()
+    stack = window._stack_dialog
+    assert stack is not None
+    stack.hide()  # the main window alone first
+    window.cards.verticalScrollBar().setValue(0)
+    grab(window, f"main-window-{suffix}.png")
+    stack.open()
+    stack.table.selectRow(0)
+    grab(stack, f"interrupt-stack-{suffix}.png")
+    stack.hide()
+    # The action dialog: Kaede about to act later in the round, odds shown.
+    dialog = window.open_action_dialog("kaede", prefer="interrupt")
+    assert dialog is not None
+    dialog.adjustSize()
+    grab(dialog, f"action-dialog-{suffix}.png")
+    dialog.reject()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    OUT.mkdir(parents=True, exist_ok=True)
+    light = app.palette()
+    shoot("light")
+    app.setPalette(dark_palette())
+    shoot("dark")
+    app.setPalette(light)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
