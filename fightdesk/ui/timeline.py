@@ -377,9 +377,10 @@ class TimelineView(QAbstractScrollArea):
             chip = self._chip_at(event.position().toPoint())
             if chip is not None and chip.clickable:
                 self.chipClicked.emit(chip.fighter_id, chip.id)
-                event.accept()
-                return
-        super().mousePressEvent(event)
+        event.accept()  # clicks land on the timeline itself, never on what is behind it
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        event.accept()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         vbar = self.verticalScrollBar()

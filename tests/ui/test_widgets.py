@@ -1,0 +1,225 @@
+"""Each widget alone, against the practice ruleset's views: the timeline, the cards, the
+action dialog, the stack dialog, the decision panel, the log and the dice bar."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QPushButton
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.base import Choice, Decision
+from fightdesk.engine.ruleset import ActionForm, FormField, Odds, Preview, StackRow
+from fightdesk.ui.action_dialog import ActionDialog, parse_typed_dice
+from fightdesk.ui.cards import CardsView
+from fightdesk.ui.decision import DecisionPanel
+from fightdesk.ui.models import FightersModel, StackModel
+from fightdesk.ui.stack_dialog import InterruptStackDialog
+from fightdesk.ui.timeline import TimelineView
+
+from .fake_ruleset import PracticeEngine
+
+
+def test_timeline_chips_click_and_tooltips(qtbot: Any, engine: PracticeEngine) -> None:
+    engine.apply(c.StartRound())
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.resize(700, 300)
+    view.show()
+    tl = engine.ruleset.timeline(engine.encounter)
+    view.set_timeline(tl)
+    assert [lane.title for lane in tl.lanes] == ["Kaede Moriyama", "Brannock Vale", "Dock Thug"]
+    assert tl.lanes[2].compact and len(tl.lanes[2].chips) == 3
+    chip = tl.lanes[0].chips[0]
+    rect = view.chip_rect(chip.id)
+    assert not rect.isEmpty()
+    with qtbot.waitSignal(view.chipClicked) as clicked:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert clicked.args == ["kaede", chip.id]
+    assert view._chip_at(rect.center()) == chip
+    assert "ready" in view._chip_tip(chip) and "Click to act" in view._chip_tip(chip)
+    # Clicking empty space emits nothing.
+    with qtbot.assertNotEmitted(view.chipClicked):
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(5, 5))
+
+
+def test_timeline_scrolls_with_many_lanes(qtbot: Any) -> None:
+    from fightdesk.engine.ruleset import Chip, Lane, Timeline
+
+    lanes = tuple(Lane(id=f"f{n}", title=f"Fighter {n}", fighter_ids=(f"f{n}",),
+                       chips=(Chip(id=f"f{n}:0", fighter_id=f"f{n}", column=n % 10,
+                                   label=str(10 - n % 10), state="ready", clickable=True),))
+                  for n in range(40))
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    view.set_timeline(Timeline(columns=tuple(str(p) for p in range(10, 0, -1)), lanes=lanes,
+                               current_column=3))
+    assert view.verticalScrollBar().maximum() > 0
+    assert view.chip_rect("f39:0").top() > view.viewport().height()
+    view.scroll_to_chip("f39:0")
+    assert 0 < view.chip_rect("f39:0").center().y() < view.viewport().height()
+
+
+def test_cards_show_group_and_ask_by_signal(qtbot: Any, engine: PracticeEngine) -> None:
+    model = FightersModel()
+    model.set_engine(engine)
+    engine.subscribe(model.refresh)
+    view = CardsView()
+    qtbot.addWidget(view)
+    view.set_model(model)
+    view.resize(900, 600)
+    view.show()
+    assert [card.title.text() for card in view.cards()] == ["Kaede Moriyama", "Brannock Vale",
+                                                           "Dock Thug ×3"]
+    group = view.card_for_fighter("dock-thug-2")
+    assert group is not None and group.health.format() == "Health 12/12 · 3 standing"
+    with qtbot.waitSignal(view.requested) as asked:
+        click = group._member_radios[1]
+        qtbot.mouseClick(click, Qt.MouseButton.LeftButton, pos=QPoint(6, click.height() // 2))
+        qtbot.mouseClick(group.health_button, Qt.MouseButton.LeftButton)
+    assert asked.args == ["health", "dock-thug-2"]
+    engine.apply(c.SetValue(fighter_id="dock-thug-2", field="status.health", value=0))
+    assert group.health.format() == "Health 8/12 · 2 standing"
+    assert "out" in group._member_radios[1].text()
+    engine.apply(c.SetValue(fighter_id="brannock", field="status.health", value=0))
+    brannock = view.card("brannock")
+    assert brannock is not None and not brannock.act_button.isEnabled()
+    assert brannock.palette().color(QPalette.ColorRole.WindowText) == \
+        brannock.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
+
+
+def _form() -> ActionForm:
+    return ActionForm("attack", "Attack", (
+        FormField("maneuver", "Maneuver", "choice", (("jab", "Jab"), ("fierce", "Fierce")), default="jab"),
+        FormField("ep", "EP", "number", minimum=0, maximum=3, default=0),
+        FormField("all_out", "All out", "flag", default=False),
+        FormField("note", "Note", "text", default=""),
+    ))
+
+
+def test_action_dialog_preview_odds_typed_dice_and_result(qtbot: Any) -> None:
+    seen: list[tuple[str, dict, list]] = []
+
+    def preview(form_id: str, values: dict) -> Preview:
+        if values["ep"] > 2:
+            return Preview(error="not enough EP: has 2")
+        return Preview(lines=(f"speed {4 + values['ep']}",), odds=(Odds("hit", Fraction(3, 4)),))
+
+    def submit(form_id: str, values: dict, dice: list) -> tuple[bool, str]:
+        seen.append((form_id, values, dice))
+        return True, "Kaede hits Brannock for 2 health levels."
+
+    dialog = ActionDialog("Kaede", (_form(),), preview, submit, preset={"maneuver": "fierce"})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.values() == {"maneuver": "fierce", "ep": 0, "all_out": False, "note": ""}
+    assert "3/4" in dialog.odds_label.text() and "75.0%" in dialog.odds_label.text()
+    spin = dialog.input("ep")
+    for _ in range(3):
+        qtbot.keyClick(spin, Qt.Key.Key_Up)
+    assert dialog.error.isVisible() and dialog.error.text() == "not enough EP: has 2"
+    assert not dialog.go_button.isEnabled()
+    qtbot.keyClick(spin, Qt.Key.Key_Down)
+    qtbot.mouseClick(dialog.typed, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(dialog.dice_edit, "7 x")
+    assert "not a die face" in dialog.error.text() and not dialog.go_button.isEnabled()
+    dialog.dice_edit.clear()
+    qtbot.keyClicks(dialog.dice_edit, "7 3 9; 4")
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    assert seen == [("attack", {"maneuver": "fierce", "ep": 2, "all_out": False, "note": ""},
+                     [[7, 3, 9], [4]])]
+    assert dialog.result_label.text() == "Kaede hits Brannock for 2 health levels."
+    assert not dialog.go_button.isVisible()
+
+
+def test_parse_typed_dice() -> None:
+    assert parse_typed_dice("7 3, 9 | 4;") == [[7, 3, 9], [4]]
+    assert parse_typed_dice("  ") == []
+
+
+def test_stack_dialog_closes_only_when_empty_or_cancelled(qtbot: Any, engine: PracticeEngine) -> None:
+    stack = StackModel()
+    fighters = FightersModel()
+    stack.set_engine(engine)
+    fighters.set_engine(engine)
+    engine.practice.stack_rows = [StackRow("m1", "kaede", "Kaede Moriyama", "Jab", "6", 8, 0, "free")]
+    stack.refresh()
+    dialog = InterruptStackDialog(stack, fighters)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.close_button.isEnabled()
+    dialog.reject()
+    assert dialog.isVisible() and "Resolve or cancel" in dialog.error.text()
+    dialog.select_fighter("brannock")
+    with qtbot.waitSignal(dialog.addRequested) as added:
+        qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert added.args == ["brannock"]
+    with qtbot.waitSignal(dialog.resolveNextRequested):
+        qtbot.mouseClick(dialog.resolve_next, Qt.MouseButton.LeftButton)
+    dialog.mark_cancelled()
+    assert dialog.close_button.isEnabled()
+    engine.practice.stack_rows = []
+    stack.refresh()
+    assert dialog.close_button.isEnabled() and not dialog.resolve_next.isEnabled()
+    qtbot.mouseClick(dialog.close_button, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible()
+
+
+def test_decision_panel_answers(qtbot: Any) -> None:
+    panel = DecisionPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    decision = Decision(id="d1", prompt="Dodge for 1 EP?", choices=[
+        Choice(id="dodge", label="Dodge"), Choice(id="accept", label="Take 3")], dice_needed="2d10")
+    panel.show_decision(decision)
+    assert panel.isVisible() and panel.prompt.text() == "Dodge for 1 EP?"
+    qtbot.keyClicks(panel.dice, "4 9")
+    with qtbot.waitSignal(panel.answered) as answered:
+        qtbot.mouseClick(panel.findChild(QPushButton, "choice-dodge"), Qt.MouseButton.LeftButton)
+    assert answered.args == ["d1", "dodge", -1, [[4, 9]]]
+    panel.show_decision(Decision(id="d2", prompt="EP damage dice?", minimum=0, maximum=2))
+    qtbot.keyClick(panel.amount, Qt.Key.Key_Up)
+    with qtbot.waitSignal(panel.answered) as answered:
+        qtbot.mouseClick(panel.amount_ok, Qt.MouseButton.LeftButton)
+    assert answered.args == ["d2", "", 1, []]
+    panel.show_decision(None)
+    assert not panel.isVisible()
+
+
+def test_dice_bar_log_and_revert_in_the_window(window: Any, qtbot: Any, engine: PracticeEngine) -> None:
+    window.show_session(engine, None)
+    qtbot.keyClicks(window.dice_bar.edit, "5d10>=6")
+    qtbot.keyClick(window.dice_bar.edit, Qt.Key.Key_Return)
+    assert window.dice_bar.result.text().startswith("rolled 5d10>=6: ")
+    assert engine.session.log[-1].command["kind"] == "free-roll"
+    window.dice_bar.edit.clear()
+    qtbot.keyClicks(window.dice_bar.edit, "3x")
+    qtbot.keyClick(window.dice_bar.edit, Qt.Key.Key_Return)
+    assert window.dice_bar.error.isVisible() and "not dice notation" in window.dice_bar.error.text()
+    assert len(engine.session.log) == 1
+    window.dice_bar.edit.clear()
+    qtbot.keyClicks(window.dice_bar.edit, "1d100+20")
+    qtbot.keyClick(window.dice_bar.edit, Qt.Key.Key_Return)
+    tree = window.log_view.tree
+    assert window.log_model.rowCount() == 2
+    rect = tree.visualRect(window.log_model.index(0, 1))
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.log_view.revert_button.isEnabled()
+    qtbot.mouseClick(window.log_view.revert_button, Qt.MouseButton.LeftButton)
+    assert len(engine.session.log) == 1 and window.log_model.rowCount() == 1
+    assert window.redo_action.isEnabled()
+    window.redo_action.trigger()
+    assert window.log_model.rowCount() == 2
+
+
+def test_dark_palette_reaches_the_widgets(window: Any, dark: QPalette, engine: PracticeEngine) -> None:
+    window.show_session(engine, None)
+    image = window.timeline.grab().toImage()
+    corner = image.pixelColor(image.width() // 2, image.height() - 5)
+    assert corner.lightness() < 100  # the dark Base, not a hard-coded white
+    assert window.cards.cards()[0].palette().color(QPalette.ColorRole.Base).lightness() < 100
