@@ -440,8 +440,9 @@ class MainWindow(QMainWindow):
         self.stack_model.refresh(notice)
         self._show_views()
 
-    def _show_views(self) -> None:
-        """What is not an item model: timeline, decision, round controls, status line."""
+    def _show_views(self, auto_open: bool = True) -> None:
+        """What is not an item model: timeline, decision, round controls, status line.
+        A stack that appears opens its dialog (``auto_open``)."""
         engine = self.document.engine
         if engine is None:
             return
@@ -473,7 +474,7 @@ class MainWindow(QMainWindow):
                 can_add=controls.extra.get("interrupt", has_stack),
                 status=state,
             )
-        if has_stack and self._action_dialog is None and not stack_open:
+        if auto_open and has_stack and self._action_dialog is None and not stack_open:
             self._open_stack_dialog()
 
     # --- the GM's actions ----------------------------------------------------------------------
@@ -649,7 +650,8 @@ class MainWindow(QMainWindow):
                 dialog.mark_cancelled()
 
     def _stack_closed(self, *_: object) -> None:
-        self._show_views()
+        # Closed on purpose (empty or cancelled): Ctrl+K brings it back while moves wait.
+        self._show_views(auto_open=False)
 
     # --- GM overrides -------------------------------------------------------------------------
     def _ask_health(self, fighter_id: str) -> QInputDialog | None:

@@ -185,3 +185,40 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     assert window.state_label.text().startswith("Round 1 over")
     assert window.start_round_action.isEnabled()
     assert engine.rebuild().model_dump(mode="json") == dump(engine)
+
+
+def test_cancelling_the_stack_gives_back_dice_and_ep(window: Any, qtbot: Any) -> None:
+    from fightdesk.engine import commands as c
+
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    enc = engine.encounter
+    doc = window.document
+    for command in (c.StartFight(), c.StartRound(), c.NextStep(), c.NextStep()):
+        assert doc.apply(command).ok
+    decision = engine.pending()
+    assert decision is not None
+    doc.apply(c.Answer(decision_id=decision.id, choice="lose"))
+    doc.apply(c.NextStep())
+    rules = engine.ruleset
+
+    def act(fid: str, form: str, **values: object) -> None:
+        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        data = {f.name: f.default for f in chosen.fields}
+        data.update(values)
+        assert doc.apply(rules.build_command(form, fid, data)).ok
+
+    act("brannock", "act", maneuver="Roundhouse")
+    before_interrupt = dump(engine)
+    act("kaede", "interrupt", ep_speed=1)
+    stack_dialog = window._stack_dialog
+    assert stack_dialog is not None and stack_dialog.isVisible()
+    assert stack_dialog.table.model().rowCount() == 2 and enc.fighters["kaede"].status.ep == 1
+    click(qtbot, stack_dialog.cancel_button)
+    # Kaede's die and both EP are back; Brannock's action still waits.
+    after = dump(engine)["fighters"]["kaede"]["status"]
+    before = before_interrupt["fighters"]["kaede"]["status"]
+    assert (after["dice"], after["ep"]) == (before["dice"], before["ep"])
+    assert stack_dialog.table.model().rowCount() == 1
+    click(qtbot, stack_dialog.close_button)
+    assert not stack_dialog.isVisible() and window.stack_action.isEnabled()
