@@ -116,6 +116,8 @@ class Card:
     acting: bool = False
     out: bool = False
     group_size: int = 1
+    # The fighter field a "damage/heal" override on the card sets.
+    health_field: str = "status.health"
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,9 @@ class Ruleset:
 
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    # Status fields that outlast one fight (injuries, spent willpower...): carried from the
+    # campaign library into a fight and written back after it.
+    lasting_status: ClassVar[tuple[str, ...]] = ()
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:

@@ -44,13 +44,6 @@ FIGHTER_MIME = "application/x-fightdesk-fighters+json"
 HISTORY_LIMIT = 500
 _TOP_KEYS = {"fightdesk", "schema_version", "fighters"}
 
-# What of a fighter's status lasts beyond one fight, per ruleset: these are carried into
-# the next fight and written back after it. street-fighter: injuries (health), chi and
-# willpower persist; EP vanish at the end of the fight (RULINGS.md, street-fighter, last
-# paragraph), and action dice and conditions belong to one fight.
-LASTING_STATUS: dict[str, tuple[str, ...]] = {
-    "street-fighter": ("health", "chi", "willpower"),
-}
 
 
 class LibraryError(Exception):
@@ -99,7 +92,15 @@ STATUSES: dict[str, type[BaseModel]] = _by_ruleset(Status)
 
 
 def lasting_fields(ruleset: str) -> tuple[str, ...]:
-    return LASTING_STATUS.get(ruleset, ())
+    """What of a fighter's status outlasts one fight: each ruleset declares it
+    (``Ruleset.lasting_status``); it is carried into the next fight and written back."""
+    from ..engine.changes import RuleViolation
+    from ..engine.ruleset import get_ruleset
+
+    try:
+        return get_ruleset(ruleset).lasting_status
+    except RuleViolation:
+        return ()
 
 
 def rested_status(sheet: BaseModel) -> Any:
@@ -781,7 +782,7 @@ def commands_from_drag(data: bytes) -> list[AddFighters]:
 def plan_write_back(campaign: Campaign, encounter: Encounter) -> WriteBackPlan:
     """The lasting changes of the fight's fighters that came from this campaign.
 
-    Lasting status (``LASTING_STATUS``) and sheet changes (GM overrides, experience) are
+    Lasting status (``Ruleset.lasting_status``) and sheet changes (GM overrides, experience) are
     written back. Copies of one library fighter (a group of mooks) are skipped: which
     copy's injuries would be "the" thug's?"""
     by_source: dict[str, list[Fighter]] = {}
@@ -965,7 +966,6 @@ class Library:
 
 __all__ = [
     "FIGHTER_MIME",
-    "LASTING_STATUS",
     "Campaign",
     "CampaignNotice",
     "FighterChange",

@@ -55,10 +55,6 @@ if TYPE_CHECKING:
     from .library_panel import LibraryPanel
     from .stack_dialog import InterruptStackDialog
 
-# The GM-override path of a fighter's health (the core ``SetValue`` command); a ruleset
-# whose card names another field can say so with ``Card.health_field``.
-HEALTH_FIELD = "status.health"
-
 FILE_FILTER = "fightdesk sessions (*.json);;All files (*)"
 
 
@@ -660,7 +656,7 @@ class MainWindow(QMainWindow):
         if engine is None or fighter_id not in engine.encounter.fighters:
             return None
         card = engine.ruleset.card(engine.encounter, fighter_id)
-        field = getattr(card, "health_field", HEALTH_FIELD)
+        field = card.health_field
         dialog = QInputDialog(self)
         dialog.setObjectName("HealthDialog")
         dialog.setWindowTitle("Damage / heal")

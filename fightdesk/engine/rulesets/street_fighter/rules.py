@@ -49,6 +49,10 @@ if TYPE_CHECKING:
 class StreetFighter(Ruleset):
     id = "street-fighter"
     title = "Street Fighter"
+    # Injuries, spent chi and willpower persist between fights; EP vanish at the end of
+    # the fight (RULINGS.md street-fighter, last paragraph); dice and conditions belong to
+    # one fight.
+    lasting_status = ("health", "chi", "willpower")
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:
