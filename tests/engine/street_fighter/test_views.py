@@ -82,6 +82,21 @@ def test_card_shows_ep_resources_conditions_and_group_size() -> None:
     assert eng.ruleset.card(eng.encounter, "ryu").acting
 
 
+def test_all_cards_at_once_match_the_cards_one_by_one() -> None:
+    """``cards()`` works out the actor, holders and group sizes once; the result must be
+    what ``card()`` gives for each fighter on its own."""
+    eng = _duel()
+    for step in (None, sf.Act(fighter_id="ken", maneuver="Block"), sf.ResolveNext()):
+        if step is not None:
+            ok(eng, step)
+        at_once = eng.ruleset.cards(eng.encounter)
+        assert [fid for fid, _ in at_once] == list(eng.encounter.order)
+        for fid, card in at_once:
+            assert card == eng.ruleset.card(eng.encounter, fid)
+        sizes = {fid: card.group_size for fid, card in at_once}
+        assert sizes == {"ken": 1, "ryu": 1, "m1": 2, "m2": 2}
+
+
 def test_action_forms_build_working_commands() -> None:
     eng = _duel()
     enc = eng.encounter

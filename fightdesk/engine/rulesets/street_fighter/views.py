@@ -5,6 +5,7 @@ controls. Pure functions of the encounter: the UI calls them on every change."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,12 @@ def timeline(enc: Encounter) -> Timeline:
     actor = current_actor(enc)
     usable = _usable_context(enc)
     lanes: list[Lane] = []
+    # Each group's members in fight order, gathered in one pass (not one scan per group).
+    members_of: dict[str, list[str]] = {}
+    for fid in enc.order:
+        fighter = enc.fighters.get(fid)
+        if fighter is not None and fighter.group and fighter.group in enc.groups:
+            members_of.setdefault(fighter.group, []).append(fid)
     seen_groups: set[str] = set()
     for fid in enc.order:
         fighter = enc.fighters.get(fid)
@@ -89,8 +96,7 @@ def timeline(enc: Encounter) -> Timeline:
             if group in seen_groups:
                 continue
             seen_groups.add(group)
-            members = [m for m in enc.order if m in enc.fighters
-                       and enc.fighters[m].group == group]
+            members = members_of[group]
             chips: list[Chip] = []
             for m in members:
                 chips.extend(_chips(enc, m, actor, usable, prefix=_member_tag(enc, m)))
@@ -103,7 +109,7 @@ def timeline(enc: Encounter) -> Timeline:
                           out=is_out(enc, fid)))
     current = _column(rs.phase) if rs.stage == "phases" and rs.phase else None
     return Timeline(columns=COLUMNS, lanes=tuple(lanes), current_column=current,
-                    caption=describe_state(enc))
+                    caption=_describe_state(enc, actor))
 
 
 def _member_tag(enc: Encounter, fid: str) -> str:
@@ -170,17 +176,21 @@ _STATE_WORDS = {
 
 
 def cards(enc: Encounter) -> list[tuple[str, Card]]:
-    """All cards at once: whose turn it is and who holds whom are worked out once."""
+    """All cards at once: whose turn it is, who holds whom and the group sizes are
+    worked out once (a scan per card would be quadratic in a 200-fighter fight)."""
     actor = current_actor(enc)
     holders = {f.status.holding.target_id: fid for fid, f in enc.fighters.items()
                if f.status.holding is not None and f.status.health > 0}
-    return [(fid, card(enc, fid, actor=actor, holder=holders.get(fid, "")))
+    sizes = Counter(f.group or "" for f in enc.fighters.values())
+    return [(fid, card(enc, fid, actor=actor, holder=holders.get(fid, ""),
+                       group_size=sizes[group] if (group := enc.fighters[fid].group) else 1))
             for fid in enc.order if fid in enc.fighters]
 
 
 def card(enc: Encounter, fid: str, *, actor: str | None = "?",
-         holder: str | None = "?") -> Card:
-    """One card; ``actor`` and ``holder`` may be passed in when known ("?": work it out)."""
+         holder: str | None = "?", group_size: int = 0) -> Card:
+    """One card; ``actor``, ``holder`` and ``group_size`` may be passed in when known
+    ("?" or 0: work it out)."""
     f = enc.fighters[fid]
     s, st = f.sheet, f.status
     ep_tip = "Edge Points" + (f": {st.ep} own + {st.zen_ep} from Zen No-Mind (spent first)"
@@ -194,9 +204,9 @@ def card(enc: Encounter, fid: str, *, actor: str | None = "?",
                  tooltip="Spent for 1 EP once a round" if not st.willpower_ep_used
                  else "Already spent for EP this round"),
     )
-    size = 1
-    if f.group:
-        size = sum(1 for other in enc.fighters.values() if other.group == f.group)
+    size = group_size
+    if size <= 0:
+        size = sum(1 for other in enc.fighters.values() if other.group == f.group) if f.group else 1
     if holder == "?":
         holder = holder_of(enc, fid) if any_holds(enc) else None
     if actor == "?":
@@ -886,6 +896,7 @@ def round_controls(enc: Encounter) -> RoundControls:
     waiting = rs.pending is not None
     stack_open = bool(rs.stack)
     free = not waiting and not stack_open
+    actor = current_actor(enc) if stage == "phases" else None
     label = "Next phase"
     if stage == "setup":
         label = "Start the fight"
@@ -896,7 +907,6 @@ def round_controls(enc: Encounter) -> RoundControls:
     elif stage == "round-over":
         label = f"Start round {enc.round + 1}"
     elif stage == "phases":
-        actor = current_actor(enc)
         if actor is not None:
             die = phase_dice(enc, actor)[0]
             label = f"{name(enc, actor)} lets the {die.face} go"
@@ -905,7 +915,6 @@ def round_controls(enc: Encounter) -> RoundControls:
             label = f"Next phase ({nxt})" if nxt else "End of round"
     status_text = rs.pending.prompt if rs.pending is not None else ""
     if not status_text and stage == "phases":
-        actor = current_actor(enc)
         if stack_open:
             nxt_move = next_open_move(enc)
             status_text = ("Stack: " + (f"next {name(enc, nxt_move.fighter_id)}'s "
@@ -932,6 +941,11 @@ def round_controls(enc: Encounter) -> RoundControls:
 
 
 def describe_state(enc: Encounter) -> str:
+    return _describe_state(enc, current_actor(enc))
+
+
+def _describe_state(enc: Encounter, actor: str | None) -> str:
+    """The state line, given whose turn it is (worked out once by the caller)."""
     rs = enc.state
     stage = rs.stage
     if stage == "setup":
@@ -951,7 +965,6 @@ def describe_state(enc: Encounter) -> str:
     shown = pass_shown(enc)
     if shown > 1:
         phase += f" · pass {shown}"
-    actor = current_actor(enc)
     if rs.stack:
         return f"{phase} · interrupt stack ({len([m for m in rs.stack if m.open])} pending)"
     if actor is not None:
