@@ -273,10 +273,16 @@ class LogModel(QAbstractItemModel):
 
     # --- Qt ------------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if not self.hasIndex(row, column, parent):
+        # The bounds checked here rather than by hasIndex(), which would call back into
+        # rowCount() and columnCount(): the view asks for indexes on every paint.
+        if row < 0 or not 0 <= column < len(self.headers):
             return QModelIndex()
         if not parent.isValid():
+            if row >= len(self._entries):
+                return QModelIndex()
             return self.createIndex(row, column, 0)
+        if row >= self.rowCount(parent):
+            return QModelIndex()
         # An event row remembers its entry's row (plus one, so 0 means "top level").
         return self.createIndex(row, column, parent.row() + 1)
 
@@ -304,36 +310,55 @@ class LogModel(QAbstractItemModel):
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.internalId():
-            flags |= Qt.ItemFlag.ItemNeverHasChildren
-        return flags
+            return _NO_FLAGS
+        return _EVENT_FLAGS if index.internalId() else _ENTRY_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _LOG_ROLES:  # the view asks for fonts, colours... per cell: none here
+            return None
+        return self._value(index, role)
+
+    def multiData(self, index: Index, roleDataSpan: Any) -> None:
+        """The delegate asks for seven roles per cell at once: one call into Python per
+        cell instead of seven (the log is repainted on every step)."""
+        for role_data in roleDataSpan:
+            role = role_data.role()
+            if role in _LOG_ROLES:
+                role_data.setData(self._value(index, role))
+            else:
+                role_data.clearData()
+
+    def _value(self, index: Index, role: int) -> Any:
         entry = self.entry(index)
         if entry is None:
             return None
         if index.internalId() == 0:
+            if role in _TEXT_ROLES:
+                return _when(entry) if index.column() == 0 else entry.summary
             if role == ItemRole:
                 return entry
             if role == KeyRole:
                 return entry.seq
             if role == HasRollsRole:
                 return any(e.roll is not None for e in entry.events)
-            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-                return _when(entry) if index.column() == 0 else entry.summary
             return None
         if not 0 <= index.row() < len(entry.events):
             return None
         event = entry.events[index.row()]
+        if role in _TEXT_ROLES:
+            return "" if index.column() == 0 else event_text(event)
         if role == ItemRole:
             return event
         if role == KeyRole:
             return entry.seq
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return "" if index.column() == 0 else event_text(event)
         return None
+
+
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_ENTRY_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_EVENT_FLAGS = _ENTRY_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
+_TEXT_ROLES = frozenset({int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole)})
+_LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole)}
 
 
 def _when(entry: LogEntry) -> str:

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -52,6 +52,18 @@ class ChipLook:
     bold_edge: bool = False
 
 
+@dataclass(frozen=True)
+class _ChipStyle:
+    """A chip look made into painter objects for the current palette and font."""
+
+    pen: QPen
+    brush: QBrush
+    text: QPen
+    font: QFont
+    radius: float
+    cross: bool
+
+
 LOOKS: dict[str, ChipLook] = {
     "ready": ChipLook(hue=210, filled=True),
     "acting": ChipLook(hue=210, filled=True, bold_edge=True),
@@ -66,6 +78,14 @@ STATE_WORDS = {
     "ready": "ready", "acting": "acting now", "held": "held", "waiting": "waiting",
     "spent": "spent", "done": "done", "lost": "lost", "converted": "turned into EP",
 }
+
+
+def _over(color: QColor, base: QColor) -> QColor:
+    """A translucent colour laid on an opaque one, as one opaque colour."""
+    a = color.alphaF()
+    return QColor.fromRgbF(color.redF() * a + base.redF() * (1 - a),
+                           color.greenF() * a + base.greenF() * (1 - a),
+                           color.blueF() * a + base.blueF() * (1 - a))
 
 
 class TimelineView(QAbstractScrollArea):
@@ -88,7 +108,14 @@ class TimelineView(QAbstractScrollArea):
         self._column_width = MIN_COLUMN
         self._chip_cells: dict[tuple[int, int], list[Chip]] = {}
         self._chip_by_id: dict[str, tuple[int, Chip]] = {}
-        self._chip_fonts: dict[tuple[bool, bool], QFont] = {}
+        # Paint caches: chip rects per lane (content coordinates, built once per timeline
+        # and geometry), the pens/brushes/fonts per chip look (per palette and font), the
+        # elided lane titles, the label widths. A repaint is then just the drawing calls.
+        self._lane_chips: dict[int, list[tuple[Chip, QRectF]]] = {}
+        self._styles: dict[tuple[str, bool], _ChipStyle] = {}
+        self._titles: dict[tuple[str, bool, bool, int], str] = {}
+        self._advance: dict[str, int] = {}
+        self._fonts: dict[tuple[bool, bool, bool], QFont] = {}
 
     # --- data ----------------------------------------------------------------------------
     def set_timeline(self, timeline: Timeline | None) -> None:
@@ -105,6 +132,7 @@ class TimelineView(QAbstractScrollArea):
                     self._chip_cells.setdefault((lane_no, chip.column), []).append(chip)
                     self._chip_by_id[chip.id] = (lane_no, chip)
         self._tops = tops
+        self._lane_chips = {}
         self._measure()
         self.viewport().update()
 
@@ -116,13 +144,15 @@ class TimelineView(QAbstractScrollArea):
         return self.fontMetrics().height() + 12
 
     def _measure(self) -> None:
-        fm = self.fontMetrics()
-        titles = [lane.title for lane in self._timeline.lanes] if self._timeline else []
-        widest = max((fm.horizontalAdvance(t) for t in titles), default=80)
-        self._title_width = max(110, min(widest + 24, 220))
+        titles = {lane.title for lane in self._timeline.lanes} if self._timeline else set()
+        widest = max((self._text_width(t) for t in titles), default=80)
+        title_width = max(110, min(widest + 24, 220))
         columns = len(self._timeline.columns) if self._timeline else 0
-        free = self.viewport().width() - self._title_width
-        self._column_width = max(MIN_COLUMN, free // columns) if columns else MIN_COLUMN
+        free = self.viewport().width() - title_width
+        column_width = max(MIN_COLUMN, free // columns) if columns else MIN_COLUMN
+        if (title_width, column_width) != (self._title_width, self._column_width):
+            self._title_width, self._column_width = title_width, column_width
+            self._lane_chips = {}
         content_w = self._title_width + self._column_width * columns
         content_h = self._tops[-1] + self._header_height()
         hbar, vbar = self.horizontalScrollBar(), self.verticalScrollBar()
@@ -151,19 +181,40 @@ class TimelineView(QAbstractScrollArea):
     def _column_x(self, column: int) -> int:
         return self._title_width + column * self._column_width - self.horizontalScrollBar().value()
 
+    def _text_width(self, text: str) -> int:
+        width = self._advance.get(text)
+        if width is None:
+            width = self._advance[text] = self.fontMetrics().horizontalAdvance(text)
+        return width
+
+    def _lane_layout(self, lane_no: int) -> list[tuple[Chip, QRectF]]:
+        """The lane's chips and their rects in content coordinates (unscrolled, lane
+        tops from 0 under the header), worked out once per timeline and geometry."""
+        laid = self._lane_chips.get(lane_no)
+        if laid is not None:
+            return laid
+        laid = []
+        top = self._tops[lane_no]
+        height = self._tops[lane_no + 1] - top
+        lane = self._timeline.lanes[lane_no] if self._timeline is not None else None
+        for column in sorted({chip.column for chip in lane.chips} if lane is not None else ()):
+            chips = self._chip_cells.get((lane_no, column), [])
+            cell = QRectF(self._title_width + column * self._column_width + 3, top + 3,
+                          self._column_width - 6, height - 6)
+            wanted = max(max(self._text_width(c.label) for c in chips) + 10, 18)
+            width = min(wanted, cell.width() / len(chips))
+            start = cell.left() + (cell.width() - width * len(chips)) / 2
+            laid.extend((chip, QRectF(start + i * width, cell.top(), max(width - 2, 4), cell.height()))
+                        for i, chip in enumerate(chips))
+        self._lane_chips[lane_no] = laid
+        return laid
+
     def _chip_rects(self, lane_no: int, column: int) -> list[tuple[Chip, QRectF]]:
-        chips = self._chip_cells.get((lane_no, column), [])
-        if not chips:
-            return []
-        lane = self._lane_rect(lane_no)
-        cell = QRectF(self._column_x(column) + 3, lane.top() + 3,
-                      self._column_width - 6, lane.height() - 6)
-        fm = self.fontMetrics()
-        wanted = max(max(fm.horizontalAdvance(c.label) for c in chips) + 10, 18)
-        width = min(wanted, cell.width() / len(chips))
-        start = cell.left() + (cell.width() - width * len(chips)) / 2
-        return [(chip, QRectF(start + i * width, cell.top(), max(width - 2, 4), cell.height()))
-                for i, chip in enumerate(chips)]
+        """The chips on one lane and column, in viewport coordinates (scrolled)."""
+        dx = -self.horizontalScrollBar().value()
+        dy = self._header_height() - self.verticalScrollBar().value()
+        return [(chip, rect.translated(dx, dy)) for chip, rect in self._lane_layout(lane_no)
+                if chip.column == column]
 
     def chip_rect(self, chip_id: str) -> QRect:
         """Where a chip is drawn now, in viewport coordinates (empty if not in the timeline)."""
@@ -205,6 +256,73 @@ class TimelineView(QAbstractScrollArea):
         return lane_no if 0 <= lane_no < len(self._timeline.lanes) else None
 
     # --- painting ----------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange,
+                            QEvent.Type.StyleChange):
+            self._styles = {}
+            self._titles = {}
+            self._fonts = {}
+            if event.type() != QEvent.Type.PaletteChange:
+                self._advance = {}
+                self._lane_chips = {}
+                self._measure()
+        super().changeEvent(event)
+
+    def _font(self, bold: bool = False, italic: bool = False, struck: bool = False) -> QFont:
+        key = (bold, italic, struck)
+        font = self._fonts.get(key)
+        if font is None:
+            font = QFont(self.font())
+            font.setBold(bold)
+            font.setItalic(italic)
+            font.setStrikeOut(struck)
+            self._fonts[key] = font
+        return font
+
+    def _style(self, state: str, compact: bool) -> _ChipStyle:
+        """Pen, brush, text colour and font of a chip look, made once per palette."""
+        key = (state, compact)
+        style = self._styles.get(key)
+        if style is not None:
+            return style
+        pal = self.palette()
+        look = LOOKS.get(state, LOOKS["ready"])
+        dark = pal.color(QPalette.ColorRole.Base).lightness() < 128
+        if look.hue == 0:
+            base = QColor(pal.color(QPalette.ColorRole.Mid))
+        else:
+            base = QColor.fromHsl(look.hue, 170, 110 if dark else 150)
+        edge = QColor.fromHsl(look.hue, 170, 170 if dark else 90) if look.hue else pal.color(QPalette.ColorRole.Dark)
+        if state == "lost":
+            edge = QColor.fromHsl(0, 170, 160 if dark else 110)
+        pen = QPen(edge, 2.5 if look.bold_edge else 1.2)
+        if look.dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        if look.filled:
+            text = QColor(255, 255, 255) if dark or look.hue == 210 else QColor(20, 20, 20)
+        elif look.dim:
+            text = pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        else:
+            text = pal.color(QPalette.ColorRole.Text)
+        strong = state in ("ready", "acting", "held")
+        style = _ChipStyle(pen=pen, brush=QBrush(base) if look.filled else _NO_BRUSH,
+                           text=QPen(text), font=self._font(bold=strong, struck=look.dim),
+                           radius=4.0 if compact else 6.0, cross=look.cross)
+        self._styles[key] = style
+        return style
+
+    def _elided_title(self, lane: Lane, width: int) -> str:
+        key = (lane.title, lane.compact, lane.out, width)
+        text = self._titles.get(key)
+        if text is None:
+            title = lane.title + (" (out)" if lane.out else "")
+            metrics = QFontMetrics(self._font(italic=lane.compact))
+            text = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+            if len(self._titles) > 4096:  # names come and go over a long session
+                self._titles.clear()
+            self._titles[key] = text
+        return text
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self.viewport())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -217,17 +335,11 @@ class TimelineView(QAbstractScrollArea):
                              "No fighters yet" if tl is not None else "No fight open")
             return
         header = self._header_height()
-        self._chip_fonts = {}
-        for strong in (False, True):
-            for struck in (False, True):
-                font = QFont(self.font())
-                font.setBold(strong)
-                font.setStrikeOut(struck)
-                self._chip_fonts[(strong, struck)] = font
         # Lanes in view only.
         first = self._lane_at(max(header, event.rect().top())) or 0
         last = self._lane_at(min(event.rect().bottom(), self.viewport().height() - 1))
         last = len(tl.lanes) - 1 if last is None else last
+        lanes = range(first, last + 1)
         current = tl.current_column
         if current is not None:
             glow = QColor(pal.color(QPalette.ColorRole.Highlight))
@@ -236,76 +348,66 @@ class TimelineView(QAbstractScrollArea):
                                    self.viewport().height()), glow)
         grid = QColor(pal.color(QPalette.ColorRole.Mid))
         grid.setAlpha(90)
-        alt = pal.color(QPalette.ColorRole.AlternateBase)
-        for lane_no in range(first, last + 1):
-            self._paint_lane(painter, lane_no, tl.lanes[lane_no], alt, grid)
+        shade = QColor(pal.color(QPalette.ColorRole.AlternateBase))
+        shade.setAlpha(120)
+        rects = [self._lane_rect(n) for n in lanes]
+        top, bottom = rects[0].top(), rects[-1].bottom()
+        # The grid as one-pixel rects, not antialiased lines. The column lines are drawn
+        # opaque (the grid colour already laid on the base) under the lane shading: a
+        # translucent fill is blended pixel row by pixel row, ten times slower.
+        solid = _over(grid, pal.color(QPalette.ColorRole.Base))
+        for column in range(len(tl.columns)):
+            painter.fillRect(QRect(self._column_x(column), top, 1, bottom - top + 1), solid)
+        for lane_no, rect in zip(lanes, rects, strict=True):
+            if lane_no % 2:
+                painter.fillRect(rect, shade)
+            painter.fillRect(QRect(rect.left(), rect.bottom(), rect.width(), 1), grid)
+        self._paint_chips(painter, tl, lanes, header)
+        self._paint_titles(painter, tl, rects, lanes)
         self._paint_header(painter, tl, header, grid)
 
-    def _paint_lane(self, painter: QPainter, lane_no: int, lane: Lane, alt: QColor,
-                    grid: QColor) -> None:
-        pal = self.palette()
-        rect = self._lane_rect(lane_no)
-        if lane_no % 2:
-            shade = QColor(alt)
-            shade.setAlpha(120)
-            painter.fillRect(rect, shade)
-        painter.setPen(QPen(grid, 1))
-        painter.drawLine(rect.bottomLeft(), rect.bottomRight())
-        columns = len(self._timeline.columns) if self._timeline else 0
-        for column in range(columns):
-            x = self._column_x(column)
-            painter.drawLine(x, rect.top(), x, rect.bottom())
-        for column in {chip.column for chip in lane.chips}:
-            for chip, chip_rect in self._chip_rects(lane_no, column):
-                self._paint_chip(painter, chip, chip_rect, lane.compact)
-        painter.setFont(self.font())
-        # The lane title stays put when the columns scroll sideways.
-        title_rect = QRect(0, rect.top(), self._title_width, rect.height())
-        painter.fillRect(title_rect, pal.color(QPalette.ColorRole.Window))
-        font = QFont(self.font())
-        if lane.compact:
-            font.setItalic(True)
-        painter.setFont(font)
-        group = QPalette.ColorGroup.Disabled if lane.out else QPalette.ColorGroup.Active
-        painter.setPen(pal.color(group, QPalette.ColorRole.WindowText))
-        text_rect = title_rect.adjusted(8, 0, -6, 0)
-        title = lane.title + (" (out)" if lane.out else "")
-        elided = QFontMetrics(font).elidedText(title, Qt.TextElideMode.ElideRight, text_rect.width())
-        painter.drawText(text_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, elided)
-        painter.setFont(self.font())
-
-    def _paint_chip(self, painter: QPainter, chip: Chip, rect: QRectF, compact: bool) -> None:
-        pal = self.palette()
-        look = LOOKS.get(chip.state, LOOKS["ready"])
-        dark = pal.color(QPalette.ColorRole.Base).lightness() < 128
-        if look.hue == 0:
-            base = QColor(pal.color(QPalette.ColorRole.Mid))
-        else:
-            base = QColor.fromHsl(look.hue, 170, 110 if dark else 150)
-        edge = QColor.fromHsl(look.hue, 170, 170 if dark else 90) if look.hue else pal.color(QPalette.ColorRole.Dark)
-        if chip.state == "lost":
-            edge = QColor.fromHsl(0, 170, 160 if dark else 110)
-        pen = QPen(edge, 2.5 if look.bold_edge else 1.2)
-        if look.dashed:
-            pen.setStyle(Qt.PenStyle.DashLine)
-        painter.setPen(pen)
-        painter.setBrush(QBrush(base) if look.filled else _NO_BRUSH)
-        radius = 4.0 if compact else 6.0
-        painter.drawRoundedRect(rect, radius, radius)
-        if look.cross:
-            painter.drawLine(rect.topLeft() + QPoint(3, 3), rect.bottomRight() - QPoint(3, 3))
-        if rect.width() >= 12:
-            if look.filled:
-                text = QColor(255, 255, 255) if dark or look.hue == 210 else QColor(20, 20, 20)
-            elif look.dim:
-                text = pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
-            else:
-                text = pal.color(QPalette.ColorRole.Text)
-            painter.setPen(text)
-            strong = chip.state in ("ready", "acting", "held")
-            painter.setFont(self._chip_fonts[(strong, look.dim)])
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, chip.label)
+    def _paint_chips(self, painter: QPainter, tl: Timeline, lanes: range, header: int) -> None:
+        """The chips of the lanes in view, grouped by look so the painter changes pen
+        and brush once per look, not once per chip."""
+        by_style: dict[tuple[str, bool], list[tuple[Chip, QRectF]]] = {}
+        for lane_no in lanes:
+            compact = tl.lanes[lane_no].compact
+            for chip, rect in self._lane_layout(lane_no):
+                by_style.setdefault((chip.state, compact), []).append((chip, rect))
+        painter.save()
+        painter.translate(-self.horizontalScrollBar().value(), header - self.verticalScrollBar().value())
+        for (state, compact), chips in by_style.items():
+            style = self._style(state, compact)
+            painter.setPen(style.pen)
+            painter.setBrush(style.brush)
+            for _chip, rect in chips:
+                painter.drawRoundedRect(rect, style.radius, style.radius)
+                if style.cross:
+                    painter.drawLine(rect.topLeft() + QPointF(3, 3), rect.bottomRight() - QPointF(3, 3))
         painter.setBrush(_NO_BRUSH)
+        for (state, compact), chips in by_style.items():
+            style = self._style(state, compact)
+            painter.setPen(style.text)
+            painter.setFont(style.font)
+            for chip, rect in chips:
+                if rect.width() >= 12:
+                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, chip.label)
+        painter.restore()
+
+    def _paint_titles(self, painter: QPainter, tl: Timeline, rects: list[QRect], lanes: range) -> None:
+        """The lane titles stay put when the columns scroll sideways."""
+        pal = self.palette()
+        column = QRect(0, rects[0].top(), self._title_width, rects[-1].bottom() - rects[0].top() + 1)
+        painter.fillRect(column, pal.color(QPalette.ColorRole.Window))
+        for lane_no, rect in zip(lanes, rects, strict=True):
+            lane = tl.lanes[lane_no]
+            painter.setFont(self._font(italic=lane.compact))
+            group = QPalette.ColorGroup.Disabled if lane.out else QPalette.ColorGroup.Active
+            painter.setPen(pal.color(group, QPalette.ColorRole.WindowText))
+            text_rect = QRect(8, rect.top(), self._title_width - 14, rect.height())
+            painter.drawText(text_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                             self._elided_title(lane, text_rect.width()))
+        painter.setFont(self._font())
 
     def _paint_header(self, painter: QPainter, tl: Timeline, header: int, grid: QColor) -> None:
         pal = self.palette()
@@ -313,8 +415,8 @@ class TimelineView(QAbstractScrollArea):
         painter.fillRect(rect, pal.color(QPalette.ColorRole.Button))
         painter.setPen(QPen(grid, 1))
         painter.drawLine(rect.bottomLeft(), rect.bottomRight())
-        bold = QFont(self.font())
-        bold.setBold(True)
+        bold = self._font(bold=True)
+        plain = self._font()
         for column, label in enumerate(tl.columns):
             cell = QRect(self._column_x(column), 0, self._column_width, header)
             if column == tl.current_column:
@@ -323,15 +425,15 @@ class TimelineView(QAbstractScrollArea):
                 painter.setFont(bold)
             else:
                 painter.setPen(pal.color(QPalette.ColorRole.ButtonText))
-                painter.setFont(self.font())
+                painter.setFont(plain)
             painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, label)
-        painter.setFont(self.font())
+        painter.setFont(plain)
         corner = QRect(0, 0, self._title_width, header)
         painter.fillRect(corner, pal.color(QPalette.ColorRole.Button))
         painter.setPen(pal.color(QPalette.ColorRole.ButtonText))
         # The ruleset's caption when it fits; the full text is the corner's tooltip.
         caption = tl.caption or "Fighter"
-        if self.fontMetrics().horizontalAdvance(caption) > corner.width() - 14:
+        if self._text_width(caption) > corner.width() - 14:
             caption = "Fighter"
         painter.drawText(corner.adjusted(8, 0, -6, 0),
                          Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, caption)
