@@ -53,6 +53,7 @@ class FighterCard(QFrame):
         self.setFixedWidth(CARD_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Maximum)
         self._acting = False
+        self._look: tuple[bool, int] | None = None  # (out, the parent palette's key) shown
         self._cards: list[Card] = []
         self._member_buttons = QButtonGroup(self)
         self._member_radios: list[QRadioButton] = []
@@ -127,9 +128,9 @@ class FighterCard(QFrame):
         alive = [c for c in cards if not c.out]
         title = f"{group_name} ×{len(cards)}" if grouped else lead.title
         self.title.setText(title)
-        self.title.setToolTip(title)
+        _set_tip(self.title, title)
         self.side.setText(lead.side.upper() if lead.side == "pc" else lead.side.capitalize())
-        self.side.setToolTip(SIDE_WORDS.get(lead.side, lead.side))
+        _set_tip(self.side, SIDE_WORDS.get(lead.side, lead.side))
         if grouped:
             total = sum(max(c.health, 0) for c in cards)
             most = sum(c.health_max for c in cards)
@@ -144,7 +145,7 @@ class FighterCard(QFrame):
         shown = lead if not grouped else None
         res = "   ".join(_resource_text(r) for r in shown.resources) if shown else ""
         self.resources.setText(res)
-        self.resources.setToolTip("\n".join(r.tooltip for r in shown.resources if r.tooltip) if shown else "")
+        _set_tip(self.resources, "\n".join(r.tooltip for r in shown.resources if r.tooltip) if shown else "")
         self.resources.setVisible(bool(res))
         conds = ", ".join(shown.conditions) if shown else ""
         self.conditions.setText(f"<i>{conds}</i>" if conds else "")
@@ -178,9 +179,11 @@ class FighterCard(QFrame):
                 bits.append(", ".join(card.conditions))
             if card.out:
                 bits.append("out")
-            radio.setText("  ·  ".join(bits))
-            radio.setProperty("fighter_id", card.fighter_id)
-            radio.setToolTip(radio.text())
+            text = "  ·  ".join(bits)
+            radio.setText(text)
+            if radio.property("fighter_id") != card.fighter_id:
+                radio.setProperty("fighter_id", card.fighter_id)
+            _set_tip(radio, text)
             radio.setChecked(card.fighter_id == selected)
         if self._member_radios and self._member_buttons.checkedButton() is None:
             standing = [r for r, c in zip(self._member_radios, cards, strict=True) if not c.out]
@@ -188,17 +191,22 @@ class FighterCard(QFrame):
         self.members.setVisible(bool(cards))
 
     def _set_out(self, out: bool) -> None:
+        parent = self.parentWidget()
+        base = parent.palette() if parent is not None else self.palette()
+        # Setting a palette re-polishes every child: only when the look really changes.
+        look = (out, base.cacheKey())
+        if look == self._look:
+            return
+        self._look = look
         pal = self.palette()
         src = QPalette.ColorGroup.Disabled if out else QPalette.ColorGroup.Active
-        parent = self.parentWidget()
-        base = parent.palette() if parent is not None else pal
         for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
             pal.setColor(QPalette.ColorGroup.Active, role, base.color(src, role))
             pal.setColor(QPalette.ColorGroup.Inactive, role, base.color(src, role))
         self.setPalette(pal)
         self.act_button.setEnabled(not out)
         self.interrupt_button.setEnabled(not out)
-        self.setToolTip("Out of the fight" if out else "")
+        _set_tip(self, "Out of the fight" if out else "")
 
     def selected_fighter(self) -> str:
         """The fighter the buttons act for: the fighter, or the checked group member."""
@@ -355,6 +363,12 @@ class CardsView(QScrollArea):
 
     def sizeHint(self) -> QSize:
         return QSize(CARD_WIDTH * 2 + 40, 320)
+
+
+def _set_tip(widget: QWidget, text: str) -> None:
+    """A tooltip set only when it differs: each set sends the widget an event."""
+    if widget.toolTip() != text:
+        widget.setToolTip(text)
 
 
 def _resource_text(resource: Any) -> str:

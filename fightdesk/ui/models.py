@@ -101,6 +101,13 @@ class _ViewRowsModel(QAbstractTableModel):
         fetched = self._fetch()
         new_keys = [k for k, _ in fetched]
         new_rows = [v for _, v in fetched]
+        if new_keys == self._keys:
+            # The common case (a step that adds or removes nobody): the same rows, so
+            # only the changed ones are reported, in runs.
+            old_rows, self._rows = self._rows, new_rows
+            self._emit_changed([row for row, (old, new) in enumerate(zip(old_rows, new_rows, strict=True))
+                                if old != new])
+            return
         old_by_key = dict(zip(self._keys, self._rows, strict=True))
 
         def replace(partial: tuple[int, int, int] | None) -> None:
@@ -114,17 +121,19 @@ class _ViewRowsModel(QAbstractTableModel):
 
         _sync_rows(self, list(self._keys), new_keys, replace, self.columnCount())
         # Rows present before and after whose content changed.
+        self._emit_changed([row for row, (key, value) in enumerate(zip(new_keys, new_rows, strict=True))
+                            if key in old_by_key and old_by_key[key] != value])
+
+    def _emit_changed(self, rows: list[int]) -> None:
+        """One ``dataChanged`` per run of consecutive changed rows."""
         last = self.columnCount() - 1
-        run_start: int | None = None
-        for row, (key, value) in enumerate(zip(new_keys, new_rows, strict=True)):
-            changed = key in old_by_key and old_by_key[key] != value
-            if changed and run_start is None:
-                run_start = row
-            if not changed and run_start is not None:
-                self.dataChanged.emit(self.index(run_start, 0), self.index(row - 1, last))
-                run_start = None
-        if run_start is not None:
-            self.dataChanged.emit(self.index(run_start, 0), self.index(len(new_rows) - 1, last))
+        start = 0
+        while start < len(rows):
+            end = start
+            while end + 1 < len(rows) and rows[end + 1] == rows[end] + 1:
+                end += 1
+            self.dataChanged.emit(self.index(rows[start], 0), self.index(rows[end], last))
+            start = end + 1
 
     def item(self, row: int) -> Any:
         return self._rows[row]
