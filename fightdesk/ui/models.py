@@ -307,6 +307,14 @@ class LogModel(QAbstractItemModel):
             return len(self._entries[parent.row()].events)
         return 0
 
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        # The tree asks this of every row on each relayout: one call, not rowCount+columnCount.
+        if not parent.isValid():
+            return bool(self._entries)
+        if parent.internalId() == 0 and parent.column() == 0 and 0 <= parent.row() < len(self._entries):
+            return bool(self._entries[parent.row()].events)
+        return False
+
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return len(self.headers)
 

@@ -25,6 +25,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QPen,
+    QPixmap,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
@@ -106,13 +107,13 @@ class TimelineView(QAbstractScrollArea):
         self._tops: list[int] = [0]  # y of each lane's top, plus the bottom of the last
         self._title_width = 160
         self._column_width = MIN_COLUMN
-        self._chip_cells: dict[tuple[int, int], list[Chip]] = {}
-        self._chip_by_id: dict[str, tuple[int, Chip]] = {}
+        self._chip_by_id: dict[str, tuple[int, Chip]] | None = None  # made when asked
         # Paint caches: chip rects per lane (content coordinates, built once per timeline
         # and geometry), the pens/brushes/fonts per chip look (per palette and font), the
         # elided lane titles, the label widths. A repaint is then just the drawing calls.
         self._lane_chips: dict[int, list[tuple[Chip, QRectF]]] = {}
         self._styles: dict[tuple[str, bool], _ChipStyle] = {}
+        self._images: dict[tuple[str, bool, str, int, int, float], tuple[QPixmap, int, int]] = {}
         self._titles: dict[tuple[str, bool, bool, int], str] = {}
         self._advance: dict[str, int] = {}
         self._fonts: dict[tuple[bool, bool, bool], QFont] = {}
@@ -122,15 +123,11 @@ class TimelineView(QAbstractScrollArea):
         if timeline == self._timeline:
             return
         self._timeline = timeline
-        self._chip_cells = {}
-        self._chip_by_id = {}
+        self._chip_by_id = None
         tops = [0]
         if timeline is not None:
-            for lane_no, lane in enumerate(timeline.lanes):
+            for lane in timeline.lanes:
                 tops.append(tops[-1] + (COMPACT_HEIGHT if lane.compact else LANE_HEIGHT))
-                for chip in lane.chips:
-                    self._chip_cells.setdefault((lane_no, chip.column), []).append(chip)
-                    self._chip_by_id[chip.id] = (lane_no, chip)
         self._tops = tops
         self._lane_chips = {}
         self._measure()
@@ -196,16 +193,21 @@ class TimelineView(QAbstractScrollArea):
         laid = []
         top = self._tops[lane_no]
         height = self._tops[lane_no + 1] - top
-        lane = self._timeline.lanes[lane_no] if self._timeline is not None else None
-        for column in sorted({chip.column for chip in lane.chips} if lane is not None else ()):
-            chips = self._chip_cells.get((lane_no, column), [])
+        cells: dict[int, list[Chip]] = {}
+        for chip in self._timeline.lanes[lane_no].chips if self._timeline is not None else ():
+            cells.setdefault(chip.column, []).append(chip)
+        for column in sorted(cells):
+            chips = cells[column]
             cell = QRectF(self._title_width + column * self._column_width + 3, top + 3,
                           self._column_width - 6, height - 6)
             wanted = max(max(self._text_width(c.label) for c in chips) + 10, 18)
             width = min(wanted, cell.width() / len(chips))
             start = cell.left() + (cell.width() - width * len(chips)) / 2
-            laid.extend((chip, QRectF(start + i * width, cell.top(), max(width - 2, 4), cell.height()))
-                        for i, chip in enumerate(chips))
+            # Whole pixels, so a chip's picture can be cached and copied (see _chip_image).
+            for i, chip in enumerate(chips):
+                left = round(start + i * width)
+                right = round(start + i * width + max(width - 2, 4))
+                laid.append((chip, QRectF(left, cell.top(), right - left, cell.height())))
         self._lane_chips[lane_no] = laid
         return laid
 
@@ -216,9 +218,20 @@ class TimelineView(QAbstractScrollArea):
         return [(chip, rect.translated(dx, dy)) for chip, rect in self._lane_layout(lane_no)
                 if chip.column == column]
 
+    def _find_chip(self, chip_id: str) -> tuple[int, Chip] | None:
+        """(lane number, chip) of a chip id; the index is built on the first question
+        after a change, not on every change."""
+        if self._chip_by_id is None:
+            self._chip_by_id = {
+                chip.id: (lane_no, chip)
+                for lane_no, lane in enumerate(self._timeline.lanes if self._timeline else ())
+                for chip in lane.chips
+            }
+        return self._chip_by_id.get(chip_id)
+
     def chip_rect(self, chip_id: str) -> QRect:
         """Where a chip is drawn now, in viewport coordinates (empty if not in the timeline)."""
-        found = self._chip_by_id.get(chip_id)
+        found = self._find_chip(chip_id)
         if found is None:
             return QRect()
         lane_no, chip = found
@@ -228,7 +241,7 @@ class TimelineView(QAbstractScrollArea):
         return QRect()
 
     def scroll_to_chip(self, chip_id: str) -> None:
-        found = self._chip_by_id.get(chip_id)
+        found = self._find_chip(chip_id)
         if found is None:
             return
         lane_no = found[0]
@@ -260,6 +273,7 @@ class TimelineView(QAbstractScrollArea):
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange,
                             QEvent.Type.StyleChange):
             self._styles = {}
+            self._images = {}
             self._titles = {}
             self._fonts = {}
             if event.type() != QEvent.Type.PaletteChange:
@@ -367,32 +381,55 @@ class TimelineView(QAbstractScrollArea):
         self._paint_header(painter, tl, header, grid)
 
     def _paint_chips(self, painter: QPainter, tl: Timeline, lanes: range, header: int) -> None:
-        """The chips of the lanes in view, grouped by look so the painter changes pen
-        and brush once per look, not once per chip."""
-        by_style: dict[tuple[str, bool], list[tuple[Chip, QRectF]]] = {}
+        """The chips of the lanes in view, each copied from its cached picture: drawing
+        an antialiased rounded rect and its text costs ten times more than the copy."""
+        painter.save()
+        painter.translate(-self.horizontalScrollBar().value(), header - self.verticalScrollBar().value())
+        ratio = self.viewport().devicePixelRatioF()
         for lane_no in lanes:
             compact = tl.lanes[lane_no].compact
             for chip, rect in self._lane_layout(lane_no):
-                by_style.setdefault((chip.state, compact), []).append((chip, rect))
-        painter.save()
-        painter.translate(-self.horizontalScrollBar().value(), header - self.verticalScrollBar().value())
-        for (state, compact), chips in by_style.items():
-            style = self._style(state, compact)
-            painter.setPen(style.pen)
-            painter.setBrush(style.brush)
-            for _chip, rect in chips:
-                painter.drawRoundedRect(rect, style.radius, style.radius)
-                if style.cross:
-                    painter.drawLine(rect.topLeft() + QPointF(3, 3), rect.bottomRight() - QPointF(3, 3))
+                image, dx, dy = self._chip_image(chip, compact, int(rect.width()),
+                                                 int(rect.height()), ratio)
+                painter.drawPixmap(int(rect.left()) - dx, int(rect.top()) - dy, image)
+        painter.restore()
+
+    def _chip_image(self, chip: Chip, compact: bool, width: int, height: int,
+                    ratio: float) -> tuple[QPixmap, int, int]:
+        """A chip's picture (its look, label and size), with the offset of the chip's
+        corner inside it: a margin for the outline, and room for a label wider than the
+        chip to spill over as it would if drawn in place."""
+        key = (chip.state, compact, chip.label, width, height, ratio)
+        found = self._images.get(key)
+        if found is not None:
+            return found
+        style = self._style(chip.state, compact)
+        spill = 0
+        if width >= 12:
+            text_width = QFontMetrics(style.font).horizontalAdvance(chip.label)
+            spill = max(0, (text_width - width + 1) // 2 + 1)
+        dx, dy = 2 + spill, 2
+        image = QPixmap(round((width + 2 * dx) * ratio), round((height + 2 * dy) * ratio))
+        image.setDevicePixelRatio(ratio)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(dx, dy, width, height)
+        painter.setPen(style.pen)
+        painter.setBrush(style.brush)
+        painter.drawRoundedRect(rect, style.radius, style.radius)
+        if style.cross:
+            painter.drawLine(rect.topLeft() + QPointF(3, 3), rect.bottomRight() - QPointF(3, 3))
         painter.setBrush(_NO_BRUSH)
-        for (state, compact), chips in by_style.items():
-            style = self._style(state, compact)
+        if width >= 12:
             painter.setPen(style.text)
             painter.setFont(style.font)
-            for chip, rect in chips:
-                if rect.width() >= 12:
-                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, chip.label)
-        painter.restore()
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, chip.label)
+        painter.end()
+        if len(self._images) > 2048:  # labels and widths come and go over a session
+            self._images.clear()
+        self._images[key] = (image, dx, dy)
+        return image, dx, dy
 
     def _paint_titles(self, painter: QPainter, tl: Timeline, rects: list[QRect], lanes: range) -> None:
         """The lane titles stay put when the columns scroll sideways."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ... import commands as core
@@ -113,8 +114,14 @@ def timeline(enc: Encounter) -> Timeline:
 
 
 def _member_tag(enc: Encounter, fid: str) -> str:
-    match = re.search(r"(\d+)$", enc.fighters[fid].name)
-    return match.group(1) if match else enc.fighters[fid].name[:3]
+    return _tag_of_name(enc.fighters[fid].name)
+
+
+@lru_cache(maxsize=4096)
+def _tag_of_name(fighter_name: str) -> str:
+    """A group member's short tag on its chips: the number its name ends with."""
+    match = re.search(r"(\d+)$", fighter_name)
+    return match.group(1) if match else fighter_name[:3]
 
 
 def _usable_context(enc: Encounter) -> str:
@@ -198,11 +205,11 @@ def card(enc: Encounter, fid: str, *, actor: str | None = "?",
     if s.weenie:
         ep_tip = "Weenies neither gain nor spend EP"
     resources = (
-        Resource("EP", st.ep + st.zen_ep, tooltip=ep_tip),
-        Resource("Chi", st.chi, s.chi),
-        Resource("Willpower", st.willpower, s.willpower,
-                 tooltip="Spent for 1 EP once a round" if not st.willpower_ep_used
-                 else "Already spent for EP this round"),
+        _resource("EP", st.ep + st.zen_ep, None, ep_tip),
+        _resource("Chi", st.chi, s.chi, ""),
+        _resource("Willpower", st.willpower, s.willpower,
+                  "Spent for 1 EP once a round" if not st.willpower_ep_used
+                  else "Already spent for EP this round"),
     )
     size = group_size
     if size <= 0:
@@ -217,6 +224,21 @@ def card(enc: Encounter, fid: str, *, actor: str | None = "?",
         dice=tuple(("H" if d.state == "held" else "") + str(d.face) for d in unspent(st)),
         acting=actor == fid, out=st.health <= 0, group_size=size,
     )
+
+
+_RESOURCES: dict[tuple[str, int, int | None, str], Resource] = {}
+
+
+def _resource(label: str, value: int, maximum: int | None, tooltip: str) -> Resource:
+    """One shared object per distinct resource line (they are frozen, and a gang of
+    weenies shows the same few): 200 cards are built and compared faster."""
+    key = (label, value, maximum, tooltip)
+    found = _RESOURCES.get(key)
+    if found is None:
+        if len(_RESOURCES) > 4096:
+            _RESOURCES.clear()
+        found = _RESOURCES[key] = Resource(label, value, maximum, tooltip)
+    return found
 
 
 def any_holds(enc: Encounter) -> bool:
