@@ -34,7 +34,6 @@ from .round import (
     current_actor,
     has_phase_die,
     next_phase_with_dice,
-    pass_shown,
     phase_dice,
 )
 from .specials import (
@@ -165,9 +164,25 @@ def _chips(enc: Encounter, fid: str, actor: str | None, usable: str, *,
             tip += f" ({die.why})"
         if hint:
             tip += f". Click to {hint}."
-        chips.append(Chip(id=f"{fid}:{die.id}", fighter_id=fid, column=_column(face),
-                          label=label, state=state, tooltip=tip, clickable=clickable))
+        chips.append(_chip(f"{fid}:{die.id}", fid, _column(face), label, state, tip, clickable))
     return chips
+
+
+_CHIPS: dict[tuple[str, str, int, str, ChipState, str, bool], Chip] = {}
+
+
+def _chip(chip_id: str, fid: str, column: int, label: str, state: ChipState, tip: str,
+          clickable: bool) -> Chip:
+    """One shared object per distinct chip (they are frozen, and most chips are the same
+    from one step to the next): a 200-fighter timeline is built and compared faster."""
+    key = (chip_id, fid, column, label, state, tip, clickable)
+    found = _CHIPS.get(key)
+    if found is None:
+        if len(_CHIPS) > 8192:
+            _CHIPS.clear()
+        found = _CHIPS[key] = Chip(id=chip_id, fighter_id=fid, column=column, label=label,
+                                   state=state, tooltip=tip, clickable=clickable)
+    return found
 
 
 _STATE_WORDS = {
@@ -200,10 +215,11 @@ def card(enc: Encounter, fid: str, *, actor: str | None = "?",
     ("?" or 0: work it out)."""
     f = enc.fighters[fid]
     s, st = f.sheet, f.status
-    ep_tip = "Edge Points" + (f": {st.ep} own + {st.zen_ep} from Zen No-Mind (spent first)"
-                              if st.zen_ep else "")
     if s.weenie:
         ep_tip = "Weenies neither gain nor spend EP"
+    else:
+        ep_tip = "Edge Points" + (f": {st.ep} own + {st.zen_ep} from Zen No-Mind (spent first)"
+                                  if st.zen_ep else "")
     resources = (
         _resource("EP", st.ep + st.zen_ep, None, ep_tip),
         _resource("Chi", st.chi, s.chi, ""),
@@ -984,7 +1000,8 @@ def _describe_state(enc: Encounter, actor: str | None) -> str:
     if stage == "round-over":
         return f"{head} over"
     phase = f"{head} · phase {rs.phase}"
-    shown = pass_shown(enc)
+    # round.pass_shown, with whose turn it is already worked out by the caller.
+    shown = rs.pass_number + 1 if actor is not None and actor in rs.passed else rs.pass_number
     if shown > 1:
         phase += f" · pass {shown}"
     if rs.stack:
