@@ -12,8 +12,8 @@ link) print ``TRAP`` and hang right there, so the test kills it inside a journal
 (a ``write`` trap first writes half the line: a torn record), inside a snapshot or a
 save (``replace``: the temporary file is written but not yet renamed), or between
 compaction steps. ``--trap save:N`` hangs inside the Nth save's renames, ``--trap
-pending:N`` after the Nth action that leaves a decision pending (the middle of an
-interrupt stack resolution).
+pending:N`` after the Nth action that leaves a stack resolution open (moves still
+to resolve or a decision pending).
 
 The policy that picks each action depends only on the seed, the action's index and the
 state, so :func:`reference` replays the same fight in memory for the test to compare.
@@ -72,86 +72,75 @@ def choose(seed: int, index: int, engine: Engine) -> Action:
         low = pending.minimum or 0
         high = pending.maximum if pending.maximum is not None else low
         return "apply", c.Answer(decision_id=pending.id, amount=rng.randint(low, max(low, high)))
-    roll = rng.random()
-    if roll < 0.30:
+    if rng.random() < 0.6:
         command = _ruleset_action(rng, engine)
         if command is not None:
             return "apply", command
     roll = rng.random()
     fighters = list(enc.order)
-    if roll < 0.30 and fighters:
+    if roll < 0.25 and fighters:
         fid = rng.choice(fighters)
         top = enc.fighters[fid].sheet.health
-        return "apply", c.SetValue(fighter_id=fid, field="status.health", value=rng.randint(0, top))
-    if roll < 0.45:
+        return "apply", c.SetValue(fighter_id=fid, field="status.health",
+                                   value=rng.randint(top // 2, top))
+    if roll < 0.40:
         return "apply", c.FreeRoll(notation=rng.choice(["1d10", "3d10>=6", "2d6+3", "5d10"]),
                                    who=rng.choice(["", "Kaede"]))
-    if roll < 0.55:
+    if roll < 0.50:
         return "apply", c.Note(text=f"note {index}")
-    if roll < 0.60 and len(fighters) < 12:
+    if roll < 0.55 and len(fighters) < 12:
         template = enc.fighters[fighters[0]].model_dump(mode="json") if fighters else None
         if template is not None:
             template.update(name=rng.choice(["Thug", "Guard"]), group=None)
             return "apply", c.AddFighters(fighter=template, count=rng.randint(1, 3))
-    if roll < 0.75 and engine.can_undo():
+    if roll < 0.72 and engine.can_undo():
         return "undo", None
-    if roll < 0.88 and engine.can_redo():
+    if roll < 0.86 and engine.can_redo():
         return "redo", None
     if roll < 0.95:
         return "save", None
     return "apply", c.Note(text=f"plain note {index}")
 
 
+# How often the table does what: a fight goes on through rounds and interrupt stacks.
+FORM_WEIGHTS = {"act": 8.0, "interrupt": 4.0, "roll-dice": 6.0, "hold": 1.0, "pass": 1.0,
+                "convert": 0.5, "concentrate": 0.5, "intimidate": 0.3, "deceive": 0.3,
+                "willpower-ep": 0.3, "buy-dice": 0.3}
+CONTROL_WEIGHTS = {"start-fight": 4.0, "start-round": 4.0, "next-step": 3.0, "end-round": 0.3,
+                   "resolve-next": 6.0, "resolve-all": 2.0, "cancel-stack": 0.5,
+                   "end-fight": 0.02}
+
+
 def _ruleset_action(rng: random.Random, engine: Engine) -> c.Command | None:
-    """A real round command or fighter action, from the ruleset's own views (so the
-    driver plays whatever the ruleset offers: round controls, action forms)."""
+    """A real round command or fighter action, chosen from the ruleset's own views (round
+    controls and action forms), so the driver plays whatever the ruleset offers."""
     enc = engine.encounter
     ruleset = engine.ruleset
     controls = ruleset.round_controls(enc)
-    options: list[c.Command | _FormChoice] = []
-    if controls.can_start_fight:
-        options.append(c.StartFight())
-    if controls.can_start_round:
-        options.append(c.StartRound())
-    if controls.can_next_step:
-        options.append(c.NextStep())
-    if controls.can_end_round:
-        options.append(c.EndRound())
+    offered = {"start-fight": controls.can_start_fight, "start-round": controls.can_start_round,
+               "next-step": controls.can_next_step, "end-round": controls.can_end_round,
+               **controls.extra}
+    options: list[tuple[float, str, str | None, Any]] = [
+        (CONTROL_WEIGHTS[name], name, None, ()) for name, on in offered.items()
+        if on and name in CONTROL_WEIGHTS
+    ]
     for fid in enc.order:
-        try:
-            forms = ruleset.action_forms(enc, fid)
-        except Exception:
-            continue
-        for form in forms:
-            if form.enabled:
-                options.append(_FormChoice(fid, form.id, form.fields))
+        for form in ruleset.action_forms(enc, fid):
+            if form.enabled and form.id in FORM_WEIGHTS:
+                options.append((FORM_WEIGHTS[form.id], form.id, fid, form.fields))
     if not options:
         return None
-    picked = rng.choice(options)
-    if isinstance(picked, _FormChoice):
-        values: dict[str, Any] = {}
-        for f in picked.fields:
-            if f.kind == "choice" and f.choices:
-                values[f.name] = rng.choice(f.choices)[0]
-            elif f.kind == "number":
-                values[f.name] = rng.randint(f.minimum, max(f.minimum, f.maximum)) \
-                    if f.maximum > f.minimum else f.default
-            elif f.kind == "flag":
-                values[f.name] = f.default if f.default is not None else False
-            else:
-                values[f.name] = f.default
-        try:
-            return ruleset.build_command(picked.form_id, picked.fighter_id, values)
-        except Exception:
-            return None
-    return picked
-
-
-class _FormChoice:
-    def __init__(self, fighter_id: str, form_id: str, fields: Any) -> None:
-        self.fighter_id = fighter_id
-        self.form_id = form_id
-        self.fields = fields
+    _, form_id, fighter_id, fields = rng.choices(options, weights=[o[0] for o in options])[0]
+    values: dict[str, Any] = {}
+    for f in fields:
+        if f.kind == "choice" and f.choices and (f.default is None or rng.random() < 0.5):
+            values[f.name] = rng.choice(f.choices)[0]
+        else:
+            values[f.name] = f.default
+    try:
+        return ruleset.build_command(form_id, fighter_id or "", values)
+    except Exception:  # a form the values do not fit: the GM would pick again
+        return None
 
 
 def perform(engine: Engine, action: Action, on_save: Callable[[], None]) -> None:
@@ -231,7 +220,8 @@ class Traps:
             self.saving = rng.randint(1, 3)
 
     def after_action(self, engine: Engine) -> None:
-        if self.kind == "pending" and engine.pending() is not None:
+        # In the middle of a stack resolution: moves still to resolve, or a question open.
+        if self.kind == "pending" and engine.ruleset.step_open(engine.encounter):
             self.pending_seen += 1
             if self.pending_seen == self.at:
                 self.hang()
@@ -292,3 +282,91 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --- the real GUI process: a hook that plays the fight through the window ----------------------
+
+
+def gui_hook() -> None:
+    """Installed by a ``sitecustomize`` in the GUI kill test: once ``python -m fightdesk``
+    has put its first fight on screen, play it through the window (the document's
+    ``apply`` and its undo stack, File > Save's writer), or report what was restored.
+
+    ``FIGHTDESK_GUI_DRIVE`` is ``play:SEED:STEPS[:quit]`` or ``check``; ``--trap``-style
+    traps come from ``FIGHTDESK_GUI_TRAP``. Answers the restore question with Restore and
+    the quit question with Discard, printing ``ASKED`` / ``DISCARD`` when it does.
+    """
+    mode = os.environ.get("FIGHTDESK_GUI_DRIVE", "")
+    if not mode:
+        return
+    import fightdesk.app as app
+
+    traps = Traps(os.environ.get("FIGHTDESK_GUI_TRAP") or None)
+    traps.install()
+    original = app._first_fight
+
+    def first_fight(window: Any, path: Any, probe: Any) -> None:
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QAbstractButton, QApplication
+
+        def answer_questions() -> None:
+            box = QApplication.activeModalWidget()
+            if box is None:
+                return
+            for name, said in (("restoreButton", "ASKED"), ("", "DISCARD")):
+                if name:
+                    button = box.findChild(QAbstractButton, name)
+                else:
+                    button = next((b for b in box.findChildren(QAbstractButton)
+                                   if b.text().replace("&", "") in ("Discard", "Don't Save")), None)
+                if button is not None:
+                    print(said, flush=True)
+                    button.click()
+                    return
+
+        watcher = QTimer(window)
+        watcher.setInterval(30)
+        watcher.timeout.connect(answer_questions)
+        watcher.start()
+        original(window, path, probe)
+        doc = window.document
+        print(f"SHOWN {fingerprint(doc.engine.session)} "
+              f"{int(window.isWindowModified())}", flush=True)
+        if mode == "check":
+            QTimer.singleShot(0, window.close)
+            return
+        _, seed, steps, *rest = mode.split(":")
+        saved_path = Path(os.environ["FIGHTDESK_GUI_SAVE"])
+        saves = 0
+        save_rng = random.Random(seed)
+
+        def on_save() -> None:
+            nonlocal saves
+            saves += 1
+            traps.before_save(saves, save_rng)
+            window._save_to(saved_path)
+
+        def action(index: int) -> None:
+            engine = doc.engine
+            kind, command = choose(int(seed), index, engine)
+            if kind == "apply":
+                doc.apply(command)
+            elif kind == "undo":
+                doc.undo_stack.undo()
+            elif kind == "redo":
+                doc.undo_stack.redo()
+            else:
+                on_save()
+            print(f"STEP {index + 1} {fingerprint(engine.session)}", flush=True)
+            traps.after_action(engine)
+            if index + 1 < int(steps):
+                QTimer.singleShot(0, lambda: action(index + 1))
+            elif rest == ["quit"]:
+                print("QUITTING", flush=True)
+                QTimer.singleShot(0, window.close)
+            else:
+                print("IDLE", flush=True)
+
+        QTimer.singleShot(0, lambda: action(0))
+
+    app._first_fight = first_fight  # type: ignore[assignment]

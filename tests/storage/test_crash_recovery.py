@@ -23,6 +23,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,17 +112,15 @@ class Chain:
         return self.resume or 0
 
 
-def choose_kill(rng: random.Random, remaining: int, with_stack: bool) -> tuple[str, str | None, int]:
+def choose_kill(rng: random.Random, remaining: int) -> tuple[str, str | None, int]:
     """(how, trap, after-steps) for the next kill."""
     kinds = ["time"] * 30 + ["write"] * 15 + ["fsync"] * 15 + ["replace"] * 14 + \
-        ["save"] * 12 + ["unlink"] * 4 + ["link"] * 4
-    if with_stack:
-        kinds += ["pending"] * 12
+        ["save"] * 12 + ["unlink"] * 4 + ["link"] * 4 + ["pending"] * 12
     kind = rng.choice(kinds)
     if kind == "time":
         return "time", None, rng.randint(1, max(1, remaining))
     reach = {"write": remaining, "fsync": int(remaining * 1.4) + 3, "replace": 6, "save": 3,
-             "unlink": 3, "link": 2, "pending": 4}[kind]
+             "unlink": 3, "link": 2, "pending": 6}[kind]
     return "trap", f"{kind}:{rng.randint(1, max(1, reach))}", 0
 
 
@@ -133,15 +132,16 @@ class Tally:
     in_flight: int = 0  # restored one action past the last reported one
     torn_tails: int = 0
     leftovers: int = 0
+    round_snapshots: int = 0
     restarts_killed: int = 0  # killed while restoring, before the first new action
 
     def kill(self, kind: str) -> None:
         self.kills[kind] = self.kills.get(kind, 0) + 1
 
 
-def run_once(chain: Chain, rng: random.Random, with_stack: bool, tally: Tally) -> bool:
+def run_once(chain: Chain, rng: random.Random, tally: Tally) -> bool:
     """Start the driver (fresh or restored) and kill it; False when it finished instead."""
-    how, trap, after = choose_kill(rng, chain.steps - chain.done, with_stack)
+    how, trap, after = choose_kill(rng, chain.steps - chain.done)
     args = ["--root", str(chain.root), "--seed", str(chain.seed), "--steps", str(chain.steps),
             "--progress", str(chain.progress)]
     if chain.resume is not None:
@@ -211,6 +211,7 @@ def check_files(chain: Chain, tally: Tally) -> None:
             AutosaveState.model_validate_json(path.read_text())
         elif name.endswith(".json"):
             load_snapshot(path)
+            tally.round_snapshots += name.startswith("round-")
         elif name.endswith(".jsonl"):
             contents = read_journal(path)
             assert contents.problem is None, contents.problem
@@ -247,16 +248,9 @@ def check_restore(chain: Chain, tally: Tally) -> None:
     assert Engine(session).rebuild() == session.encounter
 
 
-def ruleset_has_rounds() -> bool:
-    from fightdesk.engine.ruleset import get_ruleset
-
-    return "pending" in type(get_ruleset("street-fighter")).__dict__
-
-
 @pytest.mark.slow
 def test_sigkill_at_random_moments_never_loses_a_completed_action(tmp_path: Path) -> None:
     rng = random.Random(5_2024)
-    with_stack = ruleset_has_rounds()
     kills = chains = 0
     tally = Tally()
     while kills < KILLS:
@@ -267,7 +261,7 @@ def test_sigkill_at_random_moments_never_loses_a_completed_action(tmp_path: Path
         chain = Chain(chains, seed, steps, root, reference(seed, steps))
         chains += 1
         while kills < KILLS:
-            if not run_once(chain, rng, with_stack, tally):
+            if not run_once(chain, rng, tally):
                 # Played to the end and quit normally: reopened exactly as it ended.
                 saver = Autosave(root)
                 info = saver.recoverable()
@@ -282,5 +276,244 @@ def test_sigkill_at_random_moments_never_loses_a_completed_action(tmp_path: Path
     assert chains >= 5
     assert {"time", "write", "fsync", "replace", "save"} <= set(tally.kills)
     assert tally.torn_tails and tally.leftovers and tally.in_flight and tally.restarts_killed
-    if with_stack:
-        assert tally.kills.get("pending")
+    assert tally.kills.get("pending") and tally.round_snapshots
+
+
+# --- the real GUI process -----------------------------------------------------------------
+
+
+def gui_env(home: Path, drive: str, trap: str | None = None) -> dict[str, str]:
+    """Environment for ``python -m fightdesk`` offscreen, with user folders under ``home``
+    and the test hook of crash_driver.gui_hook installed through a sitecustomize."""
+    hook = home / "hook"
+    hook.mkdir(parents=True, exist_ok=True)
+    (hook / "sitecustomize.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(crash_driver.REPO)!r})\n"
+        "from tests.storage.crash_driver import gui_hook\n"
+        "gui_hook()\n"
+    )
+    env = dict(os.environ)
+    for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"),
+                     ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state")):
+        env[var] = str(home / sub)
+    env.update(QT_QPA_PLATFORM="offscreen", FIGHTDESK_GUI_DRIVE=drive,
+               FIGHTDESK_GUI_SAVE=str(home / "saved.json"),
+               PYTHONPATH=os.pathsep.join([str(hook), env.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    env.pop("FIGHTDESK_GUI_TRAP", None)
+    if trap:
+        env["FIGHTDESK_GUI_TRAP"] = trap
+    return env
+
+
+def run_gui(env: dict[str, str], *, kill_at_step: int | None = None,
+            timeout: float = 60.0) -> tuple[list[str], bool]:
+    """Run the app until it exits, prints TRAP, or reports step ``kill_at_step``;
+    SIGKILL it in the last two cases. Returns its lines and whether it was killed."""
+    proc = subprocess.Popen([sys.executable, "-m", "fightdesk"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    fd, buffer, lines = proc.stdout.fileno(), b"", []
+    deadline = time.monotonic() + timeout
+    killed = False
+    try:
+        while not killed:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                proc.kill()
+                pytest.fail(f"the app hung; it said {lines}")
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\n" in buffer and not killed:
+                raw, _, buffer = buffer.partition(b"\n")
+                line = raw.decode()
+                lines.append(line)
+                step = line.split()[1] if line.startswith("STEP ") else None
+                if line == "TRAP" or (step is not None and int(step) == kill_at_step):
+                    proc.send_signal(signal.SIGKILL)
+                    killed = True
+        proc.wait(timeout=30)
+        err = proc.stderr.read().decode()
+    finally:
+        proc.stdout.close()
+        proc.stderr.close()
+    if not killed:
+        assert proc.returncode == 0, f"the app failed:\n{err}"
+    return lines, killed
+
+
+def first_save(seed: int, steps: int) -> int | None:
+    """The index of the first File > Save in the seeded fight, if any."""
+    from fightdesk.engine.engine import Engine as _Engine
+
+    engine = _Engine(crash_driver.new_session())
+    for index in range(steps):
+        action = crash_driver.choose(seed, index, engine)
+        if action[0] == "save":
+            return index
+        crash_driver.perform(engine, action, lambda: None)
+    return None
+
+
+def shown(lines: list[str]) -> tuple[str, bool]:
+    [line] = [x for x in lines if x.startswith("SHOWN ")]
+    _, fp, modified = line.split()
+    return fp, modified == "1"
+
+
+@pytest.mark.slow
+def test_killed_gui_restores_the_fight_on_the_next_start(tmp_path: Path) -> None:
+    seed = next(s for s in range(200) if (first_save(s, 6) or 0) >= 2)
+    steps = 10
+    ref = reference(seed, steps)
+    cases = [("time", None, 5), ("write", "write:4", None), ("save", "save:1", None)]
+    for name, trap, kill_at in cases:
+        home = tmp_path / name
+        lines, killed = run_gui(gui_env(home, f"play:{seed}:{steps}", trap), kill_at_step=kill_at)
+        assert killed, f"{name}: the app was not killed: {lines}"
+        done = [int(x.split()[1]) for x in lines if x.startswith("STEP ")]
+        for line in lines:
+            if line.startswith("STEP "):
+                _, index, fp = line.split()
+                assert fp == ref[int(index)]
+        last = max(done, default=0)
+        lines, _ = run_gui(gui_env(home, "check"))
+        assert "ASKED" in lines, f"{name}: no restore question after the kill: {lines}"
+        fp, modified = shown(lines)
+        assert fp in ref[last: last + 2], f"{name}: restored state is not action {last}"
+        # Never saved before the restored action: the title has the unsaved marker.
+        restored_at = last + ref[last: last + 2].index(fp)
+        save_at = first_save(seed, steps)
+        if restored_at > 0 and (save_at is None or save_at >= restored_at):
+            assert modified
+
+
+@pytest.mark.slow
+def test_gui_quit_normally_reopens_the_last_fight_without_asking(tmp_path: Path) -> None:
+    seed, steps = 11, 6
+    ref = reference(seed, steps)
+    lines, killed = run_gui(gui_env(tmp_path, f"play:{seed}:{steps}:quit"))
+    assert not killed and "QUITTING" in lines
+    lines, _ = run_gui(gui_env(tmp_path, "check"))
+    assert "ASKED" not in lines
+    fp, _ = shown(lines)
+    assert fp == ref[steps]
+
+
+# --- the restore question and the window wiring, in process ---------------------------------
+
+
+def test_restore_question_describes_the_fight(qtbot: Any, tmp_path: Path) -> None:
+    from fightdesk.storage.autosave import RecoveryInfo
+    from fightdesk.ui.recovery import ask_to_restore, describe, restore_box
+
+    info = RecoveryInfo(fight_id="x", path=tmp_path / "harbour.json", clean_exit=False,
+                        fight_name="Rooftop duel", round=3, actions=41,
+                        last_action="Ryu hits Ken for 4", changed_at=time.time(), unsaved=True)
+    text = describe(info)
+    assert "\u201cRooftop duel\u201d, round 3, 41 actions" in text
+    assert "Last action: Ryu hits Ken for 4" in text
+    assert f"Changed since it was saved to {tmp_path / 'harbour.json'}" in text
+    box = restore_box(None, info)
+    qtbot.addWidget(box)
+    assert box.defaultButton().objectName() == "restoreButton"
+    from PySide6.QtCore import QTimer
+
+    for name, expected in (("restoreButton", True), ("skipButton", False)):
+        def click(name: str = name) -> None:
+            from PySide6.QtWidgets import QAbstractButton, QApplication
+
+            modal = QApplication.activeModalWidget()
+            assert modal is not None
+            modal.findChild(QAbstractButton, name).click()
+
+        QTimer.singleShot(50, click)
+        assert ask_to_restore(None, info) is expected
+
+
+@pytest.fixture
+def shown_window(qtbot: Any) -> Any:
+    from fightdesk.ui.main_window import MainWindow
+
+    win = MainWindow()
+    win.show()
+    yield win
+    # Closed here, not by qtbot (which closes before fixtures end): no "save changes?".
+    win.document.undo_stack.setClean()
+    win.close()
+    win.deleteLater()
+
+
+def test_window_fights_are_autosaved_saved_and_restored(
+    qtbot: Any, shown_window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fightdesk.engine import commands as c
+    from fightdesk.ui import recovery
+
+    root = tmp_path / "autosave"
+    saver = Autosave(root)
+    binder = recovery.AutosaveBinder(shown_window, saver)
+    shown_window.show_session(Engine(crash_driver.new_session()), None)
+    assert saver.engine is shown_window.document.engine
+    doc = shown_window.document
+    assert doc.apply(c.SetValue(fighter_id="kaede", field="status.health", value=5)).ok
+    assert fingerprint(Autosave(root).restore()) == fingerprint(doc.engine.session)
+    target = tmp_path / "harbour.json"
+    assert shown_window._save_to(target)
+    assert saver.path == target and saver.is_saved
+    binder.quit()
+    info = Autosave(root).recoverable()
+    assert info is not None and info.clean_exit and not info.unsaved and info.path == target
+
+    # Next start after a normal quit: the fight comes back without a question.
+    monkeypatch.setattr(recovery, "ask_to_restore", lambda *_: pytest.fail("asked"))
+    again = Autosave(root)
+    choice = recovery.choose_start(shown_window, again, None)
+    assert choice is not None and not choice.after_crash and choice.path == target
+    # ...unless the GM named a file to open.
+    assert recovery.choose_start(shown_window, Autosave(root), target) is None
+
+
+def test_declining_the_restore_forgets_it(
+    qtbot: Any, shown_window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fightdesk.engine import commands as c
+    from fightdesk.ui import recovery
+
+    root = tmp_path / "autosave"
+    saver = Autosave(root)
+    engine = Engine(crash_driver.new_session())
+    saver.attach(engine)
+    engine.apply(c.Note(text="before the crash"))
+    monkeypatch.setattr(recovery, "ask_to_restore", lambda *_: False)
+    assert recovery.choose_start(shown_window, Autosave(root), None) is None
+    assert Autosave(root).recoverable() is None
+
+    saver.attach(engine)
+    engine.apply(c.Note(text="again"))
+    monkeypatch.setattr(recovery, "ask_to_restore", lambda *_: True)
+    fresh = Autosave(root)
+    binder = recovery.AutosaveBinder(shown_window, fresh)
+    choice = recovery.choose_start(shown_window, fresh, None)
+    assert choice is not None and choice.after_crash and choice.unsaved
+    binder.show_restored(choice, shown_window.show_session)
+    assert shown_window.document.is_modified()
+    assert fresh.fight_id == choice.fight_id
+    assert fingerprint(shown_window.document.engine.session) == fingerprint(engine.session)
+
+
+def test_autosave_failure_is_shown_to_the_gm(qtbot: Any, shown_window: Any, tmp_path: Path) -> None:
+    from fightdesk.ui import recovery
+
+    binder = recovery.AutosaveBinder(shown_window, Autosave(tmp_path / "autosave"))
+    binder.status.emit(False, "Autosave failed: /x/journal-000001.jsonl: the disk is full.")
+    assert "the disk is full" in shown_window.statusBar().currentMessage()
+    from PySide6.QtWidgets import QMessageBox
+
+    box = shown_window.findChild(QMessageBox, "AutosaveWarning")
+    assert box is not None and box.isVisible() and "the disk is full" in box.text()
+    binder.status.emit(True, "Autosave works again: every action is safe on disk.")
+    assert not box.isVisible()
+    assert shown_window.statusBar().currentMessage().startswith("Autosave works again")
