@@ -3,6 +3,7 @@ interrupt, losing one's own slower moves, blocks inside the stack, cancelling.""
 
 from __future__ import annotations
 
+from fightdesk.engine import commands as c
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 
 from .helpers import answer, begin, die_id, fighter, make_engine, ok, refused, st, texts
@@ -229,3 +230,49 @@ def test_gm_removes_a_fighter_in_the_middle_of_a_stack() -> None:
     entry = answer(eng, amount=0)
     assert "The question lapsed: that fighter left the fight" in texts(entry)
     assert eng.encounter.state.stack == [] and eng.pending() is None
+
+
+def test_cancelling_puts_the_interrupter_back_as_before_the_declaration() -> None:
+    # Declaring an interrupt takes an action (acted this round); cancelling it before
+    # anything resolved takes the action back too, not only the die and the EP.
+    eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 1], [6, 3]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))  # 6 - 1 = 5
+    before = st(eng, "ryu").model_dump(mode="json")
+    assert before["acted_this_round"] is False
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken",
+                         die_id=die_id(eng, "ryu", 3), ep_speed=1))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Block", die_id=die_id(eng, "ryu", 6),
+                         interrupts=1))
+    assert st(eng, "ryu").acted_this_round and st(eng, "ryu").ep == 0
+    ok(eng, sf.CancelInterrupts())
+    assert st(eng, "ryu").model_dump(mode="json") == before
+    # Ken's act stays: he did act this round.
+    assert st(eng, "ken").acted_this_round
+    assert [m.fighter_id for m in eng.encounter.state.stack] == ["ken"]
+
+
+def test_cancelling_gives_back_the_block_and_the_held_die_as_they_were() -> None:
+    # Ryu blocks on his 8 (an action this round); in phase 6 he holds his 6. When Ken's
+    # Fierce comes on phase 4, Ryu interrupts with the held die, which ends his block
+    # (seed "Blocking": it lasts until the fighter next acts). Cancelling the interrupt:
+    # the block is back, the die is held again (with its note), he still acted this round.
+    eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[4, 1], [8, 6]])
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Block"))
+    ok(eng, sf.ResolveNext())
+    assert st(eng, "ryu").block is not None
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.phase == 6
+    ok(eng, sf.HoldDie(fighter_id="ryu"))
+    ok(eng, c.NextStep())  # a held die may act in every phase: none is skipped
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.phase == 4
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))  # 4 - 1 = 3
+    before = st(eng, "ryu").model_dump(mode="json")
+    assert before["acted_this_round"] is True and before["block"] is not None
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert st(eng, "ryu").block is None
+    entry = ok(eng, sf.CancelInterrupts())
+    assert st(eng, "ryu").model_dump(mode="json") == before
+    assert any("Block" in text for text in texts(entry, "condition-on"))

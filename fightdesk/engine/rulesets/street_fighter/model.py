@@ -263,6 +263,12 @@ class Move(StateModel):
     lost_why: str = ""
     resolved: bool = False
     interrupted: bool = False
+    # The fighter as the declaration found them, so that cancelling an interrupt puts them
+    # back (None: a stack saved before these were kept; left as it is).
+    acted_before: bool | None = None
+    recovery_busy_before: bool | None = None
+    block_before: ActiveBlock | None = None
+    die_why_before: str | None = None
 
     @property
     def speed(self) -> int:

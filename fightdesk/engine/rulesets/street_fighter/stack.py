@@ -257,8 +257,12 @@ def declare(ctx: Context, cmd: Act, *, interrupt: bool) -> Move:
     fid = move.fighter_id
     who = name(enc, fid)
     was_turn = current_actor(enc) == fid
-    die = die_by_id(status(enc, fid), move.die_id)
+    st = status(enc, fid)
+    die = die_by_id(st, move.die_id)
     assert die is not None
+    before = {"acted_before": st.acted_this_round,
+              "recovery_busy_before": st.recovery is not None and st.recovery.did_something,
+              "block_before": st.block, "die_why_before": die.why}
     zen = own = 0
     if move.ep_speed:
         z, o = spend_ep(ctx, fid, move.ep_speed, f"+{2 * move.ep_speed} speed")
@@ -266,7 +270,7 @@ def declare(ctx: Context, cmd: Act, *, interrupt: bool) -> Move:
     if move.cost_ep:
         z, o = spend_ep(ctx, fid, move.cost_ep, f"interrupting with the die {die.face}")
         zen, own = zen + z, own + o
-    move = move.model_copy(update={"zen_paid": zen, "ep_paid": own})
+    move = move.model_copy(update={"zen_paid": zen, "ep_paid": own, **before})
     title = move_title(move)
     set_die(ctx, fid, die.id, "spent", f"{'interrupted' if interrupt else 'acted'}: {title}")
     if not interrupt and was_turn:
@@ -404,17 +408,42 @@ def cancel_interrupts(ctx: Context) -> None:
     taken = [m for m in enc.state.stack if m.interrupts is not None]
     if not taken:
         raise RuleViolation("no interrupt has been declared")
+    first_taken: dict[str, Move] = {}
+    for move in sorted(taken, key=lambda m: m.id):
+        first_taken.setdefault(move.fighter_id, move)
     for move in taken:
         st = status(enc, move.fighter_id)
         die = die_by_id(st, move.die_id)
         if die is not None:
-            set_die(ctx, move.fighter_id, die.id, "held" if move.held_die else "ready")
+            set_die(ctx, move.fighter_id, die.id, "held" if move.held_die else "ready",
+                    die.why if move.die_why_before is None else move.die_why_before)
         refund_ep(ctx, move.fighter_id, move.zen_paid, move.ep_paid, "interrupt cancelled")
+    for fid, first in first_taken.items():
+        if fid in enc.fighters:
+            take_back_action(ctx, fid, first)
     keep = [m.model_dump(mode="json") | {"interrupted": False}
             for m in enc.state.stack if m.interrupts is None]
     ctx.set(ROUND, "stack", keep)
     ctx.summary = f"Cancelled {len(taken)} interrupt{'s' if len(taken) != 1 else ''}"
     ctx.say(ctx.summary, kind="note")
+
+
+def take_back_action(ctx: Context, fid: str, first: Move) -> None:
+    """Undo what declaring took from the fighter besides the die and EP (see
+    ``took_action``), as it was before ``first``, their earliest cancelled interrupt:
+    whether they acted this round, recovery's "did something", the block it ended."""
+    st = status(ctx.enc, fid)
+    path = status_path(fid)
+    if first.acted_before is not None and st.acted_this_round != first.acted_before:
+        ctx.set(path, "acted_this_round", first.acted_before)
+    if (first.recovery_busy_before is False and st.recovery is not None
+            and st.recovery.did_something):
+        ctx.set(path, "recovery", st.recovery.model_dump() | {"did_something": False})
+    block = first.block_before
+    if block is not None and st.block is None:
+        ctx.set(path, "block", block.model_dump(mode="json"))
+        ctx.say(f"{name(ctx.enc, fid)}'s {block.maneuver} holds again (the interrupt is "
+                "cancelled)", fighter_id=fid, kind="condition-on", name="Blocking")
 
 
 def victims_pending_move(enc: Encounter, fid: str) -> Move | None:
