@@ -106,7 +106,7 @@ class _ViewRowsModel(QAbstractTableModel):
             # only the changed ones are reported, in runs.
             old_rows, self._rows = self._rows, new_rows
             self._emit_changed([row for row, (old, new) in enumerate(zip(old_rows, new_rows, strict=True))
-                                if old != new])
+                                if old is not new and old != new])
             return
         old_by_key = dict(zip(self._keys, self._rows, strict=True))
 

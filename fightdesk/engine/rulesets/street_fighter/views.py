@@ -234,14 +234,27 @@ def card(enc: Encounter, fid: str, *, actor: str | None = "?",
         holder = holder_of(enc, fid) if any_holds(enc) else None
     if actor == "?":
         actor = current_actor(enc) if has_phase_die(enc, fid) else None
-    return Card(
-        fighter_id=fid, title=f.name, side=f.side, health=st.health, health_max=s.health,
-        resources=resources, conditions=conditions(enc, fid, holder or None),
-        dice=tuple(("H" if d.state == "held" else "") + str(d.face) for d in unspent(st)),
-        acting=actor == fid, out=st.health <= 0, group_size=size,
-    )
+    conds = conditions(enc, fid, holder or None)
+    dice = tuple([("H" if d.state == "held" else "") + str(d.face) for d in unspent(st)])
+    # The card of a fighter whose card did not change is the same object as last time:
+    # building 200 frozen cards, and comparing them with the last ones, is then cheap.
+    # The resources are shared objects (see _resource) and alive while a card holds them,
+    # so their ids stand for their values here.
+    key = (fid, f.name, f.side, st.health, s.health, *map(id, resources), conds, dice,
+           actor == fid, size)
+    found = _CARDS.get(key)
+    if found is None:
+        if len(_CARDS) > 4096:
+            _CARDS.clear()
+        found = _CARDS[key] = Card(
+            fighter_id=fid, title=f.name, side=f.side, health=st.health, health_max=s.health,
+            resources=resources, conditions=conds, dice=dice, acting=actor == fid,
+            out=st.health <= 0, group_size=size,
+        )
+    return found
 
 
+_CARDS: dict[tuple[object, ...], Card] = {}
 _RESOURCES: dict[tuple[str, int, int | None, str], Resource] = {}
 
 
