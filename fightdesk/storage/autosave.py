@@ -29,6 +29,7 @@ import os
 import re
 import secrets
 import shutil
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ from .journal import (
 log = logging.getLogger(__name__)
 
 STATE_FILE = "state.json"
+LOCK_FILE = "lock"
 _BASE = re.compile(r"^base-(\d{6})\.json$")
 _FIGHT_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
 
@@ -87,10 +89,12 @@ class RecoveryInfo:
     changed_at: float
     unsaved: bool
     problem: str | None = None
+    # Open in another fightdesk window right now: neither crashed nor to be reopened.
+    in_use: bool = False
 
     @property
     def crashed(self) -> bool:
-        return not self.clean_exit
+        return not self.clean_exit and not self.in_use
 
 
 @dataclass
@@ -136,6 +140,7 @@ class Autosave:
         self._last_round = 0
         self._rounds_written: set[int] = set()
         self._cache: tuple[str, _Loaded] | None = None
+        self._lock = FightLock()
 
     # --- where things are -----------------------------------------------------------
     @property
@@ -194,7 +199,11 @@ class Autosave:
         if saved is None:
             saved = path is not None
         continuing = fight_id is not None and (self.root / fight_id).is_dir()
+        if continuing and fight_id is not None and not self._lock.take(self.root / fight_id):
+            continuing = False  # another fightdesk window keeps that fight: start a new one
         self._fight_id = fight_id if (fight_id is not None and continuing) else new_fight_id()
+        if not continuing:
+            self._lock.take(self.fight_dir())
         self._gen = self._highest_gen(self.fight_dir()) if continuing else 0
         self._rounds_written = set()
         self._last_round = engine.encounter.round
@@ -220,6 +229,7 @@ class Autosave:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+        self._lock.release()
 
     def mark_saved(self, path: Path) -> None:
         """The GM saved the fight to ``path``: compact, and remember where it lives."""
@@ -322,10 +332,13 @@ class Autosave:
                     ended = number if isinstance(number, int) else entry.round
                     self._rounds_written.add(ended)
                     return ended
+        # No round-end event: the round counter moving on ends the round, unless that
+        # round's end was already kept (its round-end event came before, maybe before a restart).
         previous, now = self._last_round, engine.encounter.round
         if now > previous >= 1 and previous not in self._rounds_written:
             self._rounds_written.add(previous)
-            return previous
+            if not (self.fight_dir() / f"round-{previous:03d}.json").exists():
+                return previous
         return None
 
     # --- compaction ---------------------------------------------------------------------
@@ -397,6 +410,8 @@ class Autosave:
         for number, old in enumerate(fights):
             if old.name == self._fight_id:
                 continue
+            if in_use(old):
+                continue  # open in another fightdesk window
             # A folder without a snapshot was cut off before its first one: nothing in it.
             if number >= self.keep_fights or not any(old.glob("base-*.json")):
                 shutil.rmtree(old, ignore_errors=True)
@@ -472,6 +487,7 @@ class Autosave:
             changed_at=loaded.changed_at,
             unsaved=unsaved,
             problem=loaded.problem,
+            in_use=state.fight_id != self._fight_id and in_use(self.root / state.fight_id),
         )
 
     def restore(self, fight_id: str | None = None) -> Session:
@@ -561,6 +577,65 @@ class Autosave:
             log.warning("%s", message)
         if self.on_status is not None:
             self.on_status(ok, message)
+
+
+class FightLock:
+    """An exclusive lock on a fight folder while a fightdesk window keeps it.
+
+    The operating system drops it when the process ends in any way (a crash, a kill),
+    so a folder whose lock can be taken is not open anywhere. Best effort: where the
+    lock file cannot be made, autosave works on without it.
+    """
+
+    def __init__(self) -> None:
+        self._fd: int | None = None
+
+    def take(self, folder: Path) -> bool:
+        """Lock ``folder`` (releasing any folder held before); False if another holds it."""
+        self.release()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return True
+        if not _try_lock(fd):
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)  # closing the file drops the lock
+            self._fd = None
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def in_use(folder: Path) -> bool:
+    """True while another fightdesk window (another process or Autosave) keeps ``folder``."""
+    probe = FightLock()
+    lock = folder / LOCK_FILE
+    if not lock.exists():
+        return False
+    try:
+        return not probe.take(folder)
+    finally:
+        probe.release()
 
 
 @contextlib.contextmanager

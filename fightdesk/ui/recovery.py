@@ -89,7 +89,7 @@ def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) 
     from fightdesk.storage.files import FileProblem
 
     info = autosave.recoverable()
-    if info is None:
+    if info is None or info.in_use:  # in_use: open in another fightdesk window
         return None
     if info.clean_exit:
         if file is not None:

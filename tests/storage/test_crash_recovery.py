@@ -207,6 +207,8 @@ def check_files(chain: Chain, tally: Tally) -> None:
         if name.startswith(".") and name.endswith(".tmp"):
             chain.leftovers.add(path)  # an interrupted atomic write: ignored, then removed
             tally.leftovers += 1
+        elif name == "lock":
+            pass  # the lock a running window holds on its fight folder
         elif name == "state.json":
             AutosaveState.model_validate_json(path.read_text())
         elif name.endswith(".json"):
@@ -487,12 +489,14 @@ def test_declining_the_restore_forgets_it(
     engine = Engine(crash_driver.new_session())
     saver.attach(engine)
     engine.apply(c.Note(text="before the crash"))
+    saver.detach()  # the app dies: nothing more written, its folder lock gone
     monkeypatch.setattr(recovery, "ask_to_restore", lambda *_: False)
     assert recovery.choose_start(shown_window, Autosave(root), None) is None
     assert Autosave(root).recoverable() is None
 
     saver.attach(engine)
     engine.apply(c.Note(text="again"))
+    saver.detach()
     monkeypatch.setattr(recovery, "ask_to_restore", lambda *_: True)
     fresh = Autosave(root)
     binder = recovery.AutosaveBinder(shown_window, fresh)

@@ -69,6 +69,12 @@ def restored(root: Path) -> Session:
     return Autosave(root).restore()
 
 
+def crash(saver: Autosave) -> None:
+    """The app dies here: nothing more is written and its folder lock is gone (detach
+    writes nothing either; it only closes the journal and the lock, as the OS would)."""
+    saver.detach()
+
+
 # --- the journal ----------------------------------------------------------------------------
 
 
@@ -233,10 +239,12 @@ def test_crash_is_offered_and_clean_quit_reopens(root: Path, engine: Engine) -> 
     saver = Autosave(root)
     saver.attach(engine)
     hp(engine, 3)
+    crash(saver)
     info = Autosave(root).recoverable()
     assert info is not None and info.crashed and info.unsaved and info.path is None
     assert info.last_action == "GM set Kaede Moriyama's health to 3"
     assert info.fight_name == engine.encounter.name and info.actions == 1
+    saver.attach(engine, fight_id=saver.fight_id)
     saver.mark_clean_exit()
     info = Autosave(root).recoverable()
     assert info is not None and not info.crashed and info.unsaved
@@ -261,6 +269,7 @@ def test_continuing_a_restored_fight_keeps_its_folder(root: Path, engine: Engine
     saver.attach(engine)
     hp(engine, 4)
     first = saver.fight_id
+    crash(saver)
     again = Autosave(root)
     info = again.recoverable()
     assert info is not None
@@ -301,6 +310,7 @@ def test_leftover_temporary_files_are_removed_on_attach(root: Path, engine: Engi
     hp(engine, 4)
     leftover = saver.fight_dir() / ".base-000002.json.abc123.tmp"
     leftover.write_text('{"schema_ver')
+    crash(saver)
     info = Autosave(root).recoverable()
     assert info is not None
     again = Autosave(root)
@@ -317,6 +327,26 @@ def test_old_fights_are_pruned(root: Path) -> None:
         os.utime(saver.fight_dir(), (1_000_000 + len(ids), 1_000_000 + len(ids)))
     kept = sorted(p.name for p in root.iterdir() if p.is_dir())
     assert len(kept) == 3 and ids[-1] in kept and ids[0] not in kept
+
+
+def test_a_fight_open_in_another_window_is_neither_offered_nor_taken(
+    root: Path, engine: Engine
+) -> None:
+    running = Autosave(root)
+    running.attach(engine)
+    hp(engine, 4)
+    info = Autosave(root).recoverable()
+    assert info is not None and info.in_use and not info.crashed
+    second = Autosave(root, keep_fights=0)
+    second.attach(Engine(second.restore(info.fight_id)), fight_id=info.fight_id)
+    assert second.fight_id != running.fight_id  # its own folder, not the running one's
+    assert running.fight_dir().is_dir()  # and pruning left the running fight alone
+    hp(engine, 3)
+    assert as_json(Autosave(root).restore(running.fight_id)) == as_json(engine.session)
+    crash(running)
+    later = Autosave(root)
+    found = later.recoverable()
+    assert found is not None and found.fight_id == second.fight_id and found.in_use
 
 
 def test_damaged_state_file_counts_as_a_crash_of_the_newest_fight(root: Path, engine: Engine) -> None:
@@ -480,3 +510,43 @@ def test_journal_lines_are_plain_json(root: Path, engine: Engine) -> None:
     record = json.loads(line)
     assert record["op"] == "apply" and record["entry"]["summary"].startswith("GM set")
     assert isinstance(journal_mod._RECORD.validate_json(line), ApplyRecord)
+
+
+def test_round_counter_moving_on_keeps_the_round_once(
+    root: Path, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Like street-fighter: EndRound says "round-end", StartRound moves the counter. The
+    round kept at its end is not overwritten when the next round starts, even after a
+    restart; rules that only move the counter still get a snapshot per round."""
+    ruleset = get_ruleset("street-fighter")
+
+    def handle(ctx: Any, command: c.Command) -> None:
+        if isinstance(command, c.EndRound):
+            ctx.summary = f"Round {ctx.enc.round} ends"
+            ctx.say(ctx.summary, kind="round-end", round=ctx.enc.round)
+        elif isinstance(command, c.StartRound):
+            ctx.set((), "round", ctx.enc.round + 1)
+            ctx.summary = "next round"
+        else:
+            ctx.fail("not in this test")
+
+    monkeypatch.setattr(ruleset, "handle", handle)
+    saver = Autosave(root)
+    engine.encounter.round = 1
+    saver.attach(engine)
+    hp(engine, 6)
+    assert engine.apply(c.EndRound()).ok
+    at_end = as_json(engine.session)
+    crash(saver)
+    again = Autosave(root)
+    info = again.recoverable()
+    assert info is not None
+    back = Engine(again.restore())
+    again.attach(back, fight_id=info.fight_id)
+    assert back.apply(c.StartRound()).ok  # 1 -> 2: round 1 was kept at its end
+    assert as_json(load_snapshot(again.fight_dir() / "round-001.json")) == at_end
+    hp(back, 5)
+    assert back.apply(c.StartRound()).ok  # 2 -> 3 with no round-end event: round 2 kept
+    round2 = load_snapshot(again.fight_dir() / "round-002.json")
+    assert round2.encounter.round == 3 and as_json(round2) == as_json(back.session)
+    assert [p.name for p in again.round_snapshots()] == ["round-001.json", "round-002.json"]
