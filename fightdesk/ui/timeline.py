@@ -122,14 +122,22 @@ class TimelineView(QAbstractScrollArea):
     def set_timeline(self, timeline: Timeline | None) -> None:
         if timeline == self._timeline:
             return
+        old, laid_out = self._timeline, self._lane_chips
         self._timeline = timeline
         self._chip_by_id = None
         tops = [0]
         if timeline is not None:
             for lane in timeline.lanes:
                 tops.append(tops[-1] + (COMPACT_HEIGHT if lane.compact else LANE_HEIGHT))
-        self._tops = tops
+        # A step changes a few lanes: the others keep their chip layout (same place, same
+        # chips); _measure drops them all if the columns changed width.
         self._lane_chips = {}
+        if old is not None and timeline is not None and tops == self._tops:
+            for lane_no, laid in laid_out.items():
+                if (lane_no < len(timeline.lanes)
+                        and timeline.lanes[lane_no].chips == old.lanes[lane_no].chips):
+                    self._lane_chips[lane_no] = laid
+        self._tops = tops
         self._measure()
         self.viewport().update()
 

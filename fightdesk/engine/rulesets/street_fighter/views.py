@@ -178,7 +178,7 @@ def _chip(chip_id: str, fid: str, column: int, label: str, state: ChipState, tip
     key = (chip_id, fid, column, label, state, tip, clickable)
     found = _CHIPS.get(key)
     if found is None:
-        if len(_CHIPS) > 8192:
+        if len(_CHIPS) > 4096:
             _CHIPS.clear()
         found = _CHIPS[key] = Chip(id=chip_id, fighter_id=fid, column=column, label=label,
                                    state=state, tooltip=tip, clickable=clickable)
