@@ -5,7 +5,8 @@ GM sees a window at once and pydantic and the engine load while they look at it.
 
 With ``FIGHTDESK_STARTUP_PROBE=1`` in the environment the app prints timing markers on
 stdout (``fightdesk-probe <stage> <time.monotonic()>``) for ``benchmarks/startup.py``
-and quits by itself once the fight is loaded and painted.
+and quits by itself once the start-up is over. The probe changes nothing else: it
+times the same start as the GM's (autosave included).
 """
 
 from __future__ import annotations
@@ -68,19 +69,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
     """Put the first fight on screen: the autosaved fight after a crash (if the GM wants
     it back) or after a normal quit (unless ``path`` is given), else ``path``, else the
-    bundled demo. The start-up benchmark (probe) measures a plain start without autosave.
+    bundled demo. Autosave is attached before this returns, so no action can come first.
     """
     probe.mark("first-paint")
     _set_window_icon(window)
-    if not probe.enabled and _restore_or_reopen(window, path):
+    if _restore_or_reopen(window, path):
         ok = True
     elif path is not None:
         ok = window.open_file(path)
     else:
         ok = _show_demo(window)
     probe.mark("loaded")
-    if probe.enabled:
-        _finish_probe(window, probe, ok)
+    after_next_paint(window, lambda: _ready(window, probe, ok))
 
 
 def _restore_or_reopen(window: MainWindow, path: Path | None) -> bool:
@@ -112,14 +112,13 @@ def _show_demo(window: MainWindow) -> bool:
     return True
 
 
-def _finish_probe(window: MainWindow, probe: Probe, ok: bool) -> None:
-    """Paint the loaded fight, say so, and quit (the benchmark times each step)."""
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.processEvents()  # layouts and the repaint that showing the fight asked for
-    window.repaint()
+def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
+    """The loaded fight is painted and the event loop is free: the GM can click."""
     probe.mark("ready")
-    QApplication.exit(0 if ok else 1)
+    if probe.enabled:
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.exit(0 if ok else 1)
 
 
 # --- Qt plumbing ------------------------------------------------------------------------------
@@ -147,6 +146,37 @@ def after_first_paint(window: QWidget, callback: Callable[[], None]) -> None:
 
     watcher = PaintWatcher(window)
     window.installEventFilter(watcher)
+    QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, fire)
+
+
+def after_next_paint(window: QWidget, callback: Callable[[], None]) -> None:
+    """Call ``callback`` once the event loop is free after the next paint of ``window``
+    or of any widget in it (what showing a fight repaints is mostly child widgets)."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QWidget
+
+    app = QCoreApplication.instance()
+    if app is None:
+        callback()
+        return
+    done = False
+
+    def fire() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            app.removeEventFilter(watcher)
+            callback()
+
+    class PaintWatcher(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if (event.type() == QEvent.Type.Paint and isinstance(watched, QWidget)
+                    and watched.window() is window):
+                QTimer.singleShot(0, fire)
+            return False
+
+    watcher = PaintWatcher(window)
+    app.installEventFilter(watcher)
     QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, fire)
 
 
