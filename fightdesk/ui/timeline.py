@@ -434,7 +434,7 @@ class TimelineView(QAbstractScrollArea):
             painter.setFont(style.font)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, chip.label)
         painter.end()
-        if len(self._images) > 2048:  # labels and widths come and go over a session
+        if len(self._images) > 512:  # labels and widths come and go over a session
             self._images.clear()
         self._images[key] = (image, dx, dy)
         return image, dx, dy
