@@ -1,7 +1,11 @@
 """Start the window: the bootstrap behind ``fightdesk``, ``fightdesk FILE`` and ``fightdesk-gui``.
 
-The window is shown first and the fight is loaded right after its first paint, so the
-GM sees a window at once and pydantic and the engine load while they look at it.
+The window's frame (title, menus, a "loading" line) is shown first; right after its first
+paint the widgets are built and the fight is loaded (pydantic and the engine load then),
+so the GM sees a window at once. What the fight on screen does not need (the campaign
+library dock, the print menu) is built once the fight is painted and the GM can click.
+The cyclic garbage collector is paused until then: start-up makes tens of thousands of
+objects and no garbage, and each collection would walk them all.
 
 With ``FIGHTDESK_STARTUP_PROBE=1`` in the environment the app prints timing markers on
 stdout (``fightdesk-probe <stage> <time.monotonic()>``) for ``benchmarks/startup.py``
@@ -12,6 +16,7 @@ times the same start as the GM's (autosave included).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
@@ -47,9 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else 0
     probe = Probe.from_environment()
+    _pause_collector()
     try:
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:
+        _resume_collector()
         _tell(f"fightdesk: cannot start the window ({exc}). On Linux install: {LINUX_PACKAGES}")
         return 1
 
@@ -59,19 +66,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from fightdesk.ui.main_window import MainWindow
 
-    window = MainWindow()
+    window = MainWindow(staged=True)
     window.show()
     after_first_paint(window, lambda: _first_fight(window, options.file, probe))
     _close_on_interrupt(window)
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        _resume_collector()
 
 
 def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
-    """Put the first fight on screen: the autosaved fight after a crash (if the GM wants
-    it back) or after a normal quit (unless ``path`` is given), else ``path``, else the
-    bundled demo. Autosave is attached before this returns, so no action can come first.
+    """Complete the window and put the first fight on screen: the autosaved fight after a
+    crash (if the GM wants it back) or after a normal quit (unless ``path`` is given),
+    else ``path``, else the bundled demo. Autosave is attached before this returns, so
+    no action can come first.
     """
     probe.mark("first-paint")
+    window.build_body()
     _set_window_icon(window)
     if _restore_or_reopen(window, path):
         ok = True
@@ -113,12 +125,26 @@ def _show_demo(window: MainWindow) -> bool:
 
 
 def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
-    """The loaded fight is painted and the event loop is free: the GM can click."""
-    probe.mark("ready")
-    if probe.enabled:
-        from PySide6.QtWidgets import QApplication
+    """The loaded fight is painted and the event loop is free: the GM can click. The rest
+    is built in later turns of the event loop, so a click in between waits for one step."""
+    from PySide6.QtCore import QTimer
 
-        QApplication.exit(0 if ok else 1)
+    probe.mark("ready")
+
+    def library() -> None:
+        window.add_library_panel()
+        QTimer.singleShot(0, window, settled)
+
+    def settled() -> None:
+        window.add_printing()
+        _resume_collector()
+        probe.mark("settled")
+        if probe.enabled:
+            from PySide6.QtWidgets import QApplication
+
+            QApplication.exit(0 if ok else 1)
+
+    QTimer.singleShot(0, window, library)
 
 
 # --- Qt plumbing ------------------------------------------------------------------------------
@@ -222,6 +248,24 @@ def _version() -> str:
 def _tell(message: str) -> None:
     if sys.stderr is not None:
         print(message, file=sys.stderr)
+
+
+_collector_paused = False
+
+
+def _pause_collector() -> None:
+    """Python's cyclic garbage collector stays off until the start-up is over."""
+    global _collector_paused
+    if gc.isenabled():
+        gc.disable()
+        _collector_paused = True
+
+
+def _resume_collector() -> None:
+    global _collector_paused
+    if _collector_paused:
+        _collector_paused = False
+        gc.enable()
 
 
 class Probe:

@@ -16,7 +16,7 @@ from fightdesk import app as app_module
 from fightdesk.storage.sessions import demo_session, save_session
 from fightdesk.ui.main_window import MainWindow
 
-STAGES = ("first-paint", "loaded", "ready")
+STAGES = ("first-paint", "loaded", "ready", "settled")
 
 
 def probe_times(stdout: str) -> dict[str, float]:

@@ -3,7 +3,10 @@
 It builds the widgets, owns the :class:`FightDocument`, and wires every signal in one
 place (:meth:`MainWindow._connect_signals`); the widgets never import each other.
 Nothing from ``fightdesk.engine`` (or pydantic) is imported at module level, so the
-window paints before the engine loads.
+window paints before the engine loads. A staged start (``MainWindow(staged=True)``,
+what the app does) first paints the frame alone (title, menus, a "loading" line); the
+widget modules and Qt's big ``Qt`` namespace load in :meth:`MainWindow.build_body`,
+right after that paint, and the print menu and library dock once the fight is shown.
 """
 
 from __future__ import annotations
@@ -11,17 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QDragEnterEvent,
-    QDragMoveEvent,
-    QDropEvent,
-    QKeySequence,
-)
+from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QDialog,
     QDockWidget,
     QFileDialog,
     QInputDialog,
@@ -36,23 +31,22 @@ from PySide6.QtWidgets import (
 )
 
 from . import settings
-from .cards import CardsView
-from .decision import DecisionPanel
-from .dice_bar import DiceBar
 from .document import FightDocument
-from .log_view import LogView
-from .models import FightersModel, LogModel, StackModel
-from .printing import SummaryPrinting
-from .timeline import TimelineView
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent
+    from PySide6.QtWidgets import QDialog
+
     from fightdesk.engine.commands import Command
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Session
     from fightdesk.engine.ruleset import Preview
 
     from .action_dialog import ActionDialog
+    from .decision import DecisionPanel
     from .library_panel import LibraryPanel
+    from .printing import SummaryPrinting
     from .stack_dialog import InterruptStackDialog
 
 FILE_FILTER = "fightdesk sessions (*.json);;All files (*)"
@@ -61,19 +55,55 @@ FILE_FILTER = "fightdesk sessions (*.json);;All files (*)"
 class MainWindow(QMainWindow):
     """The GM's desk. ``show_session`` displays a fight; ``open_file`` loads one."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, staged: bool = False) -> None:
+        """``staged``: build only the frame (menus and a "loading" line) so that it paints
+        at once; :meth:`build_body` and :meth:`add_printing` complete it, and the library
+        dock is left to the caller (:meth:`add_library_panel`)."""
         super().__init__(parent)
         self.setObjectName("MainWindow")
         self.setWindowTitle("fightdesk[*]")
         self.document = FightDocument(self)
-        self._build_widgets()
+        # The campaign library dock is built after the first fight is on screen (it loads
+        # the library files): by this window, or by a staged start once it is ready.
+        self.library_after_first_fight = not staged
+        self.library_panel: LibraryPanel | None = None
+        self.library_dock: QDockWidget | None = None
+        self._library_scheduled = False
+        self.summary_printing: SummaryPrinting | None = None
+        self._body_built = False
         self._build_actions()
         self._build_menus()
-        self._connect_signals()
-        self._restore_layout()
+        self._restore_geometry()
+        if staged:
+            self.loading_label = QLabel("Opening the fight\N{HORIZONTAL ELLIPSIS}")
+            self.loading_label.setObjectName("loadingLabel")
+            self.loading_label.setMargin(24)
+            self.setCentralWidget(self.loading_label)
+        else:
+            self.build_body()
+            self.add_printing()
 
     # --- building ----------------------------------------------------------------------
+    def build_body(self) -> None:
+        """The widgets, tool bars and docks, wired, in the layout the GM left (once)."""
+        if self._body_built:
+            return
+        self._body_built = True
+        self._build_widgets()
+        self._build_bars()
+        self._connect_signals()
+        self.restore_docks()
+
     def _build_widgets(self) -> None:
+        from PySide6.QtCore import Qt
+
+        from .cards import CardsView
+        from .decision import DecisionPanel
+        from .dice_bar import DiceBar
+        from .log_view import LogView
+        from .models import FightersModel, LogModel, StackModel
+        from .timeline import TimelineView
+
         self.fighters_model = FightersModel(self)
         self.log_model = LogModel(self)
         self.stack_model = StackModel(self)
@@ -109,11 +139,7 @@ class MainWindow(QMainWindow):
         self._action_dialog: ActionDialog | None = None
         self._stack_dialog: InterruptStackDialog | None = None
         self._stack_decision: DecisionPanel | None = None
-        # The campaign library dock is built after the first fight is on screen (it loads
-        # the library files); fighters dragged from it are dropped anywhere on the window.
-        self.library_panel: LibraryPanel | None = None
-        self.library_dock: QDockWidget | None = None
-        self._library_scheduled = False
+        # Fighters dragged from the library dock are dropped anywhere on the window.
         self.setAcceptDrops(True)
 
     def _build_actions(self) -> None:
@@ -166,11 +192,9 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.save_action)
         self.file_menu.addAction(self.save_as_action)
-        # Print and export items go between this separator and Quit.
+        # Print and export items go between this separator and Quit (add_printing).
         self.file_export_separator = self.file_menu.addSeparator()
-        self.summary_printing = SummaryPrinting(self, self._current_session)
-        self.file_menu.addActions(self.summary_printing.actions())
-        self.file_menu.addSeparator()
+        self._quit_separator = self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
 
         self.edit_menu = bar.addMenu("&Edit")
@@ -187,6 +211,9 @@ class MainWindow(QMainWindow):
 
         self.view_menu = bar.addMenu("&View")
         self._fill_recent_menu()
+
+    def _build_bars(self) -> None:
+        from PySide6.QtCore import Qt
 
         self.round_bar = QToolBar("Round")
         self.round_bar.setObjectName("RoundBar")
@@ -209,6 +236,20 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.dice_toolbar.toggleViewAction())
         self.resizeDocks([self.log_dock], [330], Qt.Orientation.Horizontal)
 
+    def add_printing(self) -> SummaryPrinting:
+        """File > Print / Print Preview / Export Summary (once; Qt's print support loads here)."""
+        if self.summary_printing is not None:
+            return self.summary_printing
+        from .printing import SummaryPrinting
+
+        printing = SummaryPrinting(self, self._current_session)
+        self.summary_printing = printing
+        self.file_menu.insertActions(self._quit_separator, printing.actions())
+        self.document.replaced.connect(printing.update_enabled)
+        self.document.changed.connect(printing.update_enabled)
+        printing.update_enabled()
+        return printing
+
     def _connect_signals(self) -> None:
         """Every signal between the document, the widgets and the window, in one place."""
         doc = self.document
@@ -217,8 +258,6 @@ class MainWindow(QMainWindow):
         doc.pathChanged.connect(self._update_title)
         doc.undo_stack.cleanChanged.connect(self._update_title)
         doc.refused.connect(self._show_refusal)
-        doc.replaced.connect(self.summary_printing.update_enabled)
-        doc.changed.connect(self.summary_printing.update_enabled)
 
         self.new_action.triggered.connect(self.new_fight)
         self.open_action.triggered.connect(self._ask_open)
@@ -253,6 +292,7 @@ class MainWindow(QMainWindow):
     # --- the session -------------------------------------------------------------------------
     def show_session(self, engine: Engine, path: Path | None) -> None:
         """Display ``engine``'s fight; ``path`` is its file (None for a fight never saved)."""
+        self.build_body()
         self.document.set_engine(engine, path)
         if path is not None:
             self._remember(path)
@@ -346,7 +386,8 @@ class MainWindow(QMainWindow):
         for model in (self.fighters_model, self.log_model, self.stack_model):
             model.set_engine(engine)
         self._show_views()
-        if engine is not None and self.library_panel is None and not self._library_scheduled:
+        if (engine is not None and self.library_after_first_fight and self.library_panel is None
+                and not self._library_scheduled):
             self._library_scheduled = True
             QTimer.singleShot(0, self, self.add_library_panel)
 
@@ -356,6 +397,8 @@ class MainWindow(QMainWindow):
         (the GM's data folder by default)."""
         if self.library_panel is not None:
             return self.library_panel
+        from PySide6.QtCore import Qt
+
         from .library_panel import LibraryPanel
 
         panel = LibraryPanel(library, self)  # type: ignore[arg-type]
@@ -502,6 +545,8 @@ class MainWindow(QMainWindow):
     def _answer(self, decision_id: str, choice: str, amount: int, dice: list[list[int]]) -> None:
         from fightdesk.engine.commands import Answer
 
+        from .decision import DecisionPanel
+
         if self.document.engine is None:
             return
         command = Answer(decision_id=decision_id, choice=choice or None,
@@ -554,6 +599,8 @@ class MainWindow(QMainWindow):
     def open_action_dialog(self, fighter_id: str, *, prefer: str = "", chip_id: str = "") -> ActionDialog | None:
         """Open the action dialog for a fighter: the form that uses ``chip_id`` (a die on
         the timeline) or whose id contains ``prefer``, else the first the fighter can use."""
+        from PySide6.QtCore import Qt
+
         from fightdesk.engine.changes import RuleViolation
         from fightdesk.engine.ruleset import Preview
 
@@ -607,6 +654,7 @@ class MainWindow(QMainWindow):
 
     # --- the interrupt stack --------------------------------------------------------------------
     def _open_stack_dialog(self) -> None:
+        from .decision import DecisionPanel
         from .stack_dialog import InterruptStackDialog
 
         if self._stack_dialog is None:
@@ -652,6 +700,8 @@ class MainWindow(QMainWindow):
     # --- GM overrides -------------------------------------------------------------------------
     def _ask_health(self, fighter_id: str) -> QInputDialog | None:
         """Damage / heal: the GM types the new health (a ``SetValue`` override)."""
+        from PySide6.QtCore import Qt
+
         engine = self.document.engine
         if engine is None or fighter_id not in engine.encounter.fighters:
             return None
@@ -677,6 +727,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _edit_fighter(self, fighter_id: str) -> QDialog | None:
+        from PySide6.QtCore import Qt
+
         from .fighter_editor import FighterEditor
 
         engine = self.document.engine
@@ -729,7 +781,8 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Discard
 
     # --- layout memory ------------------------------------------------------------------------
-    def _restore_layout(self) -> None:
+    def _restore_geometry(self) -> None:
+        """Size and place the window as the GM left it; the docks follow in build_body."""
         store = settings.app_settings()
         geometry = store.value("window/geometry")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
@@ -737,7 +790,6 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 800)
         self._saved_state = store.value("window/state")
-        self.restore_docks()
 
     def restore_docks(self) -> None:
         """Put the docks back where the GM left them (call after every dock is added)."""
@@ -748,7 +800,8 @@ class MainWindow(QMainWindow):
     def save_layout(self) -> None:
         store = settings.app_settings()
         store.setValue("window/geometry", self.saveGeometry())
-        store.setValue("window/state", self.saveState())
+        if self._body_built:  # a frame closed before its docks exist keeps the old layout
+            store.setValue("window/state", self.saveState())
         store.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
