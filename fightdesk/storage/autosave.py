@@ -23,7 +23,6 @@ fight after a crash, and reopens it silently after a normal quit. See docs/autos
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import os
 import re
@@ -31,7 +30,7 @@ import secrets
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +38,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..engine.engine import Engine, Notice
 from ..engine.model import Session
-from .files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error, read_text
+from .files import (
+    FileProblem,
+    atomic_write_bytes,
+    atomic_write_text,
+    describe_os_error,
+    gc_paused,
+    read_text,
+)
 from .journal import (
     ApplyRecord,
     Journal,
@@ -636,23 +642,6 @@ def in_use(folder: Path) -> bool:
         return not probe.take(folder)
     finally:
         probe.release()
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a big file becomes objects.
-
-    Parsing a long fight allocates hundreds of thousands of containers, none of them
-    garbage; each automatic collection then walks the whole heap. Pausing it makes a
-    10,000-event restore several times faster (benchmarks/storage.py).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _publish_copy(source: Path, target: Path) -> None:

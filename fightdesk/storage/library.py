@@ -10,14 +10,13 @@ own undo history, separate from the fight's. No Qt here: the panel is a face ove
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import os
 import re
 import shutil
 import time
 import typing
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +31,7 @@ from .files import (
     atomic_write_bytes,
     atomic_write_text,
     describe_os_error,
+    gc_paused,
     read_text,
 )
 
@@ -242,21 +242,6 @@ def _what_it_is(data: Any) -> str | None:
     return None
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a big file becomes objects: the tens of
-    thousands of new models otherwise set off collection after collection, which took
-    more than half of a 2,000-fighter load (benchmarks/storage.py). Nothing made here is
-    garbage, so nothing is missed; the collector runs as usual afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 class _CampaignFile(BaseModel):
     """A whole campaign file, validated in one pass (the fast path of a good file)."""
 
@@ -290,7 +275,7 @@ def parse_campaign(path: Path, text: str) -> list[Fighter]:
     A good file is parsed and validated in one pass by pydantic's JSON parser; only a
     file that fails goes through the slow path that finds the words for the GM."""
     try:
-        with _gc_paused():
+        with gc_paused():
             fighters = _CampaignFile.model_validate_json(text).fighters
         return _check_fighters(path, fighters)
     except ValidationError:

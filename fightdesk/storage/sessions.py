@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .files import FileProblem, atomic_write_text, read_text
+from .files import FileProblem, atomic_write_text, gc_paused, read_text
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -55,14 +55,15 @@ def session_from_json(text: str, source: Path | str) -> Session:
     from fightdesk.engine.model import SCHEMA_VERSION, Session
 
     source = Path(source)
-    data = _parse_json(text, source)
-    version = _schema_version(data, source, SCHEMA_VERSION)
-    data = migrate(data, version, source)
-    _check_ruleset_ids(data, source)
-    try:
-        session = Session.model_validate(data)
-    except ValidationError as exc:
-        raise _validation_problem(exc, source) from None
+    with gc_paused():
+        data = _parse_json(text, source)
+        version = _schema_version(data, source, SCHEMA_VERSION)
+        data = migrate(data, version, source)
+        _check_ruleset_ids(data, source)
+        try:
+            session = Session.model_validate(data)
+        except ValidationError as exc:
+            raise _validation_problem(exc, source) from None
     _check_consistency(session, source)
     return session
 
