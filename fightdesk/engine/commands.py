@@ -17,7 +17,9 @@ class Command(BaseModel):
     """Base of all commands. ``dice`` holds faces the GM typed in for this command's rolls,
     in the order the rules roll them; rolls beyond them come from the session's source."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Built on first use: a fight is shown without any command, and start-up would
+    # otherwise build every command's validator before the first paint of the fight.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     kind: str
     dice: list[list[int]] = Field(default_factory=list)

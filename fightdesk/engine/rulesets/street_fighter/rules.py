@@ -20,7 +20,7 @@ from ...ruleset import (
     register,
 )
 from . import commands as sf
-from . import damage, round, specials, stack
+from . import round, specials, stack
 from .model import Maneuver
 from .state import (
     ROUND,
@@ -441,6 +441,8 @@ def _answer(ctx: Context, cmd: Command) -> None:
     label = next((c.label for c in decision.choices if c.id == cmd.choice), str(cmd.amount))
     ctx.summary = f"{who}: {label}"
     if task.kind == "damage":
+        from . import damage  # the damage rules load with the first damage roll
+
         damage.answer(ctx, cmd.decision_id, cmd.choice, cmd.amount)
         stack.after_move(ctx)
         return
