@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
@@ -15,6 +16,9 @@ from pytestqt.qtbot import QtBot
 from fightdesk import app as app_module
 from fightdesk.storage.sessions import demo_session, save_session
 from fightdesk.ui.main_window import MainWindow
+
+if TYPE_CHECKING:
+    from fightdesk.engine.engine import Engine
 
 STAGES = ("first-paint", "loaded", "ready", "settled")
 
@@ -105,3 +109,39 @@ def test_real_start_up_paints_then_loads_then_quits(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     times = probe_times(done.stdout)
     assert times["first-paint"] <= times["loaded"] <= times["ready"]
+
+
+def test_the_start_builds_the_rest_once_the_fight_is_ready(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    window, times = _run_app_in_process([], monkeypatch, capsys)
+    qtbot.addWidget(window)
+    assert times["ready"] <= times["settled"]
+    # Put off until after "ready", then built: the library dock and the print menu.
+    assert window.library_panel is not None and window.summary_printing is not None
+    texts = [a.text() for a in window.file_menu.actions()]
+    assert texts.index("&Print Summary…") < texts.index("&Quit")
+
+
+def test_a_staged_window_paints_its_frame_then_builds_the_body(qtbot: QtBot) -> None:
+    from fightdesk.ui import settings
+
+    store = settings.app_settings()
+    store.setValue("window/state", b"kept")  # what the GM's last layout left
+    window = MainWindow(staged=True)
+    qtbot.addWidget(window)
+    assert window.centralWidget() is window.loading_label
+    assert not hasattr(window, "timeline") and window.summary_printing is None
+    window.save_layout()  # closed before its docks exist: the docks' layout is kept
+    assert settings.app_settings().value("window/state") == b"kept"
+    window.show_session(_demo_engine(), None)  # builds the body first
+    assert window.centralWidget() is window.splitter
+    assert window.fighters_model.rowCount() > 0
+    qtbot.wait(20)
+    assert window.library_panel is None  # the staged start builds it itself
+
+
+def _demo_engine() -> Engine:
+    from fightdesk.engine.engine import Engine
+
+    return Engine(demo_session())
