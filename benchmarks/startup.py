@@ -23,7 +23,7 @@ it into a private cache folder, since this sandbox sets PYTHONDONTWRITEBYTECODE.
 
 Targets (issue 2): first paint <= 1.5x the bare window; loaded and clickable <= 2.5x.
 
-    python benchmarks/startup.py [--runs 15] [--json] [--no-bytecode]
+    python benchmarks/startup.py [--runs 15] [--json] [--no-bytecode] [--reopen]
 """
 
 from __future__ import annotations
@@ -102,16 +102,19 @@ def environment(home: Path, bytecode: bool) -> dict[str, str]:
     return env
 
 
-def first_start(command: list[str], tmp: Path, bytecode: bool) -> dict[str, float]:
-    """One run in user folders nobody has used yet (a GM's very first start)."""
+def first_start(command: list[str], tmp: Path, bytecode: bool, reopen: bool = False) -> dict[str, float]:
+    """One run in user folders nobody has used yet (a GM's very first start); with
+    ``reopen``, the run after that one (it reopens the autosaved demo fight)."""
     home = Path(tempfile.mkdtemp(prefix="home-", dir=tmp))
     try:
+        if reopen:
+            launch(command, environment(home, bytecode))
         return launch(command, environment(home, bytecode))
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
 
-def measure(runs: int, bytecode: bool = True) -> dict[str, dict[str, float]]:
+def measure(runs: int, bytecode: bool = True, reopen: bool = False) -> dict[str, dict[str, float]]:
     bare_cmd = [sys.executable, "-c", BARE_WINDOW]
     app_cmd = [sys.executable, "-m", "fightdesk"]
     samples: dict[str, list[dict[str, float]]] = {"bare": [], "app": []}
@@ -122,14 +125,14 @@ def measure(runs: int, bytecode: bool = True) -> dict[str, dict[str, float]]:
         first_start(app_cmd, tmp, bytecode)
         for _ in range(runs):
             samples["bare"].append(first_start(bare_cmd, tmp, bytecode))
-            samples["app"].append(first_start(app_cmd, tmp, bytecode))
+            samples["app"].append(first_start(app_cmd, tmp, bytecode, reopen))
     return {
         name: {key: statistics.median(s[key] for s in runs_) for key in runs_[0]}
         for name, runs_ in samples.items()
     }
 
 
-def report(medians: dict[str, dict[str, float]], runs: int) -> dict[str, float]:
+def report(medians: dict[str, dict[str, float]], runs: int, reopen: bool = False) -> dict[str, float]:
     bare, app = medians["bare"], medians["app"]
     ratios = {
         "first_paint": app["first-paint"] / bare["first-paint"],
@@ -137,7 +140,8 @@ def report(medians: dict[str, dict[str, float]], runs: int) -> dict[str, float]:
         "whole_process": app["total"] / bare["total"],
     }
     ms = 1000.0
-    print(f"start-up, median of {runs} runs each (offscreen, alternating, first starts)")
+    kind = "second starts, reopening the autosaved demo" if reopen else "first starts"
+    print(f"start-up, median of {runs} runs each (offscreen, alternating, {kind})")
     print(f"  bare PySide6 window: first paint {bare['first-paint'] * ms:6.0f} ms, "
           f"whole process {bare['total'] * ms:6.0f} ms")
     print(f"  fightdesk:           first paint {app['first-paint'] * ms:6.0f} ms, "
@@ -160,9 +164,11 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="compile fightdesk's sources on every run (no bytecode cache)")
+    parser.add_argument("--reopen", action="store_true",
+                        help="time the second start instead (it reopens the autosaved fight)")
     args = parser.parse_args()
-    medians = measure(args.runs, bytecode=not args.no_bytecode)
-    ratios = report(medians, args.runs)
+    medians = measure(args.runs, bytecode=not args.no_bytecode, reopen=args.reopen)
+    ratios = report(medians, args.runs, args.reopen)
     if args.json:
         print(json.dumps({"medians_s": medians, "ratios": ratios}, indent=1))
     return 0
