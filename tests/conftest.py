@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +26,10 @@ for _var, _sub in (
     ("XDG_STATE_HOME", "state"),
 ):
     os.environ[_var] = str(_HOME / _sub)
+
+# Both folders belong to this test run only; leave nothing behind in /tmp.
+atexit.register(shutil.rmtree, _RUNTIME, ignore_errors=True)
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 
 from hypothesis import settings  # noqa: E402
 
