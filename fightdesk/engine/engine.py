@@ -19,6 +19,7 @@ from . import commands as c
 from .base import Decision
 from .changes import Change, RuleViolation, Transaction, apply_all, resolve, revert_all
 from .dice import DiceTray
+from .listeners import Listeners
 from .model import Encounter, Fighter, Group, LogEntry, Session
 from .notation import parse
 from .ruleset import Context, Ruleset, get_ruleset
@@ -74,7 +75,7 @@ class Engine:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[Notice] = Listeners()
 
     # --- reading ---------------------------------------------------------------------
     @property
@@ -114,15 +115,13 @@ class Engine:
 
     # --- listening -------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        self._listeners.subscribe(listener)
 
     def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
+        self._listeners.unsubscribe(listener)
 
     def _notify(self, notice: Notice) -> None:
-        for listener in list(self._listeners):
-            listener(notice)
+        self._listeners.notify(notice)
 
     def replace_session(self, session: Session) -> None:
         """Swap in another session (File > Open, New) and tell every view."""

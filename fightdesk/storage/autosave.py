@@ -43,6 +43,7 @@ from .files import (
     atomic_write_bytes,
     atomic_write_text,
     describe_os_error,
+    fsync_dir,
     gc_paused,
     read_text,
 )
@@ -50,7 +51,6 @@ from .journal import (
     ApplyRecord,
     Journal,
     StepRecord,
-    fsync_dir,
     read_journal,
     replay,
     step_record,

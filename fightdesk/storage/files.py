@@ -46,7 +46,8 @@ def describe_os_error(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Make a new or renamed file's name durable (a no-op where folders cannot be opened)."""
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
         try:
@@ -82,7 +83,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, keep_backup: bool = True) -> 
                 bak.write_bytes(path.read_bytes())
         os.replace(tmp_name, path)
         tmp_name = None
-        _fsync_dir(folder)
+        fsync_dir(folder)
     except OSError as exc:
         raise FileProblem(path, f"could not save: {describe_os_error(exc)}") from exc
     finally:

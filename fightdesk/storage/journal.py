@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from ..engine.changes import apply_all
 from ..engine.engine import Engine
 from ..engine.model import LogEntry, Session
-from .files import FileProblem, describe_os_error
+from .files import FileProblem, describe_os_error, fsync_dir
 
 
 class ApplyRecord(BaseModel):
@@ -116,16 +116,6 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a new or renamed file's name durable (a no-op where folders cannot be opened)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 @dataclass

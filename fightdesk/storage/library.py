@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from fightdesk.engine.commands import AddFighters
+from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import ID_PATTERN, KNOWN_RULESETS, Encounter, Fighter, Sheet, Status
 
 from .files import (
@@ -489,7 +490,7 @@ class Campaign:
         self._fighters: list[Fighter] = list(fighters)
         self._undo: list[LibraryStep] = []
         self._redo: list[LibraryStep] = []
-        self._listeners: list[CampaignListener] = []
+        self._listeners: Listeners[CampaignNotice] = Listeners()
         self.dirty = False
         self.save_problem: FileProblem | None = None
 
@@ -526,15 +527,13 @@ class Campaign:
 
     # --- listening -----------------------------------------------------------------
     def subscribe(self, listener: CampaignListener) -> None:
-        self._listeners.append(listener)
+        self._listeners.subscribe(listener)
 
     def unsubscribe(self, listener: CampaignListener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
+        self._listeners.unsubscribe(listener)
 
     def _notify(self, notice: CampaignNotice) -> None:
-        for listener in list(self._listeners):
-            listener(notice)
+        self._listeners.notify(notice)
 
     # --- edits (each one undoable step) ---------------------------------------------
     def _taken_ids(self) -> set[str]:
