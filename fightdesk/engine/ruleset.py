@@ -273,8 +273,10 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    if not RULESETS:
-        from . import rulesets  # noqa: F401  (registers the built-in rulesets)
+    if ruleset_id not in RULESETS:
+        from .rulesets import load
+
+        load(ruleset_id)  # a built-in ruleset registers itself on first use
     try:
         return RULESETS[ruleset_id]
     except KeyError:
