@@ -272,13 +272,23 @@ def _convert(ctx: Context, cmd: Command) -> None:
         if found is None or found.state not in ("ready", "held"):
             raise RuleViolation("no unspent die: that die is already used")
         die = found
-    turn_die = (enc.state.stage == "phases" and not enc.state.stack
+    # The same die may be waiting on the "hold, convert or lose" question: converting it
+    # answers that question, so one die gives 1 EP once (RULINGS "Phases").
+    task = enc.state.task
+    settles = (task is not None and task.kind == "die-going" and task.fighter_id == fid
+               and task.die_id == die.id)
+    turn_die = (not settles and enc.state.stage == "phases" and not enc.state.stack
                 and round.current_actor(enc) == fid and die.state == "ready"
                 and die.face == enc.state.phase)
+    if settles:
+        round.clear_pending(ctx)
     round.convert_die(ctx, fid, die)
     if turn_die:
         round.mark_passed(ctx, fid)
     ctx.summary = f"{name(enc, fid)} turns the die {die.face} into 1 EP"
+    if settles and task is not None and task.then == "end-round":
+        round.continue_end_of_round(ctx)
+        return
     _refresh_pending(ctx)
 
 
