@@ -449,3 +449,18 @@ def test_converting_at_the_end_of_round_question_goes_on_with_the_round_end() ->
     assert "die 2" in pending(eng).prompt
     answer(eng, choice="convert")
     assert st(eng, "ryo").ep == 2 and eng.encounter.state.stage == "round-over"
+
+
+def test_a_block_with_block_technique_zero_absorbs_nothing_and_gives_no_ep() -> None:
+    # RULINGS "Blocks": a block lasts "until [it has] absorbed a number of attacks equal
+    # to the fighter's Block technique". Block 0: no attack is absorbed, so no +1 EP.
+    # Ken's Jab: 2 + 2 - 1 - Stamina 2 = 1 die: a 6 -> 1.
+    eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
+                      fighter("ryu", wits=3, intelligence=0, block=0, dexterity=2))
+    begin(eng, [[6], [9, 1]])
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Block"))
+    ok(eng, sf.ResolveNext())
+    _to_phase(eng, 6)
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
+    ok(eng, sf.ResolveNext(dice=[[6]]))
+    assert st(eng, "ryu").health == 9 and st(eng, "ryu").ep == 0

@@ -79,7 +79,10 @@ def damage_pool(enc: Encounter, move: Move) -> Pool:
             parts.append((e.name, -e.soak_bonus))
     block = status(enc, move.target_id).block
     applied = False
-    if block is not None and (not block.guards or man.technique in block.guards):
+    # A block absorbs Block-technique attacks (RULINGS "Blocks"): with Block 0 it absorbs
+    # none, so it neither soaks nor gives EP.
+    if block is not None and block.absorbed < block.limit and \
+            (not block.guards or man.technique in block.guards):
         applied = True
         parts.append((block.maneuver, -dfn.block))
     raw = sum(v for _, v in parts)
