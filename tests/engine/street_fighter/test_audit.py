@@ -464,3 +464,17 @@ def test_a_block_with_block_technique_zero_absorbs_nothing_and_gives_no_ep() -> 
     ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
     ok(eng, sf.ResolveNext(dice=[[6]]))
     assert st(eng, "ryu").health == 9 and st(eng, "ryu").ep == 0
+
+
+def test_a_weenie_may_interrupt_on_a_later_die_with_an_abort() -> None:
+    # RULINGS: "any other die costs 1 EP unless the maneuver is an abort"; weenies never
+    # spend EP, so an abort is the one interrupt a weenie can make on a later die. Ken's
+    # Fierce on a 6: 6 - 1 = 5. The mook's Block on its 2: 2 + 4 = 6 > 5, free.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1),
+                      fighter("mook", wits=4, weenie=True))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="mook"))
+    entry = ok(eng, sf.Interrupt(fighter_id="mook", maneuver="Block"))
+    interrupt = next(e for e in entry.events if e.kind == "interrupt")
+    assert interrupt.data["speed"] == 6 and interrupt.data["ep"] == 0
+    assert st(eng, "mook").ep == 0 and faces(eng, "mook", "spent") == [2]
