@@ -86,6 +86,20 @@ def mid_round_window():  # type: ignore[no-untyped-def]
     return window
 
 
+def select_rolls_entry(window) -> None:  # type: ignore[no-untyped-def]
+    """Select the last log entry with dice, so the log's details pane shows one in full."""
+    from PySide6.QtCore import QItemSelectionModel
+
+    from fightdesk.ui.models import HasRollsRole
+
+    model = window.log_model
+    rows = [r for r in range(model.rowCount()) if model.index(r, 0).data(HasRollsRole)]
+    if rows:
+        window.log_view.tree.selectionModel().select(
+            model.index(rows[-1], 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+
+
 def grab(widget: QWidget, name: str) -> None:
     settle()
     widget.repaint()
@@ -100,6 +114,7 @@ def shoot(suffix: str) -> None:
     assert stack is not None
     stack.hide()  # the main window alone first
     window.cards.verticalScrollBar().setValue(0)
+    select_rolls_entry(window)
     grab(window, f"main-window-{suffix}.png")
     stack.open()
     stack.table.selectRow(0)

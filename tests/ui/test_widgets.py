@@ -223,3 +223,42 @@ def test_dark_palette_reaches_the_widgets(window: Any, dark: QPalette, engine: P
     corner = image.pixelColor(image.width() // 2, image.height() - 5)
     assert corner.lightness() < 100  # the dark Base, not a hard-coded white
     assert window.cards.cards()[0].palette().color(QPalette.ColorRole.Base).lightness() < 100
+
+
+def test_log_details_show_the_selected_entry_in_full(window: Any, qtbot: Any,
+                                                      engine: PracticeEngine) -> None:
+    window.show_session(engine, None)
+    long_note = "The harbour crane swings loose " + "and the crowd scatters " * 12 + "END"
+    engine.apply(c.Note(text=long_note))
+    engine.apply(c.FreeRoll(notation="3d10", who="Kaede Moriyama", dice=[[7, 2, 9]]))
+    engine.apply(c.FreeRoll(notation="2d6", who="Brannock Vale"))
+    view, tree, model = window.log_view, window.log_view.tree, window.log_model
+    assert view.details.toPlainText() == ""
+    # the long note: cut off in the tree, whole (wrapped) in the pane
+    rect = tree.visualRect(model.index(0, 1))
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert long_note in " ".join(view.details.toPlainText().split())
+    # the typed-in roll, selected by one of its event rows: who, dice, faces, source
+    entry = model.index(1, 0)
+    tree.expand(entry)
+    rect = tree.visualRect(model.index(0, 1, entry))
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    text = view.details.toPlainText()
+    roll = engine.session.log[1].events[0].roll
+    assert roll is not None and roll.faces == [7, 2, 9]
+    assert engine.session.log[1].summary in text
+    assert "Kaede Moriyama: 3d10" in text and "typed in by the GM" in text
+    assert "faces: 7, 2, 9" in text
+    if roll.outcome:
+        assert f"outcome: {roll.outcome}" in text
+    assert view.revert_button.isEnabled()
+    # the app's roll
+    rect = tree.visualRect(model.index(2, 1))
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    text = view.details.toPlainText()
+    assert "Brannock Vale: 2d6" in text and "rolled by the app" in text
+    assert not view.revert_button.isEnabled()  # the last entry: nothing to revert
+    # undo takes the shown entry away: the pane does not keep showing it
+    window.undo_action.trigger()
+    assert model.rowCount() == 2
+    assert "Brannock Vale" not in view.details.toPlainText()
