@@ -1,4 +1,5 @@
-"""Fighter cards: one card per fighter (one per group of mooks) in a scrolling grid.
+"""Fighter cards: one card per fighter (one per group of mooks) in a scrolling grid that
+puts as many cards on a row as fit the width and stretches them to fill it.
 
 The cards read the fighters model (one row per fighter, the ruleset's ``Card`` under
 ``ItemRole``) and only re-render the cards whose rows changed. Buttons and the context
@@ -8,6 +9,7 @@ window decides what they do.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
@@ -34,7 +36,10 @@ from .models import GroupNameRole, GroupRole, ItemRole, KeyRole
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import Card
 
-CARD_WIDTH = 272
+# The narrowest a card gets: its four buttons still read ("Interrupt", "Health...").
+# Two of them fit the central area of a 1280x800 window with both docks open.
+MIN_CARD_WIDTH = 256
+GAP = 8  # between cards and around the grid
 SIDE_WORDS = {"pc": "Player character", "ally": "Ally", "enemy": "Enemy"}
 
 
@@ -50,7 +55,7 @@ class FighterCard(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.Base)
-        self.setFixedWidth(CARD_WIDTH)
+        self.setFixedWidth(MIN_CARD_WIDTH)  # the view sets the width its grid gives
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Maximum)
         self._acting = False
         self._look: tuple[bool, int] | None = None  # (out, the parent palette's key) shown
@@ -107,7 +112,7 @@ class FighterCard(QFrame):
             buttons.addWidget(b)
         buttons.addWidget(self.more_button)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(4)
         layout.addLayout(head)
         layout.addWidget(self.health)
@@ -208,6 +213,11 @@ class FighterCard(QFrame):
         self.interrupt_button.setEnabled(not out)
         _set_tip(self, "Out of the fight" if out else "")
 
+    def focus_chain(self) -> list[QWidget]:
+        """The card's keyboard stops in reading order: members, then the buttons."""
+        return [*self._member_radios, self.act_button, self.interrupt_button,
+                self.health_button, self.more_button]
+
     def selected_fighter(self) -> str:
         """The fighter the buttons act for: the fighter, or the checked group member."""
         checked = self._member_buttons.checkedButton()
@@ -253,8 +263,8 @@ class CardsView(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._inner = QWidget()
         self._grid = QGridLayout(self._inner)
-        self._grid.setContentsMargins(8, 8, 8, 8)
-        self._grid.setSpacing(8)
+        self._grid.setContentsMargins(GAP, GAP, GAP, GAP)
+        self._grid.setSpacing(GAP)
         self._grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setWidget(self._inner)
         self._model: QAbstractItemModel | None = None
@@ -262,7 +272,7 @@ class CardsView(QScrollArea):
         self._order: list[str] = []  # card keys in fight order
         self._rows_of: dict[str, list[int]] = {}  # card key -> its model rows
         self._key_of_row: list[str] = []
-        self._columns = 0
+        self._flow: tuple[int, int] = (0, 0)  # (columns, card width) laid out
 
     def set_model(self, model: QAbstractItemModel) -> None:
         self._model = model
@@ -324,8 +334,9 @@ class CardsView(QScrollArea):
                 self._cards[key] = widget
             widget.show_cards(cards, name)
         self._order = list(groups)
-        self._columns = 0
+        self._flow = (0, 0)
         self._reflow()
+        self._chain_focus()
 
     def _rows_changed(self, top: QModelIndex | QPersistentModelIndex,
                       bottom: QModelIndex | QPersistentModelIndex, *_: object) -> None:
@@ -346,23 +357,43 @@ class CardsView(QScrollArea):
                               first.data(GroupNameRole) or "")
 
     def _reflow(self) -> None:
-        width = self.viewport().width() - 16
-        columns = max(1, (width + 8) // (CARD_WIDTH + 8))
-        if columns == self._columns:
+        """As many cards per row as fit, each stretched so the row fills the width; the
+        cards go left to right, then down, in fight order. Re-run on every resize."""
+        width = self.viewport().width() - 2 * GAP
+        columns = max(1, min(len(self._order) or 1, (width + GAP) // (MIN_CARD_WIDTH + GAP)))
+        card_width = max(MIN_CARD_WIDTH, (width - GAP * (columns - 1)) // columns)
+        flow = (columns, card_width)
+        if flow == self._flow:
             return
-        self._columns = columns
+        relayout = columns != self._flow[0]
+        self._flow = flow
+        for card in self._cards.values():
+            card.setFixedWidth(card_width)
+        if not relayout:
+            return
         while self._grid.count():
             self._grid.takeAt(0)
         for n, key in enumerate(self._order):
             self._grid.addWidget(self._cards[key], n // columns, n % columns,
                                  Qt.AlignmentFlag.AlignTop)
 
+    def _chain_focus(self) -> None:
+        """Tab goes through the cards in fight order (the order they are read in), not
+        in the order the cards happened to be made."""
+        stops = [w for key in self._order for w in self._cards[key].focus_chain()]
+        for first, second in pairwise(stops):
+            QWidget.setTabOrder(first, second)
+
+    def columns(self) -> int:
+        """How many cards a row holds now."""
+        return self._flow[0]
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._reflow()
 
     def sizeHint(self) -> QSize:
-        return QSize(CARD_WIDTH * 2 + 40, 320)
+        return QSize(MIN_CARD_WIDTH * 2 + 3 * GAP + 20, 320)
 
 
 def _set_tip(widget: QWidget, text: str) -> None:

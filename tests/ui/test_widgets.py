@@ -262,3 +262,35 @@ def test_log_details_show_the_selected_entry_in_full(window: Any, qtbot: Any,
     window.undo_action.trigger()
     assert model.rowCount() == 2
     assert "Brannock Vale" not in view.details.toPlainText()
+
+
+def test_cards_fill_the_width_and_reflow_on_resize(qtbot: Any, engine: PracticeEngine) -> None:
+    model = FightersModel()
+    model.set_engine(engine)
+    engine.subscribe(model.refresh)
+    view = CardsView()
+    qtbot.addWidget(view)
+    view.set_model(model)
+    view.resize(560, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    kaede, brannock, thugs = view.cards()
+    assert view.columns() == 2
+    # side by side, then the third under the first; the row fills the width
+    assert kaede.y() == brannock.y() < thugs.y() and kaede.x() == thugs.x() < brannock.x()
+    assert view.viewport().width() - brannock.geometry().right() < 16 + 2
+    view.resize(900, 600)
+    qtbot.waitUntil(lambda: view.columns() == 3)
+    qtbot.waitUntil(lambda: kaede.y() == brannock.y() == thugs.y()
+                    and kaede.x() < brannock.x() < thugs.x())
+    view.resize(300, 600)
+    qtbot.waitUntil(lambda: view.columns() == 1)
+    qtbot.waitUntil(lambda: kaede.y() < brannock.y() < thugs.y())
+    # Tab goes through the cards in fight order, whatever the layout
+    chain = [w for card in view.cards() for w in card.focus_chain()]
+    stops = set(chain)
+    for first, second in zip(chain, chain[1:], strict=False):
+        following = first.nextInFocusChain()
+        while following not in stops:  # the cards and layouts' own widgets take no focus
+            following = following.nextInFocusChain()
+        assert following is second
