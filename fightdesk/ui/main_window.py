@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         from .dice_bar import DiceBar
         from .log_view import LogView
         from .models import FightersModel, LogModel, StackModel
+        from .status_label import StatusLabel
         from .timeline import TimelineView
 
         self.fighters_model = FightersModel(self)
@@ -112,7 +113,7 @@ class MainWindow(QMainWindow):
         self.cards = CardsView()
         self.cards.set_model(self.fighters_model)
         self.decision_panel = DecisionPanel()
-        self.state_label = QLabel("No fight open")
+        self.state_label = StatusLabel("No fight open")
         self.state_label.setObjectName("stateLabel")
         font = self.state_label.font()
         font.setBold(True)

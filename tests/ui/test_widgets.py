@@ -4,6 +4,7 @@ action dialog, the stack dialog, the decision panel, the log and the dice bar.""
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
@@ -289,8 +290,23 @@ def test_cards_fill_the_width_and_reflow_on_resize(qtbot: Any, engine: PracticeE
     # Tab goes through the cards in fight order, whatever the layout
     chain = [w for card in view.cards() for w in card.focus_chain()]
     stops = set(chain)
-    for first, second in zip(chain, chain[1:], strict=False):
+    for first, second in pairwise(chain):
         following = first.nextInFocusChain()
         while following not in stops:  # the cards and layouts' own widgets take no focus
             following = following.nextInFocusChain()
         assert following is second
+
+
+def test_round_status_stays_in_the_toolbar_when_long(window: Any, qtbot: Any,
+                                                     engine: PracticeEngine) -> None:
+    window.show_session(engine, None)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    line = "Round 1 · phase 10 · " + "a long question the ruleset asks the GM " * 4
+    window.state_label.setText(line)
+    window.round_bar.layout().invalidate()
+    # shrunk and elided, not moved into the toolbar's overflow menu (which hides it)
+    qtbot.waitUntil(lambda: window.state_label.isVisible() and window.state_label.width() > 100)
+    assert window.state_label.text() == line and window.state_label.toolTip() == line
+    assert window.state_label.geometry().right() <= window.round_bar.width()
