@@ -19,29 +19,11 @@ _home = Path(tempfile.mkdtemp(prefix="fightdesk-shots-"))
 for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_var] = str(_home / _var.lower())
 
-from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
+from fightdesk.ui.palettes import dark_palette  # noqa: E402
+
 OUT = Path(__file__).resolve().parent / "screenshots"
-
-
-def dark_palette() -> QPalette:
-    pal = QPalette()
-    for role, color in {
-        QPalette.ColorRole.Window: "#2b2b2e", QPalette.ColorRole.WindowText: "#e8e8e8",
-        QPalette.ColorRole.Base: "#1e1e20", QPalette.ColorRole.AlternateBase: "#2a2a2d",
-        QPalette.ColorRole.Text: "#e8e8e8", QPalette.ColorRole.Button: "#353538",
-        QPalette.ColorRole.ButtonText: "#e8e8e8", QPalette.ColorRole.Highlight: "#3d7fd1",
-        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#353538",
-        QPalette.ColorRole.ToolTipText: "#e8e8e8", QPalette.ColorRole.Mid: "#5a5a5e",
-        QPalette.ColorRole.Dark: "#19191a", QPalette.ColorRole.Light: "#505054",
-        QPalette.ColorRole.PlaceholderText: "#9a9a9a",
-    }.items():
-        pal.setColor(role, QColor(color))
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
-                 QPalette.ColorRole.ButtonText):
-        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
-    return pal
 
 
 def settle() -> None:

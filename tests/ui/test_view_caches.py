@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QApplication
 from fightdesk.engine import commands as c
 from fightdesk.engine.ruleset import Chip, Lane, Timeline
 from fightdesk.ui.models import HasRollsRole, ItemRole, KeyRole, LogModel
+from fightdesk.ui.palettes import dark_palette
 from fightdesk.ui.timeline import TimelineView
 
-from .conftest import dark_palette
 from .fake_ruleset import PracticeEngine
 
 # What QStyledItemDelegate asks for, plus the model's own roles.
