@@ -466,7 +466,7 @@ class _LogReader:
         )
 
     def _action(self, entry: LogEntry, continues: bool) -> Action | None:
-        kinds = [e.kind for e in entry.events]
+        kinds = [e.kind for e in entry.events if e.kind != "ask"]
         # A bare "next phase" is shown as the phase heading, not as an action.
         if kinds and all(k == "phase" for k in kinds):
             return None
@@ -478,6 +478,8 @@ class _LogReader:
                 roll=_dice(e),
             )
             for e in entry.events
+            # The questions the rules asked are not what happened; the answers are.
+            if e.kind != "ask"
         )
         kind = _action_kind(kinds)
         actor_event = next((e for e in entry.events if e.kind in ("act", "interrupt")), None)

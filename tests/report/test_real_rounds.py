@@ -100,3 +100,14 @@ def test_totals_and_both_renderings(summary: FightSummary) -> None:
     for t in summary.totals:
         assert t.fighter in html and t.fighter in md
     assert "typed in" in md and "app roll" in md and "Order of action" in html
+
+
+def test_questions_asked_are_left_out_answers_kept(fight: Session, summary: FightSummary) -> None:
+    """The log keeps the rules' questions ("dodge for 1 EP?"); the summary says what
+    happened: the answers, not the questions."""
+    asked = [e.text for entry in fight.log for e in entry.events if e.kind == "ask"]
+    assert asked, "the demo rounds answer decisions, so the log holds questions"
+    lines = [h.text for r in summary.rounds for a in r.actions for h in a.happenings]
+    assert not set(asked) & set(lines)
+    answered = [e.text for entry in fight.log for e in entry.events if e.kind == "decision"]
+    assert answered and set(answered) <= set(lines)

@@ -405,7 +405,7 @@ def die_going_choices(enc: Encounter, fid: str, die: ActionDie, *,
 def ask(ctx: Context, task: Task, decision: Decision) -> None:
     ctx.set(ROUND, "task", task.model_dump())
     ctx.set(ROUND, "pending", decision.model_dump())
-    ctx.say(decision.prompt, fighter_id=decision.fighter_id, kind="note")
+    ctx.say(decision.prompt, fighter_id=decision.fighter_id, kind="ask")
 
 
 def clear_pending(ctx: Context) -> None:
