@@ -70,6 +70,8 @@ class MainWindow(QMainWindow):
         self.library_dock: QDockWidget | None = None
         self._library_scheduled = False
         self.summary_printing: SummaryPrinting | None = None
+        # Set by the autosave wiring: closing then loses nothing, and the question says so.
+        self.kept_by_autosave = False
         self._body_built = False
         self._build_actions()
         self._build_menus()
@@ -768,15 +770,26 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
         self.recent_menu.setEnabled(bool(files))
 
-    def _may_discard(self) -> bool:
-        """Ask before throwing away unsaved changes; True when it is fine to go on."""
+    def _may_discard(self, *, closing: bool = False) -> bool:
+        """Ask before leaving a fight with unsaved changes; True when it is fine to go on.
+
+        When the window closes and autosave keeps the fight, nothing is thrown away: the
+        question says so, and its "no" button is "Close without saving", not "Discard"."""
         if not self.document.is_modified():
             return True
-        answer = QMessageBox.question(
-            self, "Unsaved changes", f"Save the changes to {self.document.title}?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-        )
+        buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                   | QMessageBox.StandardButton.Cancel)
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
+                          f"Save the changes to {self.document.title}?", buttons, self)
+        if closing and self.kept_by_autosave:
+            box.setInformativeText(
+                "Autosave keeps the fight as it is now: it reopens like this the next time "
+                "fightdesk starts, whether or not you save it to a file.")
+            discard = box.button(QMessageBox.StandardButton.Discard)
+            if discard is not None:
+                discard.setText("Close without saving")
+        box.exec()
+        answer = box.standardButton(box.clickedButton())
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
@@ -806,7 +819,7 @@ class MainWindow(QMainWindow):
         store.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self._may_discard():
+        if not self._may_discard(closing=True):
             event.ignore()
             return
         self.save_layout()

@@ -116,6 +116,7 @@ class AutosaveBinder(QObject):
         self.window = window
         self.document: Any = window.document  # type: ignore[attr-defined]
         self.autosave = autosave
+        window.kept_by_autosave = True  # type: ignore[attr-defined]
         self._next: tuple[str, bool] | None = None  # (fight id, saved) for a restored fight
         self._warning: QMessageBox | None = None
         autosave.on_status = self.status.emit
