@@ -294,7 +294,7 @@ def gui_hook() -> None:
 
     ``FIGHTDESK_GUI_DRIVE`` is ``play:SEED:STEPS[:quit]`` or ``check``; ``--trap``-style
     traps come from ``FIGHTDESK_GUI_TRAP``. Answers the restore question with Restore and
-    the quit question with Discard, printing ``ASKED`` / ``DISCARD`` when it does.
+    the quit question with Discard ("Close without saving"), printing ``ASKED`` / ``DISCARD`` when it does.
     """
     mode = os.environ.get("FIGHTDESK_GUI_DRIVE", "")
     if not mode:
@@ -318,7 +318,8 @@ def gui_hook() -> None:
                     button = box.findChild(QAbstractButton, name)
                 else:
                     button = next((b for b in box.findChildren(QAbstractButton)
-                                   if b.text().replace("&", "") in ("Discard", "Don't Save")), None)
+                                   if b.text().replace("&", "") in
+                                   ("Discard", "Don't Save", "Close without saving")), None)
                 if button is not None:
                     print(said, flush=True)
                     button.click()
