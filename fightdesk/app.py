@@ -153,36 +153,24 @@ def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
 def after_first_paint(window: QWidget, callback: Callable[[], None]) -> None:
     """Call ``callback`` once, as soon as the event loop is free after ``window``'s first
     paint (a zero timer started right after ``show()`` would run before the paint)."""
-    from PySide6.QtCore import QEvent, QObject, QTimer
-
-    done = False
-
-    def fire() -> None:
-        nonlocal done
-        if not done:
-            done = True
-            window.removeEventFilter(watcher)
-            callback()
-
-    class PaintWatcher(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                QTimer.singleShot(0, fire)
-            return False
-
-    watcher = PaintWatcher(window)
-    window.installEventFilter(watcher)
-    QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, fire)
+    _after_paint(window, callback, children=False)
 
 
 def after_next_paint(window: QWidget, callback: Callable[[], None]) -> None:
     """Call ``callback`` once the event loop is free after the next paint of ``window``
     or of any widget in it (what showing a fight repaints is mostly child widgets)."""
+    _after_paint(window, callback, children=True)
+
+
+def _after_paint(window: QWidget, callback: Callable[[], None], *, children: bool) -> None:
+    """Watch paints of ``window`` (with ``children``: of any widget in it, through an
+    application-wide filter) and call ``callback`` once after the first one; a fallback
+    timer calls it anyway should no paint come (a hidden window)."""
     from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
     from PySide6.QtWidgets import QWidget
 
-    app = QCoreApplication.instance()
-    if app is None:
+    watched_by = QCoreApplication.instance() if children else window
+    if watched_by is None:
         callback()
         return
     done = False
@@ -191,18 +179,19 @@ def after_next_paint(window: QWidget, callback: Callable[[], None]) -> None:
         nonlocal done
         if not done:
             done = True
-            app.removeEventFilter(watcher)
+            watched_by.removeEventFilter(watcher)
             callback()
 
     class PaintWatcher(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if (event.type() == QEvent.Type.Paint and isinstance(watched, QWidget)
-                    and watched.window() is window):
+            if event.type() == QEvent.Type.Paint and (
+                    watched is window
+                    or (children and isinstance(watched, QWidget) and watched.window() is window)):
                 QTimer.singleShot(0, fire)
             return False
 
     watcher = PaintWatcher(window)
-    app.installEventFilter(watcher)
+    watched_by.installEventFilter(watcher)
     QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, fire)
 
 
