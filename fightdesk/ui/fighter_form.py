@@ -10,17 +10,13 @@ campaign file, and shows each message next to its field.
 from __future__ import annotations
 
 import contextlib
-import types
-import typing
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -29,7 +25,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -42,9 +37,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .form_fields import (
+    FieldEditor,
+    FieldSpec,
+    field_spec,
+    label_for,
+    model_specs,
+    split_words,
+    warning_color,
+)
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
-    from pydantic.fields import FieldInfo
 
     from fightdesk.engine.model import Fighter
 
@@ -61,200 +65,6 @@ SECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
         ("Health, Chi and Willpower", ("health", "chi", "willpower", "weenie")),
     ),
 }
-# Words the GM would use where a field name is not enough.
-LABELS: dict[str, str] = {
-    "style_lore": "Style Lore",
-    "no_damage": "No damage",
-    "shout_pool": "Shout pool",
-    "effect_damage": "Effect dmg",
-    "effect_soak": "Effect soak",
-    "weenie": "Weenie (one die, no EP)",
-    "rolls_own_dice": "Rolls own dice",
-}
-SIDE_LABELS = {"pc": "Player character", "ally": "Ally", "enemy": "Enemy"}
-DEFAULT_INT_RANGE = (-99, 99)
-
-
-def label_for(name: str) -> str:
-    return LABELS.get(name, name.replace("_", " ").capitalize())
-
-
-def warning_color(widget: QWidget) -> QColor:
-    """A red that reads on the current palette (light or dark)."""
-    dark = widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
-    return QColor(255, 128, 116) if dark else QColor(176, 0, 32)
-
-
-# --- what a pydantic field is, for a form ----------------------------------------------
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """One model field as the form sees it."""
-
-    name: str
-    kind: Literal["int", "bool", "choice", "text", "multi", "table", "other"]
-    optional: bool = False
-    choices: tuple[str, ...] = ()
-    minimum: int = DEFAULT_INT_RANGE[0]
-    maximum: int = DEFAULT_INT_RANGE[1]
-    item_model: type[BaseModel] | None = None
-    default: Any = None
-
-    @property
-    def label(self) -> str:
-        return label_for(self.name)
-
-
-def _literal_values(annotation: Any) -> tuple[str, ...] | None:
-    if typing.get_origin(annotation) is Literal:
-        return tuple(str(v) for v in typing.get_args(annotation))
-    return None
-
-
-def field_spec(name: str, info: FieldInfo) -> FieldSpec:
-    """Read a field's type and bounds (``ge``/``le`` metadata) into a FieldSpec."""
-    from pydantic import BaseModel
-    from pydantic_core import PydanticUndefined
-
-    annotation = info.annotation
-    optional = False
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        optional = len(args) < len(typing.get_args(annotation))
-        annotation = args[0] if len(args) == 1 else annotation
-    default = None if info.default is PydanticUndefined else info.default
-    if annotation is bool:
-        return FieldSpec(name, "bool", optional, default=default)
-    if annotation is int:
-        low, high = DEFAULT_INT_RANGE
-        for meta in info.metadata:
-            if getattr(meta, "ge", None) is not None:
-                low = int(meta.ge)
-            if getattr(meta, "gt", None) is not None:
-                low = int(meta.gt) + 1
-            if getattr(meta, "le", None) is not None:
-                high = int(meta.le)
-            if getattr(meta, "lt", None) is not None:
-                high = int(meta.lt) - 1
-        return FieldSpec(name, "int", optional, minimum=low, maximum=high, default=default)
-    if annotation is str:
-        return FieldSpec(name, "text", optional, default=default)
-    values = _literal_values(annotation)
-    if values is not None:
-        return FieldSpec(name, "choice", optional, choices=values, default=default)
-    if typing.get_origin(annotation) is list:
-        (item,) = typing.get_args(annotation) or (Any,)
-        if isinstance(item, type) and issubclass(item, BaseModel):
-            return FieldSpec(name, "table", item_model=item)
-        item_values = _literal_values(item)
-        if item_values is not None or item is str:
-            return FieldSpec(name, "multi", choices=item_values or ())
-    return FieldSpec(name, "other")
-
-
-def model_specs(model: type[BaseModel], skip: tuple[str, ...] = ("ruleset",)) -> list[FieldSpec]:
-    return [field_spec(n, f) for n, f in model.model_fields.items() if n not in skip]
-
-
-def _split_words(text: str) -> list[str]:
-    return [w.strip() for w in text.replace(";", ",").split(",") if w.strip()]
-
-
-# --- one input with its message ----------------------------------------------------------
-
-
-class FieldEditor(QWidget):
-    """A label, the input widget for one field, and the message under it."""
-
-    changed = Signal()
-
-    def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.spec = spec
-        layout = QGridLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setVerticalSpacing(1)
-        self.label = QLabel(spec.label)
-        self.input = self._make_input(spec)
-        self.label.setBuddy(self.input)
-        # Not word-wrapped: wrapped labels make the grid under-estimate its height.
-        self.message = QLabel()
-        self.message.setVisible(False)
-        self.message.setObjectName("fieldMessage")
-        if spec.kind == "bool":
-            layout.addWidget(self.input, 0, 0, 1, 2)
-            self.label.setVisible(False)
-        else:
-            layout.addWidget(self.label, 0, 0)
-            layout.addWidget(self.input, 0, 1)
-        layout.addWidget(self.message, 1, 0, 1, 2)
-        layout.setColumnStretch(1, 1)
-
-    def _make_input(self, spec: FieldSpec) -> QWidget:
-        widget: QWidget
-        if spec.kind == "int":
-            spin = QSpinBox()
-            spin.setRange(spec.minimum, spec.maximum)
-            spin.setAccelerated(True)
-            spin.setToolTip(f"{spec.label}: {spec.minimum} to {spec.maximum}")
-            spin.valueChanged.connect(self.changed)
-            widget = spin
-        elif spec.kind == "bool":
-            box = QCheckBox(spec.label)
-            box.toggled.connect(self.changed)
-            widget = box
-        elif spec.kind == "choice":
-            combo = QComboBox()
-            if spec.optional:
-                combo.addItem("(none)", None)
-            for value in spec.choices:
-                combo.addItem(SIDE_LABELS.get(value, label_for(value)), value)
-            combo.currentIndexChanged.connect(self.changed)
-            widget = combo
-        else:
-            line = QLineEdit()
-            if spec.kind == "multi":
-                line.setPlaceholderText("comma separated")
-            line.textChanged.connect(self.changed)
-            widget = line
-        widget.setObjectName(f"field_{spec.name}")
-        return widget
-
-    def value(self) -> Any:
-        w = self.input
-        if isinstance(w, QSpinBox):
-            return w.value()
-        if isinstance(w, QCheckBox):
-            return w.isChecked()
-        if isinstance(w, QComboBox):
-            return w.currentData()
-        assert isinstance(w, QLineEdit)
-        if self.spec.kind == "multi":
-            return _split_words(w.text())
-        text = w.text().strip()
-        return None if self.spec.optional and not text else text
-
-    def set_value(self, value: Any) -> None:
-        w = self.input
-        if isinstance(w, QSpinBox):
-            w.setValue(int(value))
-        elif isinstance(w, QCheckBox):
-            w.setChecked(bool(value))
-        elif isinstance(w, QComboBox):
-            i = w.findData(value)
-            w.setCurrentIndex(max(i, 0))
-        elif isinstance(w, QLineEdit):
-            w.setText(", ".join(value) if isinstance(value, list) else str(value or ""))
-
-    def set_message(self, text: str) -> None:
-        self.message.setText(text)
-        self.message.setVisible(bool(text))
-        palette = self.message.palette()
-        palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
-        self.message.setPalette(palette)
-        self.input.setToolTip(text or self.input.toolTip())
 
 
 # --- a list of models as a table (the maneuvers) -------------------------------------------
@@ -442,7 +252,7 @@ class ModelTable(QWidget):
                 elif spec.kind == "choice":
                     data[spec.name] = item.data(SpecRole)
                 elif spec.kind == "multi":
-                    data[spec.name] = _split_words(item.text())
+                    data[spec.name] = split_words(item.text())
                 else:
                     data[spec.name] = item.text().strip()
             result.append(data)

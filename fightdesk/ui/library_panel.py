@@ -49,7 +49,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .fighter_form import FighterDialog, label_for, warning_color
+from .fighter_form import FighterDialog
+from .form_fields import label_for, warning_color
 
 if TYPE_CHECKING:
     from fightdesk.engine.model import Encounter, Fighter
