@@ -55,6 +55,16 @@ class SetValue(Command):
     value: Any
 
 
+class SetOption(Command):
+    """The GM changes one of the fight's ruleset options (RULINGS.md: "Option" always
+    means a per-fight ruleset option the GM can change)."""
+
+    kind: Literal["set-option"] = "set-option"
+    core: ClassVar[bool] = True
+    option: str
+    value: Any
+
+
 class SetOrder(Command):
     """GM override: the order fighters are listed and, where the ruleset says, act."""
 

@@ -226,6 +226,8 @@ class Engine:
     def _handle_core(self, ctx: Context, command: c.Command) -> None:
         if isinstance(command, c.SetValue):
             self._set_value(ctx, command)
+        elif isinstance(command, c.SetOption):
+            self._set_option(ctx, command)
         elif isinstance(command, c.SetOrder):
             if sorted(command.order) != sorted(ctx.enc.order):
                 ctx.fail("the new order must list every fighter exactly once")
@@ -274,6 +276,19 @@ class Engine:
         label = command.field.replace("status.", "").replace("sheet.", "").replace("_", " ")
         ctx.summary = f"GM set {fighter.name}'s {label} to {command.value}"
         ctx.say(f"{ctx.summary} (was {before})", fighter_id=fighter.id, kind="override")
+
+    def _set_option(self, ctx: Context, command: c.SetOption) -> None:
+        options = ctx.enc.options
+        fields = type(options).model_fields
+        if command.option == "ruleset" or command.option not in fields:
+            known = ", ".join(n for n in fields if n != "ruleset")
+            ctx.fail(f"{command.option!r} is not an option of this fight (options: {known})")
+        before = getattr(options, command.option)
+        ctx.set(("options",), command.option, command.value)
+        after = getattr(ctx.enc.options, command.option)
+        label = command.option.replace("_", " ")
+        ctx.summary = f"GM set the option {label} to {after}"
+        ctx.say(f"{ctx.summary} (was {before})", kind="override")
 
     def _add_fighters(self, ctx: Context, command: c.AddFighters) -> None:
         enc = ctx.enc

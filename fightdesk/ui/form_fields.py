@@ -35,6 +35,9 @@ LABELS: dict[str, str] = {
     "effect_soak": "Effect soak",
     "weenie": "Weenie (one die, no EP)",
     "rolls_own_dice": "Rolls own dice",
+    "arena_tn": "Find an Angle TN (arena)",
+    "seconds_per_round": "Seconds per round",
+    "basics_for_all": "Basic maneuvers for every fighter",
 }
 SIDE_LABELS = {"pc": "Player character", "ally": "Ally", "enemy": "Enemy"}
 DEFAULT_INT_RANGE = (-99, 99)

@@ -180,6 +180,8 @@ class MainWindow(QMainWindow):
         self.act_action = action("&Act...", "F2", "Act with the fighter whose turn it is")
         self.stack_action = action("Interrupt &Stack...", "Ctrl+K", "Show the interrupt stack")
         self.dice_action = action("Free &Dice Roll", "Ctrl+D", "Type a free roll in the dice bar")
+        self.options_action = action("Ruleset &Options...", "Ctrl+Shift+O",
+                                     "Change this fight's ruleset options")
         self.round_actions = (self.start_fight_action, self.start_round_action,
                               self.next_step_action, self.end_round_action)
         for act in (*self.round_actions, self.act_action, self.stack_action):
@@ -211,6 +213,8 @@ class MainWindow(QMainWindow):
         self.fight_menu.addAction(self.act_action)
         self.fight_menu.addAction(self.stack_action)
         self.fight_menu.addAction(self.dice_action)
+        self.fight_menu.addSeparator()
+        self.fight_menu.addAction(self.options_action)
 
         self.view_menu = bar.addMenu("&View")
         self._fill_recent_menu()
@@ -275,6 +279,7 @@ class MainWindow(QMainWindow):
         self.act_action.triggered.connect(self._act_with_current)
         self.stack_action.triggered.connect(self._open_stack_dialog)
         self.dice_action.triggered.connect(self._focus_dice)
+        self.options_action.triggered.connect(self._edit_options)
 
         self.timeline.chipClicked.connect(self._chip_clicked)
         self.cards.requested.connect(self._card_request)
@@ -742,6 +747,27 @@ class MainWindow(QMainWindow):
         editor.changesChosen.connect(lambda changes: self._apply_edits(fighter_id, changes))
         editor.open()
         return editor
+
+    def _edit_options(self) -> QDialog | None:
+        from PySide6.QtCore import Qt
+
+        from .options_dialog import OptionsDialog
+
+        engine = self.document.engine
+        if engine is None:
+            return None
+        dialog = OptionsDialog(engine.encounter.options, engine.ruleset.title, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.optionsChosen.connect(self._apply_options)
+        dialog.open()
+        return dialog
+
+    def _apply_options(self, changes: list[tuple[str, object]]) -> None:
+        from fightdesk.engine.commands import SetOption
+
+        for option, value in changes:
+            if not self._apply(SetOption(option=option, value=value)):
+                break
 
     def _apply_edits(self, fighter_id: str, changes: list[tuple[str, object]]) -> None:
         from fightdesk.engine.commands import SetValue

@@ -97,3 +97,32 @@ def test_revert_to_entry(engine: Engine) -> None:
 def test_bad_notation(engine: Engine, notation: str, message: str) -> None:
     out = engine.apply(c.FreeRoll(notation=notation))
     assert not out.ok and message in (out.error or "")
+
+
+def test_ruleset_option_is_a_logged_undoable_override(engine: Engine) -> None:
+    assert engine.encounter.options.ones_cancel_on_damage is False
+    out = engine.apply(c.SetOption(option="ones_cancel_on_damage", value=True))
+    assert out.ok, out.error
+    assert engine.encounter.options.ones_cancel_on_damage is True
+    assert out.entry is not None
+    assert out.entry.summary == "GM set the option ones cancel on damage to True"
+    assert engine.rebuild().model_dump(mode="json") == dump(engine)
+    engine.undo()
+    assert engine.encounter.options.ones_cancel_on_damage is False
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("no_such_option", 1, "'no_such_option' is not an option of this fight"),
+        ("ruleset", "d100", "'ruleset' is not an option of this fight"),
+        ("seconds_per_round", 0, "greater than or equal to 1"),
+        ("arena_tn", 9, "less than or equal to 8"),
+    ],
+)
+def test_bad_option_changes_nothing(engine: Engine, option: str, value: object,
+                                    message: str) -> None:
+    before = dump(engine)
+    out = engine.apply(c.SetOption(option=option, value=value))
+    assert not out.ok and message in (out.error or ""), out.error
+    assert dump(engine) == before and not engine.session.log

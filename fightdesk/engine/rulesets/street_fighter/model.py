@@ -217,20 +217,32 @@ class StreetFighterOptions(StateModel):
     ruleset: Literal["street-fighter"] = "street-fighter"
     # RULINGS "Damage": 1s do not cancel on damage rolls, do on other rolls (both options);
     # seed "Recovery": "Ones are ignored on this roll".
-    ones_cancel_on_damage: bool = False
-    ones_cancel_on_other_rolls: bool = True
-    ones_cancel_on_recovery: bool = False
+    ones_cancel_on_damage: bool = Field(
+        False, description="Each 1 rolled on a damage roll cancels one success")
+    ones_cancel_on_other_rolls: bool = Field(
+        True, description="Each 1 cancels one success on concentration, intimidation, "
+        "deception, stunning shout and dodge rolls")
+    ones_cancel_on_recovery: bool = Field(
+        False, description="Each 1 cancels one success on recovery rolls (the text ignores them)")
     # RULINGS "Recovery": seconds per round (default 3).
-    seconds_per_round: int = Field(3, ge=1, le=60)
+    seconds_per_round: int = Field(
+        3, ge=1, le=60, description="How long a round lasts, for recovery's time table")
     # RULINGS "Concentration": Find an Angle TN by arena (8 open, 7 unusual, 6 obstacles).
-    arena_tn: int = Field(8, ge=6, le=8)
+    arena_tn: int = Field(
+        8, ge=6, le=8, description="Find an Angle's target number: 8 open arena, "
+        "7 unusual environment, 6 obstacle-strewn ground")
     # RULINGS "Sustained holds": breaking free is opposed Strength rolls (option).
-    break_free_opposed_strength: bool = True
+    break_free_opposed_strength: bool = Field(
+        True, description="Breaking free of a sustained hold is an opposed Strength roll")
     # docs/rulesets/street-fighter.md: choices where the text is silent.
     # The grab that starts a sustained hold counts as one of its Grab-technique actions.
-    hold_counts_first_action: bool = False
+    hold_counts_first_action: bool = Field(
+        False, description="The grab that starts a sustained hold counts as one of the "
+        "Grab-technique actions it can be kept up")
     # Every fighter knows the catalogue's basic maneuvers besides those on the sheet.
-    basics_for_all: bool = True
+    basics_for_all: bool = Field(
+        True, description="Every fighter knows the catalogue's basic maneuvers besides "
+        "those on the sheet")
 
 
 Stage = Literal["setup", "fight-start", "round-start", "phases", "round-end", "round-over",
