@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _home = Path(tempfile.mkdtemp(prefix="fightdesk-bench-"))
@@ -28,8 +29,11 @@ for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HO
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+if TYPE_CHECKING:
+    from fightdesk.engine.engine import Engine
 
-def big_fight(fighters: int):  # type: ignore[no-untyped-def]
+
+def big_fight(fighters: int) -> Engine:
     """The demo's fighters, copied into named heroes and groups of 12 weenies."""
     from fightdesk.engine import commands as c
     from fightdesk.engine.engine import Engine
@@ -78,8 +82,10 @@ def main() -> int:
     window.show()
     for _ in range(3):
         app.processEvents()
+    timeline = window.timeline.timeline()
+    assert timeline is not None
     print(f"{len(engine.encounter.order)} fighters, {len(window.cards.cards())} cards, "
-          f"{len(window.timeline.timeline().lanes)} timeline lanes")
+          f"{len(timeline.lanes)} timeline lanes")
 
     def new_round() -> None:
         for command in (c.EndRound(), c.StartRound(), c.NextStep()):

@@ -15,7 +15,9 @@ PACKAGING = ROOT / "packaging"
 
 def test_desktop_entry_starts_the_gui_script() -> None:
     entry = configparser.ConfigParser(interpolation=None)
-    entry.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
+    # Desktop entry keys are case-sensitive. Replacing optionxform is configparser's documented
+    # way to keep case, but typeshed declares it a method, hence the ignore.
+    entry.optionxform = str  # type: ignore[assignment,method-assign]
     entry.read(PACKAGING / f"{APP_ID}.desktop", encoding="utf-8")
     desktop = entry["Desktop Entry"]
     assert desktop["Type"] == "Application"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtWidgets import QDialog
@@ -14,9 +16,12 @@ from fightdesk.ui.printing import SummaryScopeDialog
 
 from .scripted import Script, two_round_fight
 
+if TYPE_CHECKING:
+    from fightdesk.ui.main_window import MainWindow
+
 
 @pytest.fixture
-def window(qtbot: QtBot):  # type: ignore[no-untyped-def]
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
     from fightdesk.ui.main_window import MainWindow
 
     win = MainWindow()
@@ -25,11 +30,11 @@ def window(qtbot: QtBot):  # type: ignore[no-untyped-def]
     win.document.undo_stack.setClean()
 
 
-def texts(window) -> list[str]:  # type: ignore[no-untyped-def]
+def texts(window: MainWindow) -> list[str]:
     return [a.text().replace("&", "") for a in window.file_menu.actions() if not a.isSeparator()]
 
 
-def test_file_menu_lists_print_and_export_before_quit(window) -> None:  # type: ignore[no-untyped-def]
+def test_file_menu_lists_print_and_export_before_quit(window: MainWindow) -> None:
     names = texts(window)
     save_as = next(i for i, name in enumerate(names) if name.startswith("Save As"))
     assert names[save_as + 1:] == [
@@ -38,9 +43,10 @@ def test_file_menu_lists_print_and_export_before_quit(window) -> None:  # type: 
     ]
 
 
-def test_items_follow_the_fight_and_export_it(window, tmp_path: Path,  # type: ignore[no-untyped-def]
+def test_items_follow_the_fight_and_export_it(window: MainWindow, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     printing = window.summary_printing
+    assert printing is not None
     fresh = Engine(Script().session)
     window.show_session(fresh, None)
     assert not printing.print_action.isEnabled()  # nothing logged yet

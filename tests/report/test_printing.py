@@ -20,6 +20,7 @@ from fightdesk.report.summary import FightChart, FightSummary, Series
 from fightdesk.ui.chart import CHART_HEIGHT, CHART_WIDTH, SCALE, render_chart, save_chart
 from fightdesk.ui.printing import (
     CHART_RESOURCE,
+    Paper,
     SummaryPrinting,
     SummaryScopeDialog,
     export_summary,
@@ -94,9 +95,9 @@ def test_text_document_holds_the_chart_as_an_image(qapp: object, whole: FightSum
 
 @pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
 def test_pdf_pages_follow_the_paper(qapp: object, whole: FightSummary, tmp_path: Path,
-                                    paper: str, points: tuple[int, int]) -> None:
+                                    paper: Paper, points: tuple[int, int]) -> None:
     target = tmp_path / f"{paper}.pdf"
-    write_pdf(whole, target, paper)  # type: ignore[arg-type]
+    write_pdf(whole, target, paper)
     pages = pdf_pages(target)
     assert len(pages) >= 2 and set(pages) == {points}
     text = pdf_text(target)

@@ -62,7 +62,11 @@ def test_every_roll_of_the_log_is_in_the_summary(fight: Session, summary: FightS
 
 def test_acting_order_runs_down_the_phases(summary: FightSummary) -> None:
     for rnd in summary.rounds:
-        phases = [t.phase for t in rnd.turns if t.kind == "act"]
+        phases: list[int] = []
+        for t in rnd.turns:
+            if t.kind == "act":
+                assert t.phase is not None
+                phases.append(t.phase)
         assert phases == sorted(phases, reverse=True)  # phases 10 down to 1
         assert all(t.maneuver and t.speed is not None for t in rnd.turns)
     interrupts = [t for r in summary.rounds for t in r.turns if t.kind == "interrupt"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given
@@ -13,7 +14,7 @@ from fightdesk.engine.changes import Change
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Event, LogEntry, Session
 from fightdesk.report import SummaryProblem, available_rounds, current_round, summarize
-from fightdesk.report.summary import FightSummary, Tally
+from fightdesk.report.summary import FighterState, FightSummary, Tally
 
 from .scripted import BRANNOCK, KAEDE, THUG1, THUG2, THUG3, Script, two_round_fight
 
@@ -123,9 +124,11 @@ def test_fight_totals(whole: FightSummary) -> None:
 
 
 def test_state_of_every_fighter_at_the_end_of_each_round(whole: FightSummary) -> None:
-    def row(states, fid):  # type: ignore[no-untyped-def]
+    def row(states: Sequence[FighterState], fid: str) -> tuple[int, int, int, tuple[str, ...], bool]:
         s = next(s for s in states if s.fighter_id == fid)
-        return (s.health, s.health_max, s.resource("EP").value, s.conditions, s.out)
+        ep = s.resource("EP")
+        assert ep is not None
+        return (s.health, s.health_max, ep.value, s.conditions, s.out)
 
     r1, r2 = whole.rounds
     assert [s.name for s in r1.states] == [

@@ -370,4 +370,4 @@ def gui_hook() -> None:
 
         QTimer.singleShot(0, lambda: action(0))
 
-    app._first_fight = first_fight  # type: ignore[assignment]
+    app._first_fight = first_fight

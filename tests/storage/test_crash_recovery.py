@@ -315,7 +315,8 @@ def run_gui(env: dict[str, str], *, kill_at_step: int | None = None,
     proc = subprocess.Popen([sys.executable, "-m", "fightdesk"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
-    fd, buffer, lines = proc.stdout.fileno(), b"", []
+    fd, buffer = proc.stdout.fileno(), b""
+    lines: list[str] = []
     deadline = time.monotonic() + timeout
     killed = False
     try:
@@ -429,7 +430,9 @@ def test_restore_question_describes_the_fight(qtbot: Any, tmp_path: Path) -> Non
 
             modal = QApplication.activeModalWidget()
             assert modal is not None
-            modal.findChild(QAbstractButton, name).click()
+            button = modal.findChild(QAbstractButton, name)
+            assert button is not None
+            button.click()
 
         QTimer.singleShot(50, click)
         assert ask_to_restore(None, info) is expected

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from fightdesk.ui.palettes import dark_palette
 
 from .fake_ruleset import PracticeEngine, practice_engine
+
+if TYPE_CHECKING:
+    from fightdesk.ui.main_window import MainWindow
 
 
 @pytest.fixture
@@ -19,7 +24,7 @@ def engine() -> PracticeEngine:
 
 
 @pytest.fixture
-def window(qtbot):  # type: ignore[no-untyped-def]
+def window(qtbot: QtBot) -> MainWindow:
     from fightdesk.ui.main_window import MainWindow
 
     win = MainWindow()

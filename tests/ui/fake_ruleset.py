@@ -162,7 +162,7 @@ class PracticeEngine(Engine):
         self.practice = ruleset or PracticeRuleset()
 
     @property
-    def ruleset(self) -> Ruleset:  # type: ignore[override]
+    def ruleset(self) -> Ruleset:
         return self.practice
 
 

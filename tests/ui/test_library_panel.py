@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QSpinBox
+from PySide6.QtWidgets import QDialogButtonBox, QSpinBox, QTableWidget, QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
@@ -26,6 +26,13 @@ from fightdesk.storage.library import (
 )
 from fightdesk.ui.fighter_form import FighterDialog, FighterForm
 from fightdesk.ui.library_panel import IdRole, LibraryPanel, WriteBackDialog
+
+
+def item(table: QTableWidget, row: int, column: int) -> QTableWidgetItem:
+    """The cell at ``row``, ``column``; every cell of these tables is filled in."""
+    cell = table.item(row, column)
+    assert cell is not None, f"no item at row {row}, column {column}"
+    return cell
 
 
 @pytest.fixture
@@ -193,7 +200,12 @@ def test_rename_delete_and_a_broken_campaign(panel: LibraryPanel,
     assert broken.read_text("utf-8") == text
     # deleting asks first, then moves the file aside and opens what is left
     asked: list[str] = []
-    monkeypatch.setattr(panel, "_confirm", lambda title, text: asked.append(text) or False)
+
+    def refuse(title: str, text: str) -> bool:
+        asked.append(text)
+        return False
+
+    monkeypatch.setattr(panel, "_confirm", refuse)
     panel.delete_campaign_action.trigger()
     assert panel.campaign.name == "Harbour Nights, year two" and len(asked) == 1
     monkeypatch.setattr(panel, "_confirm", lambda title, text: True)
@@ -261,7 +273,7 @@ def test_write_back_shows_the_diff_then_applies(panel: LibraryPanel, qtbot: QtBo
         dialog = WriteBackDialog(plan, campaign.name)
         qtbot.addWidget(dialog)
         table = dialog.table
-        cells = [[table.item(r, k).text() for k in range(4)]  # type: ignore[union-attr]
+        cells = [[item(table, r, k).text() for k in range(4)]
                  for r in range(table.rowCount())]
         assert cells == [["Marisol Quintero", "Health (now)", "10", "3"]]
         return True
@@ -321,13 +333,13 @@ def test_form_maneuver_table_messages(qtbot: QtBot, marisol: Fighter) -> None:
     qtbot.addWidget(form)
     table = form.tables["sheet.maneuvers"]
     speed = table.column_of("speed")
-    table.table.item(0, speed).setData(Qt.ItemDataRole.EditRole, 12)  # type: ignore[union-attr]
+    item(table.table, 0, speed).setData(Qt.ItemDataRole.EditRole, 12)
     assert table.message.text() == (
         "Maneuver 1 (Jab), speed: Input should be less than or equal to 10 (got 12)")
-    table.table.item(0, speed).setData(Qt.ItemDataRole.EditRole, 3)  # type: ignore[union-attr]
+    item(table.table, 0, speed).setData(Qt.ItemDataRole.EditRole, 3)
     assert table.message.isHidden()
     name = table.column_of("name")
-    table.table.item(1, name).setText("jab")  # type: ignore[union-attr]
+    item(table.table, 1, name).setText("jab")
     assert "maneuver 'jab' is listed twice" in table.message.text()
     # a broken field elsewhere does not hide the table's own problem
     form.editors["name"].set_value("")
@@ -335,7 +347,7 @@ def test_form_maneuver_table_messages(qtbot: QtBot, marisol: Fighter) -> None:
     assert "maneuver 'jab' is listed twice" in table.message.text()
     assert form.summary.text() == "2 problems to fix before saving"
     form.editors["name"].set_value("Marisol Quintero")
-    table.table.item(1, name).setText("Strong")  # type: ignore[union-attr]
+    item(table.table, 1, name).setText("Strong")
     catalogue = table.catalogue_combo
     i = next(k for k in range(catalogue.count()) if catalogue.itemText(k) == "Throw")
     catalogue.activated.emit(i)

@@ -7,16 +7,22 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QMessageBox
+from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import demo_session, save_session
 
+if TYPE_CHECKING:
+    from fightdesk.ui.main_window import MainWindow
 
-def _menu_action(menu, text: str):  # type: ignore[no-untyped-def]
+
+def _menu_action(menu: QMenu, text: str) -> QAction:
     for action in menu.actions():
         if action.text().replace("&", "").startswith(text):
             return action
@@ -30,9 +36,10 @@ def test_window_module_does_not_load_the_engine_or_pydantic() -> None:
     assert out.stdout.split() == ["False", "False"]
 
 
-def test_demo_damage_through_the_card_then_undo_redo_in_edit_menu(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_demo_damage_through_the_card_then_undo_redo_in_edit_menu(window: MainWindow, qtbot: QtBot) -> None:
     window.show_session(Engine(demo_session()), None)
     engine = window.document.engine
+    assert engine is not None
     card = window.cards.card("kaede")
     assert card is not None and card.title.text() == "Kaede Moriyama"
     assert not window.isWindowModified()
@@ -40,8 +47,6 @@ def test_demo_damage_through_the_card_then_undo_redo_in_edit_menu(window, qtbot)
     qtbot.mouseClick(card.health_button, Qt.MouseButton.LeftButton)
     dialog = window.findChild(QInputDialog, "HealthDialog")
     assert dialog is not None and dialog.isVisible()
-    spin = dialog.findChild(type(dialog).__mro__[0].__base__, None)  # any child; typed below
-    del spin
     dialog.setIntValue(4)
     qtbot.keyClick(dialog, Qt.Key.Key_Return)
     assert engine.encounter.fighters["kaede"].status.health == 4
@@ -63,13 +68,15 @@ def test_demo_damage_through_the_card_then_undo_redo_in_edit_menu(window, qtbot)
     assert card.health.format() == "Health 4/10"
 
 
-def test_save_reopen_and_undo_still_reaches_back_through_the_log(window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_save_reopen_and_undo_still_reaches_back_through_the_log(window: MainWindow, tmp_path: Path) -> None:
     from fightdesk.engine import commands as c
 
     window.show_session(Engine(demo_session()), None)
     window.document.apply(c.SetValue(fighter_id="kaede", field="status.health", value=7))
     window.document.apply(c.SetValue(fighter_id="brannock", field="status.health", value=5))
-    window.document.engine.undo()  # one step in the redo list
+    engine = window.document.engine
+    assert engine is not None
+    engine.undo()  # one step in the redo list
     path = tmp_path / "duel.json"
     assert window._save_to(path)
     assert window.windowTitle() == "duel.json[*] - fightdesk" and not window.isWindowModified()
@@ -79,12 +86,14 @@ def test_save_reopen_and_undo_still_reaches_back_through_the_log(window, tmp_pat
     assert (stack.count(), stack.index()) == (2, 1)
     assert window.undo_action.isEnabled() and window.redo_action.isEnabled()
     window.redo_action.trigger()
-    assert window.document.engine.encounter.fighters["brannock"].status.health == 5
+    reopened = window.document.engine
+    assert reopened is not None
+    assert reopened.encounter.fighters["brannock"].status.health == 5
     window.undo_action.trigger()
     window.undo_action.trigger()
-    assert window.document.engine.encounter.fighters["kaede"].status.health == 10
+    assert reopened.encounter.fighters["kaede"].status.health == 10
     assert not window.undo_action.isEnabled()
-    assert [p.name for p in window.recent_menu.actions() and [Path(a.toolTip()) for a in window.recent_menu.actions()]] == ["duel.json"]
+    assert [Path(a.toolTip()).name for a in window.recent_menu.actions()] == ["duel.json"]
 
 
 def _bad_files(tmp_path: Path) -> dict[str, Path]:
@@ -119,8 +128,8 @@ def _bad_files(tmp_path: Path) -> dict[str, Path]:
 
 @pytest.mark.parametrize("case", ["truncated", "not-json", "wrong-type", "unknown-ruleset", "newer",
                                   "missing-field", "empty", "directory"])
-def test_open_bad_file_shows_a_clear_dialog_and_changes_nothing(  # type: ignore[no-untyped-def]
-        window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+def test_open_bad_file_shows_a_clear_dialog_and_changes_nothing(
+        window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(QMessageBox, "warning",
                         lambda _parent, title, text, *a, **k: shown.append((title, text)))
@@ -143,7 +152,7 @@ def test_open_bad_file_shows_a_clear_dialog_and_changes_nothing(  # type: ignore
         assert path.read_bytes() == before
 
 
-def test_unreadable_file_is_reported(window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_unreadable_file_is_reported(window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a, **k: shown.append(text))
     path = tmp_path / "locked.json"
@@ -157,7 +166,7 @@ def test_unreadable_file_is_reported(window, tmp_path: Path, monkeypatch: pytest
     assert len(shown) == 1 and "permission" in shown[0].lower() and str(path) in shown[0]
 
 
-def test_layout_is_remembered(qtbot, user_dirs: Path) -> None:  # type: ignore[no-untyped-def]
+def test_layout_is_remembered(qtbot: QtBot, user_dirs: Path) -> None:
     from fightdesk.ui.main_window import MainWindow
 
     first = MainWindow()
@@ -174,7 +183,7 @@ def test_layout_is_remembered(qtbot, user_dirs: Path) -> None:  # type: ignore[n
     assert not second.log_dock.isVisible()
 
 
-def test_every_frequent_action_names_its_shortcut(window) -> None:  # type: ignore[no-untyped-def]
+def test_every_frequent_action_names_its_shortcut(window: MainWindow) -> None:
     for action in (window.save_action, window.undo_action, window.start_round_action,
                    window.next_step_action, window.end_round_action, window.act_action,
                    window.dice_action, window.stack_action):

@@ -92,7 +92,8 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     assert not chip.isEmpty()
     qtbot.mouseClick(window.timeline.viewport(), Qt.MouseButton.LeftButton, pos=chip.center())
     dialog = open_dialog(qtbot, window)
-    assert dialog.current_form().id == "act"
+    form = dialog.current_form()
+    assert form is not None and form.id == "act"
     choose(qtbot, dialog.input("maneuver"), "Roundhouse")
     assert dialog.values()["maneuver"] == "Roundhouse"
     assert "Speed 8" in dialog.preview_lines.text()
@@ -110,7 +111,8 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     choose(qtbot, stack_dialog.fighter_box, "Kaede")
     click(qtbot, stack_dialog.add_button)
     dialog = open_dialog(qtbot, window)
-    assert dialog.current_form().id == "interrupt"
+    form = dialog.current_form()
+    assert form is not None and form.id == "interrupt"
     spin = dialog.input("ep_speed")
     assert isinstance(spin, QSpinBox)
     qtbot.keyClick(spin, Qt.Key.Key_Up)
@@ -123,7 +125,8 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     choose(qtbot, stack_dialog.fighter_box, "Brannock")
     click(qtbot, stack_dialog.add_button)
     dialog = open_dialog(qtbot, window)
-    assert dialog.current_form().id == "interrupt"
+    form = dialog.current_form()
+    assert form is not None and form.id == "interrupt"
     assert dialog.error.isVisible() and "not above" in dialog.error.text()
     assert not dialog.go_button.isEnabled()
     qtbot.keyClick(dialog.input("ep_speed"), Qt.Key.Key_Up)

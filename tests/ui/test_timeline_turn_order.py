@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from fightdesk.engine.ruleset import Chip, Lane, Timeline
+from fightdesk.engine.ruleset import Chip, ChipState, Lane, Timeline
 from fightdesk.ui.timeline import TimelineView
 
 COLUMNS = ("Surprise", "Before enemies", "Enemies", "After enemies")
@@ -17,9 +17,9 @@ COLUMNS = ("Surprise", "Before enemies", "Enemies", "After enemies")
 def turn_order() -> Timeline:
     """Miguel ambushed, Ana won her Wisdom roll, the guards act as enemies, Jo failed hers
     and holds to act after the guards."""
-    def lane(fid: str, title: str, *chips: tuple[int, str, str]) -> Lane:
+    def lane(fid: str, title: str, *chips: tuple[int, str, ChipState]) -> Lane:
         return Lane(id=fid, title=title, fighter_ids=(fid,), chips=tuple(
-            Chip(id=f"{fid}:{n}", fighter_id=fid, column=col, label=label, state=state,  # type: ignore[arg-type]
+            Chip(id=f"{fid}:{n}", fighter_id=fid, column=col, label=label, state=state,
                  tooltip=f"{title}: {label}", clickable=state in ("ready", "held"))
             for n, (col, label, state) in enumerate(chips)))
     lanes = (

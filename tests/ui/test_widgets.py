@@ -293,6 +293,7 @@ def test_cards_fill_the_width_and_reflow_on_resize(qtbot: Any, engine: PracticeE
     for first, second in pairwise(chain):
         following = first.nextInFocusChain()
         while following not in stops:  # the cards and layouts' own widgets take no focus
+            assert following is not None
             following = following.nextInFocusChain()
         assert following is second
 

@@ -3,7 +3,10 @@ knockdown (with Kippup), out of the fight at 0 health."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 
 from .helpers import (
@@ -28,7 +31,7 @@ PUNCH_DEFENSE = {"name": "Punch Defense", "special": "punch-defense", "technique
                  "guards": ["punch"]}
 
 
-def duel(**ken: int) -> tuple:
+def duel(**ken: Any) -> Engine:
     """Ken (Wits 1) acts first on a 6; Ryu (Wits 3) has a 6 and a 1."""
     eng = make_engine(fighter("ken", wits=1, **ken), fighter("ryu", wits=3))
     return eng
@@ -207,7 +210,7 @@ def test_knocked_down_without_dice_stands_at_the_start_of_next_round() -> None:
     assert not st(eng, "ken").knocked_down and faces(eng, "ken", "spent") == [8]
 
 
-BRUISER = {"strength": 4, "punch": 3, "kick": 3, "weenie": True, "wits": 1, "dexterity": 1}
+BRUISER: dict[str, Any] = {"strength": 4, "punch": 3, "kick": 3, "weenie": True, "wits": 1, "dexterity": 1}
 
 
 def test_block_absorbs_exactly_block_technique_attacks_and_gives_ep() -> None:

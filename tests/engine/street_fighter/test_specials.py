@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 from fightdesk.engine.rulesets.street_fighter.model import Maneuver
 from fightdesk.engine.rulesets.street_fighter.specials import recovery_tn
@@ -293,7 +294,7 @@ def test_gm_adds_and_changes_maneuvers_per_fighter() -> None:
     assert eng.encounter.fighters["bo"].sheet.maneuvers == []  # only Ana's sheet changed
 
 
-def st_sheet(eng, fid: str) -> list[Maneuver]:  # type: ignore[no-untyped-def]
+def st_sheet(eng: Engine, fid: str) -> list[Maneuver]:
     return list(eng.encounter.fighters[fid].sheet.maneuvers)
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 from itertools import product
 
 from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 
 from .helpers import answer, begin, die_id, fighter, make_engine, ok
@@ -34,7 +35,7 @@ def _brute_after_dodge(dice: int) -> Fraction:
     return Fraction(hit, total)
 
 
-def _duel() -> object:
+def _duel() -> Engine:
     eng = make_engine(
         fighter("ken", wits=1, dexterity=2, intelligence=2, strength=3),
         fighter("ryu", wits=3, dexterity=2, intelligence=2),
