@@ -83,9 +83,10 @@ class _ViewRowsModel(QAbstractTableModel):
         self._rows: list[Any] = []
         self.engine: Engine | None = None
 
-    # to override: the rows as (key, view object) pairs
     def _fetch(self) -> list[tuple[Hashable, Any]]:
-        raise NotImplementedError
+        """The rows as (key, view object) pairs; each model says which (none here, as
+        ``_cell`` shows nothing here)."""
+        return []
 
     def set_engine(self, engine: Engine | None) -> None:
         self.beginResetModel()
