@@ -17,7 +17,6 @@ from .state import (
     ROUND,
     available_ep,
     can_use_ep,
-    highest_unspent,
     is_out,
     move_by_id,
     name,
@@ -365,20 +364,12 @@ def knock_out(ctx: Context, fid: str) -> None:
 def stun(ctx: Context, fid: str, why: str) -> None:
     """Stun: lose the pending move if one is pending, otherwise the highest unspent die;
     and 1 EP (RULINGS "Stun")."""
-    from .stack import lose_move, victims_pending_move
+    from .stack import lose_move_or_highest_die
 
     enc = ctx.enc
     ctx.say(f"{name(enc, fid)} is stunned ({why})", fighter_id=fid, kind="condition-on",
             name="Stunned")
-    pending = victims_pending_move(enc, fid)
-    if pending is not None:
-        lose_move(ctx, pending.id, "stunned")
-    else:
-        die = highest_unspent(enc, fid)
-        if die is not None:
-            from .round import lose_die
-
-            lose_die(ctx, fid, die, "stunned")
+    lose_move_or_highest_die(ctx, fid, "stunned")
     if can_use_ep(enc, fid):
         from .state import lose_ep
 

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING
 from ...base import Choice, Decision
 from ...changes import RuleViolation
 from .model import COUNTED_EFFECTS, ROUND_EFFECTS, ConcentrationKind, LastingEffect, Task
-from .round import ask, lose_die
+from .round import ask
 from .state import (
     ROUND,
     can_use_ep,
     gain_ep,
-    highest_unspent,
     is_out,
     lose_ep,
     name,
@@ -300,7 +299,7 @@ def opening_move(ctx: Context, fid: str, target: str, kind: str) -> None:
 def stunning_shout(ctx: Context, fid: str, target: str, pool_attrs: list[str]) -> None:
     """Pool (default Wits + Focus) against current Willpower: the first net success costs
     the pending move, or else the highest die; each further one 1 EP."""
-    from .stack import lose_move, victims_pending_move
+    from .stack import lose_move_or_highest_die
 
     enc = ctx.enc
     sh = sheet(enc, fid)
@@ -311,15 +310,8 @@ def stunning_shout(ctx: Context, fid: str, target: str, pool_attrs: list[str]) -
     if net <= 0:
         ctx.say(f"{whom} shrugs off the shout", fighter_id=target, kind="note")
         return
-    pending = victims_pending_move(enc, target)
-    if pending is not None:
-        lose_move(ctx, pending.id, "Stunning Shout")
-    else:
-        die = highest_unspent(enc, target)
-        if die is not None:
-            lose_die(ctx, target, die, "Stunning Shout")
-        else:
-            ctx.say(f"{whom} has no move or die left to lose", fighter_id=target, kind="note")
+    if not lose_move_or_highest_die(ctx, target, "Stunning Shout"):
+        ctx.say(f"{whom} has no move or die left to lose", fighter_id=target, kind="note")
     if net > 1:
         lose_ep(ctx, target, net - 1, "Stunning Shout")
 

@@ -455,6 +455,24 @@ def victims_pending_move(enc: Encounter, fid: str) -> Move | None:
     return min(moves, key=lambda m: order[m.id])
 
 
+def lose_move_or_highest_die(ctx: Context, fid: str, why: str) -> bool:
+    """The victim loses the pending move if one is pending, otherwise the highest unspent
+    die (RULINGS.md street-fighter "Stun"; Stunning Shout's first net success, "Opposed
+    rolls"). False when there was neither to lose."""
+    from .round import lose_die
+    from .state import highest_unspent
+
+    pending = victims_pending_move(ctx.enc, fid)
+    if pending is not None:
+        lose_move(ctx, pending.id, why)
+        return True
+    die = highest_unspent(ctx.enc, fid)
+    if die is None:
+        return False
+    lose_die(ctx, fid, die, why)
+    return True
+
+
 def fighter_sheet_speed(enc: Encounter, fid: str) -> tuple[int, int, int]:
     sh = sheet(enc, fid)
     return (sh.wits, sh.perception, sh.dexterity)
