@@ -71,6 +71,15 @@ def _sync_rows(model: QAbstractItemModel, old: list[Hashable], new: list[Hashabl
         replace(partial=None)
 
 
+def _header(headers: tuple[str, ...], section: int, orientation: Qt.Orientation,
+            role: int) -> str | None:
+    """The column titles every model here shows (horizontal, display role only)."""
+    if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(headers)):
+        return headers[section]
+    return None
+
+
 class _ViewRowsModel(QAbstractTableModel):
     """Rows of frozen view objects keyed by id; a refresh compares old and new rows and
     emits the smallest set of Qt row signals."""
@@ -154,10 +163,7 @@ class _ViewRowsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self.headers)):
-            return self.headers[section]
-        return None
+        return _header(self.headers, section, orientation, role)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -321,10 +327,7 @@ class LogModel(QAbstractItemModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self.headers)):
-            return self.headers[section]
-        return None
+        return _header(self.headers, section, orientation, role)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
