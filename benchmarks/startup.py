@@ -10,10 +10,17 @@ from launch:
   after the first paint, after the demo fight is loaded, once the loaded fight is
   painted and the event loop is free ("ready", i.e. clickable), and once the work put
   off until after that (campaign library dock, print menu) is done ("settled"); then
-  it quits.
+  it quits;
+- app, quit when ready: the same with FIGHTDESK_STARTUP_PROBE=ready, which quits at
+  "ready". Its whole-process time is the issue's measure: launch, the window shown with
+  the demo fight loaded, quit; against the bare window's launch, show, quit.
 
-The two alternate, so a busy machine slows both alike. Markers carry the child's
+The three alternate, so a busy machine slows all alike. Markers carry the child's
 ``time.monotonic()``, the same clock the parent reads at launch (Linux).
+
+Two ratios are reported for "loaded and clickable": the issue's whole-process one
+(above), and a stricter marker-to-marker one, fightdesk's "ready" marker against the
+bare window's first-paint marker (no interpreter exit in either).
 
 Every app run gets fresh user folders, so each is a first start on the demo fight (no
 autosave to reopen, no remembered layout). Python code runs from cached bytecode, as
@@ -84,11 +91,11 @@ def launch(command: list[str], env: dict[str, str]) -> dict[str, float]:
     return times
 
 
-def environment(home: Path, bytecode: bool) -> dict[str, str]:
+def environment(home: Path, bytecode: bool, probe: str = "1") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(
         QT_QPA_PLATFORM="offscreen",
-        FIGHTDESK_STARTUP_PROBE="1",
+        FIGHTDESK_STARTUP_PROBE=probe,
         XDG_RUNTIME_DIR=str(home / "runtime"),
         XDG_CONFIG_HOME=str(home / "config"),
         XDG_DATA_HOME=str(home / "data"),
@@ -102,14 +109,15 @@ def environment(home: Path, bytecode: bool) -> dict[str, str]:
     return env
 
 
-def first_start(command: list[str], tmp: Path, bytecode: bool, reopen: bool = False) -> dict[str, float]:
+def first_start(command: list[str], tmp: Path, bytecode: bool, reopen: bool = False,
+                probe: str = "1") -> dict[str, float]:
     """One run in user folders nobody has used yet (a GM's very first start); with
     ``reopen``, the run after that one (it reopens the autosaved demo fight)."""
     home = Path(tempfile.mkdtemp(prefix="home-", dir=tmp))
     try:
         if reopen:
             launch(command, environment(home, bytecode))
-        return launch(command, environment(home, bytecode))
+        return launch(command, environment(home, bytecode, probe))
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -117,7 +125,7 @@ def first_start(command: list[str], tmp: Path, bytecode: bool, reopen: bool = Fa
 def measure(runs: int, bytecode: bool = True, reopen: bool = False) -> dict[str, dict[str, float]]:
     bare_cmd = [sys.executable, "-c", BARE_WINDOW]
     app_cmd = [sys.executable, "-m", "fightdesk"]
-    samples: dict[str, list[dict[str, float]]] = {"bare": [], "app": []}
+    samples: dict[str, list[dict[str, float]]] = {"bare": [], "app": [], "app_quit_when_ready": []}
     with tempfile.TemporaryDirectory(prefix="fightdesk-bench-") as name:
         tmp = Path(name)
         # Warm the disk cache (and write the bytecode); not counted.
@@ -126,6 +134,8 @@ def measure(runs: int, bytecode: bool = True, reopen: bool = False) -> dict[str,
         for _ in range(runs):
             samples["bare"].append(first_start(bare_cmd, tmp, bytecode))
             samples["app"].append(first_start(app_cmd, tmp, bytecode, reopen))
+            samples["app_quit_when_ready"].append(
+                first_start(app_cmd, tmp, bytecode, reopen, probe="ready"))
     return {
         name: {key: statistics.median(s[key] for s in runs_) for key in runs_[0]}
         for name, runs_ in samples.items()
@@ -133,28 +143,32 @@ def measure(runs: int, bytecode: bool = True, reopen: bool = False) -> dict[str,
 
 
 def report(medians: dict[str, dict[str, float]], runs: int, reopen: bool = False) -> dict[str, float]:
-    bare, app = medians["bare"], medians["app"]
+    bare, app, shown = medians["bare"], medians["app"], medians["app_quit_when_ready"]
     ratios = {
         "first_paint": app["first-paint"] / bare["first-paint"],
-        "ready": app["ready"] / bare["first-paint"],
+        "ready_whole_process": shown["total"] / bare["total"],
+        "ready_marker": app["ready"] / bare["first-paint"],
         "whole_process": app["total"] / bare["total"],
     }
     ms = 1000.0
     kind = "second starts, reopening the autosaved demo" if reopen else "first starts"
     print(f"start-up, median of {runs} runs each (offscreen, alternating, {kind})")
     print(f"  bare PySide6 window: first paint {bare['first-paint'] * ms:6.0f} ms, "
-          f"whole process {bare['total'] * ms:6.0f} ms")
+          f"whole process (show, quit) {bare['total'] * ms:6.0f} ms")
     print(f"  fightdesk:           first paint {app['first-paint'] * ms:6.0f} ms, "
           f"demo loaded {app['loaded'] * ms:6.0f} ms, ready {app['ready'] * ms:6.0f} ms, "
           f"settled {app.get('settled', app['ready']) * ms:6.0f} ms, "
           f"whole process {app['total'] * ms:6.0f} ms")
+    print(f"  fightdesk, quit when ready: ready {shown['ready'] * ms:6.0f} ms, "
+          f"whole process (show the fight, quit) {shown['total'] * ms:6.0f} ms")
     for label, ratio, target in (
-        ("first paint vs bare", ratios["first_paint"], FIRST_PAINT_TARGET),
-        ("loaded + clickable vs bare", ratios["ready"], READY_TARGET),
+        ("first paint vs bare first paint", ratios["first_paint"], FIRST_PAINT_TARGET),
+        ("loaded + clickable, whole process vs bare", ratios["ready_whole_process"], READY_TARGET),
+        ("ready marker vs bare first paint", ratios["ready_marker"], READY_TARGET),
     ):
         verdict = "ok" if ratio <= target else "OVER TARGET"
-        print(f"  {label:28s} {ratio:5.2f}x (target <= {target}x) {verdict}")
-    print(f"  {'whole process vs bare':28s} {ratios['whole_process']:5.2f}x")
+        print(f"  {label:42s} {ratio:5.2f}x (target <= {target}x) {verdict}")
+    print(f"  {'whole process to settled vs bare':42s} {ratios['whole_process']:5.2f}x")
     return ratios
 
 

@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _resume_collector()
         _tell(f"fightdesk: cannot start the window ({exc}). On Linux install: {LINUX_PACKAGES}")
         return 1
+    skip_pyside_source_scan()
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *qt_args])
@@ -130,6 +131,11 @@ def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
     from PySide6.QtCore import QTimer
 
     probe.mark("ready")
+    if probe.quit_when_ready:
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.exit(0 if ok else 1)
+        return
 
     def library() -> None:
         window.add_library_panel()
@@ -157,42 +163,63 @@ def after_first_paint(window: QWidget, callback: Callable[[], None]) -> None:
 
 
 def after_next_paint(window: QWidget, callback: Callable[[], None]) -> None:
-    """Call ``callback`` once the event loop is free after the next paint of ``window``
-    or of any widget in it (what showing a fight repaints is mostly child widgets)."""
+    """Call ``callback`` once the event loop is free after the next repaint of ``window``
+    and the widgets in it (what showing a fight repaints is mostly child widgets)."""
     _after_paint(window, callback, children=True)
 
 
 def _after_paint(window: QWidget, callback: Callable[[], None], *, children: bool) -> None:
-    """Watch paints of ``window`` (with ``children``: of any widget in it, through an
-    application-wide filter) and call ``callback`` once after the first one; a fallback
-    timer calls it anyway should no paint come (a hidden window)."""
-    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QWidget
+    """Watch ``window``'s paints and call ``callback`` once after the first one; a
+    fallback timer calls it anyway should no paint come (a hidden window).
 
-    watched_by = QCoreApplication.instance() if children else window
-    if watched_by is None:
-        callback()
-        return
+    With ``children``, the window's update request counts too: Qt repaints every dirty
+    widget of a window while it handles that one event, so a zero timer started then
+    runs after they are all painted. Only the window itself is watched: an
+    application-wide filter would hand PySide6 objects it has no wrapper for (Qt's
+    internal window objects), and finding their type makes it set up hundreds of
+    classes and enums, about 10 ms at start-up.
+    """
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
     done = False
+    wanted = (QEvent.Type.Paint, QEvent.Type.UpdateRequest) if children else (QEvent.Type.Paint,)
 
     def fire() -> None:
         nonlocal done
         if not done:
             done = True
-            watched_by.removeEventFilter(watcher)
+            window.removeEventFilter(watcher)
             callback()
 
     class PaintWatcher(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint and (
-                    watched is window
-                    or (children and isinstance(watched, QWidget) and watched.window() is window)):
+            if event.type() in wanted:
                 QTimer.singleShot(0, fire)
             return False
 
     watcher = PaintWatcher(window)
-    watched_by.installEventFilter(watcher)
+    window.installEventFilter(watcher)
     QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, fire)
+
+
+def skip_pyside_source_scan() -> None:
+    """Spare every later import PySide6's reading of its source file.
+
+    Once loaded, PySide6 runs a hook after each import that reads the new module's whole
+    source (``inspect.getsource``) to learn whether it mentions PySide6, so that it can
+    honour a ``from __feature__ import ...`` in it. fightdesk uses no ``__feature__``
+    selection, so the answer never matters; the reading cost about 25 ms of every start
+    (pydantic alone is 200 source files). Each module is taken as a PySide6 user, which
+    gives it the default feature set, as the hook would. Without that hook (another
+    PySide6 version), nothing changes.
+    """
+    feature = sys.modules.get("shibokensupport.feature")
+    if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
+        feature._mod_uses_pyside = _uses_pyside
+
+
+def _uses_pyside(module: object) -> bool:
+    return True
 
 
 def _describe_application(app: QApplication) -> None:
@@ -258,14 +285,18 @@ def _resume_collector() -> None:
 
 
 class Probe:
-    """Start-up timing markers for the benchmark; silent unless FIGHTDESK_STARTUP_PROBE is set."""
+    """Start-up timing markers for the benchmark; silent unless FIGHTDESK_STARTUP_PROBE is
+    set. The app quits once settled, or as soon as it is ready when the variable is
+    ``ready`` (the whole-process time of "show the fight, then quit")."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, quit_when_ready: bool = False) -> None:
         self.enabled = enabled
+        self.quit_when_ready = enabled and quit_when_ready
 
     @classmethod
     def from_environment(cls) -> Probe:
-        return cls(os.environ.get(PROBE_ENV, "") not in ("", "0"))
+        value = os.environ.get(PROBE_ENV, "")
+        return cls(value not in ("", "0"), quit_when_ready=value == "ready")
 
     def mark(self, stage: str) -> None:
         if self.enabled and sys.stdout is not None:

@@ -100,7 +100,11 @@ class TimelineView(QAbstractScrollArea):
         self.setObjectName("Timeline")
         self.setWindowTitle("Timeline")
         self.setMouseTracking(True)
-        self.viewport().setMouseTracking(True)
+        # A viewport made here, not by Qt: PySide6 then never has to work out the class
+        # of a widget it did not make, which sets up every widget class (about 6 ms).
+        viewport = QWidget(self)
+        viewport.setMouseTracking(True)
+        self.setViewport(viewport)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self._timeline: Timeline | None = None
