@@ -215,7 +215,7 @@ def skip_pyside_source_scan() -> None:
     """
     feature = sys.modules.get("shibokensupport.feature")
     if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
-        feature._mod_uses_pyside = _uses_pyside
+        feature._mod_uses_pyside = _uses_pyside  # type: ignore[attr-defined]  # a private hook
 
 
 def _uses_pyside(module: object) -> bool:
