@@ -60,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _tell(f"fightdesk: cannot start the window ({exc}). On Linux install: {LINUX_PACKAGES}")
         return 1
     skip_pyside_source_scan()
+    # No third-party pydantic plugins in the GM's window: none is needed, and looking
+    # for them reads every installed package's metadata on the first model (2 ms).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *qt_args])

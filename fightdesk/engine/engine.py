@@ -21,7 +21,6 @@ from .changes import Change, RuleViolation, Transaction, apply_all, resolve, rev
 from .dice import DiceTray
 from .listeners import Listeners
 from .model import Encounter, Fighter, Group, LogEntry, Session
-from .notation import parse
 from .ruleset import Context, Ruleset, get_ruleset
 
 
@@ -345,6 +344,8 @@ class Engine:
         ctx.say(ctx.summary, kind="roster")
 
     def _free_roll(self, ctx: Context, command: c.FreeRoll) -> None:
+        from .notation import parse  # only free rolls need dice notation; keeps it off start-up
+
         expr = parse(command.notation)
         total = 0
         all_faces: list[int] = []

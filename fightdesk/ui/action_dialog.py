@@ -8,12 +8,11 @@ result sentence or the refusal), so it can be driven alone in a test.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -32,44 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .inline import error_label, parse_typed_dice
+
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import ActionForm, FormField, Preview
 
 PreviewFn = Callable[[str, dict[str, Any]], "Preview"]
 # Returns (ok, sentence): the result of the action, or why the rules refused it.
 SubmitFn = Callable[[str, dict[str, Any], list[list[int]]], tuple[bool, str]]
-
-
-def parse_typed_dice(text: str) -> list[list[int]]:
-    """``"7 3 9; 4"`` -> ``[[7, 3, 9], [4]]``: rolls split by ``;`` (or ``|``), faces by
-    spaces or commas. Raises ValueError with a plain message."""
-    rolls: list[list[int]] = []
-    for part in re.split(r"[;|]", text):
-        if not part.strip():
-            continue
-        faces: list[int] = []
-        for token in re.split(r"[\s,]+", part.strip()):
-            if not token.isdigit():
-                raise ValueError(f"{token!r} is not a die face: type numbers like 7 3 9")
-            faces.append(int(token))
-        rolls.append(faces)
-    return rolls
-
-
-def error_label() -> QLabel:
-    """A label for inline refusals: bold, in the palette's link-visited/red family."""
-    label = QLabel()
-    label.setWordWrap(True)
-    label.setObjectName("inlineError")
-    font = label.font()
-    font.setBold(True)
-    label.setFont(font)
-    pal = label.palette()
-    dark = pal.color(QPalette.ColorRole.Window).lightness() < 128
-    pal.setColor(QPalette.ColorRole.WindowText, Qt.GlobalColor.red if dark else Qt.GlobalColor.darkRed)
-    label.setPalette(pal)
-    label.setVisible(False)
-    return label
 
 
 class ActionDialog(QDialog):

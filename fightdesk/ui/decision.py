@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .action_dialog import error_label, parse_typed_dice
+from .inline import error_label, parse_typed_dice
 
 if TYPE_CHECKING:
     from fightdesk.engine.base import Decision

@@ -4,7 +4,6 @@ entry."""
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPoint, Qt, Signal
@@ -152,6 +151,8 @@ def entry_html(entry: Any) -> str:
     """A log entry in full: when, the summary, then every event; a roll spelled out with
     who rolled, the dice, whether the app rolled them or the GM typed them in, the faces
     and the outcome."""
+    from html import escape  # here, not at the top: html loads a 2,000-entry table
+
     when = f"Round {entry.round}" if entry.round else "Setup"
     if entry.phase is not None and entry.round:
         when += f", phase {entry.phase}"

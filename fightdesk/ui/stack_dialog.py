@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .action_dialog import error_label
+from .inline import error_label
 from .models import KeyRole
 
 

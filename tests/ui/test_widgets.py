@@ -14,9 +14,10 @@ from PySide6.QtWidgets import QPushButton
 from fightdesk.engine import commands as c
 from fightdesk.engine.base import Choice, Decision
 from fightdesk.engine.ruleset import ActionForm, FormField, Odds, Preview, StackRow
-from fightdesk.ui.action_dialog import ActionDialog, parse_typed_dice
+from fightdesk.ui.action_dialog import ActionDialog
 from fightdesk.ui.cards import CardsView
 from fightdesk.ui.decision import DecisionPanel
+from fightdesk.ui.inline import parse_typed_dice
 from fightdesk.ui.models import FightersModel, StackModel
 from fightdesk.ui.stack_dialog import InterruptStackDialog
 from fightdesk.ui.timeline import TimelineView
