@@ -21,7 +21,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,8 +37,6 @@ APP_ID = "io.github.fightdesk.Fightdesk"
 LINUX_PACKAGES = (
     "libegl1 libgl1 libxkbcommon0 libfontconfig1 libglib2.0-0 libdbus-1-3 libcups2 fonts-dejavu-core"
 )
-# If the window gets no paint event (started minimized), load the fight anyway.
-FIRST_PAINT_FALLBACK_MS = 300
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _describe_application(app)
 
     from fightdesk.ui.main_window import MainWindow
+    from fightdesk.ui.paint_watch import after_first_paint
 
     window = MainWindow(staged=True)
     window.show()
@@ -96,6 +95,8 @@ def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
     else:
         ok = _show_demo(window)
     probe.mark("loaded")
+    from fightdesk.ui.paint_watch import after_next_paint
+
     after_next_paint(window, lambda: _ready(window, probe, ok))
 
 
@@ -157,52 +158,6 @@ def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
 
 
 # --- Qt plumbing ------------------------------------------------------------------------------
-
-
-def after_first_paint(window: QWidget, callback: Callable[[], None]) -> None:
-    """Call ``callback`` once, as soon as the event loop is free after ``window``'s first
-    paint (a zero timer started right after ``show()`` would run before the paint)."""
-    _after_paint(window, callback, children=False)
-
-
-def after_next_paint(window: QWidget, callback: Callable[[], None]) -> None:
-    """Call ``callback`` once the event loop is free after the next repaint of ``window``
-    and the widgets in it (what showing a fight repaints is mostly child widgets)."""
-    _after_paint(window, callback, children=True)
-
-
-def _after_paint(window: QWidget, callback: Callable[[], None], *, children: bool) -> None:
-    """Watch ``window``'s paints and call ``callback`` once after the first one; a
-    fallback timer calls it anyway should no paint come (a hidden window).
-
-    With ``children``, the window's update request counts too: Qt repaints every dirty
-    widget of a window while it handles that one event, so a zero timer started then
-    runs after they are all painted. Only the window itself is watched: an
-    application-wide filter would hand PySide6 objects it has no wrapper for (Qt's
-    internal window objects), and finding their type makes it set up hundreds of
-    classes and enums, about 10 ms at start-up.
-    """
-    from PySide6.QtCore import QEvent, QObject, QTimer
-
-    done = False
-    wanted = (QEvent.Type.Paint, QEvent.Type.UpdateRequest) if children else (QEvent.Type.Paint,)
-
-    def fire() -> None:
-        nonlocal done
-        if not done:
-            done = True
-            window.removeEventFilter(watcher)
-            callback()
-
-    class PaintWatcher(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() in wanted:
-                QTimer.singleShot(0, fire)
-            return False
-
-    watcher = PaintWatcher(window)
-    window.installEventFilter(watcher)
-    QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, fire)
 
 
 def skip_pyside_source_scan() -> None:

@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 
 from fightdesk import app as app_module
 from fightdesk.storage.sessions import demo_session, save_session
+from fightdesk.ui import paint_watch
 from fightdesk.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
@@ -46,12 +47,12 @@ def test_callback_runs_once_after_the_first_paint(qtbot: QtBot) -> None:
     qtbot.addWidget(label)
     spy = PaintSpy(seen)
     label.installEventFilter(spy)
-    app_module.after_first_paint(label, lambda: seen.append("callback"))
+    paint_watch.after_first_paint(label, lambda: seen.append("callback"))
     label.show()
     qtbot.waitUntil(lambda: "callback" in seen)
     assert seen.index("paint") < seen.index("callback")
     label.repaint()
-    qtbot.wait(app_module.FIRST_PAINT_FALLBACK_MS + 50)
+    qtbot.wait(paint_watch.FALLBACK_MS + 50)
     assert seen.count("callback") == 1
 
 
@@ -162,11 +163,11 @@ def test_a_repaint_of_the_widgets_in_the_window_counts_as_its_next_paint(qtbot: 
     qtbot.wait(20)
     spy = PaintSpy(seen)
     label.installEventFilter(spy)
-    app_module.after_next_paint(window, lambda: seen.append("callback"))
+    paint_watch.after_next_paint(window, lambda: seen.append("callback"))
     label.setText("Round 2")  # only the child needs painting
     qtbot.waitUntil(lambda: "callback" in seen)
     assert "paint" in seen and seen.index("paint") < seen.index("callback")
-    qtbot.wait(app_module.FIRST_PAINT_FALLBACK_MS + 50)
+    qtbot.wait(paint_watch.FALLBACK_MS + 50)
     assert seen.count("callback") == 1
 
 

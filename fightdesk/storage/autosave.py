@@ -141,6 +141,8 @@ class Autosave:
         self._gen = 0
         self._saved_gen: int | None = None
         self._journal: Journal | None = None
+        # (saved, continuing) of an attached fight whose first snapshot is not written yet.
+        self._first_write: tuple[bool, bool] | None = None
         self._behind = 0  # actions since a write failed (0: everything is on disk)
         self._failing = False  # the GM was told autosave failed and not yet that it works
         self._last_round = 0
@@ -191,6 +193,7 @@ class Autosave:
         *,
         fight_id: str | None = None,
         saved: bool | None = None,
+        write_now: bool = True,
     ) -> None:
         """Start keeping ``engine``'s fight on disk.
 
@@ -198,6 +201,12 @@ class Autosave:
         ``saved`` says whether the session equals that file (default: it does when
         there is a path). Pass the ``fight_id`` of a restored fight to continue its
         folder and keep its round snapshots.
+
+        The fight's first snapshot is written at once, or with ``write_now=False`` by
+        :meth:`write_attached` (the window calls it once the fight is on screen, so its
+        fsyncs do not delay the first sight of the fight). Until then nothing can be
+        lost: the fight still equals what it was attached from, and the first action,
+        a save or a quit writes the snapshot before anything else.
         """
         self.detach()
         self._engine = engine
@@ -217,12 +226,31 @@ class Autosave:
         self._failing = False
         self._cache = None
         engine.subscribe(self._on_notice)
+        self._first_write = (saved, continuing)
+        if write_now:
+            self.write_attached()
+
+    def write_attached(self) -> None:
+        """Write the attached fight's first snapshot and record it as the open fight,
+        unless that is done already (see :meth:`attach`)."""
+        self._write_first()
+
+    def _write_first(self, *, acted: bool = False, round_no: int | None = None) -> None:
+        """The first snapshot of the attached fight, if still to write. ``acted``: an
+        action already changed the fight (it is in the snapshot, so the journal starts
+        after it, and the fight no longer equals its file)."""
+        if self._first_write is None or self._engine is None:
+            return
+        saved, continuing = self._first_write
+        self._first_write = None
         self._remove_leftovers(self.fight_dir(), "*")
         self._remove_leftovers(self.root, STATE_FILE)
-        problem = self._compact()
+        problem = self._compact(round_no=round_no)
         if problem is not None:
+            if acted:
+                self._behind = 1  # that action is not on disk: the next one writes it all
             self._failed(problem)
-        self._saved_gen = self._gen if problem is None and saved else None
+        self._saved_gen = self._gen if problem is None and saved and not acted else None
         self._write_state(clean_exit=False)
         if not continuing:
             self._prune()
@@ -232,6 +260,7 @@ class Autosave:
         if self._engine is not None:
             self._engine.unsubscribe(self._on_notice)
         self._engine = None
+        self._first_write = None  # never written: no action came, so nothing to keep
         if self._journal is not None:
             self._journal.close()
             self._journal = None
@@ -242,6 +271,7 @@ class Autosave:
         self._path = Path(path)
         if self._engine is None:
             return
+        self.write_attached()
         journal = self._journal
         if self._needs_snapshot() or (journal is not None and journal.records):
             problem = self._compact()
@@ -255,6 +285,7 @@ class Autosave:
 
     def mark_clean_exit(self) -> None:
         """The app quits normally: bring the disk up to date, say so, and detach."""
+        self.write_attached()
         if self._engine is not None and self._needs_snapshot():
             problem = self._compact()
             if problem is not None:
@@ -297,6 +328,10 @@ class Autosave:
         self._saved_gen = None
         finished = self._round_finished(notice, engine)
         self._last_round = engine.encounter.round
+        if self._first_write is not None:
+            # The first snapshot was put off (attach): written now, it holds this action.
+            self._write_first(acted=True, round_no=finished)
+            return
         if self._needs_snapshot():
             # An earlier write failed: this action goes to disk as a whole new snapshot.
             self._behind += 1

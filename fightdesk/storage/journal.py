@@ -18,6 +18,7 @@ import contextlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -32,7 +33,8 @@ from .files import FileProblem, describe_os_error, fsync_dir
 class ApplyRecord(BaseModel):
     """A command was applied: the log grew by ``entry`` and the redo list was cleared."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Built on first use, at the first action: the fight is shown without them.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     op: Literal["apply"] = "apply"
     entry: LogEntry
@@ -41,19 +43,23 @@ class ApplyRecord(BaseModel):
 class StepRecord(BaseModel):
     """A whole undo step (the log entries ``seqs``) was undone or redone."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     op: Literal["undo", "redo"]
     seqs: list[int]
 
 
 Record = Annotated[ApplyRecord | StepRecord, Field(discriminator="op")]
-_RECORD: TypeAdapter[ApplyRecord | StepRecord] = TypeAdapter(Record)
+
+
+@cache
+def _records() -> TypeAdapter[ApplyRecord | StepRecord]:
+    return TypeAdapter(Record)
 
 
 def encode(record: ApplyRecord | StepRecord) -> bytes:
     """One journal line, newline included."""
-    return _RECORD.dump_json(record) + b"\n"
+    return _records().dump_json(record) + b"\n"
 
 
 class Journal:
@@ -144,7 +150,7 @@ def read_journal(path: Path) -> JournalContents:
         if not line.strip():
             continue
         try:
-            found.records.append(_RECORD.validate_json(line))
+            found.records.append(_records().validate_json(line))
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err.get("loc", ()))

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 
+from .paint_watch import after_next_paint
+
 if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine
     from fightdesk.engine.model import Session
@@ -155,9 +157,13 @@ class AutosaveBinder(QObject):
         if self._next is not None:
             fight_id, saved = self._next
             self._next = None
-            self.autosave.attach(engine, path, fight_id=fight_id, saved=saved)
+            self.autosave.attach(engine, path, fight_id=fight_id, saved=saved, write_now=False)
         else:
-            self.autosave.attach(engine, path)
+            self.autosave.attach(engine, path, write_now=False)
+        # The first snapshot once the fight is painted: its writes and fsyncs would
+        # otherwise hold back the GM's first sight of the fight. An earlier action, save
+        # or quit writes it first (Autosave.attach).
+        after_next_paint(self.window, self.autosave.write_attached)
 
     def _maybe_saved(self, *_: object) -> None:
         """File > Save / Save As just wrote the fight: compact and remember the file."""

@@ -481,6 +481,21 @@ def test_window_fights_are_autosaved_saved_and_restored(
     assert recovery.choose_start(shown_window, Autosave(root), target) is None
 
 
+def test_a_shown_fight_is_written_once_it_is_painted(
+    qtbot: Any, shown_window: Any, tmp_path: Path
+) -> None:
+    """The first snapshot waits for the paint of the fight, then follows at once."""
+    from fightdesk.ui import recovery
+
+    saver = Autosave(tmp_path / "autosave")
+    recovery.AutosaveBinder(shown_window, saver)
+    shown_window.show_session(Engine(crash_driver.new_session()), None)
+    assert not list(saver.fight_dir().glob("base-*.json"))  # not before the fight is seen
+    qtbot.waitUntil(lambda: bool(list(saver.fight_dir().glob("base-*.json"))))
+    assert fingerprint(Autosave(tmp_path / "autosave").restore()) == fingerprint(
+        shown_window.document.engine.session)
+
+
 def test_declining_the_restore_forgets_it(
     qtbot: Any, shown_window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
