@@ -57,10 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _resume_collector()
         _tell(f"fightdesk: cannot start the window ({exc}). On Linux install: {LINUX_PACKAGES}")
         return 1
+    from fightdesk.import_shortcuts import skip_pyside_source_scan
+
     skip_pyside_source_scan()
-    # No third-party pydantic plugins in the GM's window: none is needed, and looking
-    # for them reads every installed package's metadata on the first model (2 ms).
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *qt_args])
@@ -86,6 +85,9 @@ def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
     no action can come first.
     """
     probe.mark("first-paint")
+    from fightdesk.import_shortcuts import skip_pydantic_plugin_lookup
+
+    skip_pydantic_plugin_lookup()  # here, as its version check loads pydantic-core
     window.build_body()
     _set_window_icon(window)
     if _restore_or_reopen(window, path):
@@ -158,26 +160,6 @@ def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
 
 
 # --- Qt plumbing ------------------------------------------------------------------------------
-
-
-def skip_pyside_source_scan() -> None:
-    """Spare every later import PySide6's reading of its source file.
-
-    Once loaded, PySide6 runs a hook after each import that reads the new module's whole
-    source (``inspect.getsource``) to learn whether it mentions PySide6, so that it can
-    honour a ``from __feature__ import ...`` in it. fightdesk uses no ``__feature__``
-    selection, so the answer never matters; the reading cost about 25 ms of every start
-    (pydantic alone is 200 source files). Each module is taken as a PySide6 user, which
-    gives it the default feature set, as the hook would. Without that hook (another
-    PySide6 version), nothing changes.
-    """
-    feature = sys.modules.get("shibokensupport.feature")
-    if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
-        feature._mod_uses_pyside = _uses_pyside  # type: ignore[attr-defined]  # a private hook
-
-
-def _uses_pyside(module: object) -> bool:
-    return True
 
 
 def _describe_application(app: QApplication) -> None:

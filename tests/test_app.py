@@ -171,35 +171,6 @@ def test_a_repaint_of_the_widgets_in_the_window_counts_as_its_next_paint(qtbot: 
     assert seen.count("callback") == 1
 
 
-SOURCE_SCAN_CHECK = """
-import inspect, sys
-from PySide6.QtWidgets import QApplication
-from fightdesk.app import skip_pyside_source_scan
-
-read = []
-real = inspect.getsource
-inspect.getsource = lambda obj: read.append(getattr(obj, "__name__", "?")) or real(obj)
-sys.path.insert(0, sys.argv[1])
-import plain_one  # an import statement: the hook sits in __import__
-before = list(read)
-skip_pyside_source_scan()
-import plain_two
-print(before, read)
-assert "plain_one" in before, "PySide6 no longer reads sources: the skip can go"
-assert "plain_two" not in read
-"""
-
-
-def test_modules_imported_after_the_skip_are_not_read_by_pyside(tmp_path: Path) -> None:
-    """The skip really spares each later import PySide6's reading of its source."""
-    (tmp_path / "plain_one.py").write_text("VALUE = 1\n")
-    (tmp_path / "plain_two.py").write_text("VALUE = 2\n")
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", SOURCE_SCAN_CHECK, str(tmp_path)],
-                          capture_output=True, text=True, timeout=120, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-
-
 def test_a_start_probed_to_quit_when_ready_never_builds_the_rest(tmp_path: Path) -> None:
     env = {
         **os.environ,
