@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -24,8 +23,7 @@ from .model import Encounter, Fighter, Group, LogEntry, Session
 from .ruleset import Context, Ruleset, get_ruleset
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What ``apply`` returns: the new log entry, or the reason the rules said no."""
 
     ok: bool
@@ -39,14 +37,13 @@ class Outcome:
         return self.entry.summary if self.entry else ""
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(NamedTuple):
     """Told to every listener after the state changed."""
 
     kind: Literal["apply", "undo", "redo", "reset"]
     entries: tuple[LogEntry, ...] = ()
     changes: tuple[Change, ...] = ()
-    fighter_ids: frozenset[str] = field(default_factory=frozenset)
+    fighter_ids: frozenset[str] = frozenset()
 
     @property
     def all_fighters(self) -> bool:

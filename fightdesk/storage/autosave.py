@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -81,8 +82,7 @@ class AutosaveState(BaseModel):
     saved_gen: int | None = None
 
 
-@dataclass(frozen=True)
-class RecoveryInfo:
+class RecoveryInfo(NamedTuple):
     """What the start-up question shows about the fight that can be brought back."""
 
     fight_id: str

@@ -9,8 +9,7 @@ offsets: no item objects to build on every change (see docs/ui.md).
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -41,8 +40,7 @@ MIN_COLUMN = 36
 _NO_BRUSH = QBrush()
 
 
-@dataclass(frozen=True)
-class ChipLook:
+class ChipLook(NamedTuple):
     """How a chip state is drawn: fill, outline, dimmed text, a cross, a dashed edge."""
 
     hue: int
@@ -53,8 +51,7 @@ class ChipLook:
     bold_edge: bool = False
 
 
-@dataclass(frozen=True)
-class _ChipStyle:
+class _ChipStyle(NamedTuple):
     """A chip look made into painter objects for the current palette and font."""
 
     pen: QPen
