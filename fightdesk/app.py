@@ -89,7 +89,6 @@ def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
 
     skip_pydantic_plugin_lookup()  # here, as its version check loads pydantic-core
     window.build_body()
-    _set_window_icon(window)
     if _restore_or_reopen(window, path):
         ok = True
     elif path is not None:
@@ -143,12 +142,19 @@ def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
         QApplication.exit(0 if ok else 1)
         return
 
+    def commands() -> None:
+        from fightdesk.engine.lazy import load_waiting
+
+        load_waiting()  # the command classes, before the GM's first click needs them
+        QTimer.singleShot(0, window, library)
+
     def library() -> None:
         window.add_library_panel()
         QTimer.singleShot(0, window, settled)
 
     def settled() -> None:
         window.add_printing()
+        _set_window_icon(window)  # the taskbar takes it from the .desktop file till then
         _resume_collector()
         probe.mark("settled")
         if probe.enabled:
@@ -156,7 +162,7 @@ def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
 
             QApplication.exit(0 if ok else 1)
 
-    QTimer.singleShot(0, window, library)
+    QTimer.singleShot(0, window, commands)
 
 
 # --- Qt plumbing ------------------------------------------------------------------------------

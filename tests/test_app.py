@@ -120,6 +120,7 @@ def test_the_start_builds_the_rest_once_the_fight_is_ready(
     assert times["ready"] <= times["settled"]
     # Put off until after "ready", then built: the library dock and the print menu.
     assert window.library_panel is not None and window.summary_printing is not None
+    assert not window.windowIcon().isNull()
     texts = [a.text() for a in window.file_menu.actions()]
     assert texts.index("&Print Summary…") < texts.index("&Quit")
 
@@ -187,3 +188,43 @@ def test_a_start_probed_to_quit_when_ready_never_builds_the_rest(tmp_path: Path)
     stages = [line.split()[1] for line in done.stdout.splitlines()
               if line.startswith(app_module.PROBE_PREFIX)]
     assert stages == ["first-paint", "loaded", "ready"]
+
+
+COMMANDS_AT_STAGES = """
+import importlib.util, sys
+from fightdesk import app
+
+def loaded(name):
+    module = sys.modules.get(name)
+    return module is not None and not isinstance(module, importlib.util._LazyModule)
+
+real_mark = app.Probe.mark
+
+def mark(self, stage):
+    names = ("fightdesk.engine.commands", "fightdesk.engine.rulesets.street_fighter.commands")
+    print("commands", stage, all(loaded(n) for n in names))
+    real_mark(self, stage)
+
+app.Probe.mark = mark
+sys.exit(app.main([]))
+"""
+
+
+def test_the_command_classes_load_just_after_the_fight_is_shown(tmp_path: Path) -> None:
+    """Showing a fight makes no command: their classes stay off the start-up and load
+    in the first idle moment after "ready", before the GM's first click needs them."""
+    env = {
+        **os.environ,
+        app_module.PROBE_ENV: "1",
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    done = subprocess.run([sys.executable, "-c", COMMANDS_AT_STAGES], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seen = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("commands ")]
+    assert seen == [["first-paint", "False"], ["loaded", "False"], ["ready", "False"],
+                    ["settled", "True"]]

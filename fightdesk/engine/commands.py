@@ -1,7 +1,7 @@
 """Commands: everything the GM (or a CLI, or a test) asks the engine to do.
 
 A command is plain data. ``Engine.apply`` is the only path from a command to a state
-change; each ruleset registers the commands it understands.
+change; each ruleset handles the commands it defines.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would then evaluate every field
@@ -10,8 +10,6 @@ change; each ruleset registers the commands it understands.
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-COMMANDS: dict[str, type["Command"]] = {}
 
 
 class Command(BaseModel):
@@ -26,21 +24,6 @@ class Command(BaseModel):
     dice: list[list[int]] = Field(default_factory=list)
     # Core commands are handled by the engine itself, the rest by the encounter's ruleset.
     core: ClassVar[bool] = False
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        default = cls.model_fields["kind"].default
-        if isinstance(default, str):
-            COMMANDS[default] = cls
-
-
-def command_from_dict(data: dict[str, Any]) -> Command:
-    """Rebuild a command from its logged form (for display and tests)."""
-    kind = data.get("kind")
-    if not isinstance(kind, str) or kind not in COMMANDS:
-        raise ValueError(f"unknown command kind {kind!r}")
-    return COMMANDS[kind].model_validate(data)
 
 
 # --- core commands (any ruleset) -------------------------------------------------

@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from . import commands as c
 from .base import Decision
 from .changes import Change, RuleViolation, Transaction, apply_all, resolve, revert_all
 from .dice import DiceTray
 from .listeners import Listeners
 from .model import Encounter, Fighter, Group, LogEntry, Session
 from .ruleset import Context, Ruleset, get_ruleset
+
+if TYPE_CHECKING:
+    from . import commands as c
+else:
+    from .lazy import lazy_module
+
+    c = lazy_module("fightdesk.engine.commands")  # loads at the first command (lazy.py)
 
 
 class Outcome(NamedTuple):

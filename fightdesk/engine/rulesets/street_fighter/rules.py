@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ... import commands as core
 from ...changes import RuleViolation
 from ...ruleset import (
     ActionForm,
@@ -19,7 +18,6 @@ from ...ruleset import (
     Timeline,
     register,
 )
-from . import commands as sf
 from . import round, specials, stack
 from .model import Maneuver
 from .state import (
@@ -38,6 +36,15 @@ from .state import (
     status,
     status_path,
 )
+
+if TYPE_CHECKING:
+    from ... import commands as core
+    from . import commands as sf
+else:  # loaded at the first command (engine/lazy.py)
+    from ...lazy import lazy_module
+
+    core = lazy_module("fightdesk.engine.commands")
+    sf = lazy_module("fightdesk.engine.rulesets.street_fighter.commands")
 
 if TYPE_CHECKING:
     from ...base import Decision
@@ -517,7 +524,7 @@ def _drop_orphan_question(ctx: Context) -> None:
 
 
 _HANDLERS: dict[str, Any] = {
-    core.StartFight().kind: _start_fight,
+    "start-fight": _start_fight,
     "start-round": _start_round,
     "next-step": _next_step,
     "end-round": _end_round,

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...changes import RuleViolation
-from .commands import Act, Interrupt
 from .model import PASSIVE, ActionDie, Maneuver, Move
 from .round import current_actor, mark_passed, phase_dice
 from .state import (
@@ -38,6 +37,7 @@ from .state import (
 if TYPE_CHECKING:
     from ...model import Encounter
     from ...ruleset import Context
+    from .commands import Act
 
 ACTION_WORDS = {
     "concentrate": "Concentrate",
@@ -215,6 +215,8 @@ def build_move(enc: Encounter, cmd: Act, *, interrupt: bool) -> Move:
     interrupts: int | None = None
     cost = 0
     if interrupt:
+        from .commands import Interrupt  # loaded by now: cmd is one
+
         assert isinstance(cmd, Interrupt)
         victim = move_by_id(enc, cmd.interrupts) if cmd.interrupts is not None \
             else latest_open_move(enc)

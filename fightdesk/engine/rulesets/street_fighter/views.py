@@ -10,7 +10,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ... import commands as core
 from ...changes import RuleViolation
 from ...ruleset import (
     ActionForm,
@@ -26,7 +25,6 @@ from ...ruleset import (
     StackRow,
     Timeline,
 )
-from . import commands as sf
 from .catalogue import catalogue
 from .model import COUNTED_EFFECTS, PASSIVE, TECHNIQUES, ActionDie, Maneuver, Move
 from .round import (
@@ -59,6 +57,15 @@ from .state import (
     tn_for,
     unspent,
 )
+
+if TYPE_CHECKING:
+    from ... import commands as core
+    from . import commands as sf
+else:  # loaded at the first command (engine/lazy.py)
+    from ...lazy import lazy_module
+
+    core = lazy_module("fightdesk.engine.commands")
+    sf = lazy_module("fightdesk.engine.rulesets.street_fighter.commands")
 
 if TYPE_CHECKING:
     from ...commands import Command

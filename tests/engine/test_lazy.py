@@ -1,0 +1,42 @@
+"""Modules loaded on first use (engine/lazy.py): nothing runs until an attribute is read."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from fightdesk.engine import lazy
+
+
+@pytest.fixture
+def probe_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A module that leaves a file behind when it runs."""
+    marker = tmp_path / "ran"
+    (tmp_path / "lazy_probe.py").write_text(
+        f"from pathlib import Path\nPath({str(marker)!r}).write_text('yes')\nVALUE = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "lazy_probe", raising=False)
+    return marker
+
+
+def test_a_lazy_module_runs_when_first_read(probe_module: Path) -> None:
+    module = lazy.lazy_module("lazy_probe")
+    assert not probe_module.exists()
+    assert sys.modules["lazy_probe"] is module
+    assert module.VALUE == 42
+    assert probe_module.exists()
+    assert lazy.lazy_module("lazy_probe") is module  # imported already: as it is
+
+
+def test_load_waiting_runs_every_lazy_module_not_run_yet(probe_module: Path) -> None:
+    lazy.lazy_module("lazy_probe")
+    lazy.load_waiting()
+    assert probe_module.exists()
+    lazy.load_waiting()  # nothing left: no error
+
+
+def test_a_missing_module_is_an_import_error() -> None:
+    with pytest.raises(ImportError):
+        lazy.lazy_module("fightdesk.engine.no_such_module")
