@@ -12,7 +12,15 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QContextMenuEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -89,15 +97,13 @@ class FighterCard(QFrame):
         self.more_button = QToolButton()
         self.more_button.setText("⋯")
         self.more_button.setToolTip("Edit or remove")
-        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.more_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.act_button.setToolTip("Act with this fighter: choose maneuver, target, EP")
         self.interrupt_button.setToolTip("Interrupt with this fighter's unspent die")
         self.health_button.setToolTip("Damage or heal (GM override of health)")
-        more = QMenu(self.more_button)
-        more.addAction("Edit...", lambda: self._ask("edit"))
-        more.addAction("Remove from fight", lambda: self._ask("remove"))
-        self.more_button.setMenu(more)
+        # Its menu is made when clicked: a menu per card would be set up (polished) for
+        # every card shown, hundreds in a big fight, for a button seldom used.
+        self.more_button.clicked.connect(self._show_more)
         self.act_button.clicked.connect(lambda: self._ask("act"))
         self.interrupt_button.clicked.connect(lambda: self._ask("interrupt"))
         self.health_button.clicked.connect(lambda: self._ask("health"))
@@ -239,6 +245,12 @@ class FighterCard(QFrame):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 3))
             painter.drawRoundedRect(self.rect().adjusted(2, 2, -2, -2), 5, 5)
+
+    def _show_more(self) -> None:
+        menu = QMenu(self)
+        menu.addAction("Edit...", lambda: self._ask("edit"))
+        menu.addAction("Remove from fight", lambda: self._ask("remove"))
+        menu.exec(self.more_button.mapToGlobal(QPoint(0, self.more_button.height())))
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         menu = QMenu(self)

@@ -95,6 +95,35 @@ def test_cards_show_group_and_ask_by_signal(qtbot: Any, engine: PracticeEngine) 
         brannock.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
 
 
+def test_a_cards_more_button_offers_edit_and_remove(qtbot: Any, engine: PracticeEngine) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    model = FightersModel()
+    model.set_engine(engine)
+    view = CardsView()
+    qtbot.addWidget(view)
+    view.set_model(model)
+    view.resize(900, 600)
+    view.show()
+    card = view.card("brannock")
+    assert card is not None
+    offered: list[list[str]] = []
+    for choice, expected in ((0, "edit"), (1, "remove")):
+        def pick(choice: int = choice) -> None:
+            menu = QApplication.activePopupWidget()
+            assert isinstance(menu, QMenu)
+            offered.append([a.text() for a in menu.actions()])
+            menu.actions()[choice].trigger()
+            menu.close()
+
+        QTimer.singleShot(50, pick)
+        with qtbot.waitSignal(view.requested) as asked:
+            qtbot.mouseClick(card.more_button, Qt.MouseButton.LeftButton)
+        assert asked.args == [expected, "brannock"]
+    assert offered == [["Edit...", "Remove from fight"]] * 2
+
+
 def _form() -> ActionForm:
     return ActionForm("attack", "Attack", (
         FormField("maneuver", "Maneuver", "choice", (("jab", "Jab"), ("fierce", "Fierce")), default="jab"),
