@@ -30,6 +30,22 @@ def probe_times(stdout: str) -> dict[str, float]:
     return {stage: float(value) for _, stage, value in marks}
 
 
+def start_probed(command: list[str], home: Path, probe: str) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` (a fightdesk start) with the start-up probe set to ``probe``, Qt
+    offscreen and every user folder under ``home``."""
+    env = {
+        **os.environ,
+        app_module.PROBE_ENV: probe,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+    return subprocess.run([sys.executable, *command], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=home)
+
+
 class PaintSpy(QObject):
     def __init__(self, log: list[str]) -> None:
         super().__init__()
@@ -95,17 +111,7 @@ def test_file_argument_opens_that_session(
 
 
 def test_real_start_up_paints_then_loads_then_quits(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        app_module.PROBE_ENV: "1",
-        "QT_QPA_PLATFORM": "offscreen",
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-    }
-    done = subprocess.run([sys.executable, "-m", "fightdesk"], capture_output=True, text=True,
-                          timeout=120, env=env, cwd=tmp_path)
+    done = start_probed(["-m", "fightdesk"], tmp_path, "1")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     times = probe_times(done.stdout)
@@ -173,17 +179,7 @@ def test_a_repaint_of_the_widgets_in_the_window_counts_as_its_next_paint(qtbot: 
 
 
 def test_a_start_probed_to_quit_when_ready_never_builds_the_rest(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        app_module.PROBE_ENV: "ready",
-        "QT_QPA_PLATFORM": "offscreen",
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-    }
-    done = subprocess.run([sys.executable, "-m", "fightdesk"], capture_output=True, text=True,
-                          timeout=120, env=env, cwd=tmp_path)
+    done = start_probed(["-m", "fightdesk"], tmp_path, "ready")
     assert done.returncode == 0, done.stderr
     stages = [line.split()[1] for line in done.stdout.splitlines()
               if line.startswith(app_module.PROBE_PREFIX)]
@@ -213,17 +209,7 @@ sys.exit(app.main([]))
 def test_the_command_classes_load_just_after_the_fight_is_shown(tmp_path: Path) -> None:
     """Showing a fight makes no command: their classes stay off the start-up and load
     in the first idle moment after "ready", before the GM's first click needs them."""
-    env = {
-        **os.environ,
-        app_module.PROBE_ENV: "1",
-        "QT_QPA_PLATFORM": "offscreen",
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-    }
-    done = subprocess.run([sys.executable, "-c", COMMANDS_AT_STAGES], capture_output=True,
-                          text=True, timeout=120, env=env, cwd=tmp_path)
+    done = start_probed(["-c", COMMANDS_AT_STAGES], tmp_path, "1")
     assert done.returncode == 0, done.stderr
     seen = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("commands ")]
     assert seen == [["first-paint", "False"], ["loaded", "False"], ["ready", "False"],
