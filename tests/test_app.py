@@ -140,10 +140,14 @@ def test_a_staged_window_paints_its_frame_then_builds_the_body(qtbot: QtBot) -> 
     qtbot.addWidget(window)
     assert window.centralWidget() is window.loading_label
     assert not hasattr(window, "timeline") and window.summary_printing is None
+    assert window.undo_action.shortcut().isEmpty()  # set with the body
     window.save_layout()  # closed before its docks exist: the docks' layout is kept
     assert settings.app_settings().value("window/state") == b"kept"
     window.show_session(_demo_engine(), None)  # builds the body first
     assert window.centralWidget() is window.splitter
+    assert window.undo_action.shortcut().toString() == "Ctrl+Z"
+    assert [k.toString() for k in window.redo_action.shortcuts()] == ["Ctrl+Shift+Z", "Ctrl+Y"]
+    assert window.open_action.shortcut().toString() == "Ctrl+O"
     assert window.fighters_model.rowCount() > 0
     qtbot.wait(20)
     assert window.library_panel is None  # the staged start builds it itself
