@@ -157,7 +157,8 @@ class LibraryModel(QAbstractTableModel):
                 return int(getattr(f.status, "health", 0))
             return self._text(f, col).casefold()
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{f.name}\n{f.notes}" if f.notes else f.name
+            lines = [f.name, f"Tags: {', '.join(f.tags)}" if f.tags else "", f.notes]
+            return "\n".join(line for line in lines if line)
         return None
 
     @staticmethod
@@ -367,12 +368,15 @@ class LibraryPanel(QWidget):
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        # Names are what the GM reads: they get their full width, the last column (tags,
-        # or rulesets when shown) takes what is left and scrolls sideways if it must.
+        # Names are what the GM reads: they get their full width; the tags take what is
+        # left and are cut short with "…" (the tooltip lists them all), so the list never
+        # scrolls sideways unless the names themselves are wider than the dock.
         header = self.view.header()
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)
         for col in range(len(LibraryModel.COLUMNS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(LibraryModel.COLUMNS.index("Tags"), QHeaderView.ResizeMode.Stretch)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
 
         def action(text: str, tip: str, shortcut: str = "") -> QAction:
             act = QAction(text, self)

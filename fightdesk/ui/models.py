@@ -240,7 +240,9 @@ class StackModel(_ViewRowsModel):
                       "" if row.speed is None else str(row.speed), str(row.ep_spent), row.cost)
             return values[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row.note or None
+            # The maneuver and the cost can be cut short in the table: whole here.
+            whole = {1: row.action, 5: row.cost}.get(column, "")
+            return "\n".join(text for text in (whole, row.note) if text) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None

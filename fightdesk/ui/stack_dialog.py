@@ -8,7 +8,7 @@ main window's business: the dialog only asks, by signal.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, Signal
+from PySide6.QtCore import QAbstractItemModel, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -53,10 +53,13 @@ class InterruptStackDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
+        # One line a move: every column but the last fits its contents, the cost takes
+        # the rest and is cut short with "…" if it must (its tooltip has it whole).
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setStretchLastSection(False)
+        header.setStretchLastSection(True)
 
         self.fighter_box = QComboBox()
         self.fighter_box.setObjectName("interrupter")
@@ -104,7 +107,7 @@ class InterruptStackDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
-        self.resize(720, 380)
+        self.resize(860, 380)
 
         self.add_button.clicked.connect(self._ask_add)
         self.resolve_next.clicked.connect(self.resolveNextRequested)
