@@ -63,6 +63,21 @@ def test_first_run_opens_the_sample_campaign(panel: LibraryPanel) -> None:
     assert not panel.undo_action.isEnabled() and panel.banner.isHidden()
 
 
+def test_long_tags_are_cut_short_not_scrolled_and_the_tooltip_has_them(
+        panel: LibraryPanel, qtbot: QtBot) -> None:
+    campaign = panel.campaign
+    assert campaign is not None
+    bruiser = next(f for f in campaign.fighters if f.name == "Syndicate Bruiser")
+    many = ["mook", "syndicate", "harbour", "night shift", "armed", "loud", "drunk"]
+    campaign.edit(bruiser.id, bruiser.model_copy(update={"tags": many}))
+    panel.resize(380, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.view.horizontalScrollBar().maximum() == 0
+    index = panel.model.index(panel.model.row_of(bruiser.id), 3)
+    assert "Tags: " + ", ".join(many) in index.data(Qt.ItemDataRole.ToolTipRole)
+
+
 @pytest.mark.parametrize("which", ["model", "proxy"])
 def test_models_pass_the_model_tester_through_edits(panel: LibraryPanel, qtmodeltester: Any,
                                                     which: str) -> None:
