@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -40,3 +41,34 @@ def test_load_waiting_runs_every_lazy_module_not_run_yet(probe_module: Path) -> 
 def test_a_missing_module_is_an_import_error() -> None:
     with pytest.raises(ImportError):
         lazy.lazy_module("fightdesk.engine.no_such_module")
+
+
+FIRST_ACTION = """
+import importlib.util, sys
+from fightdesk.engine.engine import Engine
+from fightdesk.storage.sessions import demo_session
+
+engine = Engine(demo_session())
+ruleset = engine.ruleset
+lazy = [name for name in ("fightdesk.engine.commands",
+                          "fightdesk.engine.rulesets.street_fighter.commands")
+        if isinstance(sys.modules.get(name), importlib.util._LazyModule)]
+assert len(lazy) == 2, lazy  # shown, and no command class made yet
+command = ruleset.build_command("start-fight", "", {})
+out = engine.apply(command)
+assert out.ok, out.error
+from fightdesk.engine.commands import SetValue
+out = engine.apply(SetValue(fighter_id="kaede", field="status.health", value=7))
+assert out.ok, out.error
+assert engine.encounter.fighters["kaede"].status.health == 7
+print("ok")
+"""
+
+
+def test_the_first_command_loads_the_command_classes_on_the_way() -> None:
+    """In a fresh process the command modules wait; the first command built by the
+    ruleset, and one imported by name, load them and apply as usual."""
+    done = subprocess.run([sys.executable, "-c", FIRST_ACTION], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ok"]
