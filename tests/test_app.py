@@ -182,6 +182,8 @@ def test_a_repaint_of_the_widgets_in_the_window_counts_as_its_next_paint(qtbot: 
     assert "paint" in seen and seen.index("paint") < seen.index("callback")
     qtbot.wait(paint_watch.FALLBACK_MS + 50)
     assert seen.count("callback") == 1
+    # The watcher is gone once it has fired: a window that shows many fights keeps none.
+    assert [c for c in window.children() if type(c).__name__ == "PaintWatcher"] == []
 
 
 def test_a_start_probed_to_quit_when_ready_never_builds_the_rest(tmp_path: Path) -> None:

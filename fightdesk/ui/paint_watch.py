@@ -47,6 +47,7 @@ def _after_paint(window: QWidget, callback: Callable[[], None], *, children: boo
         if not done:
             done = True
             window.removeEventFilter(watcher)
+            watcher.deleteLater()  # a window that shows many fights keeps no old watchers
             callback()
 
     class PaintWatcher(QObject):
