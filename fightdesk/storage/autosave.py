@@ -230,15 +230,11 @@ class Autosave:
         if write_now:
             self.write_attached()
 
-    def write_attached(self) -> None:
+    def write_attached(self, *, acted: bool = False, round_no: int | None = None) -> None:
         """Write the attached fight's first snapshot and record it as the open fight,
-        unless that is done already (see :meth:`attach`)."""
-        self._write_first()
-
-    def _write_first(self, *, acted: bool = False, round_no: int | None = None) -> None:
-        """The first snapshot of the attached fight, if still to write. ``acted``: an
-        action already changed the fight (it is in the snapshot, so the journal starts
-        after it, and the fight no longer equals its file)."""
+        unless that is done already (see :meth:`attach`). ``acted``: an action already
+        changed the fight (it is in the snapshot, so the journal starts after it, and the
+        fight no longer equals its file); ``round_no``: the round that action ended."""
         if self._first_write is None or self._engine is None:
             return
         saved, continuing = self._first_write
@@ -330,7 +326,7 @@ class Autosave:
         self._last_round = engine.encounter.round
         if self._first_write is not None:
             # The first snapshot was put off (attach): written now, it holds this action.
-            self._write_first(acted=True, round_no=finished)
+            self.write_attached(acted=True, round_no=finished)
             return
         if self._needs_snapshot():
             # An earlier write failed: this action goes to disk as a whole new snapshot.

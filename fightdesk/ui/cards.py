@@ -247,19 +247,21 @@ class FighterCard(QFrame):
             painter.drawRoundedRect(self.rect().adjusted(2, 2, -2, -2), 5, 5)
 
     def _show_more(self) -> None:
-        menu = QMenu(self)
-        menu.addAction("Edit...", lambda: self._ask("edit"))
-        menu.addAction("Remove from fight", lambda: self._ask("remove"))
-        menu.exec(self.more_button.mapToGlobal(QPoint(0, self.more_button.height())))
+        self._popup((("edit", "Edit..."), ("remove", "Remove from fight")),
+                    self.more_button.mapToGlobal(QPoint(0, self.more_button.height())))
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        self._popup((("act", "Act..."), ("interrupt", "Interrupt..."),
+                     ("health", "Damage / heal..."), ("edit", "Edit..."),
+                     ("remove", "Remove from fight")), event.globalPos())
+
+    def _popup(self, items: tuple[tuple[str, str], ...], where: QPoint) -> None:
+        """A menu of (what, label) made when asked; choosing one asks for ``what``."""
         menu = QMenu(self)
-        for what, label in (("act", "Act..."), ("interrupt", "Interrupt..."),
-                            ("health", "Damage / heal..."), ("edit", "Edit..."),
-                            ("remove", "Remove from fight")):
+        for what, label in items:
             act = menu.addAction(label)
             act.triggered.connect(lambda _=False, w=what: self._ask(w))
-        menu.exec(event.globalPos())
+        menu.exec(where)
 
 
 class CardsView(QScrollArea):

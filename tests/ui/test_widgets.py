@@ -67,15 +67,21 @@ def test_timeline_scrolls_with_many_lanes(qtbot: Any) -> None:
     assert 0 < view.chip_rect("f39:0").center().y() < view.viewport().height()
 
 
-def test_cards_show_group_and_ask_by_signal(qtbot: Any, engine: PracticeEngine) -> None:
+def shown_cards(qtbot: Any, engine: PracticeEngine, width: int) -> CardsView:
+    """A cards view on the engine's fighters, following its changes, shown ``width`` wide."""
     model = FightersModel()
     model.set_engine(engine)
     engine.subscribe(model.refresh)
     view = CardsView()
     qtbot.addWidget(view)
     view.set_model(model)
-    view.resize(900, 600)
+    view.resize(width, 600)
     view.show()
+    return view
+
+
+def test_cards_show_group_and_ask_by_signal(qtbot: Any, engine: PracticeEngine) -> None:
+    view = shown_cards(qtbot, engine, width=900)
     assert [card.title.text() for card in view.cards()] == ["Kaede Moriyama", "Brannock Vale",
                                                            "Dock Thug ×3"]
     group = view.card_for_fighter("dock-thug-2")
@@ -99,13 +105,7 @@ def test_a_cards_more_button_offers_edit_and_remove(qtbot: Any, engine: Practice
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMenu
 
-    model = FightersModel()
-    model.set_engine(engine)
-    view = CardsView()
-    qtbot.addWidget(view)
-    view.set_model(model)
-    view.resize(900, 600)
-    view.show()
+    view = shown_cards(qtbot, engine, width=900)
     card = view.card("brannock")
     assert card is not None
     offered: list[list[str]] = []
@@ -296,14 +296,7 @@ def test_log_details_show_the_selected_entry_in_full(window: Any, qtbot: Any,
 
 
 def test_cards_fill_the_width_and_reflow_on_resize(qtbot: Any, engine: PracticeEngine) -> None:
-    model = FightersModel()
-    model.set_engine(engine)
-    engine.subscribe(model.refresh)
-    view = CardsView()
-    qtbot.addWidget(view)
-    view.set_model(model)
-    view.resize(560, 600)
-    view.show()
+    view = shown_cards(qtbot, engine, width=560)
     qtbot.waitExposed(view)
     kaede, brannock, thugs = view.cards()
     assert view.columns() == 2

@@ -19,6 +19,7 @@ from ...ruleset import (
     register,
 )
 from . import round, specials, stack
+from .lazy_commands import core, sf
 from .model import Maneuver
 from .state import (
     ROUND,
@@ -36,15 +37,6 @@ from .state import (
     status,
     status_path,
 )
-
-if TYPE_CHECKING:
-    from ... import commands as core
-    from . import commands as sf
-else:  # loaded at the first command (engine/lazy.py)
-    from ...lazy import lazy_module
-
-    core = lazy_module("fightdesk.engine.commands")
-    sf = lazy_module("fightdesk.engine.rulesets.street_fighter.commands")
 
 if TYPE_CHECKING:
     from ...base import Decision

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...changes import RuleViolation
+from .lazy_commands import sf
 from .model import PASSIVE, ActionDie, Maneuver, Move
 from .round import current_actor, mark_passed, phase_dice
 from .state import (
@@ -37,7 +38,6 @@ from .state import (
 if TYPE_CHECKING:
     from ...model import Encounter
     from ...ruleset import Context
-    from .commands import Act
 
 ACTION_WORDS = {
     "concentrate": "Concentrate",
@@ -126,7 +126,7 @@ def latest_open_move(enc: Encounter) -> Move | None:
     return max(open_moves, key=lambda m: m.id) if open_moves else None
 
 
-def build_move(enc: Encounter, cmd: Act, *, interrupt: bool) -> Move:
+def build_move(enc: Encounter, cmd: sf.Act, *, interrupt: bool) -> Move:
     """Check a declared act or interrupt against the rules and build its Move (no writes)."""
     rs = enc.state
     fid = cmd.fighter_id
@@ -215,9 +215,7 @@ def build_move(enc: Encounter, cmd: Act, *, interrupt: bool) -> Move:
     interrupts: int | None = None
     cost = 0
     if interrupt:
-        from .commands import Interrupt  # loaded by now: cmd is one
-
-        assert isinstance(cmd, Interrupt)
+        assert isinstance(cmd, sf.Interrupt)
         victim = move_by_id(enc, cmd.interrupts) if cmd.interrupts is not None \
             else latest_open_move(enc)
         if victim is None or not victim.open:
@@ -253,7 +251,7 @@ def build_move(enc: Encounter, cmd: Act, *, interrupt: bool) -> Move:
     )
 
 
-def declare(ctx: Context, cmd: Act, *, interrupt: bool) -> Move:
+def declare(ctx: Context, cmd: sf.Act, *, interrupt: bool) -> Move:
     enc = ctx.enc
     move = build_move(enc, cmd, interrupt=interrupt)
     fid = move.fighter_id

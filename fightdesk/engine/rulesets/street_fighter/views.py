@@ -26,6 +26,7 @@ from ...ruleset import (
     Timeline,
 )
 from .catalogue import catalogue
+from .lazy_commands import core, sf
 from .model import COUNTED_EFFECTS, PASSIVE, TECHNIQUES, ActionDie, Maneuver, Move
 from .round import (
     actors_in_phase,
@@ -57,15 +58,6 @@ from .state import (
     tn_for,
     unspent,
 )
-
-if TYPE_CHECKING:
-    from ... import commands as core
-    from . import commands as sf
-else:  # loaded at the first command (engine/lazy.py)
-    from ...lazy import lazy_module
-
-    core = lazy_module("fightdesk.engine.commands")
-    sf = lazy_module("fightdesk.engine.rulesets.street_fighter.commands")
 
 if TYPE_CHECKING:
     from ...commands import Command
