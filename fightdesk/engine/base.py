@@ -24,10 +24,26 @@ class Condition(StateModel):
 
 
 class Choice(StateModel):
-    """One answer the GM can give to a pending decision."""
+    """One answer the GM can give to a pending decision, with its exact chance of
+    success when it leads to a roll (a fraction such as ``"3/4"``)."""
 
     id: str
     label: str
+    chance: str | None = None
+
+
+class DecisionField(StateModel):
+    """One value a decision asks for, alongside the others (a player's typed roll, a
+    number of points): ``optional`` fields may be left blank (the app rolls)."""
+
+    name: str
+    label: str
+    kind: Literal["number", "choice", "text"] = "number"
+    minimum: int = 0
+    maximum: int = 0
+    default: int | str | None = None
+    optional: bool = False
+    choices: list[Choice] = Field(default_factory=list)
 
 
 class Decision(StateModel):
@@ -43,3 +59,6 @@ class Decision(StateModel):
     minimum: int | None = None
     maximum: int | None = None
     dice_needed: str = ""
+    fields: list[DecisionField] = Field(default_factory=list)
+    # Who is expected to answer ("Kaede's player", "the GM"), for the panel and the log.
+    asks: str = ""

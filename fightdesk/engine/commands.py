@@ -115,9 +115,67 @@ class EndFight(Command):
 
 
 class Answer(Command):
-    """The answer to the decision the engine is waiting for."""
+    """The answer to the decision the engine is waiting for: a choice, an amount, or the
+    values of the decision's fields; ``by`` says who answered (a player, the GM)."""
 
     kind: Literal["answer"] = "answer"
     decision_id: str
     choice: str | None = None
     amount: int | None = None
+    values: dict[str, Any] = Field(default_factory=dict)
+    by: str = ""
+
+
+# --- turn order (the rulesets whose rounds are turns; engine/turns.py) ------------------
+
+
+class MoveTurn(Command):
+    """The GM drags a turn to another place in the round; the ruleset says if it may go."""
+
+    kind: Literal["move-turn"] = "move-turn"
+    slot_id: str
+    section: str
+    index: int = Field(ge=0)
+
+
+class HoldTurn(Command):
+    """Hold the current turn (or ``slot_id``) to act right after ``after``'s turn."""
+
+    kind: Literal["hold-turn"] = "hold-turn"
+    after: str
+    slot_id: str | None = None
+
+
+class TurnTimeout(Command):
+    """The turn timer ran out on turn number ``turn_number``; the ruleset says what follows."""
+
+    kind: Literal["turn-timeout"] = "turn-timeout"
+    turn_number: int
+
+
+# --- a pending roll (engine/pending_roll.py) ------------------------------------------
+
+
+class Contribute(Command):
+    """Add to a roll that is waiting: an assist, a defensive skill, dodge speed..."""
+
+    kind: Literal["contribute"] = "contribute"
+    roll_id: int
+    fighter_id: str | None = None
+    contribution: str
+    amount: int = 0
+
+
+class Withdraw(Command):
+    """Take a contribution back from a roll that is waiting (its cost is refunded)."""
+
+    kind: Literal["withdraw"] = "withdraw"
+    roll_id: int
+    contribution_id: int
+
+
+class MakeRoll(Command):
+    """Make the waiting roll: the faces typed in ``dice`` (a player's roll), or the app's."""
+
+    kind: Literal["make-roll"] = "make-roll"
+    roll_id: int

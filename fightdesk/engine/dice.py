@@ -30,18 +30,37 @@ class Roll(BaseModel):
     faces: list[int]
     outcome: str = ""
     source: RollSource = "app"
+    # Coins are two-sided dice whose faces read tails (1) and heads (2).
+    coins: bool = False
 
     @property
     def notation(self) -> str:
+        if self.coins:
+            return f"{self.count} coin{'s' if self.count != 1 else ''}"
         return f"{self.count}d{self.sides}"
 
+    @property
+    def shown_faces(self) -> list[str]:
+        """The faces as the table reads them: H and T for coins, 00 for a d100's 100."""
+        if self.coins:
+            return [COIN_FACES[f] for f in self.faces]
+        if self.sides == 100:
+            return ["00" if f == 100 else f"{f:02d}" for f in self.faces]
+        return [str(f) for f in self.faces]
+
     def describe(self) -> str:
-        faces = ", ".join(str(f) for f in self.faces) or "no dice"
-        by = "typed in" if self.source == "typed" else "rolled"
+        sep = " " if self.coins else ", "
+        faces = sep.join(self.shown_faces) or ("no coins" if self.coins else "no dice")
+        verb = "flipped" if self.coins else "rolled"
+        by = "typed in" if self.source == "typed" else verb
         head = f"{self.who}: " if self.who else ""
         what = f" for {self.purpose}" if self.purpose else ""
         tail = f" -> {self.outcome}" if self.outcome else ""
         return f"{head}{self.notation}{what} {by} [{faces}]{tail}"
+
+
+# A coin's faces: 1 is tails, 2 is heads (so "heads" counts like a high face).
+COIN_FACES = {1: "T", 2: "H"}
 
 
 class TypedDice(BaseModel):
@@ -66,15 +85,21 @@ class DiceTray:
         self._typed = list(typed or [])
         self.rolls: list[Roll] = []
 
-    def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "") -> Roll:
+    def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
+             coins: bool = False) -> Roll:
+        """Roll ``count`` dice (or flip coins); an empty typed entry means the app rolls
+        this one, so the GM can type one player's roll and let the app roll the others."""
         count = max(0, count)
-        if self._typed:
-            faces = self._typed.pop(0)
+        typed = self._typed.pop(0) if self._typed else []
+        if typed:
+            faces = typed
             if len(faces) != count:
                 raise RuleViolation(
                     f"{purpose or 'roll'}: typed {len(faces)} dice, expected {count}d{sides}"
                 )
             bad = [f for f in faces if not 1 <= f <= sides]
+            if bad and coins:
+                raise RuleViolation(f"{purpose or 'flip'}: type each coin as H or T")
             if bad:
                 raise RuleViolation(
                     f"{purpose or 'roll'}: face {bad[0]} is not on a d{sides} (1..{sides})"
@@ -84,10 +109,15 @@ class DiceTray:
             faces = [face(self.seed, self.drawn + i, sides) for i in range(count)]
             self.drawn += count
             source = "app"
-        record = Roll(who=who, purpose=purpose, count=count, sides=sides, faces=faces, source=source)
+        record = Roll(who=who, purpose=purpose, count=count, sides=sides, faces=faces,
+                      source=source, coins=coins)
         self.rolls.append(record)
         return record
 
+    def flip(self, count: int, *, who: str = "", purpose: str = "") -> Roll:
+        """Flip ``count`` coins (typed in as H and T, or flipped by the app)."""
+        return self.roll(count, 2, who=who, purpose=purpose, coins=True)
+
     @property
     def unused_typed(self) -> int:
-        return len(self._typed)
+        return sum(1 for typed in self._typed if typed)

@@ -146,6 +146,9 @@ class Engine:
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
         ctx = Context(enc, tx, tray)
         try:
+            refusal = self.ruleset.check_command(enc, command)
+            if refusal:
+                raise RuleViolation(refusal)
             if command.core:
                 self._handle_core(ctx, command)
             else:
@@ -174,7 +177,7 @@ class Engine:
             seq=seq,
             step=step,
             round=enc.round,
-            phase=getattr(enc.state, "phase", None),
+            where=self.ruleset.where(enc),
             command=command.model_dump(mode="json"),
             summary=ctx.summary or _first_text(ctx.events, command),
             events=ctx.events,

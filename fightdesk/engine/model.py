@@ -1,35 +1,51 @@
 """The fight's data: fighters, the encounter, the log, and the session that holds them.
 
-Ruleset-specific parts (sheet, status, options, round state) are discriminated by their
-``ruleset`` field; a new ruleset adds its classes to the unions below.
+Ruleset-specific parts (sheet, status, options, round state) are unions discriminated by
+their ``ruleset`` field, made from the registry in :mod:`fightdesk.engine.rulesets`: a
+new ruleset is one registry entry and one data module, and nothing here changes.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .base import Side, StateModel
 from .changes import Change
 from .dice import Roll
-from .rulesets.street_fighter.model import (
-    StreetFighterOptions,
-    StreetFighterRound,
-    StreetFighterSheet,
-    StreetFighterStatus,
-)
+from .rulesets import BUILT_IN, KNOWN_RULESETS, data_classes
 
-SCHEMA_VERSION = 1
+# 2: log entries say where in the round they happened (``where``, was ``phase``), and
+# point events name their pool (``points-gain``/``points-spend``, were ``ep-*``).
+SCHEMA_VERSION = 2
 
-# One entry per ruleset; with a single ruleset the union is the class itself.
-Sheet = StreetFighterSheet
-Status = StreetFighterStatus
-RulesetOptions = StreetFighterOptions
-RoundState = StreetFighterRound
+_PARTS = [data_classes(info.id) for info in BUILT_IN]
+_SHEETS: dict[str, type[StateModel]] = {info.id: p[0] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
+_STATUSES: dict[str, type[StateModel]] = {info.id: p[1] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
+_OPTIONS: dict[str, type[StateModel]] = {info.id: p[2] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
+_ROUNDS: dict[str, type[StateModel]] = {info.id: p[3] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
 
-KNOWN_RULESETS = ("street-fighter",)
+if TYPE_CHECKING:
+    # Each ruleset reads its own parts through its own typed accessors (for example
+    # street_fighter/state.py), so for the type checker the union is open.
+    Sheet = Any
+    Status = Any
+    RulesetOptions = Any
+    RoundState = Any
+else:
+    def _union(classes: dict[str, type[StateModel]]) -> Any:
+        members = tuple(classes.values())
+        if len(members) == 1:
+            return members[0]
+        return Annotated[Union[members], Field(discriminator="ruleset")]  # noqa: UP007
+
+    Sheet = _union(_SHEETS)
+    Status = _union(_STATUSES)
+    RulesetOptions = _union(_OPTIONS)
+    RoundState = _union(_ROUNDS)
+
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
@@ -57,7 +73,15 @@ class Fighter(StateModel):
 
     @property
     def ruleset(self) -> str:
-        return self.sheet.ruleset
+        return str(self.sheet.ruleset)
+
+    @model_validator(mode="after")
+    def _one_ruleset(self) -> Fighter:
+        if self.status.ruleset != self.sheet.ruleset:
+            raise ValueError(
+                f"the status is {self.status.ruleset} but the sheet is {self.sheet.ruleset}"
+            )
+        return self
 
 
 class Group(StateModel):
@@ -68,18 +92,33 @@ class Group(StateModel):
 
 
 class Encounter(StateModel):
-    """Everything the rules read and write during one fight."""
+    """Everything the rules read and write during one fight.
+
+    ``options`` and ``state`` left out are made empty for the encounter's ruleset
+    (:func:`new_encounter` is the one constructor of a new fight); parts of another
+    ruleset than the encounter's are refused, naming the field."""
 
     ruleset: str = "street-fighter"
     name: str = "Encounter"
-    options: RulesetOptions = Field(default_factory=StreetFighterOptions)
+    options: RulesetOptions
     fighters: dict[str, Fighter] = Field(default_factory=dict)
     order: list[str] = Field(default_factory=list)
     groups: dict[str, Group] = Field(default_factory=dict)
     round: int = Field(0, ge=0)
-    state: RoundState = Field(default_factory=StreetFighterRound)
+    state: RoundState
     dice_seed: int = 0
     dice_drawn: int = Field(0, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_parts(cls, data: Any) -> Any:
+        if isinstance(data, dict) and ("options" not in data or "state" not in data):
+            ruleset = data.get("ruleset", "street-fighter")
+            if ruleset in _OPTIONS:
+                data = dict(data)
+                data.setdefault("options", _OPTIONS[ruleset]())
+                data.setdefault("state", _ROUNDS[ruleset]())
+        return data
 
     @field_validator("ruleset")
     @classmethod
@@ -89,6 +128,18 @@ class Encounter(StateModel):
                 f"unknown ruleset id {value!r} (known: {', '.join(KNOWN_RULESETS)})"
             )
         return value
+
+    @model_validator(mode="after")
+    def _parts_agree(self) -> Encounter:
+        for part in ("options", "state"):
+            found = getattr(self, part).ruleset
+            if found != self.ruleset:
+                raise ValueError(
+                    f"{part} are for {found}, but this is a {self.ruleset} fight"
+                    if part == "options" else
+                    f"the round state is for {found}, but this is a {self.ruleset} fight"
+                )
+        return self
 
     def fighter(self, fighter_id: str) -> Fighter:
         return self.fighters[fighter_id]
@@ -122,11 +173,61 @@ class LogEntry(BaseModel):
     seq: int = Field(ge=0)
     step: int = Field(ge=0)
     round: int = 0
-    phase: int | None = None
+    # Where in the round it happened, in the ruleset's words ("phase 7", "Kaede's turn").
+    where: str = ""
     command: dict[str, Any]
     summary: str
     events: list[Event] = Field(default_factory=list)
     changes: list[Change] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_entry(cls, data: Any) -> Any:
+        """An entry written before schema version 2 (an old file, or an autosave journal
+        left by the version before) is read in today's words."""
+        if isinstance(data, dict) and "phase" in data:
+            return upgrade_entry_v1(data)
+        return data
+
+
+def upgrade_entry_v1(entry: dict[str, Any], *, phases_seen: bool = True) -> dict[str, Any]:
+    """A schema-1 log entry in schema-2 words: ``phase`` becomes the ``where`` label, a
+    ``phase`` event a ``step`` event, and EP events point events that name their pool.
+
+    Schema 1 had no phase before a round's phases and after them alike: ``phases_seen``
+    says whether this round's phases have begun (an entry without one is then at the end
+    of the phases)."""
+    entry = dict(entry)
+    phase = entry.pop("phase", None)
+    if "where" not in entry:
+        if isinstance(phase, int) and not isinstance(phase, bool):
+            entry["where"] = f"phase {phase}"
+        elif phase is None and entry.get("round") and phases_seen:
+            entry["where"] = "end of the phases"
+        else:
+            entry["where"] = "" if phase is None else str(phase)
+    events = entry.get("events")
+    if isinstance(events, list):
+        entry["events"] = [_upgrade_event_v1(e) for e in events]
+    return entry
+
+
+def _upgrade_event_v1(event: Any) -> Any:
+    if isinstance(event, dict) and event.get("kind") == "phase":
+        return {**event, "kind": "step"}
+    if isinstance(event, dict) and event.get("kind") in ("ep-gain", "ep-spend"):
+        event = dict(event)
+        event["kind"] = "points-gain" if event["kind"] == "ep-gain" else "points-spend"
+        data = dict(event.get("data") or {})
+        data.setdefault("pool", "EP")
+        event["data"] = data
+    return event
+
+
+def new_encounter(ruleset: str, name: str = "New fight") -> Encounter:
+    """An empty fight of ``ruleset``: its own options and round state, no fighters, and
+    the roll tables the ruleset ships."""
+    return Encounter(ruleset=ruleset, name=name)
 
 
 class Session(BaseModel):

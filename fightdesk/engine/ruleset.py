@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .base import Decision
     from .commands import Command
     from .model import Encounter, Event, Fighter
+    from .pending_roll import PendingRoll
 
 
 class Context:
@@ -43,6 +44,13 @@ class Context:
         """Roll (or take the typed-in faces) and log it; set ``outcome`` before returning
         it to the GM if the rule reads more than the faces."""
         record = self.dice.roll(count, sides, who=who, purpose=purpose)
+        self.say(record.describe(), fighter_id=fighter_id, kind="roll", roll=record)
+        return record
+
+    def flip(self, count: int, *, who: str = "", purpose: str = "",
+             fighter_id: str | None = None) -> Roll:
+        """Flip coins (or take the typed-in heads and tails) and log them flip by flip."""
+        record = self.dice.flip(count, who=who, purpose=purpose)
         self.say(record.describe(), fighter_id=fighter_id, kind="roll", roll=record)
         return record
 
@@ -84,12 +92,16 @@ class Lane(NamedTuple):
 
 
 class Timeline(NamedTuple):
-    """The round as the ruleset lays it out: phases 10..1, or turn-order slots."""
+    """The round as the ruleset lays it out: phases 10..1, or turn-order slots.
+
+    ``movable``: the GM may drag a lane to another place in the order (turn order); the
+    ruleset then says whether the move is allowed."""
 
     columns: tuple[str, ...]
     lanes: tuple[Lane, ...]
     current_column: int | None = None
     caption: str = ""
+    movable: bool = False
 
 
 class Resource(NamedTuple):
@@ -118,21 +130,24 @@ class Card(NamedTuple):
 
 
 class StackRow(NamedTuple):
-    """One pending move of the interrupt (reaction) stack, in resolution order."""
+    """One pending move of the reaction stack, in resolution order; the column titles
+    come from the ruleset (:attr:`Ruleset.stack_columns`)."""
 
     id: str
     fighter_id: str
     fighter: str
     action: str
-    die: str
+    source: str
     speed: int | None
-    ep_spent: int
+    spent: int
     cost: str
     note: str = ""
+    # What the move reacts to ("interrupts Kaede's Jab"), if anything.
+    reacts_to: str = ""
 
 
 class FormField(NamedTuple):
-    """One input of an action form; the UI picks a widget by ``kind``."""
+    """One input of an action form or a decision; the UI picks a widget by ``kind``."""
 
     name: str
     label: str
@@ -144,8 +159,14 @@ class FormField(NamedTuple):
     tooltip: str = ""
 
 
+FormRole = Literal["act", "react", "assist", "gm"]
+
+
 class ActionForm(NamedTuple):
-    """An action the fighter can take now (act, interrupt, concentrate...), as a form."""
+    """An action the fighter can take now (act, interrupt, concentrate...), as a form.
+
+    ``role`` says what kind of action it is: the card's buttons and the stack dialog's
+    "Add..." open the forms of their role, whatever the ruleset calls them."""
 
     id: str
     title: str
@@ -153,6 +174,7 @@ class ActionForm(NamedTuple):
     shortcut: str = ""
     enabled: bool = True
     reason: str = ""
+    role: FormRole = "act"
 
 
 class Odds(NamedTuple):
@@ -196,6 +218,21 @@ class Ruleset:
     # Status fields that outlast one fight (injuries, spent willpower...): carried from the
     # campaign library into a fight and written back after it.
     lasting_status: ClassVar[tuple[str, ...]] = ()
+    # False while the ruleset's rules are not built: its fights open and take fighters,
+    # but cannot be started or played.
+    rules_built: ClassVar[bool] = True
+    # The column titles of the reaction stack (the fields of :class:`StackRow`).
+    stack_columns: ClassVar[tuple[str, ...]] = (
+        "Fighter", "Action", "Uses", "Speed", "Spent", "Cost")
+    # The ruleset's words for the roles of its action forms (the card's buttons).
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "React", "assist": "Assist", "gm": "GM"}
+    # The card buttons, by role, in order (the health button is always there).
+    card_roles: ClassVar[tuple[str, ...]] = ("act", "react")
+
+    @property
+    def not_built_line(self) -> str:
+        return f"{self.title or self.id}: rules not built yet"
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:
@@ -214,6 +251,39 @@ class Ruleset:
     def is_out(self, fighter: Fighter) -> bool:
         """True when the fighter is out of the fight (greyed on cards and timeline)."""
         return False
+
+    def rested_values(self, sheet: Any) -> dict[str, Any]:
+        """A fresh status's values for a sheet: every lasting value at its full rating."""
+        fields = type(sheet).model_fields
+        return {name: getattr(sheet, name) for name in self.lasting_status if name in fields}
+
+    def where(self, enc: Encounter) -> str:
+        """Where in the round the fight is, in the ruleset's words ("phase 7", "Kaede's
+        turn", "surprise"): every log entry carries it."""
+        return ""
+
+    def pending_roll(self, enc: Encounter) -> PendingRoll | None:
+        """The roll others may still change before it is made (assists, defenses...)."""
+        return None
+
+    def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        """The exact chances of a pending roll with its contributions so far."""
+        return ()
+
+    def contribution_forms(self, enc: Encounter, roll: PendingRoll) -> tuple[ActionForm, ...]:
+        """What each fighter may still add to a pending roll, as forms (role "assist")."""
+        return ()
+
+    def turn_timer(self, enc: Encounter) -> int:
+        """Seconds each turn may last (0: no timer); the window counts them down and
+        sends a ``turn-timeout`` command when they run out."""
+        return 0
+
+    def check_command(self, enc: Encounter, command: Command) -> str | None:
+        """Why a command cannot be applied now, before any rule runs (None: go on)."""
+        if not self.rules_built and not command.core:
+            return self.not_built_line
+        return None
 
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """Hook for adding a fighter mid-fight (e.g. giving them their status)."""

@@ -75,7 +75,7 @@ def _other_lines(action: Action) -> list[str]:
     """The events of an action that are not its headline and not a roll."""
     return [
         h.text for h in action.happenings
-        if h.roll is None and h.kind != "phase" and not action.headline.startswith(h.text)
+        if h.roll is None and h.kind != "step" and not action.headline.startswith(h.text)
     ]
 
 
@@ -129,7 +129,7 @@ def _table(head: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]],
         for col, (cell, num) in enumerate(zip(row, numeric, strict=True)):
             if num:
                 out.append(f'<td class="num" align="right">{cell}</td>')
-            elif col == 0:  # fighter names and phases keep to one line
+            elif col == 0:  # fighter names and round steps keep to one line
                 out.append(f'<td style="white-space: nowrap">{cell}</td>')
             else:
                 out.append(f"<td>{cell}</td>")
@@ -204,12 +204,12 @@ def _html_dice(action: Action) -> str:
 def _html_actions(rnd: RoundSummary) -> str:
     rows: list[list[str]] = []
     classes: list[str] = []
-    last_phase: int | None = None
+    last_where: str | None = None
     for a in rnd.actions:
-        phase = ""
-        if a.phase != last_phase:
-            phase = "end" if a.phase is None else str(a.phase)
-            last_phase = a.phase
+        when = ""
+        if a.where != last_where:
+            when = a.where
+            last_where = a.where
         what = f"<b>{_e(a.headline)}</b>" if a.kind in ("act", "interrupt") else _e(a.headline)
         extra = _other_lines(a)
         if extra:
@@ -219,11 +219,11 @@ def _html_actions(rnd: RoundSummary) -> str:
             who += " <i>(interrupt)</i>"
         if a.continues:
             who = "↳ " + who
-        rows.append([phase, who, what, _html_dice(a)])
+        rows.append([_e(when), who, what, _html_dice(a)])
         classes.append("cont" if a.continues else "")
     if not rows:
         return "<p>Nothing was logged in this round.</p>"
-    return _table([("Phase", False), ("Who", False), ("What happened", False), ("Dice", False)],
+    return _table([("When", False), ("Who", False), ("What happened", False), ("Dice", False)],
                   rows, row_class=classes, widths=(8, 18, 42, 32))
 
 
@@ -350,15 +350,16 @@ def _md_round(rnd: RoundSummary, points: str) -> list[str]:
     else:
         out.append("**Order of action:** nobody acted.")
     out += ["", "### Actions and reactions", ""]
-    last_phase: int | None = None
+    last_where: str | None = None
     if not rnd.actions:
         out.append("Nothing was logged in this round.")
     for a in rnd.actions:
-        if a.phase != last_phase:
+        if a.where != last_where:
             if out[-1] != "":
                 out.append("")
-            out += [f"**Phase {a.phase}**" if a.phase is not None else "**End of the phases**", ""]
-            last_phase = a.phase
+            if a.where:
+                out += [f"**{a.where[:1].upper()}{a.where[1:]}**", ""]
+            last_where = a.where
         who = f"{_m(a.actor)}" + (" (interrupt)" if a.kind == "interrupt" else "")
         headline = _m(a.headline)
         if a.kind in ("act", "interrupt"):

@@ -2,7 +2,7 @@
 
 The summary never runs a rule again: it reads the events each log entry recorded (the
 shared event vocabulary of docs/ARCHITECTURE.md: ``act``, ``interrupt``, ``damage``,
-``ep-gain``...) and rebuilds the encounter at the end of each round by replaying the
+``points-gain``...) and rebuilds the encounter at the end of each round by replaying the
 entries' recorded changes on a copy of ``session.start``. Fighter states come from the
 ruleset's ``card()`` view, so every ruleset is summarised the same way. The HTML and
 Markdown renderers (``fightdesk.report.render``) both read these objects.
@@ -71,7 +71,7 @@ class Action:
     (a reaction or an answer inside one interrupt resolution)."""
 
     seq: int
-    phase: int | None
+    where: str
     kind: ActionKind
     actor: str
     headline: str
@@ -90,7 +90,7 @@ class Turn:
     fighter_id: str
     fighter: str
     kind: Literal["act", "interrupt"]
-    phase: int | None = None
+    where: str = ""
     maneuver: str = ""
     die: str = ""
     speed: int | None = None
@@ -102,8 +102,8 @@ class Turn:
             bits.append("interrupts")
         if self.maneuver:
             bits.append(self.maneuver)
-        if self.phase is not None:
-            bits.append(f"phase {self.phase}")
+        if self.where:
+            bits.append(self.where)
         if self.die:
             bits.append(f"die {self.die}")
         if self.speed is not None:
@@ -419,7 +419,7 @@ class _LogReader:
                 data = event.data
                 fid = event.fighter_id
                 if kind in ("act", "interrupt") and fid:
-                    turns.append(_turn(self, event, entry.phase))
+                    turns.append(_turn(self, event, entry.where))
                     tally(fid).actions += 1
                     source = fid
                 elif kind == "resolve" and fid:
@@ -434,9 +434,9 @@ class _LogReader:
                             tally(str(giver)).damage_dealt += amount
                     else:
                         tally(target).healed += amount
-                elif kind in ("ep-gain", "ep-spend") and fid:
+                elif kind in ("points-gain", "points-spend") and fid:
                     amount = _int(data.get("amount"))
-                    if kind == "ep-gain":
+                    if kind == "points-gain":
                         tally(fid).points_gained += amount
                     else:
                         tally(fid).points_spent += amount
@@ -467,8 +467,8 @@ class _LogReader:
 
     def _action(self, entry: LogEntry, continues: bool) -> Action | None:
         kinds = [e.kind for e in entry.events if e.kind != "ask"]
-        # A bare "next phase" is shown as the phase heading, not as an action.
-        if kinds and all(k == "phase" for k in kinds):
+        # A bare "next phase" or "next turn" is shown as the heading, not as an action.
+        if kinds and all(k == "step" for k in kinds):
             return None
         happenings = tuple(
             Happening(
@@ -490,7 +490,7 @@ class _LogReader:
             actor_event = next((e for e in entry.events if e.fighter_id), None)
         return Action(
             seq=entry.seq,
-            phase=entry.phase,
+            where=entry.where,
             kind=kind,
             actor=self.name(actor_event.fighter_id) if actor_event else "",
             headline=entry.summary,
@@ -505,7 +505,7 @@ def _action_kind(kinds: list[str]) -> ActionKind:
     ):
         if wanted in kinds:
             return result  # type: ignore[return-value]
-    if any(k in ("round-start", "round-end", "phase") for k in kinds):
+    if any(k in ("round-start", "round-end", "step") for k in kinds):
         return "round"
     if any(k in ("override", "roster") for k in kinds):
         return "gm"
@@ -514,7 +514,7 @@ def _action_kind(kinds: list[str]) -> ActionKind:
     return "other"
 
 
-def _turn(reader: _LogReader, event: Event, phase: int | None) -> Turn:
+def _turn(reader: _LogReader, event: Event, where: str) -> Turn:
     data = event.data
     speed = data.get("speed")
     die = data.get("die")
@@ -522,7 +522,7 @@ def _turn(reader: _LogReader, event: Event, phase: int | None) -> Turn:
         fighter_id=str(event.fighter_id),
         fighter=reader.name(event.fighter_id),
         kind="interrupt" if event.kind == "interrupt" else "act",
-        phase=phase,
+        where=where,
         maneuver=str(data.get("maneuver") or ""),
         die="" if die is None else str(die),
         speed=speed if isinstance(speed, int) else None,

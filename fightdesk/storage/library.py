@@ -106,9 +106,14 @@ def lasting_fields(ruleset: str) -> tuple[str, ...]:
 
 def rested_status(sheet: BaseModel) -> Any:
     """A fresh status: every lasting value at the sheet's full rating."""
+    from ..engine.changes import RuleViolation
+    from ..engine.ruleset import get_ruleset
+
     ruleset = str(getattr(sheet, "ruleset", ""))
-    values = {name: getattr(sheet, name) for name in lasting_fields(ruleset)
-              if name in type(sheet).model_fields}
+    try:
+        values = get_ruleset(ruleset).rested_values(sheet)
+    except RuleViolation:
+        values = {}
     return STATUSES[ruleset](**values)
 
 

@@ -30,10 +30,33 @@ DEMO_FILE = "demo_fight.json"
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2: log entries say where in the round they happened in the ruleset's words
+    (``where``, was the street-fighter ``phase``), and EP events name their pool."""
+    from fightdesk.engine.model import upgrade_entry_v1
+
+    rounds_with_phases: set[Any] = set()
+    for key in ("log", "redo"):
+        entries = data.get(key)
+        if not isinstance(entries, list):
+            continue
+        upgraded: list[Any] = []
+        for entry in entries:
+            if isinstance(entry, dict):
+                if entry.get("phase") is not None:
+                    rounds_with_phases.add(entry.get("round"))
+                entry = upgrade_entry_v1(
+                    entry, phases_seen=entry.get("round") in rounds_with_phases)
+            upgraded.append(entry)
+        data[key] = upgraded
+    return data
+
+
 # Upgrades for files written by older fightdesk versions: MIGRATIONS[n] turns the raw
 # JSON of schema version n into that of version n + 1 (and sets its schema_version).
-# Version 1 is the first, so there is nothing to upgrade yet.
-MIGRATIONS: dict[int, Migration] = {}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
 
 # Fields whose value is one of the rulesets' data classes (a union tagged by "ruleset").
 _RULESET_FIELDS = frozenset({"sheet", "status", "options", "state"})
@@ -136,7 +159,8 @@ def migrate(data: dict[str, Any], version: int, source: Path | str) -> dict[str,
 
 
 def _check_ruleset_ids(data: dict[str, Any], source: Path) -> None:
-    """Name an unknown ruleset plainly (pydantic would only say a tag does not match)."""
+    """Name an unknown ruleset plainly (pydantic would only say a tag does not match),
+    and a part of another ruleset than its fight's by its field."""
     from fightdesk.engine.model import KNOWN_RULESETS
 
     for root in ("encounter", "start"):
@@ -148,6 +172,27 @@ def _check_ruleset_ids(data: dict[str, Any], source: Path) -> None:
                     f"{', '.join(KNOWN_RULESETS)})",
                     _format_loc(loc),
                 )
+        _check_parts_agree(data.get(root), root, source)
+
+
+def _check_parts_agree(enc: Any, root: str, source: Path) -> None:
+    if not isinstance(enc, dict):
+        return
+    fight = enc.get("ruleset", "street-fighter")
+    parts: list[tuple[tuple[str | int, ...], Any]] = [
+        ((root, part), enc.get(part)) for part in ("options", "state")]
+    fighters = enc.get("fighters")
+    if isinstance(fighters, dict):
+        for key, fighter in fighters.items():
+            if isinstance(fighter, dict):
+                parts += [((root, "fighters", key, part), fighter.get(part))
+                          for part in ("sheet", "status")]
+    for loc, part in parts:
+        if isinstance(part, dict) and part.get("ruleset", fight) != fight:
+            raise FileProblem(
+                source, f"this part is for {part.get('ruleset')}, but the fight is {fight}",
+                _format_loc((*loc, "ruleset")),
+            )
 
 
 def _ruleset_ids(node: Any, loc: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], Any]]:

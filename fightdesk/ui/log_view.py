@@ -154,8 +154,8 @@ def entry_html(entry: Any) -> str:
     from html import escape  # here, not at the top: html loads a 2,000-entry table
 
     when = f"Round {entry.round}" if entry.round else "Setup"
-    if entry.phase is not None and entry.round:
-        when += f", phase {entry.phase}"
+    if entry.where and entry.round:
+        when += f", {entry.where}"
     parts = [f"<p><b>{escape(entry.summary)}</b><br><i>{escape(when)} · log entry "
              f"{entry.seq}</i></p>"]
     lines: list[str] = []

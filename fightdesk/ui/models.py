@@ -226,9 +226,17 @@ class FightersModel(_ViewRowsModel):
 
 
 class StackModel(_ViewRowsModel):
-    """The interrupt (reaction) stack in the order it will resolve."""
+    """The reaction stack in the order it will resolve; the column titles are the
+    ruleset's (an interrupt stack of maneuvers and dice, or defenses and assists)."""
 
-    headers = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
+    headers = ("Fighter", "Action", "Uses", "Speed", "Spent", "Cost")
+
+    def set_engine(self, engine: Engine | None) -> None:
+        titles = engine.ruleset.stack_columns if engine is not None else type(self).headers
+        if titles != self.headers:
+            self.headers = titles
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(titles) - 1)
+        super().set_engine(engine)
 
     def _fetch(self) -> list[tuple[Hashable, Any]]:
         assert self.engine is not None
@@ -236,13 +244,14 @@ class StackModel(_ViewRowsModel):
 
     def _cell(self, row: Any, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            values = (row.fighter, row.action, row.die,
-                      "" if row.speed is None else str(row.speed), str(row.ep_spent), row.cost)
+            values = (row.fighter, row.action, row.source,
+                      "" if row.speed is None else str(row.speed), str(row.spent), row.cost)
             return values[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            # The maneuver and the cost can be cut short in the table: whole here.
+            # The action and the cost can be cut short in the table: whole here.
             whole = {1: row.action, 5: row.cost}.get(column, "")
-            return "\n".join(text for text in (whole, row.note) if text) or None
+            reacts = f"Reacts to {row.reacts_to}" if row.reacts_to and column == 1 else ""
+            return "\n".join(text for text in (whole, reacts, row.note) if text) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
@@ -387,8 +396,8 @@ _LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole)}
 def _when(entry: LogEntry) -> str:
     if entry.round == 0:
         return "setup"
-    phase = f" · {entry.phase}" if entry.phase is not None else ""
-    return f"R{entry.round}{phase}"
+    where = f" · {entry.where}" if entry.where else ""
+    return f"R{entry.round}{where}"
 
 
 def event_text(event: Event) -> str:

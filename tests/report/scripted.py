@@ -1,7 +1,7 @@
 """A two-round street-fighter fight written out by hand, as the rules would log it.
 
-The entries carry the shared event kinds (act, interrupt, resolve, damage, heal, ep-gain,
-ep-spend, condition-on/off, down, round-start/end) and real recorded changes made through
+The entries carry the shared event kinds (act, interrupt, resolve, damage, heal, points-gain,
+points-spend, condition-on/off, down, round-start/end) and real recorded changes made through
 a Transaction, mixed with core commands applied through the engine (free roll, note, GM
 override). The expected summary figures in the tests are worked out from this script.
 """
@@ -17,6 +17,7 @@ from fightdesk.engine.changes import Transaction
 from fightdesk.engine.dice import Roll
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Event, LogEntry, Session
+from fightdesk.engine.ruleset import get_ruleset
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_fight.json"
 
@@ -65,7 +66,8 @@ class Script:
         seq = log[-1].seq + 1 if log else 0
         entry = LogEntry(
             seq=seq, step=log[-1].step if joins and log else seq, round=enc.round,
-            phase=enc.state.phase, command={"kind": "scripted"}, summary=summary,
+            where=get_ruleset(enc.ruleset).where(enc), command={"kind": "scripted"},
+            summary=summary,
             events=list(events), changes=tx.changes,
         )
         log.append(entry)
@@ -83,12 +85,12 @@ def two_round_fight() -> Session:
     s.entry(
         "Round 1 begins",
         ev("round-start", "Round 1 begins"),
-        ev("ep-gain", "Kaede Moriyama gains 3 EP (Intelligence)", KAEDE, amount=3, why="Intelligence"),
-        ev("ep-gain", "Brannock Vale gains 2 EP (Intelligence)", BRANNOCK, amount=2, why="Intelligence"),
+        ev("points-gain", "Kaede Moriyama gains 3 EP (Intelligence)", KAEDE, pool="EP", amount=3, why="Intelligence"),
+        ev("points-gain", "Brannock Vale gains 2 EP (Intelligence)", BRANNOCK, pool="EP", amount=2, why="Intelligence"),
         sets=(((), "round", 1), (("state",), "stage", "phases"), (("state",), "phase", 10),
               (status(KAEDE), "ep", 3), (status(BRANNOCK), "ep", 2)),
     )
-    s.entry("Phase 9", ev("phase", "Phase 9"), sets=((("state",), "phase", 9),))
+    s.entry("Phase 9", ev("step", "Phase 9"), sets=((("state",), "phase", 9),))
     s.entry(
         "Kaede Moriyama acts: Jab at Brannock Vale",
         ev("act", "Kaede Moriyama acts: Jab at Brannock Vale", KAEDE,
@@ -98,7 +100,7 @@ def two_round_fight() -> Session:
         "Brannock Vale interrupts with Short",
         ev("interrupt", "Brannock Vale interrupts with Short (speed 12)", BRANNOCK,
            maneuver="Short", die=9, speed=12, ep=1),
-        ev("ep-spend", "Brannock Vale spends 1 EP on speed", BRANNOCK, amount=1, why="speed"),
+        ev("points-spend", "Brannock Vale spends 1 EP on speed", BRANNOCK, pool="EP", amount=1, why="speed"),
         sets=((status(BRANNOCK), "ep", 1),), joins=True,
     )
     r1 = dice("Brannock Vale", "Short damage", [7, 3, 9, 1], "2 successes", typed=True)
@@ -118,7 +120,7 @@ def two_round_fight() -> Session:
         sets=((status(BRANNOCK), "health", 11),), joins=True,
     )
     s.apply(c.FreeRoll(notation="2d10>=6", who="Kaede Moriyama", dice=[[10, 5]]))
-    s.entry("Phase 6", ev("phase", "Phase 6"), sets=((("state",), "phase", 6),))
+    s.entry("Phase 6", ev("step", "Phase 6"), sets=((("state",), "phase", 6),))
     r3 = dice("Dock Thug 1", "Strong damage", [8, 2], "1 success", typed=False)
     s.entry(
         "Dock Thug 1 acts: Strong at Kaede Moriyama, hits for 1",
@@ -128,13 +130,13 @@ def two_round_fight() -> Session:
         ev("damage", "Kaede Moriyama takes 1 damage", THUG1, target=KAEDE, amount=1),
         sets=((status(KAEDE), "health", 7),),
     )
-    s.entry("Phase 4", ev("phase", "Phase 4"), sets=((("state",), "phase", 4),))
+    s.entry("Phase 4", ev("step", "Phase 4"), sets=((("state",), "phase", 4),))
     r4 = dice("Kaede Moriyama", "Forward damage", [6, 7, 8, 2, 10], "4 successes", typed=True)
     s.entry(
         "Kaede Moriyama acts: Forward at Dock Thug 2, hits for 4",
         ev("act", "Kaede Moriyama acts: Forward at Dock Thug 2", KAEDE,
            maneuver="Forward", die=4, speed=4),
-        ev("ep-spend", "Kaede Moriyama spends 1 EP on a damage die", KAEDE, amount=1,
+        ev("points-spend", "Kaede Moriyama spends 1 EP on a damage die", KAEDE, pool="EP", amount=1,
            why="damage die"),
         ev("roll", r4.describe(), KAEDE, roll=r4),
         ev("damage", "Dock Thug 2 takes 4 damage", KAEDE, target=THUG2, amount=4),
@@ -147,7 +149,7 @@ def two_round_fight() -> Session:
     s.entry(
         "Round 1 ends",
         ev("round-end", "Round 1 ends"),
-        ev("ep-gain", "Kaede Moriyama gains 1 EP (concentration)", KAEDE, amount=1,
+        ev("points-gain", "Kaede Moriyama gains 1 EP (concentration)", KAEDE, pool="EP", amount=1,
            why="concentration"),
         sets=((("state",), "stage", "round-over"), (("state",), "phase", None),
               (status(KAEDE), "ep", 3)),
@@ -156,12 +158,12 @@ def two_round_fight() -> Session:
     s.entry(
         "Round 2 begins",
         ev("round-start", "Round 2 begins"),
-        ev("ep-gain", "Kaede Moriyama gains 2 EP", KAEDE, amount=2, why="half Intelligence"),
-        ev("ep-gain", "Brannock Vale gains 1 EP", BRANNOCK, amount=1, why="half Intelligence"),
+        ev("points-gain", "Kaede Moriyama gains 2 EP", KAEDE, pool="EP", amount=2, why="half Intelligence"),
+        ev("points-gain", "Brannock Vale gains 1 EP", BRANNOCK, pool="EP", amount=1, why="half Intelligence"),
         sets=(((), "round", 2), (("state",), "stage", "phases"), (("state",), "phase", 10),
               (status(KAEDE), "ep", 5), (status(BRANNOCK), "ep", 2)),
     )
-    s.entry("Phase 8", ev("phase", "Phase 8"), sets=((("state",), "phase", 8),))
+    s.entry("Phase 8", ev("step", "Phase 8"), sets=((("state",), "phase", 8),))
     s.entry(
         "Brannock Vale acts: Fierce at Kaede Moriyama",
         ev("act", "Brannock Vale acts: Fierce at Kaede Moriyama", BRANNOCK,
@@ -181,7 +183,7 @@ def two_round_fight() -> Session:
         ev("resolve", "Brannock Vale's Fierce resolves", BRANNOCK),
         ev("roll", r5.describe(), BRANNOCK, roll=r5),
         ev("damage", "Kaede Moriyama takes 1 damage", BRANNOCK, target=KAEDE, amount=1),
-        ev("ep-gain", "Kaede Moriyama gains 1 EP (successful block)", KAEDE, amount=1,
+        ev("points-gain", "Kaede Moriyama gains 1 EP (successful block)", KAEDE, pool="EP", amount=1,
            why="block"),
         sets=((status(KAEDE), "health", 6), (status(KAEDE), "ep", 6)), joins=True,
     )
@@ -191,7 +193,7 @@ def two_round_fight() -> Session:
         sets=((status(BRANNOCK), "health", 12),),
     )
     s.apply(c.SetValue(fighter_id=KAEDE, field="status.chi", value=2))
-    s.entry("Phase 3", ev("phase", "Phase 3"), sets=((("state",), "phase", 3),))
+    s.entry("Phase 3", ev("step", "Phase 3"), sets=((("state",), "phase", 3),))
     r6 = dice("Dock Thug 3", "Jab damage", [1], "no successes: a miss", typed=True)
     s.entry(
         "Dock Thug 3 acts: Jab at Kaede Moriyama and misses",

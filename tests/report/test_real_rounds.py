@@ -65,8 +65,8 @@ def test_acting_order_runs_down_the_phases(summary: FightSummary) -> None:
         phases: list[int] = []
         for t in rnd.turns:
             if t.kind == "act":
-                assert t.phase is not None
-                phases.append(t.phase)
+                assert t.where.startswith("phase ")
+                phases.append(int(t.where.removeprefix("phase ")))
         assert phases == sorted(phases, reverse=True)  # phases 10 down to 1
         assert all(t.maneuver and t.speed is not None for t in rnd.turns)
     interrupts = [t for r in summary.rounds for t in r.turns if t.kind == "interrupt"]

@@ -41,11 +41,11 @@ def test_the_script_is_a_consistent_log(fight: Session) -> None:
 
 def test_order_of_actors_per_round(whole: FightSummary) -> None:
     r1, r2 = whole.rounds
-    assert [(t.fighter, t.kind, t.maneuver, t.phase) for t in r1.turns] == [
-        ("Kaede Moriyama", "act", "Jab", 9),
-        ("Brannock Vale", "interrupt", "Short", 9),
-        ("Dock Thug 1", "act", "Strong", 6),
-        ("Kaede Moriyama", "act", "Forward", 4),
+    assert [(t.fighter, t.kind, t.maneuver, t.where) for t in r1.turns] == [
+        ("Kaede Moriyama", "act", "Jab", "phase 9"),
+        ("Brannock Vale", "interrupt", "Short", "phase 9"),
+        ("Dock Thug 1", "act", "Strong", "phase 6"),
+        ("Kaede Moriyama", "act", "Forward", "phase 4"),
     ]
     assert (r1.turns[1].speed, r1.turns[1].points, r1.turns[1].die) == (12, 1, "9")
     assert r1.turns[1].describe("EP") == (
@@ -77,7 +77,8 @@ def test_every_roll_with_faces_and_source(whole: FightSummary) -> None:
 def test_actions_keep_log_order_phases_and_exchanges(whole: FightSummary) -> None:
     r1 = whole.rounds[0]
     # The bare "Phase 9/6/4" entries become headings, not actions.
-    assert [a.phase for a in r1.actions] == [10, 9, 9, 9, 9, 9, 6, 4, 4, None]
+    assert [a.where for a in r1.actions] == [
+        *[f"phase {p}" for p in (10, 9, 9, 9, 9, 9, 6, 4, 4)], "end of the phases"]
     assert [a.kind for a in r1.actions][:5] == ["round", "act", "interrupt", "resolve", "resolve"]
     # The interrupt and both resolutions are one undo step with the act they answer.
     assert [a.continues for a in r1.actions[1:5]] == [False, True, True, True]

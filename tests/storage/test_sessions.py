@@ -359,27 +359,28 @@ def test_any_damage_gives_a_file_problem_or_a_valid_session(cut: int, junk: str)
 
 
 def test_older_file_is_upgraded_in_memory_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pretend the current schema is 2 and version 1 called the live fight "fight"."""
+    """Pretend the current schema is 3 and version 2 called the live fight "fight"."""
 
     def rename_fight(data: dict[str, Any]) -> dict[str, Any]:
         data["encounter"] = data.pop("fight")
         return data
 
     expected = demo_session().encounter
-    monkeypatch.setattr(model, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(sessions.MIGRATIONS, 1, rename_fight)
+    monkeypatch.setattr(model, "SCHEMA_VERSION", 3)
+    monkeypatch.setitem(sessions.MIGRATIONS, 2, rename_fight)
     data = demo_data()
+    assert data["schema_version"] == 2
     data["fight"] = data.pop("encounter")
     path = write_json(tmp_path / "old.json", data)
     before = path.read_bytes()
     session = load_session(path)
-    assert session.schema_version == 2
+    assert session.schema_version == 3
     assert session.encounter == expected
     assert path.read_bytes() == before, "loading never writes, even after an upgrade"
 
 
 def test_older_file_without_an_upgrade_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(model, "SCHEMA_VERSION", 3)
-    monkeypatch.setitem(sessions.MIGRATIONS, 2, lambda data: data)
+    monkeypatch.setattr(model, "SCHEMA_VERSION", 4)
+    monkeypatch.setitem(sessions.MIGRATIONS, 3, lambda data: data)
     problem = problem_of(write_json(tmp_path / "old.json", demo_data()))
-    assert "schema version 1 is too old" in problem.problem
+    assert "schema version 2 is too old" in problem.problem

@@ -112,7 +112,7 @@ def test_cost_free_on_the_phase_one_ep_otherwise_unless_an_abort() -> None:
                          ep_speed=1))
     assert st(eng, "ryu").ep == 0
     row = eng.ruleset.stack(eng.encounter)[0]
-    assert (row.ep_spent, row.cost) == (2, "1 EP (die 3 is not on the phase); 1 EP for +2 speed")
+    assert (row.spent, row.cost) == (2, "1 EP (die 3 is not on the phase); 1 EP for +2 speed")
     # Cancelled before anything resolved: die and EP come back.
     ok(eng, sf.CancelInterrupts())
     assert st(eng, "ryu").ep == 2 and 3 in [d.face for d in st(eng, "ryu").dice

@@ -347,3 +347,10 @@ class StreetFighterRound(StateModel):
     end_done: list[str] = Field(default_factory=list)
     # Round start: knocked-down fighters standing up.
     standing_done: list[str] = Field(default_factory=list)
+
+
+# What the session models take from this module (see fightdesk/engine/rulesets/__init__.py).
+SHEET = StreetFighterSheet
+STATUS = StreetFighterStatus
+OPTIONS = StreetFighterOptions
+ROUND = StreetFighterRound

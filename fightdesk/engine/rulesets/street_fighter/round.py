@@ -189,7 +189,7 @@ def start_round(ctx: Context) -> None:
             # Zen No-Mind: 2 free EP at the very start of the round, kept apart.
             ctx.set(path, "zen_ep", 2)
             ctx.say(f"{name(enc, fid)} has 2 temporary EP from Zen No-Mind", fighter_id=fid,
-                    kind="ep-gain", amount=2, why="Zen No-Mind")
+                    kind="points-gain", pool="EP", amount=2, why="Zen No-Mind")
     ctx.summary = f"Round {number} begins: EP gained; buy dice, then roll action dice"
 
 
@@ -297,7 +297,7 @@ def enter_first_phase(ctx: Context) -> None:
     first = next_phase_with_dice(ctx.enc, 11)
     if first is None:
         ctx.set(ROUND, "phase", 1)
-        ctx.say("No action dice this round", kind="phase", phase=1)
+        ctx.say("No action dice this round", kind="step", phase=1)
         return
     enter_phase(ctx, first)
 
@@ -310,7 +310,7 @@ def enter_phase(ctx: Context, phase: int) -> None:
     ctx.set(ROUND, "passed", [])
     ctx.set(ROUND, "pass_number", 1)
     ctx.set(ROUND, "rolloff", {})
-    ctx.say(f"Phase {phase}", kind="phase", phase=phase)
+    ctx.say(f"Phase {phase}", kind="step", phase=phase)
     _break_long_effects(ctx, phase)
     _roll_offs(ctx)
 
@@ -554,7 +554,7 @@ def _cleanup(ctx: Context) -> None:
         if zen:
             ctx.set(path, "zen_ep", 0)
             ctx.say(f"{who}'s {zen} unspent Zen No-Mind EP are lost", fighter_id=fid,
-                    kind="ep-spend", amount=zen, why="Zen No-Mind EP unspent")
+                    kind="points-spend", pool="EP", amount=zen, why="Zen No-Mind EP unspent")
         if st.concentration is not None:
             ctx.set(path, "concentration", None)
         if st.recovery is not None and not st.recovery.whole_round:
@@ -579,7 +579,7 @@ def end_fight(ctx: Context) -> None:
         path = status_path(fid)
         if st.ep or st.zen_ep:
             ctx.say(f"{name(enc, fid)}'s {st.ep + st.zen_ep} EP vanish", fighter_id=fid,
-                    kind="ep-spend", amount=st.ep + st.zen_ep, why="end of the fight")
+                    kind="points-spend", pool="EP", amount=st.ep + st.zen_ep, why="end of the fight")
         for key, value in (("ep", 0), ("zen_ep", 0), ("ep_debt", 0), ("dice", []),
                            ("block", None), ("holding", None), ("concentration", None),
                            ("recovery", None), ("effects", []), ("knocked_down", False)):

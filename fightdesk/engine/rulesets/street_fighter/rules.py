@@ -52,6 +52,8 @@ class StreetFighter(Ruleset):
     # the fight (RULINGS.md street-fighter, last paragraph); dice and conditions belong to
     # one fight.
     lasting_status = ("health", "chi", "willpower")
+    stack_columns = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
+    role_labels = {"act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:
@@ -69,6 +71,15 @@ class StreetFighter(Ruleset):
 
     def is_out(self, fighter: Fighter) -> bool:
         return fighter.status.health <= 0
+
+    def where(self, enc: Encounter) -> str:
+        """The phase, as the log and the summaries have always said it."""
+        state = enc.state
+        if state.phase is not None:
+            return f"phase {state.phase}"
+        if not enc.round or state.stage in ("setup", "fight-start", "round-start"):
+            return ""
+        return "end of the phases"
 
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """A fighter joining: pools within the sheet, no EP or dice from elsewhere; in a

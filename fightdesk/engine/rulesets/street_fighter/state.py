@@ -153,8 +153,8 @@ def spend_ep(ctx: Context, fid: str, amount: int, why: str) -> tuple[int, int]:
         ctx.set(status_path(fid), "zen_ep", st.zen_ep - zen)
     if own:
         ctx.set(status_path(fid), "ep", st.ep - own)
-    ctx.say(f"{who} spends {amount} EP on {why}", fighter_id=fid, kind="ep-spend",
-            amount=amount, why=why)
+    ctx.say(f"{who} spends {amount} EP on {why}", fighter_id=fid, kind="points-spend",
+            pool="EP", amount=amount, why=why)
     return (zen, own)
 
 
@@ -166,7 +166,7 @@ def refund_ep(ctx: Context, fid: str, zen: int, own: int, why: str) -> None:
         ctx.set(status_path(fid), "ep", st.ep + own)
     if zen + own:
         ctx.say(f"{name(ctx.enc, fid)} gets {zen + own} EP back ({why})", fighter_id=fid,
-                kind="ep-gain", amount=zen + own, why=why)
+                kind="points-gain", pool="EP", amount=zen + own, why=why)
 
 
 def gain_ep(ctx: Context, fid: str, amount: int, why: str) -> int:
@@ -175,8 +175,8 @@ def gain_ep(ctx: Context, fid: str, amount: int, why: str) -> int:
         return 0
     st = status(ctx.enc, fid)
     ctx.set(status_path(fid), "ep", st.ep + amount)
-    ctx.say(f"{name(ctx.enc, fid)} gains {amount} EP ({why})", fighter_id=fid, kind="ep-gain",
-            amount=amount, why=why)
+    ctx.say(f"{name(ctx.enc, fid)} gains {amount} EP ({why})", fighter_id=fid, kind="points-gain",
+            pool="EP", amount=amount, why=why)
     return amount
 
 
@@ -191,8 +191,8 @@ def lose_ep(ctx: Context, fid: str, amount: int, why: str) -> int:
         ctx.set(status_path(fid), "zen_ep", st.zen_ep - zen)
     if amount - zen:
         ctx.set(status_path(fid), "ep", st.ep - (amount - zen))
-    ctx.say(f"{name(ctx.enc, fid)} loses {amount} EP ({why})", fighter_id=fid, kind="ep-spend",
-            amount=amount, why=why)
+    ctx.say(f"{name(ctx.enc, fid)} loses {amount} EP ({why})", fighter_id=fid, kind="points-spend",
+            pool="EP", amount=amount, why=why)
     return amount
 
 

@@ -308,10 +308,20 @@ def stack_rows(enc: Encounter) -> tuple[StackRow, ...]:
             id=str(move.id), fighter_id=move.fighter_id, fighter=name(enc, move.fighter_id),
             action=move_title(move) + (f" -> {name(enc, move.target_id)}"
                                        if move.target_id else ""),
-            die=f"held ({move.die_face})" if move.held_die else str(move.die_face),
-            speed=move.speed, ep_spent=move.ep_speed + move.cost_ep, cost=_cost_text(move),
-            note=_move_note(enc, move, working)))
+            source=f"held ({move.die_face})" if move.held_die else str(move.die_face),
+            speed=move.speed, spent=move.ep_speed + move.cost_ep, cost=_cost_text(move),
+            note=_move_note(enc, move, working), reacts_to=_reacts_to(enc, move)))
     return tuple(rows)
+
+
+def _reacts_to(enc: Encounter, move: Move) -> str:
+    """Which move an interrupt interrupts, in words ("Brannock's Fierce")."""
+    if move.interrupts is None:
+        return ""
+    other = next((m for m in enc.state.stack if m.id == move.interrupts), None)
+    if other is None:
+        return ""
+    return f"{name(enc, other.fighter_id)}'s {move_title(other)}"
 
 
 def _cost_text(move: Move) -> str:
@@ -504,7 +514,8 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
         forms.append(ActionForm("interrupt", "Interrupt",
                                 (man_field, target_field, die_field_int, victim_field,
                                  *_ep_fields(enc, fid, True)),
-                                enabled=not int_why, reason=int_why, shortcut="I"))
+                                enabled=not int_why, reason=int_why, shortcut="I",
+                                role="react"))
         on_turn = current_actor(enc) == fid and not rs.stack and rs.pending is None
         hold_why = "" if on_turn else (turn_why or "only on the fighter's turn")
         if on_turn and held_die(st) is not None:
@@ -535,7 +546,7 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
                 forms.append(ActionForm("interrupt-break-free", "Break free (interrupt)",
                                         (die_field_int, victim_field, *_ep_fields(enc, fid,
                                                                                   False)),
-                                        enabled=not int_why, reason=int_why))
+                                        enabled=not int_why, reason=int_why, role="react"))
             else:
                 forms.append(ActionForm("break-free", "Break free", (die_field_act,),
                                         enabled=not turn_why, reason=turn_why))
@@ -594,7 +605,8 @@ def _learn_form(enc: Encounter, fid: str) -> ActionForm:
     return ActionForm("learn-maneuver", "GM: add a maneuver from the catalogue",
                       (FormField("catalogue", "Maneuver", "choice", choices=choices,
                                  default=choices[0][0] if choices else None),),
-                      enabled=bool(choices), reason="" if choices else "knows them all")
+                      enabled=bool(choices), reason="" if choices else "knows them all",
+                      role="gm")
 
 
 def _edit_form(enc: Encounter, fid: str) -> ActionForm:
@@ -615,7 +627,7 @@ def _edit_form(enc: Encounter, fid: str) -> ActionForm:
                   default=first.technique if first else "punch"),
         FormField("abort", "Abort", "flag", default=first.abort if first else False),
         FormField("knockdown", "Knockdown", "flag", default=first.knockdown if first else False),
-    ), enabled=bool(mans), reason="" if mans else "no maneuvers")
+    ), enabled=bool(mans), reason="" if mans else "no maneuvers", role="gm")
 
 
 # --- building commands -------------------------------------------------------------------

@@ -1,0 +1,98 @@
+"""d100 data: the fighter sheet, live status, options and round state.
+
+The sheet is the one docs/rulesets/d100.md "Fighter sheet" lists; the rules that read it
+come with the ruleset's rules. Everything a rule writes lives here or in the shared turn
+order, so undo, redo and the log rebuild cover it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from ...base import Condition, StateModel
+from ...turn_state import TurnRoundState
+
+RULESET_ID = "d100"
+
+WeaponKind = Literal["melee", "projectile", "bullet", "unarmed"]
+
+
+class D100Weapon(StateModel):
+    """A weapon: its damage, its own hit points, and what kind of attack it makes."""
+
+    name: str = Field(min_length=1, max_length=60)
+    damage: int = Field(1, ge=0, le=1000)
+    hp: int = Field(10, ge=0, le=10000)
+    kind: WeaponKind = "melee"
+
+
+class D100Armour(StateModel):
+    """Armour covers the natural strike rolls from ``low`` to ``high`` and has hit points."""
+
+    name: str = Field("Armour", min_length=1, max_length=60)
+    low: int = Field(1, ge=1, le=100)
+    high: int = Field(100, ge=1, le=100)
+    hp: int = Field(10, ge=0, le=10000)
+
+    @model_validator(mode="after")
+    def _range(self) -> D100Armour:
+        if self.low > self.high:
+            raise ValueError(f"the armour's range {self.low}-{self.high} runs backwards")
+        return self
+
+
+class D100Sheet(StateModel):
+    """The d100 fighter sheet (docs/rulesets/d100.md#fighter-sheet)."""
+
+    ruleset: Literal["d100"] = "d100"
+    max_hp: int = Field(20, ge=1, le=10000)
+    strike: int = Field(0, ge=-100, le=200)
+    parry: int = Field(0, ge=-100, le=200)
+    dodge: int = Field(0, ge=-100, le=200)
+    entangle: int = Field(0, ge=-100, le=200)
+    counterstrike: int = Field(0, ge=-100, le=200)
+    combat_skill: int = Field(0, ge=0, le=200)
+    wit_skill: int = Field(0, ge=0, le=200)
+    damage_skill: int = Field(0, ge=-100, le=200)
+    # The text's "defense bonus": taken off damage that lands outside the armour.
+    toughness: int = Field(0, ge=0, le=1000)
+    build: int = Field(0, ge=0, le=1000)
+    recovery: int = Field(0, ge=0, le=1000)
+    hit_points_skill: int = Field(0, ge=0, le=1000)
+    running_speed: int = Field(0, ge=0, le=1000)
+    # Place at the table, for initiative method D (0: not seated).
+    seat: int = Field(0, ge=0, le=100)
+    weapons: list[D100Weapon] = Field(default_factory=list)
+    armour: D100Armour | None = None
+
+
+class D100Status(StateModel):
+    """What changes about a d100 fighter during a fight."""
+
+    ruleset: Literal["d100"] = "d100"
+    hp: int = Field(20, ge=0)
+    # Each weapon's hit points now, by position on the sheet (missing: as on the sheet).
+    weapon_hp: list[int] = Field(default_factory=list)
+    armour_hp: int | None = Field(None, ge=0)
+    conditions: list[Condition] = Field(default_factory=list)
+
+
+class D100Options(StateModel):
+    """Per-fight options of the d100 ruleset (its rules add theirs)."""
+
+    ruleset: Literal["d100"] = "d100"
+
+
+class D100Round(TurnRoundState):
+    """Round state: the shared turn order, roll and question."""
+
+    ruleset: Literal["d100"] = "d100"
+
+
+# What the session models take from this module (see fightdesk/engine/rulesets/__init__.py).
+SHEET = D100Sheet
+STATUS = D100Status
+OPTIONS = D100Options
+ROUND = D100Round

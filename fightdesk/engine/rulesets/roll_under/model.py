@@ -1,0 +1,82 @@
+"""Roll-under data: the fighter sheet, live status, options and round state.
+
+The sheet is the one docs/rulesets/roll-under.md "Fighter sheet" lists; the rules that
+read it come with the ruleset's rules. The fighter's side (PC or enemy) is the fighter's
+own ``side``, shared by every ruleset.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ...base import Condition, StateModel
+from ...turn_state import TurnRoundState
+
+RULESET_ID = "roll-under"
+
+WeaponClass = Literal["light", "medium-one-handed", "medium-two-handed", "medium-ranged",
+                      "rifle", "heavy"]
+
+
+class RollUnderWeapon(StateModel):
+    """A weapon: its class says its damage die (docs/rulesets/roll-under.md#damage)."""
+
+    name: str = Field(min_length=1, max_length=60)
+    weapon_class: WeaponClass = "light"
+
+
+class RollUnderSheet(StateModel):
+    """The roll-under fighter sheet (docs/rulesets/roll-under.md#fighter-sheet)."""
+
+    ruleset: Literal["roll-under"] = "roll-under"
+    level: int = Field(1, ge=1, le=30)
+    attack: int = Field(10, ge=0, le=30)
+    defense: int = Field(10, ge=0, le=30)
+    strength: int = Field(10, ge=0, le=30)
+    dexterity: int = Field(10, ge=0, le=30)
+    wisdom: int = Field(10, ge=0, le=30)
+    constitution: int = Field(10, ge=0, le=30)
+    # Entered by the GM (the text gives no table for it); never above 20.
+    max_hp: int = Field(10, ge=1, le=20)
+    # Assists a fighter may spend until the GM restores them (level - 4, at least 1 at
+    # level 5; the GM may change it for templates and augments).
+    assists: int = Field(0, ge=0, le=30)
+    weapons: list[RollUnderWeapon] = Field(default_factory=list)
+    # Enemies out of the ordinary.
+    acts_out_of_order: bool = False
+    turns_per_round: int = Field(1, ge=1, le=10)
+    wisdom_penalty: int = Field(0, ge=0, le=20)
+    immune_to_surprise: bool = False
+
+
+class RollUnderStatus(StateModel):
+    """What changes about a roll-under fighter during a fight."""
+
+    ruleset: Literal["roll-under"] = "roll-under"
+    hp: int = Field(10, ge=0)
+    # Damage taken past 0 HP (shown beside the HP, which never goes below 0).
+    lethal: int = Field(0, ge=0)
+    fatal_wounds: int = Field(0, ge=0)
+    assists: int = Field(0, ge=0)
+    conditions: list[Condition] = Field(default_factory=list)
+
+
+class RollUnderOptions(StateModel):
+    """Per-fight options of the roll-under ruleset (its rules add theirs)."""
+
+    ruleset: Literal["roll-under"] = "roll-under"
+
+
+class RollUnderRound(TurnRoundState):
+    """Round state: the shared turn order, roll and question."""
+
+    ruleset: Literal["roll-under"] = "roll-under"
+
+
+# What the session models take from this module (see fightdesk/engine/rulesets/__init__.py).
+SHEET = RollUnderSheet
+STATUS = RollUnderStatus
+OPTIONS = RollUnderOptions
+ROUND = RollUnderRound

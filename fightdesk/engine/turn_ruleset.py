@@ -1,0 +1,279 @@
+"""The base of every ruleset whose rounds are turns: it plugs the shared kits (turn
+order, pending roll) into the ruleset interface, so a ruleset adds rules, not machinery.
+
+A subclass keeps its round state in a :class:`~fightdesk.engine.turn_state.TurnRoundState`
+(``enc.state``), says how a round's turns are laid out (:meth:`TurnOrderRuleset.sections`),
+and handles its own actions; moving, holding and timing out turns, contributions to a
+waiting roll, and going on to the next turn are handled here and call the subclass's
+hooks. A ruleset whose rules are not built yet (``rules_built = False``) opens, takes
+fighters and shows them, but cannot start a fight or act.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from . import pending_roll, turns
+from .changes import RuleViolation
+from .pending_roll import PendingRoll, RollRules
+from .ruleset import ActionForm, Card, Lane, RoundControls, Ruleset, Timeline
+from .turns import TurnOrder, TurnRules, TurnSection
+
+if TYPE_CHECKING:
+    from .base import Decision
+    from .commands import Command
+    from .model import Encounter, Fighter
+    from .ruleset import Context
+
+TURNS: tuple[str, ...] = ("state", "turns")
+ROLL: tuple[str, ...] = ("state", "roll")
+
+
+class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
+    """A ruleset of turns: the shared turn order, pending roll and round controls."""
+
+    # The status field that is the fighter's health, and the sheet field of its maximum.
+    health_field: ClassVar[str] = "hp"
+    health_max_field: ClassVar[str] = "max_hp"
+
+    # --- what a subclass says -----------------------------------------------------------------
+    def sections(self, ctx: Context) -> list[TurnSection]:
+        """The round's turns, laid out at the start of a round (default: one section in
+        the fight's order)."""
+        enc = ctx.enc
+        return [TurnSection(id="round", label="Turns", slots=[
+            turns.TurnSlot(id=fid, fighter_id=fid) for fid in enc.order])]
+
+    def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
+        """Hook: a fighter's turn begins."""
+
+    def on_turn_end(self, ctx: Context, fighter_id: str) -> None:
+        """Hook: a fighter's turn ends."""
+
+    def on_timeout(self, ctx: Context, fighter_id: str) -> None:
+        """The turn timer ran out; by default the turn passes with no action."""
+        ctx.say(f"Time is up: {ctx.enc.name_of(fighter_id)}'s turn passes", kind="note",
+                fighter_id=fighter_id)
+        self.next_turn(ctx)
+
+    def rested_values(self, sheet: Any) -> dict[str, Any]:
+        """Full health (the sheet's maximum) and every other lasting value at its rating."""
+        values = super().rested_values(sheet)
+        values[self.health_field] = getattr(sheet, self.health_max_field)
+        return values
+
+    # --- the round ----------------------------------------------------------------------------
+    def start_round(self, ctx: Context) -> None:
+        """Lay out the round's turns and give the first turn."""
+        enc = ctx.enc
+        ctx.set((), "round", enc.round + 1)
+        ctx.set(("state",), "stage", "turns")
+        ctx.say(f"Round {ctx.enc.round} begins", kind="round-start")
+        first = turns.begin(ctx, TURNS, self.sections(ctx), self._skips(ctx.enc))
+        ctx.summary = f"Round {ctx.enc.round} begins"
+        if first is not None:
+            self._turn_begins(ctx, first.fighter_id)
+
+    def next_turn(self, ctx: Context) -> None:
+        """End the current turn and give the next; the round ends after the last."""
+        order: TurnOrder = ctx.enc.state.turns
+        ending = turns.current_fighter(order)
+        if ending is not None:
+            self.on_turn_end(ctx, ending)
+        nxt = turns.end_turn(ctx, TURNS, self._skips(ctx.enc))
+        if nxt is None:
+            ctx.set(("state",), "stage", "round-over")
+            ctx.summary = ctx.summary or f"Round {ctx.enc.round}: every turn is taken"
+            ctx.say(f"Round {ctx.enc.round}: every turn is taken", kind="step")
+            return
+        self._turn_begins(ctx, nxt.fighter_id)
+
+    def end_round(self, ctx: Context) -> None:
+        ctx.set(("state",), "stage", "round-over")
+        ctx.set(TURNS, "current", None)
+        ctx.summary = f"Round {ctx.enc.round} ends"
+        ctx.say(ctx.summary, kind="round-end")
+
+    def _turn_begins(self, ctx: Context, fighter_id: str) -> None:
+        name = ctx.enc.name_of(fighter_id)
+        ctx.summary = ctx.summary or f"{name}'s turn"
+        ctx.say(f"{name}'s turn", fighter_id=fighter_id, kind="step")
+        self.on_turn_start(ctx, fighter_id)
+
+    def _skips(self, enc: Encounter) -> Any:
+        def skips(fid: str) -> bool:
+            fighter = enc.fighters.get(fid)
+            return fighter is None or self.is_out(fighter) or self.skips(enc, fid)
+
+        return skips
+
+    # --- commands -------------------------------------------------------------------------------
+    def handle(self, ctx: Context, command: Command) -> None:
+        """The shared commands of a turn order; a subclass handles its own first and
+        passes the rest here."""
+        from . import commands as c
+
+        enc = ctx.enc
+        state = enc.state
+        if isinstance(command, c.StartFight | c.StartRound):
+            if state.stage == "turns":
+                ctx.fail("finish this round first (End Round)")
+            self.start_round(ctx)
+        elif isinstance(command, c.NextStep):
+            self._no_waiting(enc)
+            if state.stage != "turns":
+                ctx.fail("no round is going: start one first")
+            self.next_turn(ctx)
+        elif isinstance(command, c.EndRound):
+            self._no_waiting(enc)
+            if state.stage != "turns":
+                ctx.fail("no round is going")
+            self.end_round(ctx)
+        elif isinstance(command, c.MoveTurn):
+            turns.move(ctx, TURNS, self, command.slot_id, command.section, command.index)
+            slot = turns.slot_by_id(ctx.enc.state.turns, command.slot_id)
+            section = turns.section_of(ctx.enc.state.turns, command.slot_id)
+            who = enc.name_of(slot.fighter_id if slot else command.slot_id)
+            place = section.label if section else command.section
+            ctx.summary = f"GM moved {who}'s turn ({place}, place {command.index + 1})"
+            ctx.say(ctx.summary, kind="override", fighter_id=slot.fighter_id if slot else None)
+        elif isinstance(command, c.HoldTurn):
+            self._hold(ctx, command)
+        elif isinstance(command, c.TurnTimeout):
+            current = turns.current_fighter(state.turns)
+            if state.stage != "turns" or current is None or \
+                    state.turns.turn_number != command.turn_number:
+                ctx.fail("that turn is already over")
+            self.on_timeout(ctx, current)
+        elif isinstance(command, c.Contribute):
+            pending_roll.contribute(ctx, ROLL, self, command.roll_id, command.fighter_id,
+                                    command.contribution, command.amount)
+        elif isinstance(command, c.Withdraw):
+            pending_roll.withdraw(ctx, ROLL, self, command.roll_id, command.contribution_id)
+        elif isinstance(command, c.MakeRoll):
+            pending_roll.make(ctx, ROLL, self, command.roll_id)
+        else:
+            raise RuleViolation(f"{self.title or self.id} has no rule for {command.kind!r}")
+
+    def _hold(self, ctx: Context, command: Any) -> None:
+        order: TurnOrder = ctx.enc.state.turns
+        slot_id = command.slot_id or order.current
+        if slot_id is None:
+            ctx.fail("nobody's turn to hold")
+        slot = turns.slot_by_id(order, slot_id)
+        if slot is None:
+            ctx.fail(f"no turn {slot_id!r} this round")
+        was_current = order.current == slot_id
+        turns.hold(ctx, TURNS, self, slot_id, command.after)
+        name = ctx.enc.name_of
+        ctx.summary = f"{name(slot.fighter_id)} holds to act right after {name(command.after)}"
+        ctx.say(ctx.summary, fighter_id=slot.fighter_id, kind="hold")
+        if was_current:
+            nxt = turns.next_slot(ctx.enc.state.turns, self._skips(ctx.enc))
+            if nxt is None:
+                ctx.fail("nobody else has a turn left to hold for")
+            turns.give_turn_to(ctx, TURNS, nxt.id)
+            self._turn_begins(ctx, nxt.fighter_id)
+
+    def _no_waiting(self, enc: Encounter) -> None:
+        if enc.state.roll is not None:
+            raise RuleViolation("a roll is waiting: make it or take it back first")
+        if enc.state.pending is not None:
+            raise RuleViolation("answer the question first")
+
+    def open_roll(self, ctx: Context, roll: PendingRoll) -> PendingRoll:
+        """Put a roll on hold for contributions, with the next roll id."""
+        state = ctx.enc.state
+        roll = roll.model_copy(update={"id": state.next_roll_id})
+        ctx.set(("state",), "next_roll_id", state.next_roll_id + 1)
+        return pending_roll.open_roll(ctx, ROLL, roll)
+
+    # --- engine hooks ---------------------------------------------------------------------------
+    def pending(self, enc: Encounter) -> Decision | None:
+        return enc.state.pending
+
+    def pending_roll(self, enc: Encounter) -> PendingRoll | None:
+        return enc.state.roll
+
+    def step_open(self, enc: Encounter) -> bool:
+        """A waiting roll or question keeps the undo step open: the whole exchange is one step."""
+        return enc.state.roll is not None or enc.state.pending is not None
+
+    def is_out(self, fighter: Fighter) -> bool:
+        return int(getattr(fighter.status, self.health_field)) <= 0
+
+    def where(self, enc: Encounter) -> str:
+        state = enc.state
+        if state.stage == "initiative":
+            return "initiative"
+        if state.stage == "round-over":
+            return "end of round"
+        order: TurnOrder = state.turns
+        slot = turns.current_slot(order)
+        if state.stage != "turns" or slot is None:
+            return ""
+        turn = f"{enc.name_of(slot.fighter_id)}'s turn"
+        section = turns.section_of(order, slot.id)
+        if section is not None and len(order.sections) > 1:
+            return f"{section.label.lower()}, {turn}"
+        return turn
+
+    def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
+        """A fighter joining mid-round gets a turn at the end of the last section."""
+        order: TurnOrder = ctx.enc.state.turns
+        if ctx.enc.state.stage == "turns" and order.sections:
+            turns.add_turn(ctx, TURNS, fighter_id, order.sections[-1].id, extra=False)
+
+    # --- views ------------------------------------------------------------------------------------
+    def timeline(self, enc: Encounter) -> Timeline:
+        order: TurnOrder = enc.state.turns
+        if enc.state.stage in ("turns", "round-over") and order.sections:
+            return turns.timeline(enc, order, out=lambda fid: self._out(enc, fid),
+                                  caption=self.describe_state(enc))
+        lanes = tuple(Lane(id=fid, title=enc.fighters[fid].name, fighter_ids=(fid,), chips=(),
+                           out=self._out(enc, fid))
+                      for fid in enc.order if fid in enc.fighters)
+        return Timeline(columns=("Turns",), lanes=lanes, caption=self.describe_state(enc))
+
+    def _out(self, enc: Encounter, fid: str) -> bool:
+        fighter = enc.fighters.get(fid)
+        return fighter is None or self.is_out(fighter)
+
+    def card(self, enc: Encounter, fighter_id: str) -> Card:
+        f = enc.fighters[fighter_id]
+        size = sum(1 for o in enc.fighters.values() if o.group == f.group) if f.group else 1
+        return Card(
+            fighter_id=fighter_id, title=f.name, side=f.side,
+            health=int(getattr(f.status, self.health_field)),
+            health_max=int(getattr(f.sheet, self.health_max_field)),
+            conditions=tuple(c.name for c in f.status.conditions),
+            acting=turns.current_fighter(enc.state.turns) == fighter_id
+            and enc.state.stage == "turns",
+            out=self.is_out(f), group_size=size,
+            health_field=f"status.{self.health_field}")
+
+    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
+        if not self.rules_built:
+            return (ActionForm("act", "Act", enabled=False, reason=self.not_built_line),)
+        return ()
+
+    def round_controls(self, enc: Encounter) -> RoundControls:
+        if not self.rules_built:
+            return RoundControls(status=self.not_built_line)
+        state = enc.state
+        busy = state.roll is not None or state.pending is not None
+        going = state.stage == "turns"
+        return RoundControls(
+            can_start_fight=False,
+            can_start_round=not going and bool(enc.order),
+            can_next_step=going and not busy,
+            can_end_round=going and not busy,
+            next_step_label="Next turn",
+        )
+
+    def describe_state(self, enc: Encounter) -> str:
+        state = enc.state
+        if state.stage == "setup" or enc.round == 0:
+            return "Before the fight"
+        where = self.where(enc)
+        return f"Round {enc.round}" + (f" · {where}" if where else "")

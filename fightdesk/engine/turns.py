@@ -1,0 +1,327 @@
+"""The turn order kit: rounds made of turns, for the rulesets that have no phases.
+
+A round is a list of sections (a surprise step, "before the enemies" and "after the
+enemies", or one initiative order), each a list of turn slots. A slot is one turn of one
+fighter: a fighter with extra turns has several slots, a held turn is a slot moved to act
+right after a named fighter, a fighter allowed to act out of order may be dragged across
+sections. The kit keeps whose turn it is and who has acted; the ruleset decides what is
+allowed (:class:`TurnRules`) and what a turn does. Every write goes through the context,
+so every move of the order is logged and undoable. See docs/ARCHITECTURE.md, "Turn order".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from .base import StateModel
+from .changes import Path
+
+if TYPE_CHECKING:
+    from .model import Encounter
+    from .ruleset import Chip, Context, Lane, Timeline
+
+
+class TurnSlot(StateModel):
+    """One turn of one fighter in the round."""
+
+    id: str
+    fighter_id: str
+    acted: bool = False
+    # A held turn: the fighter acts right after this fighter's turn.
+    after: str | None = None
+    # An extra turn (a second or later slot of the same fighter this round).
+    extra: bool = False
+    # May be dragged across sections (a fighter who acts out of order).
+    free: bool = False
+    # The roll or score that placed the slot (shown on the timeline), if any.
+    score: int | None = None
+
+
+class TurnSection(StateModel):
+    """A part of the round: surprise, before the enemies, the enemies, after them..."""
+
+    id: str
+    label: str
+    slots: list[TurnSlot] = Field(default_factory=list)
+
+
+class TurnOrder(StateModel):
+    """The round's turns in the order they come, and whose turn it is now."""
+
+    sections: list[TurnSection] = Field(default_factory=list)
+    current: str | None = None
+    # When the current turn started, by the GM's clock (for the optional turn timer);
+    # a count of turns taken this fight, so each turn has its own id for the timer.
+    turn_number: int = 0
+
+
+class TurnRules:
+    """What a ruleset says about its turn order; the defaults allow anything in a section."""
+
+    def may_move(self, enc: Encounter, order: TurnOrder, slot: TurnSlot, to_section: str) -> str | None:
+        """Why ``slot`` may not be moved to ``to_section`` (None: it may)."""
+        here = section_of(order, slot.id)
+        if here is not None and here.id != to_section and not slot.free:
+            return "a turn moves only inside its own section"
+        return None
+
+    def may_hold(self, enc: Encounter, order: TurnOrder, slot: TurnSlot, after: str) -> str | None:
+        """Why the fighter of ``slot`` may not hold to act right after ``after``."""
+        return None
+
+    def skips(self, enc: Encounter, fighter_id: str) -> bool:
+        """True for a fighter whose turns are passed over (out of the fight)."""
+        return False
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def slots(order: TurnOrder) -> Iterator[TurnSlot]:
+    """Every slot of the round in turn order."""
+    for section in order.sections:
+        yield from section.slots
+
+
+def slot_by_id(order: TurnOrder, slot_id: str) -> TurnSlot | None:
+    return next((s for s in slots(order) if s.id == slot_id), None)
+
+
+def section_of(order: TurnOrder, slot_id: str) -> TurnSection | None:
+    return next((sec for sec in order.sections if any(s.id == slot_id for s in sec.slots)), None)
+
+
+def current_slot(order: TurnOrder) -> TurnSlot | None:
+    return slot_by_id(order, order.current) if order.current else None
+
+
+def current_fighter(order: TurnOrder) -> str | None:
+    slot = current_slot(order)
+    return slot.fighter_id if slot else None
+
+
+def next_slot(order: TurnOrder, skips: Callable[[str], bool]) -> TurnSlot | None:
+    """The first slot after the current one (or from the start) that has not acted."""
+    found_current = order.current is None
+    for slot in slots(order):
+        if not found_current:
+            found_current = slot.id == order.current
+            continue
+        if not slot.acted and not skips(slot.fighter_id):
+            return slot
+    return None
+
+
+def first_slot_of(order: TurnOrder, fighter_id: str, *, waiting: bool = True) -> TurnSlot | None:
+    """The fighter's first slot (that has not acted, when ``waiting``)."""
+    return next((s for s in slots(order)
+                 if s.fighter_id == fighter_id and not (waiting and s.acted)), None)
+
+
+def has_acted(order: TurnOrder, fighter_id: str) -> bool:
+    """True once every slot of the fighter this round has been taken."""
+    mine = [s for s in slots(order) if s.fighter_id == fighter_id]
+    return bool(mine) and all(s.acted for s in mine)
+
+
+# --- changing (through the context: logged and undoable) ------------------------------------
+
+
+def begin(ctx: Context, path: Path, sections: list[TurnSection],
+          skips: Callable[[str], bool]) -> TurnSlot | None:
+    """Lay out a new round and give the turn to its first fighter who can act."""
+    order = TurnOrder(sections=sections, turn_number=_order(ctx, path).turn_number)
+    ctx.set(path[:-1], str(path[-1]), order)
+    return _give_turn(ctx, path, next_slot(_order(ctx, path), skips))
+
+
+def end_turn(ctx: Context, path: Path, skips: Callable[[str], bool]) -> TurnSlot | None:
+    """The current turn is taken; the next waiting slot gets the turn (None: round over)."""
+    order = _order(ctx, path)
+    if order.current is not None:
+        _update_slot(ctx, path, order.current, acted=True)
+    return _give_turn(ctx, path, next_slot(_order(ctx, path), skips))
+
+
+def give_turn_to(ctx: Context, path: Path, slot_id: str) -> TurnSlot:
+    """Hand the turn to a given slot (a held turn that comes up, the GM's choice)."""
+    order = _order(ctx, path)
+    slot = slot_by_id(order, slot_id)
+    if slot is None:
+        ctx.fail(f"no turn {slot_id!r} this round")
+    given = _give_turn(ctx, path, slot)
+    assert given is not None
+    return given
+
+
+def move(ctx: Context, path: Path, rules: TurnRules, slot_id: str, to_section: str,
+         index: int) -> None:
+    """Move a slot to position ``index`` of a section, if the ruleset allows it."""
+    order = _order(ctx, path)
+    slot = slot_by_id(order, slot_id)
+    if slot is None:
+        ctx.fail(f"no turn {slot_id!r} this round")
+    target = next((s for s in order.sections if s.id == to_section), None)
+    if target is None:
+        ctx.fail(f"no part {to_section!r} in this round")
+    why = rules.may_move(ctx.enc, order, slot, to_section)
+    if why:
+        ctx.fail(f"{ctx.enc.name_of(slot.fighter_id)} cannot go there: {why}")
+    if slot.acted:
+        ctx.fail(f"{ctx.enc.name_of(slot.fighter_id)} has already acted this round")
+    sections = [sec.model_copy(deep=True) for sec in order.sections]
+    moved = slot.model_copy(update={"after": None})
+    for sec in sections:
+        sec.slots = [s for s in sec.slots if s.id != slot_id]
+    dest = next(sec for sec in sections if sec.id == to_section)
+    # Turns already taken stay where they were: a waiting turn goes among the waiting ones.
+    first_waiting = next((i for i, s in enumerate(dest.slots) if not s.acted), len(dest.slots))
+    dest.slots.insert(max(first_waiting, min(index, len(dest.slots))), moved)
+    ctx.set(path, "sections", sections)
+
+
+def hold(ctx: Context, path: Path, rules: TurnRules, slot_id: str, after_fighter: str) -> None:
+    """Hold a turn to act right after ``after_fighter``'s next turn."""
+    order = _order(ctx, path)
+    slot = slot_by_id(order, slot_id)
+    if slot is None:
+        ctx.fail(f"no turn {slot_id!r} this round")
+    name = ctx.enc.name_of
+    anchor = first_slot_of(order, after_fighter)
+    if anchor is None or anchor.id == slot.id:
+        ctx.fail(f"{name(after_fighter)} has no turn left this round to hold for")
+    why = rules.may_hold(ctx.enc, order, slot, after_fighter)
+    if why:
+        ctx.fail(f"{name(slot.fighter_id)} cannot hold for {name(after_fighter)}: {why}")
+    sections = [sec.model_copy(deep=True) for sec in order.sections]
+    for sec in sections:
+        sec.slots = [s for s in sec.slots if s.id != slot.id]
+    held = slot.model_copy(update={"after": after_fighter})
+    for sec in sections:
+        for i, s in enumerate(sec.slots):
+            if s.id == anchor.id:
+                sec.slots.insert(i + 1, held)
+                break
+    was_current = order.current == slot.id
+    ctx.set(path, "sections", sections)
+    if was_current:
+        ctx.set(path, "current", None)
+
+
+def add_turn(ctx: Context, path: Path, fighter_id: str, section_id: str,
+             index: int | None = None, *, extra: bool = True, free: bool = False) -> TurnSlot:
+    """Give a fighter another turn this round (an extra turn, or a late joiner's turn)."""
+    order = _order(ctx, path)
+    taken = {s.id for s in slots(order)}
+    slot_id, n = fighter_id, 2
+    while slot_id in taken:
+        slot_id, n = f"{fighter_id}#{n}", n + 1
+    slot = TurnSlot(id=slot_id, fighter_id=fighter_id, extra=extra and slot_id != fighter_id,
+                    free=free)
+    sections = [sec.model_copy(deep=True) for sec in order.sections]
+    dest = next((sec for sec in sections if sec.id == section_id), None)
+    if dest is None:
+        ctx.fail(f"no part {section_id!r} in this round")
+    dest.slots.insert(len(dest.slots) if index is None else index, slot)
+    ctx.set(path, "sections", sections)
+    return slot
+
+
+def remove_fighter(ctx: Context, path: Path, fighter_id: str) -> None:
+    """Take every turn of a fighter out of the round (they left the fight)."""
+    order = _order(ctx, path)
+    if not any(s.fighter_id == fighter_id for s in slots(order)):
+        return
+    sections = [sec.model_copy(deep=True) for sec in order.sections]
+    for sec in sections:
+        sec.slots = [s for s in sec.slots if s.fighter_id != fighter_id]
+    if current_fighter(order) == fighter_id:
+        ctx.set(path, "current", None)
+    ctx.set(path, "sections", sections)
+
+
+def _order(ctx: Context, path: Path) -> TurnOrder:
+    from .changes import resolve
+
+    found = resolve(ctx.enc, path)
+    assert isinstance(found, TurnOrder)
+    return found
+
+
+def _update_slot(ctx: Context, path: Path, slot_id: str, **values: object) -> None:
+    order = _order(ctx, path)
+    for si, sec in enumerate(order.sections):
+        for i, s in enumerate(sec.slots):
+            if s.id == slot_id:
+                ctx.tx.set_item((*path, "sections", si, "slots"), i, s.model_copy(update=values))
+                return
+
+
+def _give_turn(ctx: Context, path: Path, slot: TurnSlot | None) -> TurnSlot | None:
+    order = _order(ctx, path)
+    ctx.set(path, "current", slot.id if slot else None)
+    if slot is not None:
+        ctx.set(path, "turn_number", order.turn_number + 1)
+    return slot
+
+
+# --- the timeline view ------------------------------------------------------------------------
+
+
+def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
+             caption: str = "", clickable: Callable[[TurnSlot], bool] | None = None,
+             label: Callable[[TurnSlot], str] | None = None) -> Timeline:
+    """The round as the timeline widget draws it: a column per section, a lane per turn
+    slot in turn order, the current turn marked acting and the taken ones done."""
+    from .ruleset import Chip, Lane, Timeline
+
+    columns = tuple(sec.label for sec in order.sections)
+    lanes: list[Lane] = []
+    current_column: int | None = None
+    for col, sec in enumerate(order.sections):
+        for slot in sec.slots:
+            fighter = enc.fighters.get(slot.fighter_id)
+            if fighter is None:
+                continue
+            is_current = slot.id == order.current
+            if is_current:
+                current_column = col
+            state: str = "acting" if is_current else ("done" if slot.acted else "waiting")
+            text = label(slot) if label else _slot_label(enc, slot)
+            tip = _slot_tip(enc, sec, slot, state)
+            chip = Chip(id=slot.id, fighter_id=slot.fighter_id, column=col, label=text,
+                        state=state,  # type: ignore[arg-type]
+                        tooltip=tip,
+                        clickable=clickable(slot) if clickable else is_current)
+            lanes.append(_lane(fighter.name, slot, chip, out(slot.fighter_id)))
+    return Timeline(columns=columns, lanes=tuple(lanes), current_column=current_column,
+                    caption=caption, movable=True)
+
+
+def _lane(name: str, slot: TurnSlot, chip: Chip, is_out: bool) -> Lane:
+    from .ruleset import Lane
+
+    title = name + (" (extra turn)" if slot.extra else "")
+    return Lane(id=slot.id, title=title, fighter_ids=(slot.fighter_id,), chips=(chip,), out=is_out)
+
+
+def _slot_label(enc: Encounter, slot: TurnSlot) -> str:
+    if slot.after:
+        return f"after {enc.name_of(slot.after)}"
+    return str(slot.score) if slot.score is not None else "turn"
+
+
+def _slot_tip(enc: Encounter, section: TurnSection, slot: TurnSlot, state: str) -> str:
+    name = enc.name_of(slot.fighter_id)
+    words = {"acting": "acting now", "done": "has acted", "waiting": "waiting"}[state]
+    bits = [f"{name}: {section.label}, {words}"]
+    if slot.after:
+        bits.append(f"holding to act right after {enc.name_of(slot.after)}")
+    if slot.score is not None:
+        bits.append(f"rolled {slot.score}")
+    if slot.free:
+        bits.append("may act out of order")
+    return "\n".join(bits)
