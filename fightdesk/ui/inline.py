@@ -15,18 +15,37 @@ from PySide6.QtWidgets import QLabel
 
 def parse_typed_dice(text: str) -> list[list[int]]:
     """``"7 3 9; 4"`` -> ``[[7, 3, 9], [4]]``: rolls split by ``;`` (or ``|``), faces by
-    spaces or commas. Raises ValueError with a plain message."""
+    spaces or commas. A roll typed as ``-`` is left to the app (so the GM can type one
+    player's roll and let the app roll the others, in any order); ``00`` is a d100's 100;
+    coins are typed as H and T (``H T H`` or ``HTH``). Raises ValueError with a plain
+    message."""
     rolls: list[list[int]] = []
-    for part in re.split(r"[;|]", text):
-        if not part.strip():
+    parts = re.split(r"[;|]", text)
+    if len(parts) == 1 and not parts[0].strip():
+        return []
+    for part in parts:
+        part = part.strip()
+        if part in ("-", "?", ""):
+            rolls.append([])  # the app rolls this one
             continue
         faces: list[int] = []
-        for token in re.split(r"[\s,]+", part.strip()):
-            if not token.isdigit():
-                raise ValueError(f"{token!r} is not a die face: type numbers like 7 3 9")
-            faces.append(int(token))
+        for token in re.split(r"[\s,]+", part):
+            faces.extend(_faces(token))
         rolls.append(faces)
+    while rolls and not rolls[-1]:
+        rolls.pop()  # nothing typed for the last rolls: the app rolls them anyway
     return rolls
+
+
+def _faces(token: str) -> list[int]:
+    if token == "00":
+        return [100]
+    if token.isdigit():
+        return [int(token)]
+    if token and set(token.upper()) <= {"H", "T"}:
+        return [2 if ch == "H" else 1 for ch in token.upper()]
+    raise ValueError(f"{token!r} is not a die face: type numbers like 7 3 9 (or H and T "
+                     "for coins, - to let the app roll)")
 
 
 def error_label() -> QLabel:
