@@ -115,7 +115,7 @@ def anchors(text: str) -> set[str]:
     return result
 
 
-# A repository-relative pointer with an anchor, anywhere: docs/x/y.md#anchor.
+# A repository-relative pointer with an anchor, anywhere: docs/<path>.md#<anchor>.
 _DOC_POINTER = re.compile(r"(?<![\w./-])(docs/[\w./-]+?\.md)#([\w-]+)")
 # A Markdown link with an anchor: [text](path.md#anchor) or [text](#anchor).
 _MD_LINK = re.compile(r"\]\(([^)\s#]*)#([^)\s]+)\)")
