@@ -209,6 +209,15 @@ def test_every_test_a_ruleset_page_names_exists() -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_ruleset_page_headings_are_unique() -> None:
+    """A repeated heading gets a "-1" anchor, which a pointer would hardly mean to name."""
+    for page in sorted((ROOT / "docs" / "rulesets").glob("*.md")):
+        names = [slug(m.group(2)) for line in (text_of(page) or "").splitlines()
+                 if (m := _HEADING.match(line))]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        assert not repeated, f"{shown(page)}: headings repeated: {repeated}"
+
+
 def test_every_ruleset_has_its_page_listed_in_the_index() -> None:
     from fightdesk.engine.rulesets import BUILT_IN
 
