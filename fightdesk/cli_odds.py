@@ -96,9 +96,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         rulesets.add_parser(
             "street-fighter",
             help="a pool of d10 against a target number; damage after EP dodges",
-            description="Net successes of a pool of d10 against a target number (RULINGS.md "
-            "street-fighter). With --dodges the pool is read as a damage roll and the "
-            "result is the damage left after that many 2-dice EP dodges.",
+            description="Net successes of a pool of d10 against a target number "
+            "(docs/rulesets/street-fighter.md#successes-and-ones). With --dodges the pool "
+            "is read as a damage roll and the result is the damage left after that many "
+            "2-dice EP dodges.",
         )
     )
     sf.add_argument("--dice", type=_dice, required=True, metavar="N", help="dice in the pool")
@@ -125,7 +126,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             help="a strike against a defense or a counterstrike",
             description="A d100 strike against a parry, dodge or entangle (--defense) or "
             "against a counterstrike (--counter), with all bonuses; a natural 01-10 "
-            "strike fails (RULINGS.md d100).",
+            "strike fails (docs/odds.md#d100-strike-and-defense).",
         )
     )
     d100.add_argument("--strike", type=_bonus, default=0, metavar="B", help="strike bonus")
@@ -149,7 +150,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "ashes",
             help="a coin challenge at an advantage, with criticals",
             description="A From The Ashes challenge: advantage = attacking total - defending "
-            "total (RULINGS.md ashes).",
+            "total (docs/odds.md#ashes-challenge).",
         )
     )
     ashes.add_argument(

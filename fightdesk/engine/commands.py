@@ -40,8 +40,8 @@ class SetValue(Command):
 
 
 class SetOption(Command):
-    """The GM changes one of the fight's ruleset options (RULINGS.md: "Option" always
-    means a per-fight ruleset option the GM can change)."""
+    """The GM changes one of the fight's ruleset options: per-fight settings for what a
+    rule text leaves to the table (docs/rulesets/README.md#options)."""
 
     kind: Literal["set-option"] = "set-option"
     core: ClassVar[bool] = True

@@ -1,5 +1,5 @@
-"""Exact odds for the four rulesets, as ``fractions.Fraction`` (RULINGS.md: "Odds before
-rolling").
+"""Exact odds for the four rulesets, as ``fractions.Fraction``: every ruleset shows the
+chance of a roll before it is made (docs/rulesets/README.md#what-every-ruleset-gives-the-gm).
 
 Hand coded on purpose, not built on ``icepool``: every distribution the rules need is a
 small closed form (a d10 is success / one / blank, a coin is heads / tails, a d100 contest
@@ -47,7 +47,7 @@ ONE = Fraction(1)
 # --- street-fighter: pools of d10 against a target number ------------------------------
 
 TN_MIN = 2
-TN_MAX = 10  # RULINGS.md street-fighter: "A target number never goes above 10."
+TN_MAX = 10  # never above 10: docs/rulesets/street-fighter.md#target-numbers
 
 
 def clamp_tn(tn: int) -> int:
@@ -80,8 +80,8 @@ def pool_successes(dice: int, tn: int, *, ones_cancel: bool) -> dict[int, Fracti
     """Net successes of ``dice`` d10 at target number ``tn``: {0: p0, 1: p1, ..., dice: pn}.
 
     A face >= tn is a success; with ``ones_cancel`` each 1 takes away one success, and a
-    net below 0 counts as 0 (RULINGS.md street-fighter, "Damage"). ``tn`` is clamped to
-    2..10; 0 dice give {0: 1}."""
+    net below 0 counts as 0 (docs/rulesets/street-fighter.md#successes-and-ones). ``tn``
+    is clamped to 2..10; 0 dice give {0: 1}."""
     if dice < 0:
         raise ValueError(f"a pool cannot have {dice} dice")
     counts = _pool_counts(dice, clamp_tn(tn), ones_cancel)
@@ -119,8 +119,8 @@ def damage_after_dodges(
     damage: dict[int, Fraction], dodges: int, *, tn: int = 6, ones_cancel: bool
 ) -> dict[int, Fraction]:
     """Damage left after ``dodges`` Edge Point dodges: each dodge is its own roll of 2 d10
-    at ``tn``, each net success removes one point, never below 0 (RULINGS.md
-    street-fighter, "Damage": "2-dice dodges (TN 6) at 1 EP each"). Keys run 0..max."""
+    at ``tn``, each net success removes one point, never below 0
+    (docs/rulesets/street-fighter.md#dodges). Keys run 0..max."""
     if dodges < 0:
         raise ValueError(f"cannot buy {dodges} dodges")
     removed = _dodged_points(dodges, clamp_tn(tn), ones_cancel)
@@ -159,7 +159,7 @@ def opposed_successes(
     a hold): both sides roll their pools, at ``tn`` and ``against_tn`` (default the same;
     concentration or recovery can raise one side's), each side's 1s cancel its own
     successes if ``ones_cancel``, and the roller keeps what is left above the other side
-    (RULINGS.md street-fighter, "Opposed rolls"). Keys run 0..dice."""
+    (docs/rulesets/street-fighter.md#intimidation-and-deception). Keys run 0..dice."""
     if dice < 0 or against < 0:
         raise ValueError("a pool cannot have fewer than 0 dice")
     other_tn = tn if against_tn is None else against_tn
@@ -169,11 +169,11 @@ def opposed_successes(
 # --- d100: strike against parry, dodge, entangle or counterstrike -----------------------
 
 D100 = 100
-FUMBLE_TOP = 10  # RULINGS.md d100: "Natural 01-10 on a strike: the strike fails"
+FUMBLE_TOP = 10  # a natural 01-10 strike fails: docs/odds.md#d100-strike-and-defense
 
 
 def one_and_a_half(total: int) -> int:
-    """RULINGS.md d100: "1.5 x a roll" means roll + floor(roll / 2)."""
+    """"1.5 x a roll" is roll + floor(roll / 2) (docs/odds.md#d100-counterstrike)."""
     return total + total // 2
 
 
@@ -193,9 +193,9 @@ class StrikeOdds:
 
 @lru_cache(maxsize=1024)
 def d100_strike_odds(strike_bonus: int, defense_bonus: int) -> StrikeOdds:
-    """Strike total against a parry, dodge or entangle total (RULINGS.md d100): a natural
-    01-10 strike fails with no defense roll; otherwise the defense succeeds only if its
-    total strictly beats the strike total, ties to the attacker."""
+    """Strike total against a parry, dodge or entangle total: a natural 01-10 strike fails
+    with no defense roll; otherwise the defense succeeds only if its total strictly beats
+    the strike total, ties to the attacker (docs/odds.md#d100-strike-and-defense)."""
     hits = defended = 0
     for natural in range(FUMBLE_TOP + 1, D100 + 1):
         strike = natural + strike_bonus
@@ -234,7 +234,7 @@ class CounterstrikeOdds:
 
 @lru_cache(maxsize=1024)
 def d100_counterstrike(strike_bonus: int, counter_bonus: int) -> CounterstrikeOdds:
-    """RULINGS.md d100, "Counterstrike": counter total <= strike total: only the attack
+    """docs/odds.md#d100-counterstrike: counter total <= strike total: only the attack
     hits; above it but below 1.5 x the strike total: both hit; at or above 1.5 x: only the
     counter hits. A natural 01-10 strike never hits, and the counter then hits if its total
     beats the strike total. A natural 01-10 counter fails outright: it does no damage and
@@ -278,7 +278,7 @@ def d100_beats(bonus: int, other_bonus: int) -> Fraction:
 @lru_cache(maxsize=1024)
 def d100_beats_one_and_a_half(bonus: int, other_bonus: int) -> Fraction:
     """Chance 1d100 + ``bonus`` exceeds 1.5 x (1d100 + ``other_bonus``): the entangler's
-    disarm (RULINGS.md d100, "Entangle")."""
+    disarm (docs/odds.md#d100-entangle-and-disarm)."""
     wins = sum(
         _naturals_in(one_and_a_half(other + other_bonus) - bonus + 1, D100)
         for other in range(1, D100 + 1)
@@ -290,7 +290,7 @@ def d100_beats_one_and_a_half(bonus: int, other_bonus: int) -> Fraction:
 
 
 def d20_at_or_under(target: int) -> Fraction:
-    """Chance a d20 shows ``target`` or less; no automatic 1 or 20 (RULINGS.md roll-under),
+    """Chance a d20 shows ``target`` or less; no automatic 1 or 20 (docs/odds.md#roll-under-d20),
     so a target of 0 or less never succeeds and 20 or more always does."""
     return Fraction(max(0, min(20, target)), 20)
 
@@ -308,8 +308,8 @@ def _coins_at_least(coins: int, k: int) -> Fraction:
 @lru_cache(maxsize=256)
 def challenge_success(advantage: int, *, automatic_beyond_six: bool = True) -> Fraction:
     """Chance the attacker wins a challenge with ``advantage`` = attacking total - defending
-    total (RULINGS.md ashes): 5 + |a| coins, the advantaged side (the attacker when a >= 0)
-    wins with 3 or more in its favour. With the option on (the default), beyond +6 the
+    total (docs/odds.md#ashes-challenge): 5 + |a| coins, the advantaged side (the attacker
+    when a >= 0) wins with 3 or more in its favour. With the option on (the default), beyond +6 the
     attacker always wins and below -6 always loses. Reproduces the text's table."""
     if automatic_beyond_six and advantage > AUTOMATIC_BEYOND:
         return ONE
@@ -323,7 +323,7 @@ def challenge_success(advantage: int, *, automatic_beyond_six: bool = True) -> F
 def challenge_criticals(advantage: int) -> tuple[Fraction, Fraction]:
     """(attacker's critical, defender's critical) of a challenge: 7 + |a| coins in all, 7
     or more in the advantaged side's favour is its critical, all of them against it the
-    other side's (RULINGS.md ashes, "Criticals"; 1/128 each at +0)."""
+    other side's (docs/odds.md#ashes-criticals; 1/128 each at +0)."""
     coins = 7 + abs(advantage)
     advantaged = _coins_at_least(coins, 7)
     other = Fraction(1, 2**coins)

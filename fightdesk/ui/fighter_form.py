@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 Index = QModelIndex | QPersistentModelIndex
 
 # Layout hints only (which sheet fields sit together); any field not named here still
-# gets a widget, in an "Other" section. Names follow RULINGS.md's sheet paragraphs.
+# gets a widget, in an "Other" section. Names follow the rulesets' sheet sections
+# (docs/rulesets/street-fighter.md#fighter-sheet).
 SECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "street-fighter": (
         ("Attributes", ("strength", "dexterity", "stamina", "charisma", "manipulation",

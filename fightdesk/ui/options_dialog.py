@@ -1,6 +1,7 @@
 """Fight > Ruleset Options: the per-fight options of the fight's ruleset, one input each.
 
-RULINGS.md: "Option" always means a per-fight ruleset option the GM can change. The inputs
+An option is a per-fight ruleset setting the GM can change (docs/rulesets/README.md#options).
+The inputs
 come from the ruleset's options model (so a new ruleset needs no dialog code); OK emits
 the changed values, which the main window applies as logged, undoable ``SetOption``
 commands.

@@ -1,5 +1,6 @@
 """Exact odds: every figure is checked against a brute-force count over all faces (or all
-coin sequences), written here straight from RULINGS.md, never against odds.py itself."""
+coin sequences), written here straight from the rules in docs/odds.md (the rules the odds
+follow), never against odds.py itself."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ F = Fraction
 
 
 def net_successes(faces: Iterable[int], tn: int, ones_cancel: bool) -> int:
-    """RULINGS.md street-fighter: a face at or above the TN is a success; with ones
-    cancelling each 1 takes one away; the roll never goes below 0."""
+    """docs/rulesets/street-fighter.md#successes-and-ones: a face at or above the TN is a
+    success; with ones cancelling each 1 takes one away; the roll never goes below 0."""
     faces = list(faces)
     hits = sum(1 for f in faces if f >= tn)
     ones = sum(1 for f in faces if f == 1) if ones_cancel else 0
@@ -88,7 +89,8 @@ def test_zero_dice_and_every_key_present() -> None:
 
 
 def test_target_number_is_clamped_to_two_through_ten() -> None:
-    # RULINGS.md: "A target number never goes above 10"; concentration's +2 on TN 9 is 10.
+    # docs/rulesets/street-fighter.md#target-numbers: never above 10; concentration's +2 on
+    # TN 9 is 10.
     assert odds.pool_successes(3, 12, ones_cancel=True) == odds.pool_successes(
         3, 10, ones_cancel=True
     )
@@ -262,8 +264,8 @@ def test_opposed_is_a_distribution(mine: int, theirs: int, ones_cancel: bool) ->
 
 
 def strike_outcome(strike: int, defense: int, sb: int, db: int) -> str:
-    """RULINGS.md d100: natural 01-10 fails with no defense roll; the defense must
-    strictly beat the strike total; ties to the attacker."""
+    """docs/odds.md#d100-strike-and-defense: natural 01-10 fails with no defense roll; the
+    defense must strictly beat the strike total; ties to the attacker."""
     if strike <= 10:
         return "fumbled"
     return "defended" if defense + db > strike + sb else "hit"
@@ -271,7 +273,7 @@ def strike_outcome(strike: int, defense: int, sb: int, db: int) -> str:
 
 def counter_outcome(strike: int, counter: int, sb: int, cb: int) -> str:
     s_total, c_total = strike + sb, counter + cb
-    one_and_half = s_total + s_total // 2  # RULINGS.md: roll + floor(roll / 2)
+    one_and_half = s_total + s_total // 2  # docs/odds.md#d100-counterstrike
     if strike <= 10:  # the attack never hits; the counter hits if it beats the total
         return "only_counter" if c_total > s_total and counter > 10 else "neither"
     if counter <= 10:  # a fumbled counter does nothing (docs/odds.md)
@@ -348,7 +350,7 @@ def test_d20_matches_enumeration(target: int) -> None:
 
 
 def test_d20_rulings_examples() -> None:
-    # RULINGS.md roll-under: Attack 15 against Defense 12 succeeds on 13 or less.
+    # docs/odds.md#roll-under-d20: Attack 15 against Defense 12 succeeds on 13 or less.
     assert odds.d20_at_or_under(15 - (12 - 10)) == F(13, 20)
     # Defense 14 against Attack 12 succeeds on 12 or less.
     assert odds.d20_at_or_under(14 - (12 - 10)) == F(3, 5)

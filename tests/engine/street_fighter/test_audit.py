@@ -1,6 +1,6 @@
-"""An independent audit of the street-fighter rules against RULINGS.md (street-fighter):
+"""An independent audit of the street-fighter rules against docs/rulesets/street-fighter.md:
 one test per rule that no other test would catch if it were wrong. Dice are typed in and
-every expected value is worked out by hand from the quoted line."""
+every expected value is worked out by hand from the rule the comment points to."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def _to_phase(eng: Engine, phase: int) -> None:
 
 
 def test_round_three_gain_is_half_intelligence_rounded_up_for_an_even_score() -> None:
-    # RULINGS "Round start": "EP gain (Intelligence in round 1, half Intelligence rounded up
-    # later)". Intelligence 4: +4, then +2, then +2 (no rounding to 3).
+    # docs/rulesets/street-fighter.md#ep-gain: Intelligence in round 1, half of it rounded
+    # up later. Intelligence 4: +4, then +2, then +2 (no rounding to 3).
     eng = make_engine(fighter("ryo", intelligence=4, perception=0))
     begin(eng, [[9, 8]])
     assert st(eng, "ryo").ep == 4
@@ -55,8 +55,8 @@ def test_round_three_gain_is_half_intelligence_rounded_up_for_an_even_score() ->
 
 
 def test_weenie_cannot_buy_dice_and_never_gets_zen_ep() -> None:
-    # RULINGS "Maneuver specials": "Weenies never gain or spend EP"; "buying extra dice
-    # (2 EP each)" is therefore closed to them, and Zen No-Mind gives them nothing.
+    # docs/rulesets/street-fighter.md#weenies: weenies never gain or spend EP, so buying
+    # extra dice (2 EP each) is closed to them, and Zen No-Mind gives them nothing.
     zen = {"name": "Zen No-Mind", "special": "zen-no-mind", "technique": "focus",
            "no_damage": True}
     eng = make_engine(fighter("mook", weenie=True, intelligence=4, maneuvers=[zen]))
@@ -67,9 +67,9 @@ def test_weenie_cannot_buy_dice_and_never_gets_zen_ep() -> None:
 
 
 def test_zen_ep_pay_an_interrupt_before_the_fighters_own() -> None:
-    # RULINGS "Round start": Zen No-Mind's 2 temporary EP are "kept apart, spent first".
-    # Ryu (Intelligence 1) interrupts on his 3 (not the phase: 1 EP) with 1 EP on speed:
-    # 2 EP, both from Zen No-Mind; his own 1 EP stays.
+    # docs/rulesets/street-fighter.md#zen-no-mind: the 2 temporary EP are kept apart and
+    # spent first. Ryu (Intelligence 1) interrupts on his 3 (not the phase: 1 EP) with 1 EP
+    # on speed: 2 EP, both from Zen No-Mind; his own 1 EP stays.
     zen = {"name": "Zen No-Mind", "special": "zen-no-mind", "technique": "focus",
            "no_damage": True}
     eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, intelligence=1,
@@ -85,9 +85,9 @@ def test_zen_ep_pay_an_interrupt_before_the_fighters_own() -> None:
 
 
 def test_a_die_above_perception_for_a_fighter_already_holding_is_lost_but_a_low_one_asks() -> None:
-    # RULINGS "Phases": a die "must be used then: to act, to be held, or (if it shows at
-    # most Perception) turned into 1 EP. Otherwise it is lost", and the conversion is offered
-    # before it is lost. Ryo (Perception 3) holds his 9; his 3 comes up: no hold offered (one
+    # docs/rulesets/street-fighter.md#a-die-whose-phase-comes-up: the die acts, is held, or
+    # (showing at most Perception) becomes 1 EP; otherwise it is lost, and the conversion is
+    # offered first. Ryo (Perception 3) holds his 9; his 3 comes up: no hold offered (one
     # held die at most), only convert or lose.
     eng = make_engine(fighter("ryo", perception=3, dexterity=2, intelligence=0))
     begin(eng, [[9, 3]])
@@ -100,12 +100,12 @@ def test_a_die_above_perception_for_a_fighter_already_holding_is_lost_but_a_low_
 
 
 def test_held_die_interrupts_free_at_the_current_phases_speed() -> None:
-    # RULINGS "Held die": it "counts as showing the current phase (its speed uses the
-    # current phase)"; "Cost: spending a die that shows the current phase (or the held
-    # die) lets the interrupt be any maneuver for free".
-    # Ken (Wits 1) holds his 9. In phase 5 Ryu jabs: 5 + 2 = 7. Ken's Short on the held
-    # die: 5 + 1 = 6, not above 7 (had the held die kept its 9 it would be 10). Ken's
-    # Movement: 5 + 3 = 8 > 7, and free: Ken keeps his 2 EP.
+    # docs/rulesets/street-fighter.md#held-die: it counts as showing the current phase,
+    # speed included; docs/rulesets/street-fighter.md#interrupt-cost: a die on the current
+    # phase, or the held die, interrupts with any maneuver for free. Ken (Wits 1) holds his
+    # 9. In phase 5 Ryu jabs: 5 + 2 = 7. Ken's Short on the held die: 5 + 1 = 6, not above 7
+    # (had the held die kept its 9 it would be 10). Ken's Movement: 5 + 3 = 8 > 7, and free:
+    # Ken keeps his 2 EP.
     eng = make_engine(fighter("ken", wits=1, dexterity=1, intelligence=2),
                       fighter("ryu", wits=3, dexterity=2, intelligence=0))
     begin(eng, [[9], [9, 5]])
@@ -123,10 +123,10 @@ def test_held_die_interrupts_free_at_the_current_phases_speed() -> None:
 
 
 def test_interrupt_on_a_later_die_with_an_abort_is_free_and_without_is_one_ep() -> None:
-    # RULINGS: "any other die costs 1 EP unless the maneuver is an abort". Ryu's 2 in
-    # phase 6 against Ken's Jab (6 + 2 = 8): Block (abort) 2 + 4 = 6 is not above 8, so he
-    # needs EP on speed: with 2 EP on speed 6 + 4 = 10 > 8 - the abort costs no EP for the
-    # die, the 2 speed EP are all he pays.
+    # docs/rulesets/street-fighter.md#interrupt-cost: any other die costs 1 EP unless the
+    # maneuver is an abort. Ryu's 2 in phase 6 against Ken's Jab (6 + 2 = 8): Block (abort)
+    # 2 + 4 = 6 is not above 8, so he needs EP on speed: with 2 EP on speed 6 + 4 = 10 > 8 -
+    # the abort costs no EP for the die, the 2 speed EP are all he pays.
     eng = make_engine(fighter("ken", wits=1, dexterity=1),
                       fighter("ryu", wits=3, intelligence=3))
     begin(eng, [[6], [6, 2]])
@@ -139,10 +139,10 @@ def test_interrupt_on_a_later_die_with_an_abort_is_free_and_without_is_one_ep() 
 
 
 def test_interrupt_equal_to_the_speed_without_ep_is_refused_even_if_the_victim_paid_ep() -> None:
-    # RULINGS: "valid only if its speed including its EP is strictly greater than that
-    # move's speed *without* EP". Ken jabs on a 6 with 2 EP: speed 8 without EP, 12 with.
-    # Ryu's Jab on his 6: 8, not above 8 - refused. With 1 EP: 10 > 8, valid, though it
-    # resolves after Ken's 12 (the "slower interrupt").
+    # docs/rulesets/street-fighter.md#interrupts: valid only if its speed with its EP is
+    # strictly above the interrupted move's speed without EP. Ken jabs on a 6 with 2 EP:
+    # speed 8 without EP, 12 with. Ryu's Jab on his 6: 8, not above 8 - refused. With 1 EP:
+    # 10 > 8, valid, though it resolves after Ken's 12 (the "slower interrupt").
     eng = make_engine(fighter("ken", wits=1, intelligence=2, dexterity=1),
                       fighter("ryu", wits=3, intelligence=1, dexterity=1))
     begin(eng, [[6], [6]])
@@ -154,10 +154,10 @@ def test_interrupt_equal_to_the_speed_without_ep_is_refused_even_if_the_victim_p
 
 
 def test_resolution_ties_go_to_higher_wits_the_opposite_of_the_acting_order() -> None:
-    # RULINGS: "ties go to the higher Wits ... Note that this is the opposite direction
-    # from the acting order." Ken (Wits 1) acts first in phase 6 (lowest Wits); his Movement
-    # 6 + 3 = 9 with 1 EP = 11; Ryu (Wits 3) Movement 6 + 3 + 2 = 11 > 9. Tie at 11: Ryu
-    # (higher Wits) resolves first.
+    # docs/rulesets/street-fighter.md#resolution-order: ties go to the higher Wits, the
+    # opposite direction from the acting order. Ken (Wits 1) acts first in phase 6 (lowest
+    # Wits); his Movement 6 + 3 = 9 with 1 EP = 11; Ryu (Wits 3) Movement 6 + 3 + 2 = 11 >
+    # 9. Tie at 11: Ryu (higher Wits) resolves first.
     eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3, dexterity=1))
     begin(eng, [[6], [6]])
     assert eng.ruleset.round_controls(eng.encounter).status == "Ken to act"
@@ -167,11 +167,11 @@ def test_resolution_ties_go_to_higher_wits_the_opposite_of_the_acting_order() ->
 
 
 def test_interrupting_fighters_faster_own_move_is_kept() -> None:
-    # RULINGS: "every move of that same fighter on the stack that resolves after it is
-    # lost" - only after. Ken jabs on a 6 with 2 EP (12). Ryu interrupts with Movement
-    # (6 + 3 = 9 > 8). Ken interrupts Ryu's Movement with his 1: Jab 1 + 2 + 2x4 EP = 11 > 9,
-    # paying 1 EP for the die. Order: Ken's Jab 12, Ken's 11, Ryu's 9: Ken's act resolves
-    # before his interrupt, so nothing of his is lost.
+    # docs/rulesets/street-fighter.md#lost-moves: the interrupter's own moves that resolve
+    # after the interrupt are lost - only those after. Ken jabs on a 6 with 2 EP (12). Ryu
+    # interrupts with Movement (6 + 3 = 9 > 8). Ken interrupts Ryu's Movement with his 1:
+    # Jab 1 + 2 + 2x4 EP = 11 > 9, paying 1 EP for the die. Order: Ken's Jab 12, Ken's 11,
+    # Ryu's 9: Ken's act resolves before his interrupt, so nothing of his is lost.
     eng = make_engine(fighter("ken", wits=1, intelligence=7),
                       fighter("ryu", wits=3, intelligence=0, dexterity=1))
     begin(eng, [[6, 1], [6]])
@@ -188,8 +188,9 @@ def test_interrupting_fighters_faster_own_move_is_kept() -> None:
 
 
 def test_ones_do_not_cancel_on_damage_but_cancel_with_the_option() -> None:
-    # RULINGS "Damage": "On damage rolls 1s do not cancel successes ... Both are options."
-    # Ken's Fierce: Strength 2 + Punch 2 + 3 - Stamina 2 = 5 dice: 6, 7, 1, 1, 2 -> 2.
+    # docs/rulesets/street-fighter.md#successes-and-ones: on damage rolls 1s do not cancel,
+    # by option they do. Ken's Fierce: Strength 2 + Punch 2 + 3 - Stamina 2 = 5 dice: 6, 7,
+    # 1, 1, 2 -> 2.
     for option, health in ((False, 8), (True, 10)):
         eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
                           fighter("ryu", wits=3, intelligence=0, dexterity=1),
@@ -201,10 +202,10 @@ def test_ones_do_not_cancel_on_damage_but_cancel_with_the_option() -> None:
 
 
 def test_damage_pool_minimum_one_die_against_a_block() -> None:
-    # RULINGS "Damage": "pool = Strength + the maneuver's technique + the maneuver's damage
-    # modifier - the target's Stamina (plus Block technique while a block holds), minimum
-    # 1 die". Ryu blocks (Block 3) on his 9; Ken's Jab on his 6: 2 + 2 - 1 - 2 - 3 = -2 ->
-    # 1 die: a 6 -> 1 damage; the block absorbed it: +1 EP for Ryu.
+    # docs/rulesets/street-fighter.md#damage-pool: Strength + technique + damage modifier -
+    # Stamina (and - Block technique while a block holds), at least 1 die. Ryu blocks (Block
+    # 3) on his 9; Ken's Jab on his 6: 2 + 2 - 1 - 2 - 3 = -2 -> 1 die: a 6 -> 1 damage; the
+    # block absorbed it: +1 EP for Ryu.
     eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
                       fighter("ryu", wits=3, intelligence=0, block=3, dexterity=2))
     begin(eng, [[6], [9, 1]])
@@ -218,8 +219,8 @@ def test_damage_pool_minimum_one_die_against_a_block() -> None:
 
 
 def test_block_ends_when_the_fighter_next_acts_not_on_a_conversion() -> None:
-    # RULINGS "Blocks": a block lasts "until that fighter next acts ... EP conversions and
-    # buying EP with Willpower are not 'acting'".
+    # docs/rulesets/street-fighter.md#blocks: a block lasts until the fighter next acts; EP
+    # conversions and Willpower for EP are not actions.
     eng = make_engine(fighter("ryu", wits=1, dexterity=3, perception=2, block=3,
                               willpower=3, intelligence=0),
                       fighter("ken", wits=3, dexterity=1))
@@ -246,9 +247,10 @@ def test_block_ends_with_the_round() -> None:
 
 
 def test_ep_damage_dice_are_not_limited_by_the_defender_and_zero_after_removal_misses() -> None:
-    # RULINGS "Damage": "the attacker adds EP damage dice after soak; then the defender may
-    # remove dice at 1 EP each ... A pool reduced to 0 dice ... is a miss."
-    # Ken's Jab: 1 die + 2 EP dice = 3; Ryu (4 EP) removes all 3: no roll, a miss.
+    # docs/rulesets/street-fighter.md#ep-damage-dice,
+    # docs/rulesets/street-fighter.md#removing-damage-dice: the attacker's EP dice come
+    # after soak, then the defender removes dice at 1 EP each; no dice left is a miss. Ken's
+    # Jab: 1 die + 2 EP dice = 3; Ryu (4 EP) removes all 3: no roll, a miss.
     eng = make_engine(fighter("ken", wits=1, intelligence=2, dexterity=1),
                       fighter("ryu", wits=3, intelligence=4, dexterity=1))
     begin(eng, [[6], [5]])
@@ -262,10 +264,10 @@ def test_ep_damage_dice_are_not_limited_by_the_defender_and_zero_after_removal_m
 
 
 def test_stun_with_no_pending_move_takes_the_held_die_as_the_highest() -> None:
-    # RULINGS "Stun": "lose the highest unspent die ... and 1 EP"; a held die counts as
-    # showing the current phase. Ryu holds his 9 (shows 6 in phase 6) and has a 3. Ken's
-    # Fierce (Strength 4, Punch 4: 4 + 4 + 3 - 2 = 9 dice): 6, 6, 6, then 2s -> 3 > Stamina
-    # 2: Ryu loses the held die and 1 of his 2 EP.
+    # docs/rulesets/street-fighter.md#stun: the highest unspent die and 1 EP; a held die
+    # counts as showing the current phase. Ryu holds his 9 (shows 6 in phase 6) and has a 3.
+    # Ken's Fierce (Strength 4, Punch 4: 4 + 4 + 3 - 2 = 9 dice): 6, 6, 6, then 2s -> 3 >
+    # Stamina 2: Ryu loses the held die and 1 of his 2 EP.
     eng = make_engine(fighter("ryu", wits=1, dexterity=2, intelligence=2),
                       fighter("ken", wits=3, strength=4, punch=4, intelligence=0,
                               dexterity=1))
@@ -282,7 +284,7 @@ def test_stun_with_no_pending_move_takes_the_held_die_as_the_highest() -> None:
 
 
 def test_damage_equal_to_stamina_does_not_stun() -> None:
-    # RULINGS "Stun": "damage from one blow *above* the target's Stamina". 2 damage against
+    # docs/rulesets/street-fighter.md#stun: more damage than Stamina in one blow. 2 damage against
     # Stamina 2: no stun, the dice stay.
     eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
                       fighter("ryu", wits=3, intelligence=0, dexterity=2))
@@ -297,7 +299,7 @@ def test_damage_equal_to_stamina_does_not_stun() -> None:
 
 
 def test_target_numbers_never_go_above_ten() -> None:
-    # RULINGS "Damage": "A target number never goes above 10." Rin recovers chi from round
+    # docs/rulesets/street-fighter.md#target-numbers: never above 10. Rin recovers chi from round
     # start and concentrates (Power Up, TN 10 - Focus 1 = 9); the combined case puts the
     # concentration roll at 9 + 2 = 11 -> 10: 10, 9 -> 1 EP (at TN 9 it would be 2, at 11
     # none). The recovery roll: TN 8 + 2 = 10: 10, 9 -> chi 1 -> 2.
@@ -318,11 +320,11 @@ def test_target_numbers_never_go_above_ten() -> None:
 
 
 def test_find_an_angle_uses_the_arena_option_and_find_weakness_never_below_seven() -> None:
-    # RULINGS "Concentration": Find an Angle (Perception + Arena; TN 8 open arena, 7
-    # unusual environment, 6 obstacle-strewn), Find Weakness (Perception + Style Lore, TN 7,
-    # GM may raise it). Obstacle-strewn (6): Ana, 2 + Arena 1 = 3 dice: 6, 6, 5 -> 2 EP.
-    # Bo asks Find Weakness at TN 5: kept at 7: 2 + Style Lore 1 = 3 dice: 7, 6, 6 -> 1.
-    # Cy raises it to 9: 9, 8, 8 -> 1.
+    # docs/rulesets/street-fighter.md#concentration-kinds: Find an Angle (Perception +
+    # Arena; TN 8 open arena, 7 unusual environment, 6 obstacle-strewn), Find Weakness
+    # (Perception + Style Lore, TN 7, the GM may raise it). Obstacle-strewn (6): Ana, 2 +
+    # Arena 1 = 3 dice: 6, 6, 5 -> 2 EP. Bo asks Find Weakness at TN 5: kept at 7: 2 + Style
+    # Lore 1 = 3 dice: 7, 6, 6 -> 1. Cy raises it to 9: 9, 8, 8 -> 1.
     eng = make_engine(fighter("ana", arena=1, intelligence=0),
                       fighter("bo", style_lore=1, intelligence=0),
                       fighter("cy", style_lore=1, intelligence=0),
@@ -340,9 +342,10 @@ def test_find_an_angle_uses_the_arena_option_and_find_weakness_never_below_seven
 
 
 def test_dodge_is_at_plus_two_while_the_defender_recovers_and_ones_cancel() -> None:
-    # RULINGS "Recovery": "All TNs +2 while recovering"; dodges are "other rolls": each 1
-    # cancels one success. Ken's Fierce: 5 dice: 6, 6, 6, 2, 2 -> 3. Ryu dodges at TN 8:
-    # 8, 7 -> 1 (7 would count at TN 6); then 9, 1 -> 1 - 1 = 0. Ryu takes 2.
+    # docs/rulesets/street-fighter.md#recovery: all TNs +2 while recovering; a dodge is one
+    # of the "other rolls", where each 1 cancels one success. Ken's Fierce: 5 dice: 6, 6, 6,
+    # 2, 2 -> 3. Ryu dodges at TN 8: 8, 7 -> 1 (7 would count at TN 6); then 9, 1 -> 1 - 1 =
+    # 0. Ryu takes 2.
     eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
                       fighter("ryu", wits=3, intelligence=2, willpower=5, stamina=2,
                               dexterity=1, status={"willpower": 3}))
@@ -360,10 +363,10 @@ def test_dodge_is_at_plus_two_while_the_defender_recovers_and_ones_cancel() -> N
 
 
 def test_recovery_ignores_ones_and_counts_minutes_of_rounds() -> None:
-    # RULINGS "Recovery": "1s ignored; TN by time spent (1 round TN 8, 1 minute 7 ...;
-    # seconds per round is an option, default 3)". 20 rounds of 3 s = 1 minute: TN 7.
-    # With 30 s rounds, 2 rounds = 1 minute as well. Rin is 2 down: 7, 1 -> 1 (the 1 is
-    # ignored). She did nothing: no +2.
+    # docs/rulesets/street-fighter.md#recovery: 1s ignored; TN by time spent (1 round TN 8,
+    # 1 minute 7, ...), seconds per round an option (default 3). 20 rounds of 3 s = 1
+    # minute: TN 7. With 30 s rounds, 2 rounds = 1 minute as well. Rin is 2 down: 7, 1 -> 1
+    # (the 1 is ignored). She did nothing: no +2.
     eng = make_engine(fighter("rin", dexterity=1, intelligence=0, chi=4, status={"chi": 2}),
                       options={"seconds_per_round": 30})
     ok(eng, c.StartFight())
@@ -384,9 +387,9 @@ def test_recovery_ignores_ones_and_counts_minutes_of_rounds() -> None:
 
 
 def test_intimidation_ones_cancel_and_a_tie_costs_nothing() -> None:
-    # RULINGS "Opposed rolls": each net success costs 1 EP; on these rolls "each 1 cancels
-    # one success". Ivo: 2 + 2 = 4 dice: 7, 8, 1, 3 -> 2 - 1 = 1. Tom's Willpower 3: 6, 2, 2
-    # -> 1. Net 0: Tom keeps his 3 EP.
+    # docs/rulesets/street-fighter.md#intimidation-and-deception: each net success costs 1
+    # EP; on these rolls each 1 cancels one success. Ivo: 2 + 2 = 4 dice: 7, 8, 1, 3 -> 2 -
+    # 1 = 1. Tom's Willpower 3: 6, 2, 2 -> 1. Net 0: Tom keeps his 3 EP.
     eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1),
                       fighter("tom", wits=3, willpower=3, intelligence=3, dexterity=1))
     begin(eng, [[6], [2]])
@@ -396,7 +399,8 @@ def test_intimidation_ones_cancel_and_a_tie_costs_nothing() -> None:
 
 
 def test_deception_in_the_round_uses_wits_plus_insight() -> None:
-    # RULINGS: "deception (Manipulation + Subterfuge against Wits + Insight: likewise)".
+    # docs/rulesets/street-fighter.md#intimidation-and-deception: Manipulation + Subterfuge against
+    # Wits + Insight.
     # Dee: 3 + 2 = 5 dice: 6, 6, 6, 2, 2 -> 3. Tom: Wits 3 + Insight 1 = 4 dice: 6, 2, 2, 2
     # -> 1. Net 2: Tom loses 2 of 3 EP.
     eng = make_engine(fighter("dee", wits=1, manipulation=3, subterfuge=2, dexterity=1),
@@ -408,10 +412,10 @@ def test_deception_in_the_round_uses_wits_plus_insight() -> None:
 
 
 def test_stunning_shout_without_a_pending_move_takes_the_highest_die() -> None:
-    # RULINGS: "the first net success costs the pending move if there is one, otherwise
-    # the highest die; each further one costs 1 EP". Sid shouts on his 6 (Wits 3 + Focus 2
-    # = 5 dice): 6, 6, 2, 2, 2 -> 2; Tom's Willpower 2: 2, 3 -> 0. Net 2: Tom's highest die
-    # (5, not 3) and 1 EP.
+    # docs/rulesets/street-fighter.md#stunning-shout: the first net success costs the
+    # pending move if there is one, otherwise the highest die; each further one costs 1 EP.
+    # Sid shouts on his 6 (Wits 3 + Focus 2 = 5 dice): 6, 6, 2, 2, 2 -> 2; Tom's Willpower
+    # 2: 2, 3 -> 0. Net 2: Tom's highest die (5, not 3) and 1 EP.
     eng = make_engine(fighter("sid", wits=3, focus=2, dexterity=1, maneuvers=[SHOUT]),
                       fighter("tom", wits=1, willpower=2, intelligence=3))
     begin(eng, [[6], [5, 3]])
@@ -423,9 +427,10 @@ def test_stunning_shout_without_a_pending_move_takes_the_highest_die() -> None:
 
 
 def test_converting_the_die_the_question_is_about_answers_it_once() -> None:
-    # RULINGS "Phases": a die whose phase comes up is used, held, "or (if it shows at most
-    # Perception) turned into 1 EP". Turning the die into EP with the convert command while
-    # the question about it waits answers the question: 1 EP for the die, not 2.
+    # docs/rulesets/street-fighter.md#turning-a-die-into-ep: a die whose phase comes up may
+    # become 1 EP if it shows at most Perception. Turning the die into EP with the convert
+    # command while the question about it waits answers the question: 1 EP for the die, not
+    # 2.
     eng = make_engine(fighter("ryo", perception=3, dexterity=2, intelligence=0))
     begin(eng, [[3, 2]])
     ok(eng, c.NextStep())  # Ryo does not act with the 3: hold, convert or lose?
@@ -452,8 +457,8 @@ def test_converting_at_the_end_of_round_question_goes_on_with_the_round_end() ->
 
 
 def test_a_block_with_block_technique_zero_absorbs_nothing_and_gives_no_ep() -> None:
-    # RULINGS "Blocks": a block lasts "until [it has] absorbed a number of attacks equal
-    # to the fighter's Block technique". Block 0: no attack is absorbed, so no +1 EP.
+    # docs/rulesets/street-fighter.md#blocks: a block lasts until it has absorbed as many
+    # attacks as the fighter's Block technique. Block 0: no attack is absorbed, so no +1 EP.
     # Ken's Jab: 2 + 2 - 1 - Stamina 2 = 1 die: a 6 -> 1.
     eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
                       fighter("ryu", wits=3, intelligence=0, block=0, dexterity=2))
@@ -467,9 +472,10 @@ def test_a_block_with_block_technique_zero_absorbs_nothing_and_gives_no_ep() -> 
 
 
 def test_a_weenie_may_interrupt_on_a_later_die_with_an_abort() -> None:
-    # RULINGS: "any other die costs 1 EP unless the maneuver is an abort"; weenies never
-    # spend EP, so an abort is the one interrupt a weenie can make on a later die. Ken's
-    # Fierce on a 6: 6 - 1 = 5. The mook's Block on its 2: 2 + 4 = 6 > 5, free.
+    # docs/rulesets/street-fighter.md#interrupt-cost: any other die costs 1 EP unless the
+    # maneuver is an abort; docs/rulesets/street-fighter.md#weenies: weenies never spend EP,
+    # so an abort is the one interrupt a weenie can make on a later die. Ken's Fierce on a
+    # 6: 6 - 1 = 5. The mook's Block on its 2: 2 + 4 = 6 > 5, free.
     eng = make_engine(fighter("ken", wits=1, dexterity=1),
                       fighter("mook", wits=4, weenie=True))
     begin(eng, [[6], [2]])

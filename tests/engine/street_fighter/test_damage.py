@@ -38,9 +38,10 @@ def duel(**ken: Any) -> Engine:
 
 
 def test_attacker_adds_ep_damage_dice_after_soak() -> None:
-    # Seed: "1 EP - Add a die to damage dice rolled for a maneuver. Note: These dice are
-    # added AFTER soak is applied, so they may be added to the minimum 1 die."
-    # Ken's Jab: 2 + 2 - 1 - Stamina 2 = 1 die; +2 EP dice = 3 dice: 6, 7, 2 -> 2.
+    # docs/rulesets/street-fighter.md#ep-damage-dice; the text: "1 EP - Add a die to damage
+    # dice rolled for a maneuver. Note: These dice are added AFTER soak is applied, so they
+    # may be added to the minimum 1 die." Ken's Jab: 2 + 2 - 1 - Stamina 2 = 1 die; +2 EP
+    # dice = 3 dice: 6, 7, 2 -> 2.
     eng = make_engine(fighter("ken", wits=1, intelligence=3), fighter("ryu", wits=3,
                                                                       intelligence=0))
     begin(eng, [[6, 1], [5, 1]])
@@ -64,9 +65,10 @@ def test_ep_damage_dice_declared_with_the_move_are_not_asked_again() -> None:
 
 
 def test_defender_removes_dice_before_the_roll_and_no_dice_is_a_miss() -> None:
-    # Seed: "A Fighter may reduce the number of damage dice being rolled against them at a
-    # cost of 1 EP per die BEFORE the roll is made. Note: If this results in no dice, it is
-    # considered to have no successes, thus making it a miss."
+    # docs/rulesets/street-fighter.md#removing-damage-dice; the text: "A Fighter may reduce
+    # the number of damage dice being rolled against them at a cost of 1 EP per die BEFORE
+    # the roll is made. Note: If this results in no dice, it is considered to have no
+    # successes, thus making it a miss."
     eng = make_engine(fighter("ken", wits=1, intelligence=0), fighter("ryu", wits=3))
     begin(eng, [[6, 1], [5, 1]])
     ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
@@ -80,11 +82,12 @@ def test_defender_removes_dice_before_the_roll_and_no_dice_is_a_miss() -> None:
 
 
 def test_dodges_after_the_roll_each_success_removes_a_point() -> None:
-    # Seed: "1 EP - After damage dice are rolled against you, you may spend 1 EP to roll
-    # two dice of Dodge (TN:6). Each success reduces damage by one point."
-    # Ken's Fierce: 2 + 2 + 3 - 2 = 5 dice: 6, 6, 6, 2, 2 -> 3. Dodge 1: 6 and 1 -> the 1
-    # cancels the success (RULINGS: on other rolls each 1 cancels one) -> still 3.
-    # Dodge 2: 7 and 8 -> 2 successes -> 1 left. Ryu takes 1.
+    # docs/rulesets/street-fighter.md#dodges; the text: "1 EP - After damage dice are rolled
+    # against you, you may spend 1 EP to roll two dice of Dodge (TN:6). Each success reduces
+    # damage by one point." Ken's Fierce: 2 + 2 + 3 - 2 = 5 dice: 6, 6, 6, 2, 2 -> 3. Dodge
+    # 1: 6 and 1 -> the 1 cancels the success
+    # (docs/rulesets/street-fighter.md#successes-and-ones: on dodges each 1 cancels one) ->
+    # still 3. Dodge 2: 7 and 8 -> 2 successes -> 1 left. Ryu takes 1.
     eng = make_engine(fighter("ken", wits=1, intelligence=0),
                       fighter("ryu", wits=3, intelligence=3, stamina=3))
     begin(eng, [[6, 1], [5, 1]])
@@ -100,7 +103,8 @@ def test_dodges_after_the_roll_each_success_removes_a_point() -> None:
 
 
 def test_dodging_all_damage_is_a_miss_and_no_knockdown() -> None:
-    # Seed: "If all damage is dodged, then the attack missed."
+    # docs/rulesets/street-fighter.md#dodges; the text: "If all damage is dodged, then the
+    # attack missed."
     eng = make_engine(fighter("ken", wits=1, intelligence=0, maneuvers=[FOOT_SWEEP]),
                       fighter("ryu", wits=3, intelligence=1, stamina=4))
     begin(eng, [[6, 1], [5, 1]])
@@ -114,8 +118,8 @@ def test_dodging_all_damage_is_a_miss_and_no_knockdown() -> None:
 
 
 def test_stun_loses_the_pending_move_and_one_ep() -> None:
-    # RULINGS "Stun": damage from one blow above the target's Stamina: lose the pending move
-    # if one is pending, otherwise the highest unspent die, and 1 EP.
+    # docs/rulesets/street-fighter.md#stun: damage from one blow above the target's Stamina:
+    # lose the pending move if one is pending, otherwise the highest unspent die, and 1 EP.
     # Ken's Fierce (6 - 1 = 5) on Ryu; Ryu's Strong on his 6 with 1 EP (6 + 2 = 8 > 5):
     # Strength 3 + Punch 3 + 1 - Stamina 2 = 5 dice: 6, 7, 8, 1, 1 -> 3 > Stamina 2.
     eng = make_engine(fighter("ken", wits=1, intelligence=2),
@@ -144,10 +148,11 @@ def test_stun_without_a_pending_move_loses_the_highest_die() -> None:
 
 
 def test_knockdown_loses_the_pending_move_and_spends_the_highest_die() -> None:
-    # Seed "Knockdown": "A knocked down fighter must spend their highest action die to
-    # regain their feet. If a maneuver was interrupted with a knockdown, then that maneuver
-    # is lost as well."  Ken's Fierce (5); Ryu's Foot Sweep on his 6 with 1 EP
-    # (6 - 1 + 2 = 7 > 5): Strength 3 + Kick 3 + 2 - Stamina 2 = 6 dice -> 6,6,5,4,3,2 = 2.
+    # docs/rulesets/street-fighter.md#knockdown; the text: "A knocked down fighter must
+    # spend their highest action die to regain their feet. If a maneuver was interrupted
+    # with a knockdown, then that maneuver is lost as well."  Ken's Fierce (5); Ryu's Foot
+    # Sweep on his 6 with 1 EP (6 - 1 + 2 = 7 > 5): Strength 3 + Kick 3 + 2 - Stamina 2 = 6
+    # dice -> 6,6,5,4,3,2 = 2.
     eng = make_engine(fighter("ken", wits=1, dexterity=3),
                       fighter("ryu", wits=3, strength=3, kick=3, maneuvers=[FOOT_SWEEP]))
     begin(eng, [[6, 4, 2], [6, 1]])
@@ -164,8 +169,9 @@ def test_knockdown_loses_the_pending_move_and_spends_the_highest_die() -> None:
 
 
 def test_kippup_pays_one_ep_instead_of_the_die() -> None:
-    # Seed: "If a fighter has Kippup, they may spend 1 EP instead of losing the action die,
-    # though an interrupted maneuver is still lost."
+    # docs/rulesets/street-fighter.md#knockdown; the text: "If a fighter has Kippup, they
+    # may spend 1 EP instead of losing the action die, though an interrupted maneuver is
+    # still lost."
     eng = make_engine(fighter("ken", wits=1, dexterity=3, maneuvers=[KIPPUP]),
                       fighter("ryu", wits=3, strength=3, kick=3, maneuvers=[FOOT_SWEEP]))
     begin(eng, [[6, 4, 2], [6, 1]])
@@ -187,9 +193,9 @@ def test_kippup_pays_one_ep_instead_of_the_die() -> None:
 
 
 def test_knocked_down_without_dice_stands_at_the_start_of_next_round() -> None:
-    # RULINGS "Knockdown": "with no die left, the fighter stands at the start of the next
-    # round the same way."  Ken's only die went on his Fierce; Ryu's Foot Sweep with 1 EP
-    # (6 - 1 + 2 = 7 > 5) hits for 2 (6,6,5,4,3,2 at TN 6).
+    # docs/rulesets/street-fighter.md#knockdown: with no die left, the fighter stands at the
+    # start of the next round the same way.  Ken's only die went on his Fierce; Ryu's Foot
+    # Sweep with 1 EP (6 - 1 + 2 = 7 > 5) hits for 2 (6,6,5,4,3,2 at TN 6).
     eng = make_engine(fighter("ken", wits=1, dexterity=1, intelligence=0),
                       fighter("ryu", wits=3, strength=3, kick=3, maneuvers=[FOOT_SWEEP]))
     begin(eng, [[6], [6, 1]])
@@ -214,12 +220,12 @@ BRUISER: dict[str, Any] = {"strength": 4, "punch": 3, "kick": 3, "weenie": True,
 
 
 def test_block_absorbs_exactly_block_technique_attacks_and_gives_ep() -> None:
-    # Seed "Blocking": "Blocking holds until it has either blocked your Block technique in
-    # attacks or until you take an action"; "Successfully applying your Block to an attack
-    # gives 1 EP."  Gus (Block 2, Stamina 2, no EP) blocks on his 9. Three weenies Jab him
-    # on 8, 7 and 5: Strength 4 + Punch 3 - 1 - Stamina 2 = 4 dice, minus Block 2 = 2 dice
-    # while the block holds. The first two attacks are absorbed (+1 EP each); the third
-    # meets no block and rolls 4 dice.
+    # docs/rulesets/street-fighter.md#blocks; the text: "Blocking holds until it has either
+    # blocked your Block technique in attacks or until you take an action"; "Successfully
+    # applying your Block to an attack gives 1 EP."  Gus (Block 2, Stamina 2, no EP) blocks
+    # on his 9. Three weenies Jab him on 8, 7 and 5: Strength 4 + Punch 3 - 1 - Stamina 2 =
+    # 4 dice, minus Block 2 = 2 dice while the block holds. The first two attacks are
+    # absorbed (+1 EP each); the third meets no block and rolls 4 dice.
     eng = make_engine(
         fighter("gus", wits=5, dexterity=1, intelligence=0, block=2),
         fighter("w1", **BRUISER), fighter("w2", **BRUISER), fighter("w3", **BRUISER),
@@ -254,8 +260,8 @@ def test_block_absorbs_exactly_block_technique_attacks_and_gives_ep() -> None:
 
 
 def test_punch_defense_guards_punches_only_and_gives_no_ep() -> None:
-    # Seed: "Punch and Kick Defense: These count as Abort maneuvers, but do not give EP's
-    # like a normal block."
+    # docs/rulesets/street-fighter.md#punch-and-kick-defense; the text: "Punch and Kick
+    # Defense: These count as Abort maneuvers, but do not give EP's like a normal block."
     eng = make_engine(fighter("gus", wits=5, dexterity=1, intelligence=0, block=2,
                               maneuvers=[PUNCH_DEFENSE]),
                       fighter("w1", **BRUISER), fighter("w2", **BRUISER))

@@ -24,14 +24,15 @@ from .helpers import (
 
 
 def test_ep_gain_is_intelligence_then_half_rounded_up() -> None:
-    # Seed: "A fighter gains their Intelligence in EP's at the beginning of the first round
-    # of a fight, and 1/2 their Intelligence (round up) at the beginning of each
-    # subsequent round."  Intelligence 3: +3 in round 1, +2 (1.5 rounded up) in round 2.
+    # docs/rulesets/street-fighter.md#ep-gain; the text: "A fighter gains their Intelligence
+    # in EP's at the beginning of the first round of a fight, and 1/2 their Intelligence
+    # (round up) at the beginning of each subsequent round."  Intelligence 3: +3 in round 1,
+    # +2 (1.5 rounded up) in round 2.
     eng = make_engine(fighter("ryo", intelligence=3, wits=3, perception=2),
                       fighter("mook", intelligence=3, weenie=True))
     begin(eng, [[9, 8], [9]])
     assert st(eng, "ryo").ep == 3
-    # Seed "Weenie Rule": weenies "cannot gain or use EP's".
+    # docs/rulesets/street-fighter.md#weenies: weenies "cannot gain or use EP's".
     assert st(eng, "mook").ep == 0
     ok(eng, c.EndRound())  # dice 9 and 8 are above Perception 2: lost, nothing to ask
     assert eng.pending() is None
@@ -42,7 +43,8 @@ def test_ep_gain_is_intelligence_then_half_rounded_up() -> None:
 
 
 def test_weenie_rolls_exactly_one_die() -> None:
-    # RULINGS: "one d10 per point of Dexterity (a weenie rolls exactly one)".
+    # docs/rulesets/street-fighter.md#action-dice: one d10 per point of Dexterity, a weenie
+    # exactly one.
     eng = make_engine(fighter("ryo", dexterity=3, wits=3), fighter("mook", dexterity=4,
                                                                     weenie=True))
     ok(eng, c.StartFight())
@@ -54,8 +56,9 @@ def test_weenie_rolls_exactly_one_die() -> None:
 
 
 def test_bought_dice_cost_two_ep_each_before_the_roll() -> None:
-    # Seed: "2 EP - Before action dice are rolled for the round, you may spend EP's for
-    # 1 extra die per 2 EP's spent."  Intelligence 4 gives 4 EP: two extra dice.
+    # docs/rulesets/street-fighter.md#action-dice; the text: "2 EP - Before action dice are
+    # rolled for the round, you may spend EP's for 1 extra die per 2 EP's spent."
+    # Intelligence 4 gives 4 EP: two extra dice.
     eng = make_engine(fighter("ryo", dexterity=2, intelligence=4))
     ok(eng, c.StartFight())
     ok(eng, c.StartRound())
@@ -68,8 +71,9 @@ def test_bought_dice_cost_two_ep_each_before_the_roll() -> None:
 
 
 def test_zen_no_mind_ep_are_spent_first_and_vanish_at_round_end() -> None:
-    # Seed: Zen No-Mind "Gives 2 free EP's at the very beginning of each round, which must
-    # be spent during that round. If not spent by the end, they are lost."
+    # docs/rulesets/street-fighter.md#zen-no-mind; the text: "Gives 2 free EP's at the very
+    # beginning of each round, which must be spent during that round. If not spent by the
+    # end, they are lost."
     zen = {"name": "Zen No-Mind", "special": "zen-no-mind", "technique": "focus",
            "no_damage": True}
     eng = make_engine(fighter("ryo", intelligence=3, maneuvers=[zen]))
@@ -89,11 +93,11 @@ def test_zen_no_mind_ep_are_spent_first_and_vanish_at_round_end() -> None:
 
 
 def test_acting_order_wits_perception_dexterity_then_roll_off() -> None:
-    # Seed step 3: "the fighter with the lowest Wits goes FIRST. If there is a tie in
-    # Wits, the fighter with the lowest Perception goes first. If there is a tie in
-    # Perception, the fighter with the lowest Dexterity goes first. On a tie, roll a die,
-    # lower goes first."  d and e tie on all three: they roll 4 and 4 (tie, re-roll),
-    # then 9 and 2: e (2) goes first.
+    # docs/rulesets/street-fighter.md#acting-order; the text: "the fighter with the lowest
+    # Wits goes FIRST. If there is a tie in Wits, the fighter with the lowest Perception
+    # goes first. If there is a tie in Perception, the fighter with the lowest Dexterity
+    # goes first. On a tie, roll a die, lower goes first."  d and e tie on all three: they
+    # roll 4 and 4 (tie, re-roll), then 9 and 2: e (2) goes first.
     eng = make_engine(
         fighter("a", wits=3, perception=2, dexterity=2),
         fighter("b", wits=2, perception=3, dexterity=2),
@@ -112,8 +116,9 @@ def test_acting_order_wits_perception_dexterity_then_roll_off() -> None:
 
 
 def test_passes_repeat_until_no_die_shows_the_phase() -> None:
-    # Seed step 6: "Repeat steps 3-6 until no fighter has an action die showing the current
-    # phase." x (Wits 1) has two 7s, y (Wits 3) one: x, y, then x again in pass 2.
+    # docs/rulesets/street-fighter.md#phases-and-passes; the text: "Repeat steps 3-6 until
+    # no fighter has an action die showing the current phase." x (Wits 1) has two 7s, y
+    # (Wits 3) one: x, y, then x again in pass 2.
     eng = make_engine(fighter("x", wits=1, dexterity=2), fighter("y", wits=3, dexterity=1))
     begin(eng, [[7, 7], [7]])
     enc = eng.encounter
@@ -133,9 +138,9 @@ def test_passes_repeat_until_no_die_shows_the_phase() -> None:
 
 
 def test_unused_die_asks_hold_convert_or_lose_and_convert_gives_ep() -> None:
-    # RULINGS "Phases": a die whose phase comes up must be used: to act, to be held, or
-    # (if it shows at most Perception) turned into 1 EP; "Before the app lets such a die be
-    # lost, it offers the conversion."
+    # docs/rulesets/street-fighter.md#a-die-whose-phase-comes-up: a die whose phase comes up
+    # must be used: to act, to be held, or (if it shows at most Perception) turned into 1
+    # EP; before it is lost, the conversion is offered.
     eng = make_engine(fighter("ryo", perception=3, dexterity=2, intelligence=1))
     begin(eng, [[3, 2]])
     assert eng.encounter.state.phase == 3
@@ -148,9 +153,9 @@ def test_unused_die_asks_hold_convert_or_lose_and_convert_gives_ep() -> None:
 
 
 def test_held_die_counts_as_the_current_phase() -> None:
-    # Seed "Held Dice": "From then on, until it is expended, it is considered to be showing
-    # the current phase, whatever phase that might be."  Held at 7, used at phase 4 with a
-    # Jab (+2): speed 4 + 2 = 6.
+    # docs/rulesets/street-fighter.md#held-die; the text: "From then on, until it is
+    # expended, it is considered to be showing the current phase, whatever phase that might
+    # be."  Held at 7, used at phase 4 with a Jab (+2): speed 4 + 2 = 6.
     eng = make_engine(fighter("ryo", wits=1, dexterity=1, perception=2),
                       fighter("ken", wits=3, dexterity=1))
     begin(eng, [[7], [4]])
@@ -191,8 +196,9 @@ def test_end_of_round_offers_the_conversion_before_a_die_is_lost() -> None:
 
 
 def test_convert_any_time_needs_a_die_at_most_perception() -> None:
-    # Seed: "Any unspent action die showing a number equal to or lower than the fighter's
-    # Perception attribute may be expended for 1 EP at any time."
+    # docs/rulesets/street-fighter.md#turning-a-die-into-ep; the text: "Any unspent action
+    # die showing a number equal to or lower than the fighter's Perception attribute may be
+    # expended for 1 EP at any time."
     eng = make_engine(fighter("ryo", perception=3, dexterity=3, intelligence=1, wits=3),
                       fighter("mook", weenie=True))
     begin(eng, [[9, 4, 3], [5]])
@@ -204,7 +210,8 @@ def test_convert_any_time_needs_a_die_at_most_perception() -> None:
 
 
 def test_willpower_for_ep_once_a_round() -> None:
-    # Seed: "Once a round, a fighter may at any time spend a point of willpower for 1 EP."
+    # docs/rulesets/street-fighter.md#willpower-for-ep; the text: "Once a round, a fighter
+    # may at any time spend a point of willpower for 1 EP."
     eng = make_engine(fighter("ryo", intelligence=1, willpower=4))
     begin(eng, [[9, 8]])
     ok(eng, sf.WillpowerForEp(fighter_id="ryo"))
@@ -218,7 +225,8 @@ def test_willpower_for_ep_once_a_round() -> None:
 
 
 def test_all_ep_vanish_at_the_end_of_the_fight() -> None:
-    # Seed: "At the end of a fight, all EP's are lost."
+    # docs/rulesets/street-fighter.md#end-of-the-fight; the text: "At the end of a fight,
+    # all EP's are lost."
     eng = make_engine(fighter("ryo", intelligence=4))
     begin(eng, [[9, 8]])
     assert st(eng, "ryo").ep == 4
@@ -240,8 +248,9 @@ def test_undo_of_a_die_decision_takes_back_the_step_that_asked() -> None:
 
 
 def test_letting_a_die_go_can_still_hold_it() -> None:
-    # The question offered when a die is not used includes holding it (seed "Held Dice":
-    # "When an action die comes up, instead of acting, a fighter may hold that die").
+    # The question offered when a die is not used includes holding it
+    # (docs/rulesets/street-fighter.md#held-die; the text: "When an action die comes up,
+    # instead of acting, a fighter may hold that die").
     eng = make_engine(fighter("ryo", perception=2, dexterity=1))
     begin(eng, [[8]])
     ok(eng, c.NextStep())

@@ -34,13 +34,13 @@ SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "fo
 
 
 def test_concentration_then_recovery_at_round_end_both_at_plus_two() -> None:
-    # Seed "Recovery": "Concentration rolls are made before recovery rolls at the end of the
-    # round, and concentration does count as an action, meaning the +2 is added to both
-    # concentration and recovery if both are done."
+    # docs/rulesets/street-fighter.md#recovery; the text: "Concentration rolls are made
+    # before recovery rolls at the end of the round, and concentration does count as an
+    # action, meaning the +2 is added to both concentration and recovery if both are done."
     # Rin (Perception 3, Style Lore 2) recovers chi from before round 1 (3 points down) and
-    # concentrates (Find Weakness, TN 7) on her 6. End of round: Find Weakness 5 dice at
-    # TN 7 + 2 = 9: 9, 10, 8, 1, 3 -> 2 successes - one 1 = 1 EP. Then recovery after one
-    # full round: TN 8 + 2 (she did something) = 10: 10, 9, 1 -> 1 (1s ignored): chi 2 -> 3.
+    # concentrates (Find Weakness, TN 7) on her 6. End of round: Find Weakness 5 dice at TN
+    # 7 + 2 = 9: 9, 10, 8, 1, 3 -> 2 successes - one 1 = 1 EP. Then recovery after one full
+    # round: TN 8 + 2 (she did something) = 10: 10, 9, 1 -> 1 (1s ignored): chi 2 -> 3.
     eng = make_engine(fighter("rin", perception=3, style_lore=2, dexterity=1, intelligence=0,
                               chi=5, status={"chi": 2}))
     ok(eng, c.StartFight())
@@ -63,11 +63,11 @@ def test_concentration_then_recovery_at_round_end_both_at_plus_two() -> None:
 
 
 def test_concentration_raises_other_rolls_but_not_its_own() -> None:
-    # Seed "Concentration": "During a round they are concentrating, all Target Numbers for
-    # the concentrating fighter are at +2 due to the distraction, though this +2 does not
-    # apply to the concentration roll at the end."  Rin's Jab after concentrating rolls at
-    # TN 8: a 7 misses. Find an Angle in an open arena: TN 8 (Perception 3 + Arena 2):
-    # 8, 8, 7, 2, 3 -> 2 EP.
+    # docs/rulesets/street-fighter.md#concentration; the text: "During a round they are
+    # concentrating, all Target Numbers for the concentrating fighter are at +2 due to the
+    # distraction, though this +2 does not apply to the concentration roll at the end."
+    # Rin's Jab after concentrating rolls at TN 8: a 7 misses. Find an Angle in an open
+    # arena: TN 8 (Perception 3 + Arena 2): 8, 8, 7, 2, 3 -> 2 EP.
     eng = make_engine(fighter("rin", wits=1, perception=3, arena=2, dexterity=2,
                               intelligence=0),
                       fighter("tom", wits=3, dexterity=1, intelligence=0))
@@ -87,9 +87,10 @@ def test_concentration_raises_other_rolls_but_not_its_own() -> None:
 
 
 def test_fight_start_concentration_is_rolled_at_once() -> None:
-    # Seed: "At the beginning of a tournament fight ... a fighter may concentrate"; Power Up:
-    # "Roll Perception + Insight. TN is 10 minus Focus."  Perception 3 + Insight 2 at
-    # TN 10 - 3 = 7: 7, 8, 1, 2, 3 -> 2 - 1 = 1 EP; then round 1 adds Intelligence 2.
+    # docs/rulesets/street-fighter.md#fight-start; the text: "At the beginning of a
+    # tournament fight ... a fighter may concentrate"; Power Up: "Roll Perception + Insight.
+    # TN is 10 minus Focus."  Perception 3 + Insight 2 at TN 10 - 3 = 7: 7, 8, 1, 2, 3 -> 2
+    # - 1 = 1 EP; then round 1 adds Intelligence 2.
     eng = make_engine(fighter("rin", perception=3, insight=2, focus=3, intelligence=2),
                       fighter("tom"))
     ok(eng, c.StartFight())
@@ -102,10 +103,11 @@ def test_fight_start_concentration_is_rolled_at_once() -> None:
 
 
 def test_intimidation_during_the_round_costs_the_target_ep() -> None:
-    # Seed "Intimidation": "Roll Charisma + Intimidation versus the target's willpower. If
-    # the intimidator wins, each success over the opponent causes the opponent to lose 1
-    # EP."  Ivo: Charisma 3 + Intimidation 2 = 5 dice: 6, 7, 8, 2, 2 -> 3. Tom's Willpower
-    # 4: 6, 2, 2, 2 -> 1. Net 2: Tom loses 2 of his 3 EP.
+    # docs/rulesets/street-fighter.md#intimidation-and-deception; the text: "Roll Charisma +
+    # Intimidation versus the target's willpower. If the intimidator wins, each success over
+    # the opponent causes the opponent to lose 1 EP."  Ivo: Charisma 3 + Intimidation 2 = 5
+    # dice: 6, 7, 8, 2, 2 -> 3. Tom's Willpower 4: 6, 2, 2, 2 -> 1. Net 2: Tom loses 2 of
+    # his 3 EP.
     eng = make_engine(fighter("ivo", wits=1, charisma=3, intimidation=2, dexterity=1),
                       fighter("tom", wits=3, willpower=4, intelligence=3, dexterity=1))
     begin(eng, [[6], [2]])
@@ -116,9 +118,10 @@ def test_intimidation_during_the_round_costs_the_target_ep() -> None:
 
 
 def test_fight_start_deception_comes_off_the_round_one_gain() -> None:
-    # Seed "Deception": "Roll Manipulation + Subterfuge versus the target's Wits + Insight."
-    # Before round 1 Tom has no EP yet; the 1 net success comes off his round-1 gain.
-    # Dee: 2 + 2 = 4 dice: 6, 6, 3, 3 -> 2. Tom: Wits 2 + Insight 1 = 3: 6, 2, 2 -> 1.
+    # docs/rulesets/street-fighter.md#intimidation-and-deception; the text: "Roll
+    # Manipulation + Subterfuge versus the target's Wits + Insight." Before round 1 Tom has
+    # no EP yet; the 1 net success comes off his round-1 gain. Dee: 2 + 2 = 4 dice: 6, 6, 3,
+    # 3 -> 2. Tom: Wits 2 + Insight 1 = 3: 6, 2, 2 -> 1.
     eng = make_engine(fighter("dee", manipulation=2, subterfuge=2),
                       fighter("tom", insight=1, intelligence=3))
     ok(eng, c.StartFight())
@@ -129,11 +132,11 @@ def test_fight_start_deception_comes_off_the_round_one_gain() -> None:
 
 
 def test_stunning_shout_costs_the_pending_move_then_ep() -> None:
-    # Seed: "Stunning Shout: The first success above the target makes them lose their
-    # highest action die (or interrupted action). Each additional success causes the loss
-    # of 1 EP."  Tom's Fierce (6 - 1 = 5); Sid shouts on his 6 with 1 EP (6 - 1 + 2 = 7):
-    # Wits 3 + Focus 2 = 5 dice: 6, 6, 6, 2, 2 -> 3; Tom's Willpower 2: 2, 3 -> 0. Net 3:
-    # the Fierce is lost, and 2 EP.
+    # docs/rulesets/street-fighter.md#stunning-shout; the text: "Stunning Shout: The first
+    # success above the target makes them lose their highest action die (or interrupted
+    # action). Each additional success causes the loss of 1 EP."  Tom's Fierce (6 - 1 = 5);
+    # Sid shouts on his 6 with 1 EP (6 - 1 + 2 = 7): Wits 3 + Focus 2 = 5 dice: 6, 6, 6, 2,
+    # 2 -> 3; Tom's Willpower 2: 2, 3 -> 0. Net 3: the Fierce is lost, and 2 EP.
     eng = make_engine(fighter("tom", wits=1, willpower=2, intelligence=3),
                       fighter("sid", wits=3, focus=2, maneuvers=[SHOUT]))
     begin(eng, [[6, 1], [6, 1]])
@@ -146,10 +149,10 @@ def test_stunning_shout_costs_the_pending_move_then_ep() -> None:
 
 
 def test_sustained_hold_damage_break_free_and_the_grab_limit() -> None:
-    # Seed "Sustained Holds": damage "when one of their action dice comes up. This may not
-    # be done as an interrupt, and has speed equal to that of the hold. Someone in a
-    # sustained hold may attempt to break free when one of their actions comes up. This
-    # MAY be done as an interrupt, and has a speed of +0."
+    # docs/rulesets/street-fighter.md#sustained-holds: damage "when one of their action dice
+    # comes up. This may not be done as an interrupt, and has speed equal to that of the
+    # hold. Someone in a sustained hold may attempt to break free when one of their actions
+    # comes up. This MAY be done as an interrupt, and has a speed of +0."
     eng = make_engine(
         fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
                 maneuvers=[BEAR_HUG]),
@@ -198,8 +201,8 @@ def test_hold_lasts_at_most_grab_actions() -> None:
 
 
 def test_teleport_kept_longer_than_a_phase_breaks_concentration() -> None:
-    # Seed: "If these are maintained for any longer than a phase, any recovery or
-    # concentration is broken."
+    # docs/rulesets/street-fighter.md#round-long-effects; the text: "If these are maintained
+    # for any longer than a phase, any recovery or concentration is broken."
     eng = make_engine(fighter("ana", dexterity=3, intelligence=0, maneuvers=[TELEPORT]))
     begin(eng, [[8, 6, 5]])
     ok(eng, sf.Concentrate(fighter_id="ana", concentration="find-angle"))
@@ -232,8 +235,9 @@ def test_yoga_flame_lasts_until_the_round_ends() -> None:
 
 
 def test_flame_fist_adds_its_dice_for_focus_attacks() -> None:
-    # Seed: "Flame Fist and Toughskin: These may be activated at any time and act for a
-    # number of attacks equal to your Focus."  Focus 1: one attack with +1 die.
+    # docs/rulesets/street-fighter.md#flame-fist-and-toughskin; the text: "Flame Fist and
+    # Toughskin: These may be activated at any time and act for a number of attacks equal to
+    # your Focus."  Focus 1: one attack with +1 die.
     eng = make_engine(fighter("ana", wits=1, dexterity=2, intelligence=0, focus=1,
                               maneuvers=[FLAME_FIST]),
                       fighter("bo", wits=3, dexterity=1, intelligence=0))
@@ -248,9 +252,9 @@ def test_flame_fist_adds_its_dice_for_focus_attacks() -> None:
 
 
 def test_recovery_target_number_by_time_spent() -> None:
-    # Seed "Recovery" table, with 3 seconds a round (option): 1 round TN 8, 1 minute
-    # (20 rounds) TN 7, 5 minutes (100) TN 6, 10 minutes (200) TN 4, half an hour (600)
-    # TN 2, an hour (1200): all regained.
+    # docs/rulesets/street-fighter.md#recovery: the time table, with 3 seconds a round
+    # (option): 1 round TN 8, 1 minute (20 rounds) TN 7, 5 minutes (100) TN 6, 10 minutes
+    # (200) TN 4, half an hour (600) TN 2, an hour (1200): all regained.
     eng = make_engine(fighter("rin"))
     enc = eng.encounter
     assert [recovery_tn(enc, r) for r in (0, 1, 19, 20, 100, 200, 600, 1200)] == \
@@ -260,7 +264,8 @@ def test_recovery_target_number_by_time_spent() -> None:
 
 
 def test_recovery_of_less_than_a_round_gains_nothing_and_continue_keeps_going() -> None:
-    # Seed: "If the period spent is less than a full round, nothing can be gained."
+    # docs/rulesets/street-fighter.md#recovery; the text: "If the period spent is less than
+    # a full round, nothing can be gained."
     eng = make_engine(fighter("rin", dexterity=1, intelligence=0, willpower=6,
                               status={"willpower": 3}))
     begin(eng, [[9]])

@@ -15,12 +15,12 @@ def _resolve_order(entries: list) -> list[str]:
 
 
 def test_three_deep_stack_ordered_by_wits_then_perception_then_dexterity() -> None:
-    # Seed: "The maneuvers are resolved in descending order, with ties going to higher wits
-    # (or Perception in case of equal wits, and then Dexterity in the case of equal
-    # Perception ...)". Every move is a Movement (+3) on a 6 with 1 EP on speed: full speed
-    # 11, speed without EP 9, so each interrupt is valid (11 > 9) and all four tie at 11.
-    # b, c, d have Wits 4 (a has 1); c and d have Perception 3 (b has 2); d has Dexterity
-    # 4 (c has 3). Order: d, c, b, a.
+    # docs/rulesets/street-fighter.md#resolution-order; the text: "The maneuvers are
+    # resolved in descending order, with ties going to higher wits (or Perception in case of
+    # equal wits, and then Dexterity in the case of equal Perception ...)". Every move is a
+    # Movement (+3) on a 6 with 1 EP on speed: full speed 11, speed without EP 9, so each
+    # interrupt is valid (11 > 9) and all four tie at 11. b, c, d have Wits 4 (a has 1); c
+    # and d have Perception 3 (b has 2); d has Dexterity 4 (c has 3). Order: d, c, b, a.
     eng = make_engine(
         fighter("a", wits=1, perception=2, dexterity=1),
         fighter("b", wits=4, perception=2, dexterity=3),
@@ -44,9 +44,10 @@ def test_three_deep_stack_ordered_by_wits_then_perception_then_dexterity() -> No
 
 
 def test_a_full_tie_goes_to_the_interrupting_move() -> None:
-    # Seed: "... and then to the interrupting move in the case of tied Dexterity."
-    # e and f have the same Wits, Perception and Dexterity; the acting-order roll-off
-    # (1 against 5) lets e act first; f's interrupt ties at speed 11 and resolves first.
+    # docs/rulesets/street-fighter.md#resolution-order; the text: "... and then to the
+    # interrupting move in the case of tied Dexterity." e and f have the same Wits,
+    # Perception and Dexterity; the acting-order roll-off (1 against 5) lets e act first;
+    # f's interrupt ties at speed 11 and resolves first.
     eng = make_engine(fighter("e", wits=2), fighter("f", wits=2))
     begin(eng, [[6, 1], [6, 1], [1], [5]])
     ok(eng, sf.Act(fighter_id="e", maneuver="Movement", ep_speed=1))
@@ -55,9 +56,10 @@ def test_a_full_tie_goes_to_the_interrupting_move() -> None:
 
 
 def test_interrupt_must_beat_the_speed_without_ep() -> None:
-    # Seed: "An interrupt must at least have a modified speed (including EP's spent) greater
-    # than the speed (without EP's spent) of the move it interrupts."  Ken's Jab on a 6:
-    # 6 + 2 = 8. Ryu's Short on a 6: 6 + 1 = 7, not above 8.
+    # docs/rulesets/street-fighter.md#interrupts; the text: "An interrupt must at least have
+    # a modified speed (including EP's spent) greater than the speed (without EP's spent) of
+    # the move it interrupts."  Ken's Jab on a 6: 6 + 2 = 8. Ryu's Short on a 6: 6 + 1 = 7,
+    # not above 8.
     eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3))
     begin(eng, [[6, 1], [6, 1]])
     ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu", ep_speed=1))
@@ -68,10 +70,11 @@ def test_interrupt_must_beat_the_speed_without_ep() -> None:
 
 
 def test_slower_interrupt_still_resolves_after_the_move_it_interrupted() -> None:
-    # Seed: "You may declare an interrupt and have it wind up being slower than the
-    # interrupted move. This does not prevent the interrupting maneuver from acting, though
-    # the faster move still goes first."  Ken's Strong on a 6 with 2 EP: 6 without EP,
-    # 10 with. Ryu's Jab on a 6: 8 > 6 is valid, but 8 < 10: Ken resolves first.
+    # docs/rulesets/street-fighter.md#interrupts; the text: "You may declare an interrupt
+    # and have it wind up being slower than the interrupted move. This does not prevent the
+    # interrupting maneuver from acting, though the faster move still goes first."  Ken's
+    # Strong on a 6 with 2 EP: 6 without EP, 10 with. Ryu's Jab on a 6: 8 > 6 is valid, but
+    # 8 < 10: Ken resolves first.
     eng = make_engine(fighter("ken", wits=1, intelligence=2), fighter("ryu", wits=3))
     begin(eng, [[6, 1], [6, 1]])
     ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu", ep_speed=2))
@@ -85,7 +88,7 @@ def test_slower_interrupt_still_resolves_after_the_move_it_interrupted() -> None
     assert [r.fighter_id for r in eng.ruleset.stack(eng.encounter)] == ["ken", "ryu"]
     # Ken's Strong: Strength 2 + Punch 2 + 1 - Stamina 2 = 3 dice. Ken has no EP left; Ryu
     # (2 EP) removes none. Faces 6, 5, 1: one success, and the 1 does not cancel it
-    # (RULINGS: "On damage rolls 1s do not cancel successes").
+    # (docs/rulesets/street-fighter.md#successes-and-ones: on damage rolls 1s do not cancel).
     first = ok(eng, sf.ResolveNext())
     assert "damage pool: Strength 2 + Punch 2 + Strong 1 - Stamina 2 = 3 dice" in \
         " ".join(texts(first))
@@ -100,8 +103,9 @@ def test_slower_interrupt_still_resolves_after_the_move_it_interrupted() -> None
 
 
 def test_cost_free_on_the_phase_one_ep_otherwise_unless_an_abort() -> None:
-    # Seed: "If the spent die shows the current phase, the interruption may be any
-    # maneuver. Otherwise, non-abort actions cost 1 EP to use as an interrupt."
+    # docs/rulesets/street-fighter.md#interrupt-cost; the text: "If the spent die shows the
+    # current phase, the interruption may be any maneuver. Otherwise, non-abort actions cost
+    # 1 EP to use as an interrupt."
     eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, dexterity=2),
                       fighter("mook", wits=4, dexterity=1, weenie=True))
     begin(eng, [[6, 1], [6, 3], [2]])
@@ -140,10 +144,10 @@ def test_not_enough_ep_and_no_unspent_die() -> None:
 
 
 def test_interrupting_loses_your_own_slower_pending_moves() -> None:
-    # Seed: "If you interrupt, any slower interrupted moves you have pending are lost."
-    # Ken's Fierce (5) is interrupted by Ryu's Jab (8); Ken interrupts that with a Jab on
-    # his 3 and 2 EP (3 + 2 + 4 = 9 > 8; 1 EP for the die + 2 for speed): Ken's Jab 9,
-    # Ryu's Jab 8, Ken's Fierce 5 - the Fierce is lost.
+    # docs/rulesets/street-fighter.md#lost-moves; the text: "If you interrupt, any slower
+    # interrupted moves you have pending are lost." Ken's Fierce (5) is interrupted by Ryu's
+    # Jab (8); Ken interrupts that with a Jab on his 3 and 2 EP (3 + 2 + 4 = 9 > 8; 1 EP for
+    # the die + 2 for speed): Ken's Jab 9, Ryu's Jab 8, Ken's Fierce 5 - the Fierce is lost.
     eng = make_engine(fighter("ken", wits=1, intelligence=4), fighter("ryu", wits=3))
     begin(eng, [[6, 3], [6, 1]])
     ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
@@ -158,10 +162,11 @@ def test_interrupting_loses_your_own_slower_pending_moves() -> None:
 
 
 def test_block_interrupt_loses_nothing_and_ends_when_the_original_move_acts() -> None:
-    # Seed: "Blocks are unaffected and do not affect this" and "If you act, are
-    # interrupted, and interrupt that with a block, the block ends when you act to finish
-    # your original action."  Ken: Fierce (5); Ryu: Jab (8); Ken: Block on his 3 with 1 EP
-    # (3 + 4 + 2 = 9 > 8, an abort: no EP for the die).
+    # docs/rulesets/street-fighter.md#lost-moves; the text: "Blocks are unaffected and do
+    # not affect this" and "If you act, are interrupted, and interrupt that with a block,
+    # the block ends when you act to finish your original action."  Ken: Fierce (5); Ryu:
+    # Jab (8); Ken: Block on his 3 with 1 EP (3 + 4 + 2 = 9 > 8, an abort: no EP for the
+    # die).
     eng = make_engine(fighter("ken", wits=1, block=2), fighter("ryu", wits=3))
     begin(eng, [[6, 3], [6, 1]])
     ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
@@ -187,8 +192,9 @@ def test_block_interrupt_loses_nothing_and_ends_when_the_original_move_acts() ->
 
 
 def test_interrupted_move_may_finish_its_movement() -> None:
-    # Seed: "If you were interrupted before completing the full movement of a move, you may
-    # finish that movement after the interruption is resolved, unless the move was lost."
+    # docs/rulesets/street-fighter.md#finishing-movement; the text: "If you were interrupted
+    # before completing the full movement of a move, you may finish that movement after the
+    # interruption is resolved, unless the move was lost."
     eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, intelligence=0))
     begin(eng, [[6, 1], [6, 1]])
     ok(eng, sf.Act(fighter_id="ken", maneuver="Movement"))  # 6 + 3 = 9
@@ -255,8 +261,9 @@ def test_cancelling_puts_the_interrupter_back_as_before_the_declaration() -> Non
 def test_cancelling_gives_back_the_block_and_the_held_die_as_they_were() -> None:
     # Ryu blocks on his 8 (an action this round); in phase 6 he holds his 6. When Ken's
     # Fierce comes on phase 4, Ryu interrupts with the held die, which ends his block
-    # (seed "Blocking": it lasts until the fighter next acts). Cancelling the interrupt:
-    # the block is back, the die is held again (with its note), he still acted this round.
+    # (docs/rulesets/street-fighter.md#blocks: it lasts until the fighter next acts).
+    # Cancelling the interrupt: the block is back, the die is held again (with its note), he
+    # still acted this round.
     eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, dexterity=2))
     begin(eng, [[4, 1], [8, 6]])
     ok(eng, sf.Act(fighter_id="ryu", maneuver="Block"))

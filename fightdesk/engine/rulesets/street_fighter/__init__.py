@@ -1,4 +1,5 @@
-"""The ``street-fighter`` ruleset (seed ``000_db53d128f111ab7b.txt``).
+"""The ``street-fighter`` ruleset. Its rules, and how fightdesk reads them:
+docs/rulesets/street-fighter.md.
 
 The rules (``rules.py``) load on first use; ``model.py`` alone holds the data classes."""
 

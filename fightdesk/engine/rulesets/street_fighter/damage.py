@@ -1,7 +1,7 @@
 """Damage: the pool after soak, the EP decisions around the roll, dodges, and what the
 damage does (health, out of the fight, stun, knockdown, blocks, holds).
 
-RULINGS.md street-fighter "Damage", "Stun", "Knockdown", "Blocks"; seed "Edge Points".
+docs/rulesets/street-fighter.md: #damage-pool to #out-of-the-fight, and #blocks.
 """
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ class Pool:
 
 def damage_pool(enc: Encounter, move: Move) -> Pool:
     """Strength + technique + damage modifier - Stamina (- Block technique while a block
-    holds), minimum one die (RULINGS "Damage"); Flame Fist and Toughskin add theirs."""
+    holds), minimum one die; Flame Fist and Toughskin add theirs
+    (docs/rulesets/street-fighter.md#damage-pool)."""
     assert move.maneuver is not None and move.target_id is not None
     man = move.maneuver
     att = sheet(enc, move.fighter_id)
@@ -78,8 +79,8 @@ def damage_pool(enc: Encounter, move: Move) -> Pool:
             parts.append((e.name, -e.soak_bonus))
     block = status(enc, move.target_id).block
     applied = False
-    # A block absorbs Block-technique attacks (RULINGS "Blocks"): with Block 0 it absorbs
-    # none, so it neither soaks nor gives EP.
+    # A block absorbs Block-technique attacks (docs/rulesets/street-fighter.md#blocks): with
+    # Block 0 it absorbs none, so it neither soaks nor gives EP.
     if block is not None and block.absorbed < block.limit and \
             (not block.guards or man.technique in block.guards):
         applied = True
@@ -118,7 +119,8 @@ def advance(ctx: Context) -> None:
     att, dfn = move.fighter_id, move.target_id
     assert dfn is not None
     if dmg.stage == "attacker-ep":
-        # The attacker adds EP damage dice after soak (seed: "Add a die to damage dice").
+        # The attacker adds EP damage dice after soak
+        # (docs/rulesets/street-fighter.md#ep-damage-dice).
         if can_use_ep(enc, att) and available_ep(status(enc, att)) > 0:
             if move.ep_damage is not None:
                 amount = min(move.ep_damage, available_ep(status(enc, att)))
@@ -363,7 +365,7 @@ def knock_out(ctx: Context, fid: str) -> None:
 
 def stun(ctx: Context, fid: str, why: str) -> None:
     """Stun: lose the pending move if one is pending, otherwise the highest unspent die;
-    and 1 EP (RULINGS "Stun")."""
+    and 1 EP (docs/rulesets/street-fighter.md#stun)."""
     from .stack import lose_move_or_highest_die
 
     enc = ctx.enc

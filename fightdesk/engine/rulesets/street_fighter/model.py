@@ -1,6 +1,6 @@
 """Street Fighter data: the fighter sheet, maneuvers, live status and round state.
 
-RULINGS.md "street-fighter" lists the sheet; the seed is ``000_db53d128f111ab7b.txt``.
+The rules these serve are in docs/rulesets/street-fighter.md (the sheet: #fighter-sheet).
 Everything a rule writes lives here, so undo, redo and the log rebuild cover it.
 """
 
@@ -31,13 +31,14 @@ Special = Literal[
     "kippup",
 ]
 # Specials that last from an instant to the end of the round and can be dropped
-# (seed: "Teleport, Shrouded Moon, Ghostform" and "Yoga Flame and Fire Strike").
+# (docs/rulesets/street-fighter.md#round-long-effects).
 ROUND_EFFECTS: frozenset[str] = frozenset(
     {"teleport", "shrouded-moon", "ghostform", "yoga-flame", "fire-strike"}
 )
 # Of those, the ones that break recovery and concentration when kept longer than a phase.
 BREAKS_FOCUS: frozenset[str] = frozenset({"teleport", "shrouded-moon", "ghostform"})
-# Switched on at any time, lasting for Focus attacks (seed: "Flame Fist and Toughskin").
+# Switched on at any time, lasting for Focus attacks
+# (docs/rulesets/street-fighter.md#flame-fist-and-toughskin).
 COUNTED_EFFECTS: frozenset[str] = frozenset({"flame-fist", "toughskin"})
 # Passive maneuvers: never used as an action.
 PASSIVE: frozenset[str] = frozenset({"zen-no-mind", "kippup", "flame-fist", "toughskin"})
@@ -69,19 +70,20 @@ class Maneuver(StateModel):
     no_damage: bool = False
     basic: bool = False
     special: Special | None = None
-    # Stunning Shout's opposed pool (RULINGS.md: default Wits + Focus).
+    # Stunning Shout's opposed pool (default Wits + Focus:
+    # docs/rulesets/street-fighter.md#stunning-shout).
     shout_pool: list[Attribute] = Field(default_factory=_wits_and_focus)
     # A block that guards only against some techniques (Punch / Kick Defense); empty = all.
     guards: list[Technique] = Field(default_factory=list)
     # Flame Fist / Toughskin: extra damage dice on the fighter's attacks, or extra soak,
-    # while the effect lasts. The seed gives no numbers; the catalogue's are editable.
+    # while the effect lasts. The rule text gives no numbers; the catalogue's are editable.
     effect_damage: int = Field(0, ge=0, le=10)
     effect_soak: int = Field(0, ge=0, le=10)
     note: str = ""
 
 
 class StreetFighterSheet(StateModel):
-    """The street-fighter fighter sheet (RULINGS.md, street-fighter, first paragraph)."""
+    """The street-fighter fighter sheet (docs/rulesets/street-fighter.md#fighter-sheet)."""
 
     ruleset: Literal["street-fighter"] = "street-fighter"
     # Attributes
@@ -122,7 +124,7 @@ DieState = Literal["ready", "held", "spent", "lost", "converted"]
 
 
 class ActionDie(StateModel):
-    """One action die: its face is its phase (RULINGS.md, round start)."""
+    """One action die: its face is its phase (docs/rulesets/street-fighter.md#action-dice)."""
 
     id: int
     face: int = Field(ge=1, le=10)
@@ -132,7 +134,7 @@ class ActionDie(StateModel):
 
 class ActiveBlock(StateModel):
     """A block that holds: until it has absorbed Block-technique attacks, the fighter
-    next acts, or the round ends (seed: "Blocking")."""
+    next acts, or the round ends (docs/rulesets/street-fighter.md#blocks)."""
 
     move_id: int
     maneuver: str
@@ -143,7 +145,7 @@ class ActiveBlock(StateModel):
 
 
 class SustainedHold(StateModel):
-    """A hold the fighter keeps on someone (seed: "Sustained Holds")."""
+    """A hold the fighter keeps on someone (docs/rulesets/street-fighter.md#sustained-holds)."""
 
     target_id: str
     maneuver: str
@@ -176,7 +178,7 @@ class Concentration(StateModel):
 
 
 class Recovery(StateModel):
-    """Regaining chi or willpower over time (seed: "Recovery")."""
+    """Regaining chi or willpower over time (docs/rulesets/street-fighter.md#recovery)."""
 
     pool: Literal["chi", "willpower"]
     full_rounds: int = 0
@@ -195,7 +197,7 @@ class StreetFighterStatus(StateModel):
     ep: int = Field(0, ge=0)
     zen_ep: int = Field(0, ge=0)
     # EP lost to a fight-start intimidation or deception before the fighter had any:
-    # taken from the round-1 gain (docs/rulesets/street-fighter.md).
+    # taken from the round-1 gain (docs/rulesets/street-fighter.md#fight-start).
     ep_debt: int = Field(0, ge=0)
     dice: list[ActionDie] = Field(default_factory=list)
     conditions: list[Condition] = Field(default_factory=list)
@@ -212,11 +214,11 @@ class StreetFighterStatus(StateModel):
 
 
 class StreetFighterOptions(StateModel):
-    """Per-fight options (RULINGS.md: "Option" always means one of these)."""
+    """Per-fight options: the table in docs/rulesets/street-fighter.md#options."""
 
     ruleset: Literal["street-fighter"] = "street-fighter"
-    # RULINGS "Damage": 1s do not cancel on damage rolls, do on other rolls (both options);
-    # seed "Recovery": "Ones are ignored on this roll".
+    # 1s do not cancel on damage rolls, do on other rolls, are ignored on recovery rolls
+    # (docs/rulesets/street-fighter.md#successes-and-ones).
     ones_cancel_on_damage: bool = Field(
         False, description="Each 1 rolled on a damage roll cancels one success")
     ones_cancel_on_other_rolls: bool = Field(
@@ -224,22 +226,24 @@ class StreetFighterOptions(StateModel):
         "deception, stunning shout and dodge rolls")
     ones_cancel_on_recovery: bool = Field(
         False, description="Each 1 cancels one success on recovery rolls (the text ignores them)")
-    # RULINGS "Recovery": seconds per round (default 3).
+    # Seconds per round for recovery's time table (docs/rulesets/street-fighter.md#recovery).
     seconds_per_round: int = Field(
         3, ge=1, le=60, description="How long a round lasts, for recovery's time table")
-    # RULINGS "Concentration": Find an Angle TN by arena (8 open, 7 unusual, 6 obstacles).
+    # Find an Angle's TN by arena, 8 open, 7 unusual, 6 obstacles
+    # (docs/rulesets/street-fighter.md#concentration-kinds).
     arena_tn: int = Field(
         8, ge=6, le=8, description="Find an Angle's target number: 8 open arena, "
         "7 unusual environment, 6 obstacle-strewn ground")
-    # RULINGS "Sustained holds": breaking free is opposed Strength rolls (option).
+    # Breaking free is an opposed Strength roll (docs/rulesets/street-fighter.md#breaking-free).
     break_free_opposed_strength: bool = Field(
         True, description="Breaking free of a sustained hold is an opposed Strength roll")
-    # docs/rulesets/street-fighter.md: choices where the text is silent.
-    # The grab that starts a sustained hold counts as one of its Grab-technique actions.
+    # The grab that starts a sustained hold counts as one of its Grab-technique actions
+    # (docs/rulesets/street-fighter.md#sustained-holds).
     hold_counts_first_action: bool = Field(
         False, description="The grab that starts a sustained hold counts as one of the "
         "Grab-technique actions it can be kept up")
-    # Every fighter knows the catalogue's basic maneuvers besides those on the sheet.
+    # Every fighter knows the catalogue's basic maneuvers besides those on the sheet
+    # (docs/rulesets/street-fighter.md#maneuvers).
     basics_for_all: bool = Field(
         True, description="Every fighter knows the catalogue's basic maneuvers besides "
         "those on the sheet")

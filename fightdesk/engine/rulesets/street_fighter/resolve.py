@@ -40,8 +40,8 @@ def resolve_move(ctx: Context, move: Move) -> None:
     title = move_title(move)
     block = status(enc, fid).block
     if block is not None and block.move_id != move.id:
-        # Seed: "If you act, are interrupted, and interrupt that with a block, the block
-        # ends when you act to finish your original action."
+        # A block that interrupted the fighter's own pending move ends when that move goes
+        # on (docs/rulesets/street-fighter.md#blocks).
         end_block(ctx, fid, f"acts to finish {title}")
     ctx.say(f"{who}'s {title} resolves (speed {move.speed})", fighter_id=fid, kind="resolve",
             maneuver=title, speed=move.speed)

@@ -1,7 +1,7 @@
 """The round: fight start, round start (EP, bought dice, action dice), phases 10..1 with
 the acting order and passes, dice whose phase comes up, and the end of the round.
 
-Seed "Combat Round" steps 1-11; RULINGS.md street-fighter "Round start", "Phases".
+docs/rulesets/street-fighter.md, "The round": #fight-start to #end-of-the-fight.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 
 def acting_key(enc: Encounter, fid: str) -> tuple[int, int, int, int]:
-    """Seed step 3: lowest Wits first, then lowest Perception, then lowest Dexterity,
-    then the roll-off (lower goes first)."""
+    """Lowest Wits first, then lowest Perception, then lowest Dexterity, then the roll-off
+    (lower goes first): docs/rulesets/street-fighter.md#acting-order."""
     sh = sheet(enc, fid)
     return (sh.wits, sh.perception, sh.dexterity, enc.state.rolloff.get(fid, 0))
 
@@ -65,7 +65,8 @@ def has_phase_die(enc: Encounter, fid: str) -> bool:
 
 
 def current_actor(enc: Encounter) -> str | None:
-    """Whose turn it is in this pass (seed step 6: passes repeat while dice show the phase).
+    """Whose turn it is in this pass (passes repeat while dice show the phase:
+    docs/rulesets/street-fighter.md#phases-and-passes).
     One pass over the fighters, no sorting: the views ask this for every card."""
     rs = enc.state
     if rs.stage != "phases" or rs.phase is None:
@@ -245,7 +246,7 @@ def roll_all_and_begin(ctx: Context) -> None:
 
 def continue_round_start(ctx: Context) -> None:
     """Knockdown: "with no die left, the fighter stands at the start of the next round the
-    same way" (RULINGS, Stun/Knockdown)."""
+    same way" (docs/rulesets/street-fighter.md#knockdown)."""
     enc = ctx.enc
     for fid in in_fight(enc):
         if fid in enc.state.standing_done or not status(enc, fid).knocked_down:
@@ -316,7 +317,8 @@ def enter_phase(ctx: Context, phase: int) -> None:
 
 
 def _roll_offs(ctx: Context) -> None:
-    """Seed step 3: "On a tie, roll a die, lower goes first" (ties are re-rolled)."""
+    """The acting-order roll-off: lower goes first, ties roll again
+    (docs/rulesets/street-fighter.md#acting-order)."""
     enc = ctx.enc
     groups: dict[tuple[int, int, int], list[str]] = {}
     for fid in in_fight(enc):
@@ -352,7 +354,7 @@ def _settle(ctx: Context, group: list[str], *, again: bool) -> list[str]:
 
 def _break_long_effects(ctx: Context, phase: int) -> None:
     """Teleport, Shrouded Moon, Ghostform kept longer than a phase break recovery and
-    concentration (seed: "Specific Maneuver Changes")."""
+    concentration (docs/rulesets/street-fighter.md#round-long-effects)."""
     enc = ctx.enc
     for fid in in_fight(enc):
         st = status(enc, fid)
@@ -415,7 +417,8 @@ def clear_pending(ctx: Context) -> None:
 
 def let_die_go(ctx: Context, fid: str, die: ActionDie, *, then: str, can_hold: bool) -> bool:
     """A die must be used when its phase comes up: held, turned into EP, or lost; the EP
-    conversion is offered before it is lost (RULINGS, Phases). True if a decision waits."""
+    conversion is offered before it is lost
+    (docs/rulesets/street-fighter.md#a-die-whose-phase-comes-up). True if a decision waits."""
     enc = ctx.enc
     choices = die_going_choices(enc, fid, die, can_hold=can_hold)
     if choices:
@@ -502,8 +505,8 @@ def begin_end_of_round(ctx: Context) -> None:
 
 
 def continue_end_of_round(ctx: Context) -> None:
-    """Seed steps 9-10: leftover dice (conversion offered), concentrations, then
-    recoveries; then everything that lasts until the round ends ends."""
+    """Leftover dice (conversion offered), concentrations, then recoveries; then everything
+    that lasts until the round ends ends (docs/rulesets/street-fighter.md#end-of-round)."""
     from .specials import ask_recovery_end, roll_concentration
 
     enc = ctx.enc
@@ -568,7 +571,7 @@ def _cleanup(ctx: Context) -> None:
 
 
 def end_fight(ctx: Context) -> None:
-    """EP vanish at the end of the fight (seed: "At the end of a fight, all EP's are lost")."""
+    """EP vanish at the end of the fight (docs/rulesets/street-fighter.md#end-of-the-fight)."""
     enc = ctx.enc
     if enc.state.stage == "fight-over":
         raise RuleViolation("the fight is already over")

@@ -48,9 +48,9 @@ if TYPE_CHECKING:
 class StreetFighter(Ruleset):
     id = "street-fighter"
     title = "Street Fighter"
-    # Injuries, spent chi and willpower persist between fights; EP vanish at the end of
-    # the fight (RULINGS.md street-fighter, last paragraph); dice and conditions belong to
-    # one fight.
+    # Injuries, spent chi and willpower persist between fights; EP vanish at the end of the
+    # fight; dice and conditions belong to one fight
+    # (docs/rulesets/street-fighter.md#end-of-the-fight).
     lasting_status = ("health", "chi", "willpower")
     stack_columns = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
     role_labels = {"act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
@@ -262,7 +262,8 @@ def _pass(ctx: Context, cmd: Command) -> None:
 
 
 def _convert(ctx: Context, cmd: Command) -> None:
-    """Any unspent die showing at most Perception, at any time (seed: "Edge Points")."""
+    """Any unspent die showing at most Perception, at any time
+    (docs/rulesets/street-fighter.md#turning-a-die-into-ep)."""
     assert isinstance(cmd, sf.ConvertDie)
     enc = ctx.enc
     fid = cmd.fighter_id
@@ -283,7 +284,8 @@ def _convert(ctx: Context, cmd: Command) -> None:
             raise RuleViolation("no unspent die: that die is already used")
         die = found
     # The same die may be waiting on the "hold, convert or lose" question: converting it
-    # answers that question, so one die gives 1 EP once (RULINGS "Phases").
+    # answers that question, so one die gives 1 EP once
+    # (docs/rulesets/street-fighter.md#turning-a-die-into-ep).
     task = enc.state.task
     settles = (task is not None and task.kind == "die-going" and task.fighter_id == fid
                and task.die_id == die.id)

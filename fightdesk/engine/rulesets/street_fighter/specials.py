@@ -1,8 +1,9 @@
 """Special rules: concentration, recovery, intimidation, deception, stunning shout,
 sustained holds and lasting maneuver effects.
 
-Seed "Special Rules" and "Specific Maneuver Changes"; RULINGS.md street-fighter
-"Concentration", "Recovery", "Opposed rolls", "Sustained holds", "Maneuver specials".
+docs/rulesets/street-fighter.md: #concentration, #recovery, #intimidation-and-deception,
+#stunning-shout, #sustained-holds, #breaking-free, #round-long-effects,
+#flame-fist-and-toughskin.
 """
 
 from __future__ import annotations
@@ -76,8 +77,7 @@ def _roll_concentration(ctx: Context, fid: str, kind: str, tn: int) -> int:
 
 def concentrate_at_fight_start(ctx: Context, fid: str, kind: ConcentrationKind,
                                tn: int | None) -> None:
-    """Before round 1 the roll is made at once (seed: "At the beginning of a tournament
-    fight ... a fighter may concentrate")."""
+    """Before round 1 the roll is made at once (docs/rulesets/street-fighter.md#fight-start)."""
     enc = ctx.enc
     _opening(enc, fid)
     if not can_use_ep(enc, fid):
@@ -147,8 +147,8 @@ def points_down(enc: Encounter, fid: str, pool: str) -> int:
 
 
 def recovery_tn(enc: Encounter, rounds: int) -> int | None:
-    """TN by time spent (seed: "Recovery" table); None: less than a round, nothing gained;
-    0: an hour or more, everything regained."""
+    """TN by time spent (docs/rulesets/street-fighter.md#recovery); None: less than a
+    round, nothing gained; 0: an hour or more, everything regained."""
     if rounds < 1:
         return None
     seconds = rounds * enc.options.seconds_per_round

@@ -1,7 +1,7 @@
 """The interrupt stack: declaring acts and interrupts (validity, cost), the resolution
 order, losing one's own slower moves, and resolving the moves one by one.
 
-Seed "Interruptions"; RULINGS.md street-fighter "Speed and interrupts".
+docs/rulesets/street-fighter.md, "Moves and interrupts": #acting to #cancelling-interrupts.
 """
 
 from __future__ import annotations
@@ -108,7 +108,8 @@ def pick_die(enc: Encounter, fid: str, die_id: int | None, *, interrupt: bool) -
 
 
 def die_is_free(enc: Encounter, die: ActionDie) -> bool:
-    """RULINGS: a die showing the current phase, or the held die, interrupts for free."""
+    """A die showing the current phase, or the held die, interrupts for free
+    (docs/rulesets/street-fighter.md#interrupt-cost)."""
     return die.state == "held" or die.face == enc.state.phase
 
 
@@ -209,7 +210,7 @@ def build_move(enc: Encounter, cmd: sf.Act, *, interrupt: bool) -> Move:
             raise RuleViolation(f"{name(enc, target)} is out of the fight")
     face = effective_face(enc, die)
     # Speed = the die's face (the current phase for the held die) + the maneuver's speed;
-    # breaking free has speed +0 (seed: "Sustained Holds").
+    # breaking free has speed +0 (docs/rulesets/street-fighter.md#breaking-free).
     modifier = maneuver.speed if maneuver is not None and action != "break-free" else 0
     speed_base = face + modifier
     interrupts: int | None = None
@@ -328,7 +329,8 @@ def end_block(ctx: Context, fid: str, why: str) -> None:
 
 def settle_losses(ctx: Context) -> None:
     """When the stack starts resolving: a fighter who declared an interrupt loses every own
-    move resolving after it, except blocks; a block interrupt loses nothing (RULINGS)."""
+    move resolving after it, except blocks; a block interrupt loses nothing
+    (docs/rulesets/street-fighter.md#lost-moves)."""
     enc = ctx.enc
     order = resolution_order(enc)
     for i, first in enumerate(order):
@@ -457,8 +459,8 @@ def victims_pending_move(enc: Encounter, fid: str) -> Move | None:
 
 def lose_move_or_highest_die(ctx: Context, fid: str, why: str) -> bool:
     """The victim loses the pending move if one is pending, otherwise the highest unspent
-    die (RULINGS.md street-fighter "Stun"; Stunning Shout's first net success, "Opposed
-    rolls"). False when there was neither to lose."""
+    die (docs/rulesets/street-fighter.md#stun; Stunning Shout's first net success,
+    docs/rulesets/street-fighter.md#stunning-shout). False when there was neither to lose."""
     from .round import lose_die
     from .state import highest_unspent
 

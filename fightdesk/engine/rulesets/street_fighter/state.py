@@ -67,7 +67,7 @@ def in_fight(enc: Encounter) -> list[str]:
 
 
 def effective_face(enc: Encounter, die: ActionDie) -> int:
-    """A held die counts as showing the current phase (seed: "Held Dice")."""
+    """A held die counts as showing the current phase (docs/rulesets/street-fighter.md#held-die)."""
     if die.state == "held" and enc.state.phase is not None:
         return int(enc.state.phase)
     return die.face
@@ -129,12 +129,12 @@ def available_ep(st: StreetFighterStatus) -> int:
 
 
 def can_use_ep(enc: Encounter, fid: str) -> bool:
-    """Weenies cannot gain or use EP (seed: "Weenie Rule")."""
+    """Weenies cannot gain or use EP (docs/rulesets/street-fighter.md#weenies)."""
     return not sheet(enc, fid).weenie
 
 
 def spend_ep(ctx: Context, fid: str, amount: int, why: str) -> tuple[int, int]:
-    """Spend EP, Zen No-Mind's temporary EP first (RULINGS, round start).
+    """Spend EP, Zen No-Mind's temporary EP first (docs/rulesets/street-fighter.md#zen-no-mind).
     Returns (from temporary, from the fighter's own)."""
     if amount <= 0:
         return (0, 0)
@@ -201,7 +201,7 @@ def lose_ep(ctx: Context, fid: str, amount: int, why: str) -> int:
 
 def tn_for(enc: Encounter, fid: str, base: int, *, own_concentration: bool = False) -> int:
     """A fighter's target number: +2 while concentrating this round or recovering
-    (RULINGS, concentration and recovery); never above 10.
+    (docs/rulesets/street-fighter.md#target-numbers); never above 10.
 
     ``own_concentration`` is the end-of-round concentration roll, which is at +2 only
     when the fighter also recovers (the text's combined case)."""
@@ -280,8 +280,8 @@ def pending_moves(enc: Encounter, fid: str) -> list[Move]:
 
 
 def resolution_key(enc: Encounter, move: Move) -> tuple[int, int, int, int, int]:
-    """RULINGS "Speed and interrupts": descending full speed; ties to the higher Wits,
-    Perception, Dexterity, then to the later-declared (interrupting) move."""
+    """Descending full speed; ties to the higher Wits, Perception, Dexterity, then to the
+    later-declared (interrupting) move (docs/rulesets/street-fighter.md#resolution-order)."""
     fighter = enc.fighters.get(move.fighter_id)
     if fighter is None:  # removed by the GM mid-stack: sorts last, never resolves
         return (99, 0, 0, 0, -move.id)
