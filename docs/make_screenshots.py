@@ -103,7 +103,7 @@ def shoot(suffix: str) -> None:
     grab(stack, f"interrupt-stack-{suffix}.png")
     stack.hide()
     # The action dialog: Kaede about to act later in the round, odds shown.
-    dialog = window.open_action_dialog("kaede", prefer="interrupt")
+    dialog = window.open_action_dialog("kaede", role="react")
     assert dialog is not None
     dialog.adjustSize()
     grab(dialog, f"action-dialog-{suffix}.png")

@@ -30,6 +30,7 @@ from . import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "fightdesk.cli_odds",
     "fightdesk.cli_summary",
+    "fightdesk.cli_new",
 )
 
 Runner = Callable[[argparse.Namespace], int]

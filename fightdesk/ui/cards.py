@@ -91,32 +91,29 @@ class FighterCard(QFrame):
         self.members_layout.setContentsMargins(0, 0, 0, 0)
         self.members_layout.setSpacing(0)
 
-        self.act_button = QPushButton("Act")
-        self.interrupt_button = QPushButton("Interrupt")
+        # The action buttons come from the ruleset's form roles (act, react...).
+        self._roles: tuple[tuple[str, str], ...] = ()
+        self.role_buttons: dict[str, QPushButton] = {}
         self.health_button = QPushButton("Health...")
         self.more_button = QToolButton()
         self.more_button.setText("⋯")
         self.more_button.setToolTip("Edit or remove")
         self.more_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.act_button.setToolTip("Act with this fighter: choose maneuver, target, EP")
-        self.interrupt_button.setToolTip("Interrupt with this fighter's unspent die")
         self.health_button.setToolTip("Damage or heal (GM override of health)")
         # Its menu is made when clicked: a menu per card would be set up (polished) for
         # every card shown, hundreds in a big fight, for a button seldom used.
         self.more_button.clicked.connect(self._show_more)
-        self.act_button.clicked.connect(lambda: self._ask("act"))
-        self.interrupt_button.clicked.connect(lambda: self._ask("interrupt"))
         self.health_button.clicked.connect(lambda: self._ask("health"))
 
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(self.side)
-        buttons = QHBoxLayout()
+        buttons = self._buttons = QHBoxLayout()
         buttons.setSpacing(4)
-        for b in (self.act_button, self.interrupt_button, self.health_button):
-            b.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-            buttons.addWidget(b)
+        self.health_button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        buttons.addWidget(self.health_button)
         buttons.addWidget(self.more_button)
+        self.set_roles(DEFAULT_ROLES)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(4)
@@ -127,6 +124,37 @@ class FighterCard(QFrame):
         layout.addWidget(self.dice)
         layout.addWidget(self.members)
         layout.addLayout(buttons)
+
+    # --- the ruleset's action roles ------------------------------------------------------------
+    def set_roles(self, roles: tuple[tuple[str, str], ...]) -> None:
+        """One button per (role, label) the ruleset's cards offer, before Health."""
+        if roles == self._roles:
+            return
+        self._roles = roles
+        for button in self.role_buttons.values():
+            self._buttons.removeWidget(button)
+            button.deleteLater()
+        self.role_buttons = {}
+        for place, (role, label) in enumerate(roles):
+            button = QPushButton(label)
+            button.setObjectName(f"role-{role}")
+            button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            button.setToolTip(ROLE_TIPS.get(role, "{label} with this fighter").format(label=label))
+            button.clicked.connect(lambda _=False, r=role: self._ask(r))
+            self._buttons.insertWidget(place, button)
+            self.role_buttons[role] = button
+        out = bool(self._cards) and all(c.out for c in self._cards)
+        for button in self.role_buttons.values():
+            button.setEnabled(not out)
+
+    @property
+    def act_button(self) -> QPushButton | None:
+        return self.role_buttons.get("act")
+
+    @property
+    def interrupt_button(self) -> QPushButton | None:
+        """The reaction button (Interrupt, Defend... in the ruleset's words)."""
+        return self.role_buttons.get("react")
 
     # --- showing --------------------------------------------------------------------------
     def show_cards(self, cards: list[Card], group_name: str = "") -> None:
@@ -215,13 +243,13 @@ class FighterCard(QFrame):
             pal.setColor(QPalette.ColorGroup.Active, role, base.color(src, role))
             pal.setColor(QPalette.ColorGroup.Inactive, role, base.color(src, role))
         self.setPalette(pal)
-        self.act_button.setEnabled(not out)
-        self.interrupt_button.setEnabled(not out)
+        for button in self.role_buttons.values():
+            button.setEnabled(not out)
         _set_tip(self, "Out of the fight" if out else "")
 
     def focus_chain(self) -> list[QWidget]:
         """The card's keyboard stops in reading order: members, then the buttons."""
-        return [*self._member_radios, self.act_button, self.interrupt_button,
+        return [*self._member_radios, *self.role_buttons.values(),
                 self.health_button, self.more_button]
 
     def selected_fighter(self) -> str:
@@ -251,7 +279,7 @@ class FighterCard(QFrame):
                     self.more_button.mapToGlobal(QPoint(0, self.more_button.height())))
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        self._popup((("act", "Act..."), ("interrupt", "Interrupt..."),
+        self._popup((*((role, f"{label}...") for role, label in self._roles),
                      ("health", "Damage / heal..."), ("edit", "Edit..."),
                      ("remove", "Remove from fight")), event.globalPos())
 
@@ -262,6 +290,15 @@ class FighterCard(QFrame):
             act = menu.addAction(label)
             act.triggered.connect(lambda _=False, w=what: self._ask(w))
         menu.exec(where)
+
+
+DEFAULT_ROLES: tuple[tuple[str, str], ...] = (("act", "Act"), ("react", "Interrupt"))
+ROLE_TIPS = {
+    "act": "{label}: choose what this fighter does now",
+    "react": "{label}: react to what is happening with this fighter",
+    "assist": "{label}: help another fighter's roll",
+    "gm": "{label}: GM changes to this fighter",
+}
 
 
 class CardsView(QScrollArea):
@@ -290,6 +327,13 @@ class CardsView(QScrollArea):
         self._rows_of: dict[str, list[int]] = {}  # card key -> its model rows
         self._key_of_row: list[str] = []
         self._flow: tuple[int, int] = (0, 0)  # (columns, card width) laid out
+        self._roles: tuple[tuple[str, str], ...] = DEFAULT_ROLES
+
+    def set_roles(self, roles: tuple[tuple[str, str], ...]) -> None:
+        """The action buttons every card shows, as (role, label): the ruleset's words."""
+        self._roles = roles
+        for card in self._cards.values():
+            card.set_roles(roles)
 
     def set_model(self, model: QAbstractItemModel) -> None:
         self._model = model
@@ -347,6 +391,7 @@ class CardsView(QScrollArea):
             widget = self._cards.get(key)
             if widget is None:
                 widget = FighterCard(key)
+                widget.set_roles(self._roles)
                 widget.requested.connect(self.requested)
                 self._cards[key] = widget
             widget.show_cards(cards, name)

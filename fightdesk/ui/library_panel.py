@@ -340,11 +340,11 @@ class LibraryPanel(QWidget):
         self.ruleset_filter = QComboBox()
         self.side_filter = QComboBox()
         self.tag_filter = QComboBox()
-        from fightdesk.engine.model import KNOWN_RULESETS
+        from fightdesk.engine.rulesets import BUILT_IN
 
         self.ruleset_filter.addItem("All rulesets", None)
-        for rid in KNOWN_RULESETS:
-            self.ruleset_filter.addItem(rid, rid)
+        for info in BUILT_IN:
+            self.ruleset_filter.addItem(info.title, info.id)
         self.side_filter.addItem("All sides", None)
         for side, label in SIDE_NAMES.items():
             self.side_filter.addItem(label, side)
@@ -622,14 +622,21 @@ class LibraryPanel(QWidget):
         if campaign is None:
             self.show_problem("Open or create a campaign first (Campaign menu).")
             return
-        blank = self._storage.new_fighter(self._new_ruleset(), "New fighter")
+        ruleset = self._new_ruleset()
+        if ruleset is None:
+            return
+        blank = self._storage.new_fighter(ruleset, "New fighter")
         edited = self._edit_dialog(blank, "New fighter")
         if edited is not None:
             self._run(lambda: self.select_fighter(campaign.add(edited).id))
 
-    def _new_ruleset(self) -> str:
+    def _new_ruleset(self) -> str | None:
+        """Ask which ruleset the new fighter is for (the filter's ruleset first)."""
+        from .ruleset_choice import ask_ruleset
+
         chosen = self.ruleset_filter.currentData()
-        return str(chosen) if chosen else "street-fighter"
+        return ask_ruleset(self, "New Fighter", "Which rules is this fighter for?",
+                           str(chosen) if chosen else None)
 
     def edit_selected(self) -> None:
         campaign = self.campaign

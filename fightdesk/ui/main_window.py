@@ -361,21 +361,18 @@ class MainWindow(QMainWindow):
     def new_fight(self) -> None:
         """Start an empty fight under a ruleset the GM chooses."""
         from fightdesk.engine.engine import Engine
-        from fightdesk.engine.model import KNOWN_RULESETS, Encounter, Session
-        from fightdesk.engine.ruleset import get_ruleset
+        from fightdesk.engine.model import Session, new_encounter
+
+        from .ruleset_choice import ask_ruleset
 
         if not self._may_discard():
             return
-        titles = {get_ruleset(r).title or r: r for r in KNOWN_RULESETS}
-        if len(titles) == 1:
-            ruleset_id = next(iter(titles.values()))
-        else:
-            title, ok = QInputDialog.getItem(self, "New fight", "Ruleset:", list(titles), 0, False)
-            if not ok:
-                return
-            ruleset_id = titles[title]
-        encounter = Encounter(ruleset=ruleset_id, name="New fight")
-        self.show_session(Engine(Session.begin(encounter)), None)
+        engine = self.document.engine
+        ruleset_id = ask_ruleset(self, "New Fight", "Which rules does this fight use?",
+                                 engine.encounter.ruleset if engine is not None else None)
+        if ruleset_id is None:
+            return
+        self.show_session(Engine(Session.begin(new_encounter(ruleset_id))), None)
 
     # --- slots ------------------------------------------------------------------------------
     def _ask_open(self) -> None:
@@ -400,6 +397,10 @@ class MainWindow(QMainWindow):
         engine = self.document.engine
         for model in (self.fighters_model, self.log_model, self.stack_model):
             model.set_engine(engine)
+        if engine is not None:
+            ruleset = engine.ruleset
+            self.cards.set_roles(tuple((role, ruleset.role_labels.get(role, role.title()))
+                                       for role in ruleset.card_roles))
         self._show_views()
         if (engine is not None and self.library_after_first_fight and self.library_panel is None
                 and not self._library_scheduled):
@@ -516,12 +517,13 @@ class MainWindow(QMainWindow):
         if self.next_step_action.text() != controls.next_step_label:
             self.next_step_action.setText(controls.next_step_label)
             _set_tip(self.next_step_action, controls.next_step_label)
-        self.act_action.setEnabled(bool(enc.order))
+        self.act_action.setEnabled(bool(enc.order) and ruleset.rules_built)
         has_stack = self.stack_model.rowCount() > 0
         self.stack_action.setEnabled(has_stack)
         state = ruleset.describe_state(enc)
         self.state_label.setText(f"{state}  ·  {controls.status}" if controls.status else state)
         if self._stack_dialog is not None:
+            self._stack_dialog.set_reaction_word(ruleset.role_labels.get("react", "React"))
             self._stack_dialog.set_controls(
                 can_resolve=controls.extra.get("resolve-next", has_stack),
                 can_cancel=controls.extra.get("cancel-stack", has_stack),
@@ -580,10 +582,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Undid {steps} step(s); Redo brings them back", 8000)
 
     def _card_request(self, what: str, fighter_id: str) -> None:
-        if what == "act":
-            self.open_action_dialog(fighter_id)
-        elif what == "interrupt":
-            self.open_action_dialog(fighter_id, prefer="interrupt")
+        if what in ("act", "react", "assist", "gm"):
+            self.open_action_dialog(fighter_id, role=what)
         elif what == "health":
             self._ask_health(fighter_id)
         elif what == "edit":
@@ -611,9 +611,10 @@ class MainWindow(QMainWindow):
                 return
         self.open_action_dialog(engine.encounter.order[0])
 
-    def open_action_dialog(self, fighter_id: str, *, prefer: str = "", chip_id: str = "") -> ActionDialog | None:
-        """Open the action dialog for a fighter: the form that uses ``chip_id`` (a die on
-        the timeline) or whose id contains ``prefer``, else the first the fighter can use."""
+    def open_action_dialog(self, fighter_id: str, *, role: str = "", chip_id: str = "") -> ActionDialog | None:
+        """Open the action dialog for a fighter: the form that uses ``chip_id`` (a mark on
+        the timeline) or the first form of ``role`` (act, react...), else the first the
+        fighter can use."""
         from PySide6.QtCore import Qt
 
         from fightdesk.engine.changes import RuleViolation
@@ -627,10 +628,13 @@ class MainWindow(QMainWindow):
         ruleset = engine.ruleset
         forms = ruleset.action_forms(engine.encounter, fighter_id)
         name = engine.encounter.fighters[fighter_id].name
+        if not ruleset.rules_built:
+            self.statusBar().showMessage(ruleset.not_built_line, 8000)
+            return None
         if not forms:
             self.statusBar().showMessage(f"{name} has nothing to do right now", 8000)
             return None
-        form_id, preset = _pick_form(forms, prefer, chip_id)
+        form_id, preset = _pick_form(forms, role, chip_id)
 
         def preview(form: str, values: dict) -> Preview:
             shown = ruleset.preview(engine.encounter, form, fighter_id, values)
@@ -677,7 +681,7 @@ class MainWindow(QMainWindow):
             self._stack_decision = DecisionPanel()
             dialog.set_decision_widget(self._stack_decision)
             self._stack_decision.answered.connect(self._answer)
-            dialog.addRequested.connect(lambda fid: self.open_action_dialog(fid, prefer="interrupt"))
+            dialog.addRequested.connect(lambda fid: self.open_action_dialog(fid, role="react"))
             dialog.resolveNextRequested.connect(lambda: self._stack_command("resolve-next"))
             dialog.resolveAllRequested.connect(lambda: self._stack_command("resolve-all"))
             dialog.cancelRequested.connect(lambda: self._stack_command("cancel-stack"))
@@ -871,17 +875,22 @@ def _problem_text(problem: Exception) -> str:
     return str(problem)
 
 
-def _pick_form(forms: tuple, prefer: str, chip_id: str) -> tuple[str | None, dict[str, object]]:
+def _pick_form(forms: tuple, role: str, chip_id: str) -> tuple[str | None, dict[str, object]]:
     """The form to open first, and preset values: a chip preselects the choice field
-    that offers it (the ruleset keys its die choices by chip id)."""
+    that offers it (the ruleset keys its choices by chip id); a role opens its main form
+    (the one named after it, else its first) even when that form cannot be used now, so
+    the dialog says why rather than opening on something else."""
     usable = [f for f in forms if f.enabled] or list(forms)
     if chip_id:
         for form in usable:
             for fld in form.fields:
                 if fld.kind == "choice" and any(key == chip_id for key, _ in fld.choices):
                     return form.id, {fld.name: chip_id}
-    if prefer:
-        for form in usable:
-            if prefer in form.id:
-                return form.id, {}
+    if role:
+        of_role = [f for f in forms if f.role == role]
+        main = next((f for f in of_role if f.id == role), None)
+        chosen = main if main is not None and main.enabled else next(
+            (f for f in of_role if f.enabled), main or (of_role[0] if of_role else None))
+        if chosen is not None:
+            return chosen.id, {}
     return (usable[0].id if usable else None), {}

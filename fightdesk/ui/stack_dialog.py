@@ -130,6 +130,15 @@ class InterruptStackDialog(QDialog):
         self.status.setText(status)
         self._update_buttons()
 
+    def set_reaction_word(self, word: str) -> None:
+        """The ruleset's word for a reaction ("interrupt", "defense"): the Add button says it."""
+        text = f"Add &{word.lower()}..."
+        if self.add_button.text() != text:
+            self.add_button.setText(text)
+            self.add_button.setToolTip(
+                f"Declare a new {word.lower()} on top of the stack (Ctrl+I)")
+            self.add_button.setShortcut(QKeySequence("Ctrl+I"))
+
     def show_refusal(self, text: str | None) -> None:
         self.error.setText(text or "")
         self.error.setVisible(bool(text))

@@ -148,6 +148,9 @@ class PracticeRuleset(Ruleset):
         return RoundControls(can_start_round=not in_phases, can_next_step=in_phases,
                              can_end_round=in_phases, status="practice")
 
+    def where(self, enc: Encounter) -> str:
+        return "" if enc.state.phase is None else f"phase {enc.state.phase}"
+
     def describe_state(self, enc: Encounter) -> str:
         if enc.state.phase is None:
             return f"Round {enc.round}"

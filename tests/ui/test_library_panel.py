@@ -186,8 +186,12 @@ def test_new_fighter_and_new_campaign(panel: LibraryPanel,
     assert panel.campaign_combo.currentText() == "Side story" and shown_names(panel) == []
     monkeypatch.setattr(panel, "_edit_dialog",
                         lambda f, title: f.model_copy(update={"name": "Rook"}))
+    asked: list[str] = []
+    monkeypatch.setattr(panel, "_new_ruleset", lambda: asked.append("asked") or "d100")
     panel.new_action.trigger()
+    assert asked == ["asked"]
     assert shown_names(panel) == ["Rook"] and panel.selected_fighters()[0].id == "rook"
+    assert panel.selected_fighters()[0].ruleset == "d100"
     # back to the first campaign through the picker
     i = panel.campaign_combo.findData("Harbour Nights")
     panel.campaign_combo.activated.emit(i)

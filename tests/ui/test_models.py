@@ -50,7 +50,7 @@ def test_log_model_is_a_tree_of_entries_and_events(qtmodeltester, engine: Practi
     assert model.rowCount() == 2
     entry = model.index(1, 1)
     assert entry.data() == "rolled 3d10: 16"
-    assert model.index(1, 0).data() == "R1 · 10"
+    assert model.index(1, 0).data() == "R1 · phase 10"
     assert model.rowCount(model.index(1, 0)) == 1
     event = model.index(0, 1, model.index(1, 0))
     assert event.data() == "3d10 for dice bar typed in [2, 5, 9] -> 16"
