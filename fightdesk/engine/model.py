@@ -100,12 +100,13 @@ class Encounter(StateModel):
 
     ruleset: str = "street-fighter"
     name: str = "Encounter"
-    options: RulesetOptions
+    # Never left at None: ``_empty_parts`` fills both in for the fight's ruleset.
+    options: RulesetOptions = None
     fighters: dict[str, Fighter] = Field(default_factory=dict)
     order: list[str] = Field(default_factory=list)
     groups: dict[str, Group] = Field(default_factory=dict)
     round: int = Field(0, ge=0)
-    state: RoundState
+    state: RoundState = None
     dice_seed: int = 0
     dice_drawn: int = Field(0, ge=0)
 

@@ -102,6 +102,8 @@ class Timeline(NamedTuple):
     current_column: int | None = None
     caption: str = ""
     movable: bool = False
+    # The ruleset's id of each column (turn-order sections), for a drag to name its place.
+    column_ids: tuple[str, ...] = ()
 
 
 class Resource(NamedTuple):
@@ -196,6 +198,44 @@ class Preview(NamedTuple):
     error: str | None = None
 
 
+class ContributionRow(NamedTuple):
+    """One contribution already on a waiting roll."""
+
+    id: int
+    who: str
+    label: str
+    amount: int
+    cost: str = ""
+
+
+class ContributionOption(NamedTuple):
+    """Something a fighter may still add to a waiting roll (an assist, a skill, speed)."""
+
+    fighter_id: str
+    fighter: str
+    kind: str
+    label: str
+    minimum: int = 0
+    maximum: int = 0
+    default: int = 0
+    cost: str = ""
+
+
+class RollView(NamedTuple):
+    """A roll waiting for contributions, as the roll panel shows it."""
+
+    id: int
+    title: str
+    roller: str
+    by_player: bool
+    dice: str
+    total_line: str
+    odds: tuple[Odds, ...] = ()
+    contributions: tuple[ContributionRow, ...] = ()
+    options: tuple[ContributionOption, ...] = ()
+    coins: bool = False
+
+
 @dataclass
 class RoundControls:
     """Which round controls make sense now, with their labels."""
@@ -270,14 +310,41 @@ class Ruleset:
         """The exact chances of a pending roll with its contributions so far."""
         return ()
 
-    def contribution_forms(self, enc: Encounter, roll: PendingRoll) -> tuple[ActionForm, ...]:
-        """What each fighter may still add to a pending roll, as forms (role "assist")."""
+    def contribution_options(self, enc: Encounter,
+                             roll: PendingRoll) -> tuple[ContributionOption, ...]:
+        """What each fighter may still add to a pending roll."""
         return ()
+
+    def roll_view(self, enc: Encounter) -> RollView | None:
+        """The waiting roll as the roll panel shows it: who rolls what, the target or
+        advantage so far, the exact odds, the contributions and what may still be added."""
+        roll = self.pending_roll(enc)
+        if roll is None:
+            return None
+        who = enc.name_of(roll.roller_id) if roll.roller_id else "The app"
+        rows = tuple(ContributionRow(c.id, enc.name_of(c.fighter_id) if c.fighter_id else "GM",
+                                     c.label, c.amount, c.cost)
+                     for c in roll.contributions)
+        coins = roll.what == "coins"
+        dice = f"{roll.count} coin{'s' if roll.count != 1 else ''}" if coins \
+            else f"{roll.count}d{roll.sides}"
+        line = f"{roll.measure} {roll.total}"
+        if roll.contributions:
+            line += f" ({roll.base} {'+' if roll.total >= roll.base else '-'} " \
+                    f"{abs(roll.total - roll.base)} from help)"
+        return RollView(id=roll.id, title=roll.label, roller=who, by_player=roll.by_player,
+                        dice=dice, total_line=line, odds=self.roll_odds(enc, roll),
+                        contributions=rows, options=self.contribution_options(enc, roll),
+                        coins=coins)
 
     def turn_timer(self, enc: Encounter) -> int:
         """Seconds each turn may last (0: no timer); the window counts them down and
         sends a ``turn-timeout`` command when they run out."""
         return 0
+
+    def timed_turn(self, enc: Encounter) -> tuple[str, int] | None:
+        """The turn the timer runs on now: (its timeline chip id, its turn number)."""
+        return None
 
     def check_command(self, enc: Encounter, command: Command) -> str | None:
         """Why a command cannot be applied now, before any rule runs (None: go on)."""

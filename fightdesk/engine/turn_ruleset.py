@@ -224,6 +224,12 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         if ctx.enc.state.stage == "turns" and order.sections:
             turns.add_turn(ctx, TURNS, fighter_id, order.sections[-1].id, extra=False)
 
+    def timed_turn(self, enc: Encounter) -> tuple[str, int] | None:
+        order: TurnOrder = enc.state.turns
+        if enc.state.stage != "turns" or order.current is None:
+            return None
+        return order.current, order.turn_number
+
     # --- views ------------------------------------------------------------------------------------
     def timeline(self, enc: Encounter) -> Timeline:
         order: TurnOrder = enc.state.turns

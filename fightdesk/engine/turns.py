@@ -276,7 +276,7 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
              label: Callable[[TurnSlot], str] | None = None) -> Timeline:
     """The round as the timeline widget draws it: a column per section, a lane per turn
     slot in turn order, the current turn marked acting and the taken ones done."""
-    from .ruleset import Chip, Lane, Timeline
+    from .ruleset import Chip, Timeline
 
     columns = tuple(sec.label for sec in order.sections)
     lanes: list[Lane] = []
@@ -298,7 +298,8 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
                         clickable=clickable(slot) if clickable else is_current)
             lanes.append(_lane(fighter.name, slot, chip, out(slot.fighter_id)))
     return Timeline(columns=columns, lanes=tuple(lanes), current_column=current_column,
-                    caption=caption, movable=True)
+                    caption=caption, movable=True,
+                    column_ids=tuple(sec.id for sec in order.sections))
 
 
 def _lane(name: str, slot: TurnSlot, chip: Chip, is_out: bool) -> Lane:

@@ -7,11 +7,14 @@ the ``Answer`` command.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -30,9 +33,12 @@ if TYPE_CHECKING:
 
 class DecisionPanel(QFrame):
     """``answered(decision_id, choice, amount, dice)``: choice is "" and amount -1 when
-    unused; dice are the GM's typed-in faces (empty: the app rolls)."""
+    unused; dice are the GM's typed-in faces (empty: the app rolls).
+    ``answeredValues(decision_id, values, by)`` answers a decision with fields (several
+    values at once; a blank optional field is None: the app rolls it)."""
 
     answered = Signal(str, str, int, list)
+    answeredValues = Signal(str, dict, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +48,7 @@ class DecisionPanel(QFrame):
         self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         self._decision: Decision | None = None
         self.prompt = QLabel()
+        self.prompt.setTextFormat(Qt.TextFormat.PlainText)
         self.prompt.setWordWrap(True)
         font = self.prompt.font()
         font.setBold(True)
@@ -55,9 +62,18 @@ class DecisionPanel(QFrame):
         self.dice.setObjectName("decisionDice")
         self.dice.setPlaceholderText("typed dice (empty: the app rolls)")
         self.error = error_label()
+        # A decision with fields: one input a field, and one button to answer them all.
+        self.fields_box = QWidget()
+        self.fields_form = QFormLayout(self.fields_box)
+        self.fields_form.setContentsMargins(0, 0, 0, 0)
+        self._inputs: dict[str, QLineEdit | QComboBox] = {}
+        self.fields_ok = QPushButton("OK")
+        self.fields_ok.setObjectName("decisionFieldsOk")
+        self.fields_ok.clicked.connect(self._answer_fields)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.addWidget(self.prompt)
+        layout.addWidget(self.fields_box)
         row = QHBoxLayout()
         row.addLayout(self.choices)
         row.addWidget(self.amount)
@@ -85,11 +101,16 @@ class DecisionPanel(QFrame):
         if decision is None:
             self.setVisible(False)
             return
-        self.prompt.setText(decision.prompt)
+        self.prompt.setText(decision.prompt + (f" ({decision.asks} answers)" if decision.asks else ""))
         for n, choice in enumerate(decision.choices, start=1):
-            button = QPushButton(f"&{n} {choice.label}" if n < 10 else choice.label)
+            label = choice.label.replace("&", "&&")
+            chance = ""
+            if choice.chance:
+                chance = f" · {percent(Fraction(choice.chance))}"
+            button = QPushButton((f"&{n} {label}" if n < 10 else label) + chance)
             button.setObjectName(f"choice-{choice.id}")
-            button.setToolTip(f"Answer: {choice.label}" + (f" (Alt+{n})" if n < 10 else ""))
+            exact = f"\nChance of success: {choice.chance}" if choice.chance else ""
+            button.setToolTip(f"Answer: {choice.label}" + (f" (Alt+{n})" if n < 10 else "") + exact)
             button.clicked.connect(lambda _=False, c=choice.id: self._answer(c, -1))
             self.choices.addWidget(button)
             button.setVisible(True)  # a layout only shows new children on the next event loop pass
@@ -102,7 +123,68 @@ class DecisionPanel(QFrame):
         self.dice.setVisible(bool(decision.dice_needed))
         self.dice.setToolTip(f"Dice needed: {decision.dice_needed}" if decision.dice_needed else "")
         self.dice.clear()
+        self._show_fields(decision)
         self.setVisible(True)
+
+    def _show_fields(self, decision: Decision) -> None:
+        while self.fields_form.rowCount():
+            self.fields_form.removeRow(0)
+        self._inputs = {}
+        for spec in decision.fields:
+            widget: QLineEdit | QComboBox
+            if spec.kind == "choice":
+                widget = QComboBox()
+                for choice in spec.choices:
+                    widget.addItem(choice.label, choice.id)
+                if spec.default is not None:
+                    widget.setCurrentIndex(max(0, widget.findData(spec.default)))
+            else:
+                widget = QLineEdit()
+                if spec.default is not None:
+                    widget.setText(str(spec.default))
+                if spec.kind == "number":
+                    bounds = f"{spec.minimum}..{spec.maximum}"
+                    widget.setPlaceholderText(
+                        f"{bounds}, blank: the app rolls" if spec.optional else bounds)
+            widget.setObjectName(f"field-{spec.name}")
+            label = QLabel(spec.label)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            self.fields_form.addRow(label, widget)
+            self._inputs[spec.name] = widget
+        if decision.fields:
+            self.fields_form.addRow("", self.fields_ok)
+        self.fields_box.setVisible(bool(decision.fields))
+
+    def field_input(self, name: str) -> QLineEdit | QComboBox:
+        return self._inputs[name]
+
+    def _answer_fields(self) -> None:
+        decision = self._decision
+        if decision is None:
+            return
+        values: dict[str, object] = {}
+        for spec in decision.fields:
+            widget = self._inputs[spec.name]
+            if isinstance(widget, QComboBox):
+                values[spec.name] = widget.currentData()
+                continue
+            text = widget.text().strip()
+            if spec.kind == "number":
+                if not text:
+                    if not spec.optional:
+                        self.show_refusal(f"{spec.label}: type a number")
+                        return
+                    values[spec.name] = None
+                    continue
+                if not text.lstrip("-").isdigit() or not spec.minimum <= int(text) <= spec.maximum:
+                    self.show_refusal(
+                        f"{spec.label}: {text!r} is not a number from {spec.minimum} to {spec.maximum}")
+                    widget.setFocus()
+                    return
+                values[spec.name] = int(text)
+            else:
+                values[spec.name] = text
+        self.answeredValues.emit(decision.id, values, decision.asks or "GM")
 
     def show_refusal(self, text: str) -> None:
         self.error.setText(text)
@@ -122,4 +204,14 @@ class DecisionPanel(QFrame):
         self.answered.emit(self._decision.id, choice, amount, dice)
 
 
-__all__ = ["DecisionPanel"]
+def percent(chance: Fraction) -> str:
+    """A chance in words for a button: "65%"; never 0% or 100% for what can still go
+    either way."""
+    value = float(chance) * 100
+    if 0 < chance < 1:
+        value = min(max(value, 1), 99)
+        return f"{value:.0f}%"
+    return f"{value:.0f}%"
+
+
+__all__ = ["DecisionPanel", "percent"]

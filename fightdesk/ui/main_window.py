@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
     from fightdesk.engine.commands import Command
     from fightdesk.engine.engine import Engine, Notice
-    from fightdesk.engine.model import Session
-    from fightdesk.engine.ruleset import Preview
+    from fightdesk.engine.model import Encounter, Session
+    from fightdesk.engine.ruleset import Preview, Ruleset
 
     from .action_dialog import ActionDialog
     from .decision import DecisionPanel
@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         from .dice_bar import DiceBar
         from .log_view import LogView
         from .models import FightersModel, LogModel, StackModel
+        from .roll_panel import RollPanel
         from .status_label import StatusLabel
         from .timeline import TimelineView
 
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
         self.cards = CardsView()
         self.cards.set_model(self.fighters_model)
         self.decision_panel = DecisionPanel()
+        self.roll_panel = RollPanel()
         self.state_label = StatusLabel("No fight open")
         self.state_label.setObjectName("stateLabel")
         font = self.state_label.font()
@@ -130,6 +132,7 @@ class MainWindow(QMainWindow):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.setSpacing(4)
         lower_layout.addWidget(self.decision_panel)
+        lower_layout.addWidget(self.roll_panel)
         lower_layout.addWidget(self.cards, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("mainSplitter")
@@ -146,6 +149,13 @@ class MainWindow(QMainWindow):
         self._action_dialog: ActionDialog | None = None
         self._stack_dialog: InterruptStackDialog | None = None
         self._stack_decision: DecisionPanel | None = None
+        # The turn timer: which turn it runs on (chip id, turn number) and since when.
+        self.turn_clock = QTimer(self)
+        self.turn_clock.setInterval(250)
+        self.turn_clock.timeout.connect(self._tick_turn_timer)
+        self._timed: tuple[str, int] | None = None
+        self._timed_since = 0.0
+        self._timed_out: int | None = None
         # Fighters dragged from the library dock are dropped anywhere on the window.
         self.setAcceptDrops(True)
 
@@ -289,8 +299,13 @@ class MainWindow(QMainWindow):
         self.options_action.triggered.connect(self._edit_options)
 
         self.timeline.chipClicked.connect(self._chip_clicked)
+        self.timeline.laneMoved.connect(self._move_turn)
         self.cards.requested.connect(self._card_request)
         self.decision_panel.answered.connect(self._answer)
+        self.decision_panel.answeredValues.connect(self._answer_values)
+        self.roll_panel.contributeRequested.connect(self._contribute)
+        self.roll_panel.withdrawRequested.connect(self._withdraw)
+        self.roll_panel.rollRequested.connect(self._make_roll)
         self.log_view.revertRequested.connect(self._revert_to)
         self.dice_bar.rollRequested.connect(self._free_roll)
 
@@ -507,6 +522,8 @@ class MainWindow(QMainWindow):
         decision = engine.pending()
         stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
         self.decision_panel.show_decision(None if stack_open else decision)
+        self.roll_panel.show_roll(ruleset.roll_view(enc))
+        self._follow_turn_timer(ruleset, enc)
         if self._stack_decision is not None:
             self._stack_decision.show_decision(decision if stack_open else None)
         controls = ruleset.round_controls(enc)
@@ -575,6 +592,96 @@ class MainWindow(QMainWindow):
             panel.show_refusal(outcome.error or "")
         else:
             self.statusBar().showMessage(outcome.text, 8000)
+
+    def _answer_values(self, decision_id: str, values: dict, by: str) -> None:
+        """A decision with fields answered at once (a player's typed roll per row)."""
+        from fightdesk.engine.commands import Answer
+
+        if self.document.engine is None:
+            return
+        outcome = self.document.apply(
+            Answer(decision_id=decision_id, values=values, by=by))
+        if not outcome.ok:
+            self.decision_panel.show_refusal(outcome.error or "")
+
+    # --- the turn order and the waiting roll ---------------------------------------------------
+    def _move_turn(self, slot_id: str, section: str, index: int) -> None:
+        """A lane dragged on the timeline: the ruleset says whether it may go there."""
+        from fightdesk.engine.commands import MoveTurn
+
+        if self.document.engine is None:
+            return
+        outcome = self.document.apply(
+            MoveTurn(slot_id=slot_id, section=section, index=index))
+        if not outcome.ok:  # the document's refusal line says why, prefixed here
+            self.statusBar().showMessage(f"Not moved: {outcome.error}", 10000)
+
+    def _contribute(self, roll_id: int, fighter_id: str, kind: str, amount: int) -> None:
+        from fightdesk.engine.commands import Contribute
+
+        self._roll_command(Contribute(roll_id=roll_id, fighter_id=fighter_id or None,
+                                      contribution=kind, amount=amount))
+
+    def _withdraw(self, roll_id: int, contribution_id: int) -> None:
+        from fightdesk.engine.commands import Withdraw
+
+        self._roll_command(Withdraw(roll_id=roll_id, contribution_id=contribution_id))
+
+    def _make_roll(self, roll_id: int, dice: list) -> None:
+        from fightdesk.engine.commands import MakeRoll
+
+        self._roll_command(MakeRoll(roll_id=roll_id, dice=dice))
+
+    def _roll_command(self, command: Command) -> None:
+        if self.document.engine is None:
+            return
+        outcome = self.document.apply(command)
+        self.roll_panel.show_refusal(None if outcome.ok else outcome.error)
+
+    def _follow_turn_timer(self, ruleset: Ruleset, enc: Encounter) -> None:
+        """Start, restart or stop the countdown as the turns change."""
+        seconds = ruleset.turn_timer(enc)
+        timed = ruleset.timed_turn(enc) if seconds > 0 else None
+        if timed is None:
+            self._timed = None
+            self.turn_clock.stop()
+            self.timeline.set_countdown(None)
+            return
+        if timed != self._timed:
+            self._timed = timed
+            self._timed_since = self.clock()
+            self._timed_out = None
+        if not self.turn_clock.isActive():
+            self.turn_clock.start()
+        self._tick_turn_timer()
+
+    def clock(self) -> float:
+        """Seconds on a steady clock (a test sets the time it wants)."""
+        import time
+
+        return time.monotonic()
+
+    def _tick_turn_timer(self) -> None:
+        engine = self.document.engine
+        if engine is None or self._timed is None:
+            self.turn_clock.stop()
+            return
+        seconds = engine.ruleset.turn_timer(engine.encounter)
+        left = seconds - (self.clock() - self._timed_since)
+        chip_id, number = self._timed
+        if left > 0:
+            whole = int(left + 0.999)
+            self.timeline.set_countdown(chip_id, f"{whole // 60}:{whole % 60:02d}", whole <= 10)
+            return
+        self.timeline.set_countdown(chip_id, "0:00", True)
+        if self._timed_out == number:
+            return
+        self._timed_out = number
+        from fightdesk.engine.commands import TurnTimeout
+
+        outcome = self.document.apply(TurnTimeout(turn_number=number))
+        if outcome.ok:
+            self.statusBar().showMessage(outcome.text, 10000)
 
     def _revert_to(self, seq: int) -> None:
         if self.document.engine is not None:

@@ -229,7 +229,7 @@ class StackModel(_ViewRowsModel):
     """The reaction stack in the order it will resolve; the column titles are the
     ruleset's (an interrupt stack of maneuvers and dice, or defenses and assists)."""
 
-    headers = ("Fighter", "Action", "Uses", "Speed", "Spent", "Cost")
+    headers: tuple[str, ...] = ("Fighter", "Action", "Uses", "Speed", "Spent", "Cost")
 
     def set_engine(self, engine: Engine | None) -> None:
         titles = engine.ruleset.stack_columns if engine is not None else type(self).headers

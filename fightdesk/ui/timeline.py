@@ -88,9 +88,12 @@ def _over(color: QColor, base: QColor) -> QColor:
 
 class TimelineView(QAbstractScrollArea):
     """Shows a :class:`Timeline`; ``chipClicked(fighter_id, chip_id)`` when the GM clicks
-    a chip that can act now."""
+    a chip that can act now. On a movable timeline (a turn order) the GM drags a lane to
+    another place: ``laneMoved(lane_id, column_id, index)`` asks for the move (the index
+    among the lanes of that column); the ruleset says whether it may go there."""
 
     chipClicked = Signal(str, str)
+    laneMoved = Signal(str, str, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -118,6 +121,11 @@ class TimelineView(QAbstractScrollArea):
         self._titles: dict[tuple[str, bool, bool, int], str] = {}
         self._advance: dict[str, int] = {}
         self._fonts: dict[tuple[bool, bool, bool], QFont] = {}
+        # A lane being dragged: (lane number, where the press was); the drop place shown.
+        self._drag: tuple[int, QPoint] | None = None
+        self._drop: tuple[int, int] | None = None  # (insert before lane number, column)
+        # The turn timer: the chip whose label shows the time left, and that text.
+        self._countdown: tuple[str, str, bool] | None = None
 
     # --- data ----------------------------------------------------------------------------
     def set_timeline(self, timeline: Timeline | None) -> None:
@@ -144,6 +152,16 @@ class TimelineView(QAbstractScrollArea):
 
     def timeline(self) -> Timeline | None:
         return self._timeline
+
+    def set_countdown(self, chip_id: str | None, text: str = "", urgent: bool = False) -> None:
+        """Show the turn timer's time left on the current turn's chip (None: no timer)."""
+        shown = None if chip_id is None else (chip_id, text, urgent)
+        if shown != self._countdown:
+            self._countdown = shown
+            self.viewport().update()
+
+    def countdown(self) -> str:
+        return self._countdown[1] if self._countdown else ""
 
     # --- geometry --------------------------------------------------------------------------
     def _header_height(self) -> int:
@@ -398,10 +416,30 @@ class TimelineView(QAbstractScrollArea):
         for lane_no in lanes:
             compact = tl.lanes[lane_no].compact
             for chip, rect in self._lane_layout(lane_no):
+                if self._countdown is not None and chip.id == self._countdown[0]:
+                    chip = chip._replace(label=self._countdown[1],
+                                         state="lost" if self._countdown[2] else chip.state)
                 image, dx, dy = self._chip_image(chip, compact, int(rect.width()),
                                                  int(rect.height()), ratio)
                 painter.drawPixmap(int(rect.left()) - dx, int(rect.top()) - dy, image)
         painter.restore()
+        self._paint_drop(painter, tl, header)
+
+    def _paint_drop(self, painter: QPainter, tl: Timeline, header: int) -> None:
+        """Where a dragged lane would go: a bar between lanes in the target column."""
+        if self._drag is None or self._drop is None:
+            return
+        before, column = self._drop
+        y = (self._tops[before] if before < len(self._tops) else self._tops[-1]) + header \
+            - self.verticalScrollBar().value()
+        pal = self.palette()
+        pen = QPen(pal.color(QPalette.ColorRole.Highlight), 3)
+        painter.setPen(pen)
+        x = self._column_x(column)
+        painter.drawLine(0, y, x + self._column_width, y)
+        glow = QColor(pal.color(QPalette.ColorRole.Highlight))
+        glow.setAlpha(35)
+        painter.fillRect(QRect(x, header, self._column_width, self.viewport().height()), glow)
 
     def _chip_image(self, chip: Chip, compact: bool, width: int, height: int,
                     ratio: float) -> tuple[QPixmap, int, int]:
@@ -515,20 +553,78 @@ class TimelineView(QAbstractScrollArea):
         return f"{tip} ({word}){hint}"
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        chip = self._chip_at(event.position().toPoint())
-        cursor = Qt.CursorShape.PointingHandCursor if chip and chip.clickable else Qt.CursorShape.ArrowCursor
+        pos = event.position().toPoint()
+        if self._drag is not None:
+            _, start = self._drag
+            if self._drop is not None or (pos - start).manhattanLength() >= 6:
+                self._drop = self._drop_place(pos)
+                self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+                self.viewport().update()
+                return
+        chip = self._chip_at(pos)
+        movable = bool(self._timeline and self._timeline.movable and self._lane_at(pos.y()) is not None)
+        cursor = (Qt.CursorShape.PointingHandCursor if chip and chip.clickable
+                  else Qt.CursorShape.OpenHandCursor if movable else Qt.CursorShape.ArrowCursor)
         self.viewport().setCursor(cursor)
         super().mouseMoveEvent(event)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            chip = self._chip_at(event.position().toPoint())
-            if chip is not None and chip.clickable:
+            pos = event.position().toPoint()
+            chip = self._chip_at(pos)
+            lane_no = self._lane_at(pos.y())
+            if self._timeline is not None and self._timeline.movable and lane_no is not None:
+                # A click that does not move stays a click (released in place).
+                self._drag = (lane_no, pos)
+                self._drop = None
+            elif chip is not None and chip.clickable:
                 self.chipClicked.emit(chip.fighter_id, chip.id)
         event.accept()  # clicks land on the timeline itself, never on what is behind it
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        drag, drop = self._drag, self._drop
+        self._drag = self._drop = None
+        if drag is not None:
+            self.viewport().update()
+            if drop is None:  # no move: an ordinary click
+                chip = self._chip_at(event.position().toPoint())
+                if chip is not None and chip.clickable:
+                    self.chipClicked.emit(chip.fighter_id, chip.id)
+            else:
+                self.drop_lane(drag[0], *drop)
         event.accept()
+
+    def _drop_place(self, pos: QPoint) -> tuple[int, int]:
+        """(insert before lane number, column) for the pointer at ``pos``."""
+        tl = self._timeline
+        assert tl is not None
+        header = self._header_height()
+        content_y = max(0, pos.y() - header + self.verticalScrollBar().value())
+        lane_no = bisect_right(self._tops, content_y) - 1
+        lanes = len(tl.lanes)
+        if lane_no >= lanes:
+            before = lanes
+        else:
+            middle = (self._tops[lane_no] + self._tops[lane_no + 1]) / 2
+            before = lane_no + (1 if content_y > middle else 0)
+        if pos.x() < self._title_width:
+            dragged = tl.lanes[self._drag[0]] if self._drag else None
+            column = dragged.chips[0].column if dragged and dragged.chips else 0
+        else:
+            column = (pos.x() + self.horizontalScrollBar().value() - self._title_width) \
+                // max(self._column_width, 1)
+        return before, max(0, min(int(column), len(tl.columns) - 1))
+
+    def drop_lane(self, lane_no: int, before: int, column: int) -> None:
+        """Ask to move lane ``lane_no`` to just before lane ``before`` in ``column``:
+        ``laneMoved(lane id, column id, index among that column's other lanes)``."""
+        tl = self._timeline
+        if tl is None or not tl.movable or not 0 <= lane_no < len(tl.lanes):
+            return
+        column_id = tl.column_ids[column] if column < len(tl.column_ids) else str(column)
+        index = sum(1 for n, lane in enumerate(tl.lanes[:before])
+                    if n != lane_no and any(ch.column == column for ch in lane.chips))
+        self.laneMoved.emit(tl.lanes[lane_no].id, column_id, index)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         vbar = self.verticalScrollBar()

@@ -76,6 +76,7 @@ def test_the_same_fight_played_today_reads_as_before(tmp_path: Path) -> None:
     choices, prints the very summary the version before printed."""
     sys.path.insert(0, str(Path(__file__).parent))
     import crash_driver
+
     from fightdesk.engine.engine import Engine
 
     engine = Engine(crash_driver.new_session())

@@ -187,7 +187,12 @@ def test_new_fighter_and_new_campaign(panel: LibraryPanel,
     monkeypatch.setattr(panel, "_edit_dialog",
                         lambda f, title: f.model_copy(update={"name": "Rook"}))
     asked: list[str] = []
-    monkeypatch.setattr(panel, "_new_ruleset", lambda: asked.append("asked") or "d100")
+
+    def ask() -> str:
+        asked.append("asked")
+        return "d100"
+
+    monkeypatch.setattr(panel, "_new_ruleset", ask)
     panel.new_action.trigger()
     assert asked == ["asked"]
     assert shown_names(panel) == ["Rook"] and panel.selected_fighters()[0].id == "rook"

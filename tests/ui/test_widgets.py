@@ -96,7 +96,8 @@ def test_cards_show_group_and_ask_by_signal(qtbot: Any, engine: PracticeEngine) 
     assert "out" in group._member_radios[1].text()
     engine.apply(c.SetValue(fighter_id="brannock", field="status.health", value=0))
     brannock = view.card("brannock")
-    assert brannock is not None and not brannock.act_button.isEnabled()
+    assert brannock is not None and brannock.act_button is not None
+    assert not brannock.act_button.isEnabled()
     assert brannock.palette().color(QPalette.ColorRole.WindowText) == \
         brannock.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
 

@@ -3,7 +3,7 @@ the module that owns the rule, and answers the pending decisions."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
 
@@ -53,7 +53,8 @@ class StreetFighter(Ruleset):
     # (docs/rulesets/street-fighter.md#end-of-the-fight).
     lasting_status = ("health", "chi", "willpower")
     stack_columns = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
-    role_labels = {"act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:

@@ -1,0 +1,201 @@
+"""The roll panel: a roll that is waiting for help or defenses before it is made.
+
+It shows who rolls what, the target or advantage so far, the exact odds (updated after
+every contribution), the contributions with a button to take each back, what may still
+be added, and the Roll button with a field for the player's own faces. It only emits
+what the GM asks for; the main window turns each request into a command.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .inline import error_label, parse_typed_dice
+
+if TYPE_CHECKING:
+    from fightdesk.engine.ruleset import RollView
+
+
+def _plain(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    return label
+
+
+class RollPanel(QFrame):
+    """``contributeRequested(roll_id, fighter_id, kind, amount)``,
+    ``withdrawRequested(roll_id, contribution_id)``, ``rollRequested(roll_id, dice)``
+    (dice: the typed-in faces, empty for the app's roll)."""
+
+    contributeRequested = Signal(int, str, str, int)
+    withdrawRequested = Signal(int, int)
+    rollRequested = Signal(int, list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("RollPanel")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
+        self._view: RollView | None = None
+        self.title = _plain()
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.total = _plain()
+        self.odds = _plain()
+        self.odds.setObjectName("rollOdds")
+        self.rows = QGridLayout()
+        self.rows.setContentsMargins(0, 0, 0, 0)
+        self.option = QComboBox()
+        self.option.setObjectName("contributionOption")
+        self.option.currentIndexChanged.connect(self._option_chosen)
+        self.amount = QSpinBox()
+        self.amount.setObjectName("contributionAmount")
+        self.add_button = QPushButton("Add")
+        self.add_button.setObjectName("addContribution")
+        self.add_button.setToolTip("Add this help or defense to the roll (its cost is paid now)")
+        self.add_button.clicked.connect(self._contribute)
+        self.dice = QLineEdit()
+        self.dice.setObjectName("rollDice")
+        self.roll_button = QPushButton("&Roll")
+        self.roll_button.setObjectName("makeRoll")
+        self.roll_button.clicked.connect(self._roll)
+        self.dice.returnPressed.connect(self._roll)
+        self.error = error_label()
+
+        add_row = QHBoxLayout()
+        add_row.addWidget(self.option, 1)
+        add_row.addWidget(self.amount)
+        add_row.addWidget(self.add_button)
+        roll_row = QHBoxLayout()
+        roll_row.addWidget(self.dice, 1)
+        roll_row.addWidget(self.roll_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.total)
+        layout.addWidget(self.odds)
+        layout.addLayout(self.rows)
+        layout.addLayout(add_row)
+        layout.addLayout(roll_row)
+        layout.addWidget(self.error)
+        self._take_back: list[QPushButton] = []
+        self.setVisible(False)
+
+    def view(self) -> RollView | None:
+        return self._view
+
+    def show_roll(self, view: RollView | None) -> None:
+        if view == self._view:
+            return
+        same_roll = view is not None and self._view is not None and view.id == self._view.id
+        self._view = view
+        if view is None:
+            self.setVisible(False)
+            return
+        if not same_roll:
+            self.error.setVisible(False)
+            self.dice.clear()
+        self.title.setText(f"{view.title} ({view.roller} rolls {view.dice})")
+        self.total.setText(view.total_line)
+        self.odds.setText("   ".join(f"{o.label}: {o.percent} ({o.chance})" for o in view.odds)
+                          or "No odds for this roll")
+        self._show_rows(view)
+        self.option.blockSignals(True)
+        self.option.clear()
+        for n, opt in enumerate(view.options):
+            cost = f" ({opt.cost})" if opt.cost else ""
+            self.option.addItem(f"{opt.fighter}: {opt.label}{cost}", n)
+        self.option.blockSignals(False)
+        has_options = bool(view.options)
+        for w in (self.option, self.amount, self.add_button):
+            w.setEnabled(has_options)
+        if not has_options:
+            self.option.addItem("Nobody can add to this roll now")
+        self._option_chosen()
+        what = "coins (H and T)" if view.coins else "faces"
+        self.dice.setPlaceholderText(
+            f"{view.roller}'s {what} as rolled at the table (blank: the app rolls)"
+            if view.by_player else f"typed {what} (blank: the app rolls)")
+        self.setVisible(True)
+
+    def _show_rows(self, view: RollView) -> None:
+        while self.rows.count():
+            item = self.rows.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
+        self._take_back = []
+        for row, c in enumerate(view.contributions):
+            sign = f"{c.amount:+d}" if c.amount else ""
+            cost = f" ({c.cost})" if c.cost else ""
+            self.rows.addWidget(_plain(f"{c.who}: {c.label} {sign}{cost}".strip()), row, 0)
+            button = QPushButton("Take back")
+            button.setObjectName(f"takeBack-{c.id}")
+            button.setToolTip("Take this contribution back; its cost is given back")
+            button.clicked.connect(lambda _=False, cid=c.id: self._withdraw(cid))
+            self.rows.addWidget(button, row, 1)
+            self._take_back.append(button)
+
+    def take_back_button(self, contribution_id: int) -> QPushButton:
+        return next(b for b in self._take_back if b.objectName() == f"takeBack-{contribution_id}")
+
+    def show_refusal(self, text: str | None) -> None:
+        self.error.setText(text or "")
+        self.error.setVisible(bool(text))
+
+    def _option_chosen(self, *_: object) -> None:
+        view = self._view
+        index = self.option.currentData()
+        if view is None or not isinstance(index, int) or not 0 <= index < len(view.options):
+            self.amount.setVisible(False)
+            return
+        opt = view.options[index]
+        ranged = opt.maximum > opt.minimum
+        self.amount.setVisible(ranged)
+        self.amount.setRange(opt.minimum, opt.maximum)
+        self.amount.setValue(opt.default)
+
+    def _contribute(self) -> None:
+        view = self._view
+        index = self.option.currentData()
+        if view is None or not isinstance(index, int) or not 0 <= index < len(view.options):
+            return
+        opt = view.options[index]
+        amount = self.amount.value() if self.amount.isVisible() else opt.default
+        self.contributeRequested.emit(view.id, opt.fighter_id, opt.kind, amount)
+
+    def _withdraw(self, contribution_id: int) -> None:
+        if self._view is not None:
+            self.withdrawRequested.emit(self._view.id, contribution_id)
+
+    def _roll(self) -> None:
+        if self._view is None:
+            return
+        try:
+            dice = parse_typed_dice(self.dice.text())
+        except ValueError as exc:
+            self.show_refusal(str(exc))
+            return
+        self.rollRequested.emit(self._view.id, dice)
+
+
+__all__ = ["RollPanel"]
