@@ -63,13 +63,15 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         return values
 
     # --- the round ----------------------------------------------------------------------------
-    def start_round(self, ctx: Context) -> None:
-        """Lay out the round's turns and give the first turn."""
+    def start_round(self, ctx: Context, sections: list[TurnSection] | None = None) -> None:
+        """Lay out the round's turns (``sections``, else :meth:`sections`) and give the
+        first turn."""
         enc = ctx.enc
         ctx.set((), "round", enc.round + 1)
         ctx.set(("state",), "stage", "turns")
         ctx.say(f"Round {ctx.enc.round} begins", kind="round-start")
-        first = turns.begin(ctx, TURNS, self.sections(ctx), self._skips(ctx.enc))
+        laid_out = sections if sections is not None else self.sections(ctx)
+        first = turns.begin(ctx, TURNS, laid_out, self._skips(ctx.enc))
         ctx.summary = f"Round {ctx.enc.round} begins"
         if first is not None:
             self._turn_begins(ctx, first.fighter_id)
