@@ -52,6 +52,12 @@ class StreetFighter(Ruleset):
     # the fight (RULINGS.md street-fighter, last paragraph); dice and conditions belong to
     # one fight.
     lasting_status = ("health", "chi", "willpower")
+    # The conditions the text knows, offered when the GM adds one (engine/conditions.py).
+    # Phases have no fighter turns: the GM's conditions count down at the round's end.
+    condition_names = ("Knocked down", "Stunned", "Blocking", "Concentrating", "Recovering",
+                       "Held")
+    condition_tick = "round-end"
+    condition_turns = False
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:
