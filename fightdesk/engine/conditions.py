@@ -101,7 +101,7 @@ def views(enc: Encounter, fighter_id: str) -> tuple[ConditionView, ...]:
             tips.append(cond.note)
         # "until removed" goes without saying on the card (the tooltip says it).
         left = "" if cond.duration == "until-removed" else left_text(enc, cond)
-        out.append(ConditionView(name=cond.name, left=left, removable=True, index=index,
+        out.append(ConditionView(name=cond.name, left=left, removable=True, position=index,
                                  tooltip="\n".join(tips)))
     return tuple(out)
 

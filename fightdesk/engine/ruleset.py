@@ -101,13 +101,14 @@ class Resource(NamedTuple):
 
 class ConditionView(NamedTuple):
     """One condition on a card: its name and what is left of it ("2 rounds", "until end
-    of Kaede's next turn"). The GM's own conditions are ``removable`` (``index`` is their
-    place in ``status.conditions``); those the rules derive end by the rules."""
+    of Kaede's next turn"). The GM's own conditions are ``removable`` (``position`` is
+    their place in ``status.conditions``; not ``index``, which a tuple already has);
+    those the rules derive end by the rules."""
 
     name: str
     left: str = ""
     removable: bool = False
-    index: int | None = None
+    position: int | None = None
     tooltip: str = ""
 
     @property

@@ -16,8 +16,8 @@ from ...ruleset import (
     ActionForm,
     Card,
     Chip,
-    ConditionView,
     ChipState,
+    ConditionView,
     FormField,
     Lane,
     Odds,
@@ -320,7 +320,7 @@ def conditions(enc: Encounter, fid: str, holder: str | None = None) -> tuple[Con
 
 def _ruled(text: str, left: str, why: str) -> ConditionView:
     """A condition the rules derive: not removable by the GM (it ends by the rules)."""
-    return ConditionView(name=text, left=left, removable=False, index=None,
+    return ConditionView(name=text, left=left, removable=False, position=None,
                          tooltip=f"{why} (ends by the rules)")
 
 
