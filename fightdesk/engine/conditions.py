@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .base import Condition
 from .changes import RuleViolation
-from .ruleset import ConditionView, get_ruleset
+from .ruleset import ConditionView
 
 if TYPE_CHECKING:
     from .model import Encounter
-    from .ruleset import Context
+    from .ruleset import Context, Ruleset
 
 Moment = Literal["turn-start", "turn-end", "round-end"]
 MOMENTS: tuple[str, ...] = ("turn-start", "turn-end", "round-end")
@@ -45,11 +45,6 @@ ROUNDS_MAX = 100
 
 def conditions_of(enc: Encounter, fighter_id: str) -> list[Condition]:
     return enc.fighters[fighter_id].status.conditions
-
-
-def has_turns(enc: Encounter) -> bool:
-    """Whether the fight's ruleset has fighter turns (and so ticks turn moments)."""
-    return bool(get_ruleset(enc.ruleset).condition_turns)
 
 
 def check_name(name: str) -> str:
@@ -120,11 +115,6 @@ def add(ctx: Context, fighter_id: str, condition: Condition) -> None:
     if condition.duration == "until-turn-end":
         if condition.until_fighter not in enc.fighters:
             ctx.fail(f"no fighter {condition.until_fighter!r} to end {name} with their turn")
-    if not has_turns(enc) and (condition.duration == "until-turn-end"
-                               or condition.tick != "round-end"):
-        title = get_ruleset(enc.ruleset).title or enc.ruleset
-        ctx.fail(f"{title} has no fighter turns: {name} can last rounds counted at the "
-                 "end of each round, or until removed")
     if condition.imposed_by is not None and condition.imposed_by not in enc.fighters:
         ctx.fail(f"no fighter {condition.imposed_by!r} to have imposed {name}")
     if condition.duration == "rounds" and (condition.rounds_left or 0) > ROUNDS_MAX:
@@ -224,12 +214,15 @@ def tick(ctx: Context, moment: str, fighter_id: str | None = None) -> None:
 # --- the engine's commands ----------------------------------------------------------------
 
 
-def apply_add(ctx: Context, command: Any) -> None:
-    """``AddCondition``: the GM puts a condition on a fighter."""
-    enc = ctx.enc
-    ruleset = get_ruleset(enc.ruleset)
+def apply_add(ctx: Context, command: Any, ruleset: Ruleset) -> None:
+    """``AddCondition``: the GM puts a condition on a fighter; ``ruleset`` (the fight's)
+    says when rounds count down by default, and whether it has fighter turns at all."""
     tick_at = command.tick or ruleset.condition_tick
     name = check_name(command.name)
+    if not ruleset.condition_turns and (command.duration == "until-turn-end"
+                                        or tick_at != "round-end"):
+        ctx.fail(f"{ruleset.title or ruleset.id} has no fighter turns: {name} can last "
+                 "rounds counted at the end of each round, or until removed")
     data: dict[str, Any] = {
         "name": name, "duration": command.duration, "tick": tick_at, "note": command.note.strip(),
         "imposed_by": command.imposed_by or None,

@@ -248,7 +248,7 @@ class Engine:
         elif isinstance(command, c.AddCondition):
             from . import conditions  # only the GM's condition commands need the kit here
 
-            conditions.apply_add(ctx, command)
+            conditions.apply_add(ctx, command, self.ruleset)
         elif isinstance(command, c.RemoveCondition):
             from . import conditions
 
