@@ -23,7 +23,9 @@ class Condition(StateModel):
 
     The fields after ``note`` came later; their defaults read a file written before them
     as it was meant: a condition with rounds left counts them down, one without lasts
-    until removed. ``engine/conditions.py`` adds, counts down and removes them."""
+    until removed. ``engine/conditions.py`` adds, counts down and removes them, and checks
+    that a duration has what it needs (here a check across fields would run on a GM's
+    override of one field too, and pydantic leaves that field changed when it fails)."""
 
     name: str
     rounds_left: int | None = None
@@ -44,15 +46,6 @@ class Condition(StateModel):
         if isinstance(data, dict) and "duration" not in data and isinstance(left, int) and left >= 1:
             return {**data, "duration": "rounds"}
         return data
-
-    @model_validator(mode="after")
-    def _duration_has_what_it_needs(self) -> Condition:
-        if self.duration == "rounds" and (self.rounds_left is None or self.rounds_left < 1):
-            raise ValueError("a condition lasting rounds needs at least 1 round left")
-        if self.duration == "until-turn-end" and not self.until_fighter:
-            raise ValueError("a condition lasting until a turn's end needs the fighter "
-                             "whose turn ends it")
-        return self
 
 
 class Choice(StateModel):

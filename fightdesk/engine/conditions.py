@@ -63,8 +63,10 @@ def check_name(name: str) -> str:
 def left_text(enc: Encounter, condition: Condition) -> str:
     """What is left of a condition, in the GM's words: "2 rounds", "until end of
     Kaede's next turn", "until removed"."""
-    if condition.duration == "rounds" and condition.rounds_left is not None:
-        return _rounds(condition.rounds_left)
+    if condition.duration == "rounds":
+        left = condition.rounds_left or 0
+        # below 1 only by a GM's override of the field: it ends at its next count
+        return _rounds(left) if left >= 1 else "ends at its next count"
     if condition.duration == "until-turn-end" and condition.until_fighter:
         whose = enc.name_of(condition.until_fighter)
         if condition.until_fighter not in enc.fighters:
@@ -112,6 +114,8 @@ def add(ctx: Context, fighter_id: str, condition: Condition) -> None:
         ctx.fail(f"no fighter {fighter_id!r}")
     name = check_name(condition.name)
     who = enc.name_of(fighter_id)
+    if condition.duration == "rounds" and (condition.rounds_left or 0) < 1:
+        ctx.fail(f"{name}: how many rounds? (at least 1)")
     if condition.duration == "until-turn-end":
         if condition.until_fighter not in enc.fighters:
             ctx.fail(f"no fighter {condition.until_fighter!r} to end {name} with their turn")

@@ -167,6 +167,32 @@ def test_rule_derived_conditions_show_but_are_not_removable() -> None:
     assert "ends by the rules" in views[1].tooltip
 
 
+def test_a_stun_shows_for_the_rest_of_its_round() -> None:
+    """Stun is instant in the text; the card says so while the die it took is there."""
+    engine = sf_engine()
+    ok(engine, c.SetValue(fighter_id="kaede", field="status.dice",
+                          value=[{"id": 1, "face": 7, "state": "lost", "why": "stunned"},
+                                 {"id": 2, "face": 3, "state": "lost", "why": "not used"}]))
+    views = engine.ruleset.card(engine.encounter, "kaede").conditions
+    assert [(v.text, v.removable) for v in views] == [("Stunned", False)]
+    ok(engine, c.SetValue(fighter_id="kaede", field="status.dice.0.why", value="not used"))
+    assert shown(engine, "kaede") == []
+
+
+def test_a_gm_override_of_the_rounds_left_is_kept_consistent() -> None:
+    """A GM override may set rounds left to 0: the card says it ends at the next count,
+    and the round's end ends it; a refused override changes nothing."""
+    engine = sf_engine()
+    ok(engine, c.AddCondition(fighter_id="kaede", name="Stunned", duration="rounds", rounds=2))
+    ok(engine, c.SetValue(fighter_id="kaede", field="status.conditions.0.rounds_left",
+                          value=0))
+    assert shown(engine, "kaede") == ["Stunned · ends at its next count"]
+    refused(engine, c.SetValue(fighter_id="kaede", field="status.conditions.0.duration",
+                               value="for ever"))
+    sf_round(engine)
+    assert conds(engine, "kaede") == []
+
+
 # --- turn moments --------------------------------------------------------------------------
 
 
