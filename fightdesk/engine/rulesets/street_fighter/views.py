@@ -10,7 +10,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ... import conditions as kit
 from ...changes import RuleViolation
 from ...ruleset import (
     ActionForm,
@@ -279,7 +278,11 @@ def conditions(enc: Encounter, fid: str, holder: str | None = None) -> tuple[Con
     """The GM's conditions (kit in engine/conditions.py, removable), then the ones the
     rules derive from the status: shown the same way, but they end by the rules."""
     st = status(enc, fid)
-    out: list[ConditionView] = list(kit.views(enc, fid)) if st.conditions else []
+    out: list[ConditionView] = []
+    if st.conditions:
+        from ... import conditions as kit  # loaded when a fighter has one, not at start-up
+
+        out.extend(kit.views(enc, fid))
     if st.knocked_down:
         out.append(_ruled("Knocked down", "", "Stands up by spending the highest action "
                           "die (or 1 EP with Kippup); with none left, at the next round's "
