@@ -144,6 +144,7 @@ def test_the_gm_removes_a_condition_from_the_menu_and_names_stay_plain(
     assert engine.apply(c.SetValue(fighter_id="brannock", field="status.knocked_down",
                                    value=True)).ok
     assert card.conditions.text() == "<b>Soaked</b> & cold\nKnocked down"
+    assert "&lt;b&gt;Soaked&lt;/b&gt; &amp; cold: until removed" in card.conditions.toolTip()
     # only the GM's own condition can be removed: the knockdown ends by the rules
     offered = from_more_menu(qtbot, card, "Remove condition", "<b>Soaked</b> && cold")
     assert offered == ["<b>Soaked</b> && cold"]
