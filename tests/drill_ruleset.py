@@ -121,18 +121,6 @@ class DrillRuleset(TurnOrderRuleset):
                                TurnSection(id="slow", label="Slow", slots=slow)])
         ctx.summary = f"Round {ctx.enc.round}: {len(quick)} quick, {len(slow)} slow"
 
-    def on_turn_end(self, ctx: Context, fighter_id: str) -> None:
-        kit_conditions.tick(ctx, "turn-end", fighter_id)
-
-    def end_round(self, ctx: Context) -> None:
-        super().end_round(ctx)
-        kit_conditions.tick(ctx, "round-end")
-
-    def next_turn(self, ctx: Context) -> None:
-        super().next_turn(ctx)
-        if ctx.enc.state.stage == "round-over":
-            kit_conditions.tick(ctx, "round-end")
-
     def turn_timer(self, enc: Any) -> int:
         return self.timer_seconds
 

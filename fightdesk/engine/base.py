@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Side = Literal["pc", "ally", "enemy"]
+# How long a condition lasts, and the moment its rounds count down (engine/conditions.py).
+ConditionDuration = Literal["rounds", "until-turn-end", "until-removed"]
+ConditionTick = Literal["turn-start", "turn-end", "round-end"]
 
 
 class StateModel(BaseModel):
@@ -16,11 +19,33 @@ class StateModel(BaseModel):
 
 
 class Condition(StateModel):
-    """A named condition on a fighter, optionally with a duration the GM can see."""
+    """A named condition on a fighter, optionally with a duration the GM can see.
+
+    The fields after ``note`` came later; their defaults read a file written before them
+    as it was meant: a condition with rounds left counts them down, one without lasts
+    until removed. ``engine/conditions.py`` adds, counts down and removes them, and checks
+    that a duration has what it needs (here a check across fields would run on a GM's
+    override of one field too, and pydantic leaves that field changed when it fails)."""
 
     name: str
     rounds_left: int | None = None
     note: str = ""
+    duration: ConditionDuration = "until-removed"
+    # For "until-turn-end": the fighter whose next turn's end ends it, and whether that
+    # turn has begun (a turn already going when it was imposed is not its "next" turn).
+    until_fighter: str | None = None
+    turn_begun: bool = False
+    # When "rounds" count down: the start or end of the bearer's turn, or the round's end.
+    tick: ConditionTick = "round-end"
+    imposed_by: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rounds_from_older_files(cls, data: object) -> object:
+        left = data.get("rounds_left") if isinstance(data, dict) else None
+        if isinstance(data, dict) and "duration" not in data and isinstance(left, int) and left >= 1:
+            return {**data, "duration": "rounds"}
+        return data
 
 
 class Choice(StateModel):

@@ -89,6 +89,32 @@ class Note(Command):
     text: str = Field(min_length=1)
 
 
+class AddCondition(Command):
+    """The GM puts a condition on a fighter (engine/conditions.py): for ``rounds`` rounds,
+    until the end of ``until_fighter``'s next turn, or until removed. ``tick``: when its
+    rounds count down (None: where the ruleset says)."""
+
+    kind: Literal["add-condition"] = "add-condition"
+    core: ClassVar[bool] = True
+    fighter_id: str
+    name: str = Field(min_length=1, max_length=60)
+    duration: Literal["rounds", "until-turn-end", "until-removed"] = "until-removed"
+    rounds: int | None = Field(None, ge=1, le=100)
+    until_fighter: str | None = None
+    tick: Literal["turn-start", "turn-end", "round-end"] | None = None
+    note: str = Field("", max_length=500)
+    imposed_by: str | None = None
+
+
+class RemoveCondition(Command):
+    """The GM takes a condition off a fighter: ``index`` is its place in the list."""
+
+    kind: Literal["remove-condition"] = "remove-condition"
+    core: ClassVar[bool] = True
+    fighter_id: str
+    index: int = Field(ge=0)
+
+
 # --- round structure (every ruleset handles these) ----------------------------------
 
 

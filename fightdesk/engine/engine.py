@@ -248,6 +248,14 @@ class Engine:
         elif isinstance(command, c.Note):
             ctx.summary = command.text
             ctx.say(command.text, kind="note")
+        elif isinstance(command, c.AddCondition):
+            from . import conditions  # only the GM's condition commands need the kit here
+
+            conditions.apply_add(ctx, command, self.ruleset)
+        elif isinstance(command, c.RemoveCondition):
+            from . import conditions
+
+            conditions.apply_remove(ctx, command)
         else:  # pragma: no cover - every core command is listed above
             ctx.fail(f"no handler for {command.kind}")
 

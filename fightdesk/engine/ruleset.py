@@ -113,6 +113,23 @@ class Resource(NamedTuple):
     tooltip: str = ""
 
 
+class ConditionView(NamedTuple):
+    """One condition on a card: its name and what is left of it ("2 rounds", "until end
+    of Kaede's next turn"). The GM's own conditions are ``removable`` (``position`` is
+    their place in ``status.conditions``; not ``index``, which a tuple already has);
+    those the rules derive end by the rules."""
+
+    name: str
+    left: str = ""
+    removable: bool = False
+    position: int | None = None
+    tooltip: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} · {self.left}" if self.left else self.name
+
+
 class Card(NamedTuple):
     """What a fighter card shows."""
 
@@ -122,7 +139,7 @@ class Card(NamedTuple):
     health: int
     health_max: int
     resources: tuple[Resource, ...] = ()
-    conditions: tuple[str, ...] = ()
+    conditions: tuple[ConditionView, ...] = ()
     dice: tuple[str, ...] = ()
     acting: bool = False
     out: bool = False
@@ -273,6 +290,14 @@ class Ruleset:
     @property
     def not_built_line(self) -> str:
         return f"{self.title or self.id}: rules not built yet"
+    # The conditions the rule text names (offered when the GM adds one; any other name
+    # may be typed), and when a condition lasting rounds counts down unless told
+    # otherwise: "turn-start", "turn-end" or "round-end" (engine/conditions.py).
+    condition_names: ClassVar[tuple[str, ...]] = ()
+    condition_tick: ClassVar[str] = "round-end"
+    # False for a ruleset without fighter turns (street-fighter's phases): its conditions
+    # last rounds counted at the round's end, or until removed.
+    condition_turns: ClassVar[bool] = True
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from . import pending_roll, turns
+from . import conditions, pending_roll, turns
 from .changes import RuleViolation
 from .pending_roll import PendingRoll, RollRules
 from .ruleset import ActionForm, Card, Lane, RoundControls, Ruleset, Timeline
@@ -82,11 +82,13 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         ending = turns.current_fighter(order)
         if ending is not None:
             self.on_turn_end(ctx, ending)
+            conditions.tick(ctx, "turn-end", ending)
         nxt = turns.end_turn(ctx, TURNS, self._skips(ctx.enc))
         if nxt is None:
             ctx.set(("state",), "stage", "round-over")
             ctx.summary = ctx.summary or f"Round {ctx.enc.round}: every turn is taken"
-            ctx.say(f"Round {ctx.enc.round}: every turn is taken", kind="step")
+            ctx.say(f"Round {ctx.enc.round}: every turn is taken", kind="round-end")
+            conditions.tick(ctx, "round-end")
             return
         self._turn_begins(ctx, nxt.fighter_id)
 
@@ -95,11 +97,13 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         ctx.set(TURNS, "current", None)
         ctx.summary = f"Round {ctx.enc.round} ends"
         ctx.say(ctx.summary, kind="round-end")
+        conditions.tick(ctx, "round-end")
 
     def _turn_begins(self, ctx: Context, fighter_id: str) -> None:
         name = ctx.enc.name_of(fighter_id)
         ctx.summary = ctx.summary or f"{name}'s turn"
         ctx.say(f"{name}'s turn", fighter_id=fighter_id, kind="step")
+        conditions.tick(ctx, "turn-start", fighter_id)
         self.on_turn_start(ctx, fighter_id)
 
     def _skips(self, enc: Encounter) -> Any:

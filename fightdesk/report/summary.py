@@ -574,7 +574,7 @@ def _states(ruleset: Ruleset, enc: Encounter) -> tuple[FighterState, ...]:
             health=card.health,
             health_max=card.health_max,
             resources=tuple(Amount(r.label, r.value, r.maximum) for r in card.resources),
-            conditions=tuple(card.conditions),
+            conditions=tuple(c.text for c in card.conditions),
             out=card.out,
         ))
     return tuple(result)

@@ -3,8 +3,8 @@ puts as many cards on a row as fit the width and stretches them to fill it.
 
 The cards read the fighters model (one row per fighter, the ruleset's ``Card`` under
 ``ItemRole``) and only re-render the cards whose rows changed. Buttons and the context
-menu ask for things by signal (act, interrupt, damage/heal, edit, remove); the main
-window decides what they do.
+menu ask for things by signal (act, interrupt, damage/heal, edit, remove, add a
+condition, remove one); the main window decides what they do.
 """
 
 from __future__ import annotations
@@ -54,7 +54,9 @@ SIDE_WORDS = {"pc": "Player character", "ally": "Ally", "enemy": "Enemy"}
 class FighterCard(QFrame):
     """One fighter, or one group of identical mooks with a line per member."""
 
-    requested = Signal(str, str)  # (what, fighter_id): act, interrupt, health, edit, remove
+    requested = Signal(str, str)  # (what, fighter_id): act, interrupt, health, edit, remove,
+    # add-condition
+    conditionRemoveRequested = Signal(str, int)  # (fighter_id, the condition's index)
 
     def __init__(self, key: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +86,11 @@ class FighterCard(QFrame):
         self.resources.setWordWrap(True)
         self.conditions = QLabel()
         self.conditions.setWordWrap(True)
+        # Condition names may come from a file: shown as they are, never as markup.
+        self.conditions.setTextFormat(Qt.TextFormat.PlainText)
+        italic = self.conditions.font()
+        italic.setItalic(True)
+        self.conditions.setFont(italic)
         self.dice = QLabel()
         self.dice.setWordWrap(True)
         self.members = QWidget()
@@ -97,7 +104,7 @@ class FighterCard(QFrame):
         self.health_button = QPushButton("Health...")
         self.more_button = QToolButton()
         self.more_button.setText("⋯")
-        self.more_button.setToolTip("Edit or remove")
+        self.more_button.setToolTip("Edit, remove, add or remove a condition")
         self.more_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.health_button.setToolTip("Damage or heal (GM override of health)")
         # Its menu is made when clicked: a menu per card would be set up (polished) for
@@ -186,8 +193,10 @@ class FighterCard(QFrame):
         self.resources.setText(res)
         _set_tip(self.resources, "\n".join(r.tooltip for r in shown.resources if r.tooltip) if shown else "")
         self.resources.setVisible(bool(res))
-        conds = ", ".join(shown.conditions) if shown else ""
-        self.conditions.setText(f"<i>{conds}</i>" if conds else "")
+        conds = "\n".join(c.text for c in shown.conditions) if shown else ""
+        self.conditions.setText(conds)
+        _set_tip(self.conditions, _plain_tip("\n".join(c.tooltip for c in shown.conditions
+                                                     if c.tooltip)) if shown else "")
         self.conditions.setVisible(bool(conds))
         dice = " ".join(shown.dice) if shown else ""
         self.dice.setText(f"Dice: {dice}" if dice else "")
@@ -215,7 +224,7 @@ class FighterCard(QFrame):
             if card.dice:
                 bits.append("die " + " ".join(card.dice))
             if card.conditions:
-                bits.append(", ".join(card.conditions))
+                bits.append(", ".join(c.text for c in card.conditions))
             if card.out:
                 bits.append("out")
             text = "  ·  ".join(bits)
@@ -284,11 +293,25 @@ class FighterCard(QFrame):
                      ("remove", "Remove from fight")), event.globalPos())
 
     def _popup(self, items: tuple[tuple[str, str], ...], where: QPoint) -> None:
-        """A menu of (what, label) made when asked; choosing one asks for ``what``."""
+        """A menu of (what, label) made when asked; choosing one asks for ``what``. Then
+        the conditions: add one, or remove one of those the GM may remove."""
         menu = QMenu(self)
         for what, label in items:
             act = menu.addAction(label)
             act.triggered.connect(lambda _=False, w=what: self._ask(w))
+        menu.addSeparator()
+        add = menu.addAction("Add condition...")
+        add.triggered.connect(lambda _=False: self._ask("add-condition"))
+        fighter_id = self.selected_fighter()
+        shown = next((c for c in self._cards if c.fighter_id == fighter_id), None)
+        removable = [c for c in shown.conditions if c.removable and c.position is not None] \
+            if shown is not None else []
+        sub = menu.addMenu("Remove condition")
+        sub.setEnabled(bool(removable))
+        for cond in removable:
+            act = sub.addAction(cond.text.replace("&", "&&"))
+            act.triggered.connect(lambda _=False, i=cond.position: self.conditionRemoveRequested.emit(
+                fighter_id, i))
         menu.exec(where)
 
 
@@ -305,6 +328,7 @@ class CardsView(QScrollArea):
     """The scrolling grid of cards over a fighters model."""
 
     requested = Signal(str, str)  # (what, fighter_id), from any card
+    conditionRemoveRequested = Signal(str, int)  # (fighter_id, index), from any card
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -393,6 +417,7 @@ class CardsView(QScrollArea):
                 widget = FighterCard(key)
                 widget.set_roles(self._roles)
                 widget.requested.connect(self.requested)
+                widget.conditionRemoveRequested.connect(self.conditionRemoveRequested)
                 self._cards[key] = widget
             widget.show_cards(cards, name)
         self._order = list(groups)
@@ -462,6 +487,16 @@ def _set_tip(widget: QWidget, text: str) -> None:
     """A tooltip set only when it differs: each set sends the widget an event."""
     if widget.toolTip() != text:
         widget.setToolTip(text)
+
+
+def _plain_tip(text: str) -> str:
+    """A tooltip of text from a file (condition names, notes): Qt would show one that
+    looks like markup as rich text, so such a one is escaped (line breaks kept)."""
+    from PySide6 import QtGui
+
+    if not QtGui.Qt.mightBeRichText(text):
+        return text
+    return QtGui.Qt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
 
 
 def _resource_text(resource: Any) -> str:

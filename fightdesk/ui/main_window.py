@@ -301,6 +301,7 @@ class MainWindow(QMainWindow):
         self.timeline.chipClicked.connect(self._chip_clicked)
         self.timeline.laneMoved.connect(self._move_turn)
         self.cards.requested.connect(self._card_request)
+        self.cards.conditionRemoveRequested.connect(self._remove_condition)
         self.decision_panel.answered.connect(self._answer)
         self.decision_panel.answeredValues.connect(self._answer_values)
         self.roll_panel.contributeRequested.connect(self._contribute)
@@ -695,6 +696,8 @@ class MainWindow(QMainWindow):
             self._ask_health(fighter_id)
         elif what == "edit":
             self._edit_fighter(fighter_id)
+        elif what == "add-condition":
+            self._add_condition(fighter_id)
         elif what == "remove":
             from fightdesk.engine.commands import RemoveFighter
 
@@ -851,6 +854,49 @@ class MainWindow(QMainWindow):
         dialog.intValueSelected.connect(chosen)
         dialog.open()
         return dialog
+
+    def _add_condition(self, fighter_id: str) -> QDialog | None:
+        """The card's "Add condition...": the dialog gathers it, an ``AddCondition`` puts
+        it on (an engine refusal is shown in the dialog, which stays open)."""
+        from PySide6.QtCore import Qt
+
+        from .condition_dialog import ConditionDialog
+
+        engine = self.document.engine
+        if engine is None or fighter_id not in engine.encounter.fighters:
+            return None
+        enc = engine.encounter
+        ruleset = engine.ruleset
+        fighters = [(fid, enc.fighters[fid].name) for fid in enc.order if fid in enc.fighters]
+
+        def submit(values: dict) -> str | None:
+            from pydantic import ValidationError
+
+            from fightdesk.engine.commands import AddCondition
+
+            try:
+                command = AddCondition(fighter_id=fighter_id, **values)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                return f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
+            outcome = self.document.apply(command)
+            if not outcome.ok:
+                return outcome.error or "not allowed"
+            self.statusBar().showMessage(outcome.text, 8000)
+            return None
+
+        dialog = ConditionDialog(enc.fighters[fighter_id].name, ruleset.condition_names,
+                                 fighters, submit, has_turns=ruleset.condition_turns,
+                                 default_tick=ruleset.condition_tick, bearer_id=fighter_id,
+                                 parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def _remove_condition(self, fighter_id: str, index: int) -> None:
+        from fightdesk.engine.commands import RemoveCondition
+
+        self._apply(RemoveCondition(fighter_id=fighter_id, index=index))
 
     def _edit_fighter(self, fighter_id: str) -> QDialog | None:
         from PySide6.QtCore import Qt

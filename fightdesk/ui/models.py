@@ -219,7 +219,7 @@ class FightersModel(_ViewRowsModel):
                 return card.side
             return f"{card.health}/{card.health_max}"
         if role == Qt.ItemDataRole.ToolTipRole and column == 0:
-            return ", ".join(card.conditions) or None
+            return ", ".join(c.text for c in card.conditions) or None
         if role == Qt.ItemDataRole.ForegroundRole and card.out:
             return QApplication.palette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         return None

@@ -81,6 +81,14 @@ remove = st.tuples(st.just("remove"), picks)
 order = st.tuples(st.just("order"), st.integers(0, 2**32), st.booleans())
 note = st.tuples(st.just("note"), st.text(min_size=1, max_size=20))
 history = st.tuples(st.sampled_from(["undo", "redo"]))
+# Conditions (engine/conditions.py): good and bad names, each duration, any index.
+add_condition = st.tuples(
+    st.just("condition"), picks,
+    st.sampled_from(["Stunned", "Knocked down", "<b>Bold</b>", "stunned", " ", "a\nb"]),
+    st.sampled_from(["rounds", "until-removed", "until-removed", "until-turn-end"]),
+    st.sampled_from([1, 3, None]), picks,
+)
+remove_condition = st.tuples(st.just("uncondition"), picks, st.integers(0, 2))
 steps = st.lists(
     st.one_of(
         set_tracked,
@@ -92,6 +100,9 @@ steps = st.lists(
         remove,
         order,
         note,
+        add_condition,
+        add_condition,
+        remove_condition,
         history,
         history,
     ),
@@ -152,6 +163,13 @@ def build(engine: Engine, step: Step) -> c.Command:
         shuffled = list(engine.encounter.order)
         random.Random(seed).shuffle(shuffled)
         return c.SetOrder(order=shuffled if valid else [*shuffled, "nobody-by-that-name"])
+    if kind == "condition":
+        _, pick, name, duration, rounds, until = step
+        return c.AddCondition(fighter_id=fighter_id(engine, pick), name=name, duration=duration,
+                              rounds=rounds, until_fighter=fighter_id(engine, until))
+    if kind == "uncondition":
+        _, pick, index = step
+        return c.RemoveCondition(fighter_id=fighter_id(engine, pick), index=index)
     assert kind == "note"
     return c.Note(text=step[1])
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from fightdesk.engine import commands as c
+from fightdesk.engine import conditions
 from fightdesk.engine.changes import RuleViolation
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Encounter, Session
@@ -101,7 +102,7 @@ class PracticeRuleset(Ruleset):
         return Card(fighter_id=fighter_id, title=f.name, side=f.side, health=st.health,
                     health_max=f.sheet.health,
                     resources=(Resource("EP", st.ep), Resource("Chi", st.chi, f.sheet.chi)),
-                    conditions=tuple(x.name for x in st.conditions),
+                    conditions=conditions.views(enc, fighter_id),
                     dice=tuple(str(d.face) for d in st.dice if d.state == "ready"),
                     acting=acting, out=st.health <= 0)
 

@@ -122,7 +122,8 @@ def test_a_cards_more_button_offers_edit_and_remove(qtbot: Any, engine: Practice
         with qtbot.waitSignal(view.requested) as asked:
             qtbot.mouseClick(card.more_button, Qt.MouseButton.LeftButton)
         assert asked.args == [expected, "brannock"]
-    assert offered == [["Edit...", "Remove from fight"]] * 2
+    assert offered == [["Edit...", "Remove from fight", "", "Add condition...",
+                        "Remove condition"]] * 2
 
 
 def _form() -> ActionForm:

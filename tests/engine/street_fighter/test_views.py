@@ -77,7 +77,7 @@ def test_card_shows_ep_resources_conditions_and_group_size() -> None:
     card = eng.ruleset.card(eng.encounter, "ken")
     assert [(r.label, r.value, r.maximum) for r in card.resources] == [
         ("EP", 2, None), ("Chi", 3, 3), ("Willpower", 5, 5)]
-    assert card.conditions == ("Block (0/2 absorbed)",)
+    assert tuple(c.text for c in card.conditions) == ("Block (0/2 absorbed)",)
     assert card.dice == ("3",)
     assert eng.ruleset.card(eng.encounter, "m1").group_size == 2
     assert eng.ruleset.card(eng.encounter, "ryu").acting

@@ -564,6 +564,9 @@ def _cleanup(ctx: Context) -> None:
             data = st.recovery.model_dump()
             data["whole_round"] = True
             ctx.set(path, "recovery", data)
+    from ... import conditions
+
+    conditions.tick(ctx, "round-end")  # the GM's conditions lasting rounds count down
     for key, value in (("stage", "round-over"), ("phase", None), ("passed", []),
                        ("rolloff", {}), ("end_done", []), ("end_step", "dice")):
         ctx.set(ROUND, key, value)

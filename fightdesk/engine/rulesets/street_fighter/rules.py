@@ -55,6 +55,12 @@ class StreetFighter(Ruleset):
     stack_columns = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
         "act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
+    # The conditions the text knows, offered when the GM adds one (engine/conditions.py).
+    # Phases have no fighter turns: the GM's conditions count down at the round's end.
+    condition_names = ("Knocked down", "Stunned", "Blocking", "Concentrating", "Recovering",
+                       "Held")
+    condition_tick = "round-end"
+    condition_turns = False
 
     # --- rules -----------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:

@@ -16,6 +16,7 @@ from ...ruleset import (
     Card,
     Chip,
     ChipState,
+    ConditionView,
     FormField,
     Lane,
     Odds,
@@ -27,7 +28,7 @@ from ...ruleset import (
 )
 from .catalogue import catalogue
 from .lazy_commands import core, sf
-from .model import COUNTED_EFFECTS, PASSIVE, TECHNIQUES, ActionDie, Maneuver, Move
+from .model import COUNTED_EFFECTS, PASSIVE, ROUND_EFFECTS, TECHNIQUES, ActionDie, Maneuver, Move
 from .round import (
     actors_in_phase,
     current_actor,
@@ -273,28 +274,67 @@ def any_holds(enc: Encounter) -> bool:
     return any(f.status.holding is not None for f in enc.fighters.values())
 
 
-def conditions(enc: Encounter, fid: str, holder: str | None = None) -> tuple[str, ...]:
+def conditions(enc: Encounter, fid: str, holder: str | None = None) -> tuple[ConditionView, ...]:
+    """The GM's conditions (kit in engine/conditions.py, removable), then the ones the
+    rules derive from the status: shown the same way, but they end by the rules."""
     st = status(enc, fid)
-    out: list[str] = [c.name for c in st.conditions]
+    out: list[ConditionView] = []
+    if st.conditions:
+        from ... import conditions as kit  # loaded when a fighter has one, not at start-up
+
+        out.extend(kit.views(enc, fid))
     if st.knocked_down:
-        out.append("Knocked down")
+        out.append(_ruled("Knocked down", "", "Stands up by spending the highest action "
+                          "die (or 1 EP with Kippup); with none left, at the next round's "
+                          "start"))
+    if _stunned(enc, fid):
+        out.append(_ruled("Stunned", "", "Lost an action die (or the pending move) and "
+                          "1 EP to a stun this round"))
     if st.block is not None:
-        out.append(f"{st.block.maneuver} ({st.block.absorbed}/{st.block.limit} absorbed)")
+        out.append(_ruled(f"{st.block.maneuver} ({st.block.absorbed}/{st.block.limit} "
+                          "absorbed)", "", "Blocking: ends when the fighter next acts, "
+                          "when it has absorbed its limit, or at the round's end"))
     if st.holding is not None:
-        out.append(f"Holding {name(enc, st.holding.target_id)} ({st.holding.maneuver} "
-                   f"{st.holding.actions}/{st.holding.limit})")
+        out.append(_ruled(f"Holding {name(enc, st.holding.target_id)} "
+                          f"({st.holding.maneuver} {st.holding.actions}/{st.holding.limit})",
+                          "", "A sustained hold: damage on each of the holder's dice, at "
+                          "most Grab-technique times, until the held fighter breaks free"))
     if holder is not None:
-        out.append(f"Held by {name(enc, holder)}")
+        out.append(_ruled(f"Held by {name(enc, holder)}", "", "May try to break free on "
+                          "any of their dice"))
     if st.concentration is not None:
         word = "broken" if st.concentration.broken else f"TN {st.concentration.tn}"
-        out.append(f"Concentrating: {CONCENTRATION_NAMES[st.concentration.kind]} ({word})")
+        out.append(_ruled(f"Concentrating: {CONCENTRATION_NAMES[st.concentration.kind]} "
+                          f"({word})", "", "Rolled at the end of the round; "
+                          "every other roll this round is at +2 TN"))
     if st.recovery is not None:
-        out.append(f"Recovering {st.recovery.pool} "
-                   f"({plural(st.recovery.full_rounds, 'round')})")
+        out.append(_ruled(f"Recovering {st.recovery.pool} "
+                          f"({plural(st.recovery.full_rounds, 'round')})", "",
+                          "Rolled at the end of the round, or "
+                          "at once when the fighter stops; all TNs +2 meanwhile"))
     for e in st.effects:
-        out.append(e.name + (f" ({plural(e.attacks_left, 'attack')} left)"
-                             if e.attacks_left is not None else ""))
+        out.append(_ruled(e.name + (f" ({plural(e.attacks_left, 'attack')} left)"
+                                    if e.attacks_left is not None else ""), "",
+                          f"{e.name}: lasts as its maneuver says, at most until the round's end"
+                          if e.special in ROUND_EFFECTS else
+                          f"{e.name}: lasts for the fighter's next Focus attacks"))
     return tuple(out)
+
+
+def _ruled(text: str, left: str, why: str) -> ConditionView:
+    """A condition the rules derive: not removable by the GM (it ends by the rules)."""
+    return ConditionView(name=text, left=left, removable=False, position=None,
+                         tooltip=f"{why} (ends by the rules)")
+
+
+def _stunned(enc: Encounter, fid: str) -> bool:
+    """Stun is instant in the text (a die or the pending move, and 1 EP): the card says
+    so for the rest of the round, while the lost die or move is there to show it."""
+    st = status(enc, fid)
+    if any(d.state == "lost" and d.why == "stunned" for d in st.dice):
+        return True
+    return any(m.fighter_id == fid and m.lost and m.lost_why == "stunned"
+               for m in enc.state.stack)
 
 
 # --- the stack ---------------------------------------------------------------------------
