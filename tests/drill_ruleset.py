@@ -288,8 +288,8 @@ def drill_session(seed: int = 7) -> Session:
     enc.dice_seed = seed
     specs = [("kaede", "Kaede", "pc", dict(attack=14, defense=12, wisdom=13, assists=2, max_hp=10)),
              ("brannock", "Brannock", "pc", dict(attack=12, defense=13, wisdom=8, assists=3, max_hp=12)),
-             ("thug-1", "Thug 1", "enemy", dict(attack=11, defense=11, wisdom=9, assists=0, max_hp=6)),
-             ("thug-2", "Thug 2", "enemy", dict(attack=11, defense=11, wisdom=9, assists=1, max_hp=6))]
+             ("thug-1", "Thug 1", "enemy", dict(attack=11, defense=11, wisdom=9, assists=1, max_hp=6)),
+             ("thug-2", "Thug 2", "enemy", dict(attack=11, defense=11, wisdom=9, assists=0, max_hp=6))]
     for fid, name, side, sheet in specs:
         fighter = new_fighter("roll-under", name, fid)
         fighter = fighter.model_copy(update={

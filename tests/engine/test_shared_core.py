@@ -350,8 +350,9 @@ def test_coins_typed_as_heads_and_tails_show_flip_by_flip() -> None:
     start(engine)
     out = engine.apply(Feint(fighter_id="kaede", target_id="thug-2", dice=[[2, 2]]))
     assert out.ok and out.entry is not None
-    roll = next(e for e in out.entry.events if e.roll)
-    assert roll.text == "Kaede: 2 coins for feint typed in [H H] -> 2 heads"
+    roll = next(e.roll for e in out.entry.events if e.roll)
+    # The log describes a roll afresh, with the outcome set after it.
+    assert roll.describe() == "Kaede: 2 coins for feint typed in [H H] -> 2 heads"
     assert engine.encounter.fighters["thug-2"].status.hp == 5
     assert engine.undo()
     out = engine.apply(Feint(fighter_id="kaede", target_id="thug-2", dice=[[2, 1]]))
