@@ -61,6 +61,8 @@ def command_for(engine: DrillEngine, step: tuple[Any, ...]) -> c.Command | None:
             kind = "start"
         elif enc.state.roll is not None and kind not in ROLL_STEPS:
             kind = "give" if numbers[0] % 2 else "roll"
+        elif enc.state.roll is None and kind in ROLL_STEPS:
+            kind = "strike"
     current = enc.state.turns.current
     actor = next((s.fighter_id for s in slots(enc.state.turns) if s.id == current), "kaede")
     roll = enc.state.roll
