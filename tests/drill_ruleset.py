@@ -31,8 +31,8 @@ from fightdesk.engine.odds import d20_at_or_under
 from fightdesk.engine.pending_roll import Contribution, PendingRoll
 from fightdesk.engine.ruleset import (
     ActionForm,
-    ContributionOption,
     Context,
+    ContributionOption,
     FormField,
     Odds,
     Preview,

@@ -258,7 +258,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             fighter_id=fighter_id, title=f.name, side=f.side,
             health=int(getattr(f.status, self.health_field)),
             health_max=int(getattr(f.sheet, self.health_max_field)),
-            conditions=tuple(c.name for c in f.status.conditions),
+            conditions=conditions.views(enc, fighter_id),
             acting=turns.current_fighter(enc.state.turns) == fighter_id
             and enc.state.stage == "turns",
             out=self.is_out(f), group_size=size,

@@ -64,12 +64,21 @@ class DecisionPanel(QFrame):
         self.error = error_label()
         # A decision with fields: one input a field, and one button to answer them all.
         self.fields_box = QWidget()
-        self.fields_form = QFormLayout(self.fields_box)
+        box = QVBoxLayout(self.fields_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        rows = QWidget()
+        self.fields_form = QFormLayout(rows)
         self.fields_form.setContentsMargins(0, 0, 0, 0)
         self._inputs: dict[str, QLineEdit | QComboBox] = {}
         self.fields_ok = QPushButton("OK")
         self.fields_ok.setObjectName("decisionFieldsOk")
+        self.fields_ok.setToolTip("Answer with these values (blank rows: the app rolls)")
         self.fields_ok.clicked.connect(self._answer_fields)
+        ok_row = QHBoxLayout()
+        ok_row.addWidget(self.fields_ok)
+        ok_row.addStretch(1)
+        box.addWidget(rows)
+        box.addLayout(ok_row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.addWidget(self.prompt)
@@ -101,7 +110,7 @@ class DecisionPanel(QFrame):
         if decision is None:
             self.setVisible(False)
             return
-        self.prompt.setText(decision.prompt + (f" ({decision.asks} answers)" if decision.asks else ""))
+        self.prompt.setText(decision.prompt + (f" (answered by {decision.asks})" if decision.asks else ""))
         for n, choice in enumerate(decision.choices, start=1):
             label = choice.label.replace("&", "&&")
             chance = ""
@@ -151,8 +160,8 @@ class DecisionPanel(QFrame):
             label.setTextFormat(Qt.TextFormat.PlainText)
             self.fields_form.addRow(label, widget)
             self._inputs[spec.name] = widget
-        if decision.fields:
-            self.fields_form.addRow("", self.fields_ok)
+            widget.setVisible(True)
+            label.setVisible(True)
         self.fields_box.setVisible(bool(decision.fields))
 
     def field_input(self, name: str) -> QLineEdit | QComboBox:
