@@ -18,7 +18,7 @@ It plays on a roll-under fight's data (hit points, Attack, Defense, Wisdom, assi
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from fightdesk.engine import commands as c
 from fightdesk.engine import conditions as kit_conditions
@@ -60,7 +60,8 @@ class Feint(c.Command):
 class DrillRuleset(TurnOrderRuleset):
     id = "drill"
     title = "Drill"
-    role_labels = {"act": "Act", "react": "Brace", "assist": "Assist", "gm": "GM"}
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "Brace", "assist": "Assist", "gm": "GM"}
     condition_names = (DAZED, "Shoved")
 
     def __init__(self) -> None:
@@ -103,7 +104,7 @@ class DrillRuleset(TurnOrderRuleset):
         for fid in enc.order:
             fighter = enc.fighters[fid]
             if fighter.side != "pc":
-                slow.append(TurnSlot(id=fid, fighter_id=fid))
+                slow.append(TurnSlot(id=fid, fighter_id=fid, free=fighter.sheet.acts_out_of_order))
                 continue
             typed = command.values.get(fid)
             who = fighter.name
@@ -244,10 +245,13 @@ class DrillRuleset(TurnOrderRuleset):
                            default=targets[0][0] if targets else None)
         return (ActionForm("act", "Strike", (target,), enabled=not why, reason=why),
                 ActionForm("feint", "Feint (two coins)", (target,), enabled=not why, reason=why),
+                self.hold_form(enc, fighter_id),
                 ActionForm("react", "Brace", enabled=False,
                            reason="brace on the roll panel while a strike waits", role="react"))
 
     def preview(self, enc: Any, form_id: str, fighter_id: str, values: dict[str, Any]) -> Preview:
+        if form_id == "hold-turn":
+            return super().preview(enc, form_id, fighter_id, values)
         foe = values.get("target")
         if foe not in enc.fighters:
             return Preview(error="choose a target")
@@ -264,7 +268,7 @@ class DrillRuleset(TurnOrderRuleset):
             return Strike(fighter_id=fighter_id, target_id=str(values.get("target")))
         if form_id == "feint":
             return Feint(fighter_id=fighter_id, target_id=str(values.get("target")))
-        raise RuleViolation(f"no action {form_id!r}")
+        return super().build_command(form_id, fighter_id, values)
 
     def pending(self, enc: Any) -> Decision | None:
         return enc.state.pending

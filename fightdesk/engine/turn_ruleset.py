@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from . import conditions, pending_roll, turns
 from .changes import RuleViolation
 from .pending_roll import PendingRoll, RollRules
-from .ruleset import ActionForm, Card, Lane, RoundControls, Ruleset, Timeline
+from .ruleset import ActionForm, Card, FormField, Lane, Preview, RoundControls, Ruleset, Timeline
 from .turns import TurnOrder, TurnRules, TurnSection
 
 if TYPE_CHECKING:
@@ -267,7 +267,42 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         if not self.rules_built:
             return (ActionForm("act", "Act", enabled=False, reason=self.not_built_line),)
-        return ()
+        return (self.hold_form(enc, fighter_id),)
+
+    def hold_form(self, enc: Encounter, fighter_id: str) -> ActionForm:
+        """Hold this turn to act right after another fighter's next turn."""
+        order: TurnOrder = enc.state.turns
+        mine = enc.state.stage == "turns" and turns.current_fighter(order) == fighter_id
+        later = tuple((s.fighter_id, enc.name_of(s.fighter_id)) for s in turns.slots(order)
+                      if not s.acted and s.fighter_id != fighter_id and s.id != order.current)
+        why = "" if mine else "only on the fighter's own turn"
+        if mine and not later:
+            why = "nobody else has a turn left this round"
+        field = FormField("after", "Act right after", "choice", later,
+                          default=later[0][0] if later else None)
+        return ActionForm("hold-turn", "Hold the turn", (field,), enabled=not why, reason=why,
+                          shortcut="H")
+
+    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
+        from . import commands as c
+
+        if form_id == "hold-turn":
+            return c.HoldTurn(after=str(values.get("after") or ""))
+        raise RuleViolation(f"no action {form_id!r}")
+
+    def preview(self, enc: Encounter, form_id: str, fighter_id: str,
+                values: dict[str, Any]) -> Preview:
+        if form_id == "hold-turn":
+            after = values.get("after")
+            if after not in enc.fighters:
+                return Preview(error="choose the fighter to act after")
+            return Preview(lines=(f"{enc.name_of(fighter_id)} waits and acts right after "
+                                  f"{enc.name_of(after)}'s turn",))
+        return Preview(error="no such action")
+
+    def turn_timer(self, enc: Encounter) -> int:
+        """The options' ``turn_timer_seconds`` where the ruleset has that option (0: off)."""
+        return int(getattr(enc.options, "turn_timer_seconds", 0) or 0)
 
     def round_controls(self, enc: Encounter) -> RoundControls:
         if not self.rules_built:

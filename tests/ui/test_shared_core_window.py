@@ -67,7 +67,7 @@ def test_initiative_rows_typed_and_rolled_then_the_turns_on_the_timeline(
     timeline = window.timeline.timeline()
     assert timeline is not None and timeline.columns == ("Quick", "Slow")
     assert timeline.movable and timeline.column_ids == ("quick", "slow")
-    assert [lane.title for lane in timeline.lanes][0] == "Kaede"
+    assert timeline.lanes[0].title == "Kaede"
     assert timeline.lanes[0].chips[0].state == "acting"
     assert window.state_label.text().startswith("Round 1 · quick, Kaede's turn")
 
