@@ -1,5 +1,5 @@
 """The card's "Add condition..." dialog: a name (the ruleset's conditions, or any text),
-how long it lasts, and for rounds when they count down.
+how long it lasts, for rounds when they count down, who imposed it and a note.
 
 It holds no rules: it gets plain data (the names to offer, the fighters, whether the
 ruleset has fighter turns) and a ``submit`` callback that returns why not, or None when
@@ -44,8 +44,8 @@ Submit = Callable[[dict[str, Any]], "str | None"]
 
 class ConditionDialog(QDialog):
     """Put a condition on one fighter. ``values()`` is what OK submits: ``name``,
-    ``duration``, ``rounds``, ``until_fighter``, ``tick`` (None: the ruleset's own) and
-    ``note``."""
+    ``duration``, ``rounds``, ``until_fighter``, ``tick`` (None: the ruleset's own),
+    ``note`` and ``imposed_by``."""
 
     def __init__(self, fighter_name: str, names: Sequence[str],
                  fighters: Sequence[tuple[str, str]], submit: Submit, *,
@@ -99,6 +99,12 @@ class ConditionDialog(QDialog):
             if has_turns and key != default_tick:
                 self.tick.addItem(label, key)
 
+        self.imposed_by = QComboBox()
+        self.imposed_by.setObjectName("conditionImposedBy")
+        self.imposed_by.addItem("nobody in particular", None)
+        for fid, name in fighters:
+            self.imposed_by.addItem(name, fid)
+
         self.note = QLineEdit()
         self.note.setObjectName("conditionNote")
         self.note.setMaxLength(500)
@@ -110,6 +116,7 @@ class ConditionDialog(QDialog):
         form.addRow("Rounds:", self.rounds)
         form.addRow("Ends with the turn of:", self.until)
         form.addRow("Rounds count down:", self.tick)
+        form.addRow("Imposed by:", self.imposed_by)
         form.addRow("Note:", self.note)
         self._form = form
 
@@ -140,6 +147,7 @@ class ConditionDialog(QDialog):
             "until_fighter": self.until.currentData() if duration == "until-turn-end" else None,
             "tick": self.tick.currentData() if duration == "rounds" else None,
             "note": self.note.text().strip(),
+            "imposed_by": self.imposed_by.currentData(),
         }
 
     def problem(self) -> str | None:

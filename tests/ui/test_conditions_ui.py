@@ -200,3 +200,46 @@ def _grab(window: Any, qtbot: Any, look: str) -> None:
         SHOTS.mkdir(parents=True, exist_ok=True)
         image.save(str(SHOTS / f"card-conditions-{look}.png"))
 
+
+
+def test_the_dialog_alone_for_a_ruleset_with_turns(qtbot: Any) -> None:
+    """Driven with a lambda, as the window's ``submit`` would be: the rows follow the
+    duration, and OK hands over exactly what the GM chose."""
+    sent: list[dict[str, Any]] = []
+    answers = ["Brannock Vale has no turn left in this fight", None]
+
+    def submit(values: dict[str, Any]) -> str | None:
+        sent.append(values)
+        return answers[len(sent) - 1]
+
+    dialog = ConditionDialog("Kaede Moriyama", ("Prone", "Stunned"),
+                             [("kaede", "Kaede Moriyama"), ("brannock", "Brannock Vale")],
+                             submit, has_turns=True, default_tick="turn-start",
+                             bearer_id="kaede")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert [dialog.duration.itemData(i) for i in range(dialog.duration.count())] == [
+        "rounds", "until-turn-end", "until-removed"]
+    # rounds: the countdown moment is offered (the ruleset's own first), no turn owner
+    assert dialog.rounds.isVisible() and dialog.tick.isVisible()
+    assert not dialog.until.isVisible()
+    assert [dialog.tick.itemData(i) for i in range(dialog.tick.count())] == [
+        None, "round-end", "turn-end"]
+    assert dialog.tick.itemText(0) == "as the rules say (at the start of each of its " \
+        "bearer's turns)"
+    dialog.duration.setCurrentIndex(1)
+    assert dialog.until.isVisible() and not dialog.rounds.isVisible()
+    assert not dialog.tick.isVisible() and dialog.until.currentData() == "kaede"
+    dialog.name.setEditText("  Shoved ")
+    dialog.until.setCurrentIndex(1)
+    dialog.imposed_by.setCurrentIndex(2)
+    qtbot.keyClicks(dialog.note, "into the crates")
+    click(qtbot, dialog.buttons.button(dialog.buttons.StandardButton.Ok))
+    # the first answer is a refusal: said inline, the dialog stays open with the input
+    assert dialog.isVisible() and dialog.error.text() == answers[0]
+    click(qtbot, dialog.buttons.button(dialog.buttons.StandardButton.Ok))
+    assert not dialog.isVisible()
+    assert sent == [{"name": "Shoved", "duration": "until-turn-end", "rounds": None,
+                     "until_fighter": "brannock", "tick": None, "note": "into the crates",
+                     "imposed_by": "brannock"}] * 2
