@@ -261,7 +261,7 @@ class RoundControls:
     can_start_round: bool = False
     can_next_step: bool = False
     can_end_round: bool = False
-    next_step_label: str = "Next phase"
+    next_step_label: str = "Next"
     status: str = ""
     extra: dict[str, bool] = field(default_factory=dict)
 

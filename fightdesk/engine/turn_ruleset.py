@@ -306,7 +306,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
 
     def round_controls(self, enc: Encounter) -> RoundControls:
         if not self.rules_built:
-            return RoundControls(status=self.not_built_line)
+            return RoundControls(status=self.not_built_line, next_step_label="Next turn")
         state = enc.state
         busy = state.roll is not None or state.pending is not None
         going = state.stage == "turns"

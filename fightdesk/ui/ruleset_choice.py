@@ -37,7 +37,7 @@ class RulesetChoice(QDialog):
         self.list.setAlternatingRowColors(True)
         for info in BUILT_IN:
             built = get_ruleset(info.id).rules_built
-            state = "" if built else "  (rules not built yet: fighters and editing only)"
+            state = "" if built else "\nRules not built yet: fighters and editing only"
             item = QListWidgetItem(f"{info.title}\n{info.blurb}{state}")
             item.setData(Qt.ItemDataRole.UserRole, info.id)
             item.setToolTip(f"{info.title} ({info.id}): {info.blurb}\n"

@@ -157,6 +157,8 @@ class TimelineView(QAbstractScrollArea):
         """Show the turn timer's time left on the current turn's chip (None: no timer)."""
         shown = None if chip_id is None else (chip_id, text, urgent)
         if shown != self._countdown:
+            if (shown and shown[0]) != (self._countdown and self._countdown[0]):
+                self._lane_chips = {}  # the timed chip is laid out wide enough for the time
             self._countdown = shown
             self.viewport().update()
 
@@ -227,7 +229,9 @@ class TimelineView(QAbstractScrollArea):
             chips = cells[column]
             cell = QRectF(self._title_width + column * self._column_width + 3, top + 3,
                           self._column_width - 6, height - 6)
-            wanted = max(max(self._text_width(c.label) for c in chips) + 10, 18)
+            timed = self._countdown[0] if self._countdown is not None else None
+            wanted = max(max(self._text_width("00:00" if c.id == timed else c.label)
+                             for c in chips) + 10, 18)
             width = min(wanted, cell.width() / len(chips))
             start = cell.left() + (cell.width() - width * len(chips)) / 2
             # Whole pixels, so a chip's picture can be cached and copied (see _chip_image).
