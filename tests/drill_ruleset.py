@@ -23,7 +23,6 @@ from typing import Any, ClassVar
 from fightdesk.engine import commands as c
 from fightdesk.engine import conditions as kit_conditions
 from fightdesk.engine.base import Condition, Decision, DecisionField
-from fightdesk.engine.changes import RuleViolation
 from fightdesk.engine.dice import Roll
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session, new_encounter
