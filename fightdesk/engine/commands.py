@@ -89,6 +89,29 @@ class Note(Command):
     text: str = Field(min_length=1)
 
 
+class SetTable(Command):
+    """Add a roll table to this fight, or replace the one with its id (engine/tables.py)."""
+
+    kind: Literal["set-table"] = "set-table"
+    core: ClassVar[bool] = True
+    table: dict[str, Any]
+
+
+class RemoveTable(Command):
+    kind: Literal["remove-table"] = "remove-table"
+    core: ClassVar[bool] = True
+    table_id: str
+
+
+class RollOnTable(Command):
+    """Roll a table's die (typed-in faces first) and log the row it lands on."""
+
+    kind: Literal["roll-on-table"] = "roll-on-table"
+    core: ClassVar[bool] = True
+    table_id: str
+    who: str = ""
+
+
 # --- round structure (every ruleset handles these) ----------------------------------
 
 

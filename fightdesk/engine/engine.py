@@ -245,6 +245,10 @@ class Engine:
         elif isinstance(command, c.Note):
             ctx.summary = command.text
             ctx.say(command.text, kind="note")
+        elif isinstance(command, c.SetTable | c.RemoveTable | c.RollOnTable):
+            from .tables import handle_table_command
+
+            handle_table_command(ctx, command)
         else:  # pragma: no cover - every core command is listed above
             ctx.fail(f"no handler for {command.kind}")
 

@@ -20,6 +20,7 @@ from .rulesets.street_fighter.model import (
     StreetFighterSheet,
     StreetFighterStatus,
 )
+from .tables import RollTable
 
 SCHEMA_VERSION = 1
 
@@ -80,6 +81,8 @@ class Encounter(StateModel):
     state: RoundState = Field(default_factory=StreetFighterRound)
     dice_seed: int = 0
     dice_drawn: int = Field(0, ge=0)
+    # The fight's own copies of its roll tables, by id (engine/tables.py).
+    tables: dict[str, RollTable] = Field(default_factory=dict)
 
     @field_validator("ruleset")
     @classmethod
@@ -88,6 +91,14 @@ class Encounter(StateModel):
             raise ValueError(
                 f"unknown ruleset id {value!r} (known: {', '.join(KNOWN_RULESETS)})"
             )
+        return value
+
+    @field_validator("tables")
+    @classmethod
+    def _tables_under_their_ids(cls, value: dict[str, RollTable]) -> dict[str, RollTable]:
+        for key, table in value.items():
+            if key != table.id:
+                raise ValueError(f"the table under {key!r} has the id {table.id!r}")
         return value
 
     def fighter(self, fighter_id: str) -> Fighter:
