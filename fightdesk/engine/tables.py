@@ -151,6 +151,11 @@ def rows_problem(die: str, rows: list[TableRow]) -> str | None:
                     f"{shown(die, row.high)}; the low end comes first")
         if not row.text.strip():
             return f"row {i}: the result text is empty"
+    for i in range(1, len(rows)):
+        before, row = rows[i - 1], rows[i]
+        if row.low < before.low:
+            return (f"row {i + 1} ({show_range(die, row)}) comes after row {i} "
+                    f"({show_range(die, before)}): list the rows from the lowest total up")
     first = rows[0]
     if first.low > span.low:
         return (f"row 1 starts at {shown(die, first.low)}, but {die} can roll "
@@ -162,9 +167,6 @@ def rows_problem(die: str, rows: list[TableRow]) -> str | None:
         before, row = rows[i - 1], rows[i]
         label = f"row {i + 1} ({show_range(die, row)})"
         if row.low <= before.high:
-            if row.low < before.low:
-                return (f"{label} comes after row {i} ({show_range(die, before)}): "
-                        "list the rows from the lowest total up")
             return f"{label} overlaps row {i} ({show_range(die, before)})"
         if row.low > before.high + 1:
             gap = TableRow(low=before.high + 1, high=row.low - 1, text="gap")
