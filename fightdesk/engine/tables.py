@@ -122,12 +122,15 @@ def show_total(die: str, total: int) -> str:
 
 
 def read_total(die: str, text: str) -> int:
-    """The inverse of :func:`show_total`: ``00`` on a d100 is 100. ValueError otherwise."""
+    """The inverse of :func:`show_total`: ``00`` is 100 (on a d100 so is ``0``), so a
+    d100 table keeps its rows while the GM changes its die. ValueError otherwise."""
     text = text.strip()
     if not re.fullmatch(r"[+-]?\d+", text):
         raise ValueError(f"{text or '(empty)'!r} is not a whole number")
     value = int(text)
-    return 100 if value == 0 and is_d100(die) else value
+    if value == 0 and (text == "00" or is_d100(die)):
+        return 100
+    return value
 
 
 def show_range(die: str, row: TableRow) -> str:

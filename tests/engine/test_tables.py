@@ -137,7 +137,8 @@ def test_d100_reads_01_to_00() -> None:
     assert show_range(chart.die, chart.rows[0]) == "01-10"
     assert show_range(chart.die, chart.rows[-1]) == "91-00"
     assert read_total("1d100", "00") == 100 and read_total("1d100", "07") == 7
-    assert read_total("1d6", "0") == 0
+    assert read_total("1d6", "0") == 0 and read_total("1d100", "0") == 100
+    assert read_total("1d20", "00") == 100  # a d100 row while the GM changes the die
     with pytest.raises(ValueError, match=r"'1\.5' is not a whole number"):
         read_total("1d6", "1.5")
     assert lookup(chart, 100).effect == "x2"
