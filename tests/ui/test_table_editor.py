@@ -55,12 +55,20 @@ def _pick(dialog: RollTablesDialog, table_id: str) -> None:
     raise AssertionError(f"no {table_id} in the list")
 
 
+def _cell(dialog: RollTablesDialog, row: int, col: int) -> str:
+    item = dialog.grid.item(row, col)
+    assert item is not None
+    return item.text()
+
+
 def _edit(dialog: RollTablesDialog, qtbot: QtBot, row: int, col: int, text: str) -> None:
     """Type into a grid cell the way the GM does: open its editor, type, go on to the
     next cell (which commits it; offscreen the editor gets no focus for Enter)."""
     grid = dialog.grid
     grid.setCurrentCell(row, col)
-    grid.editItem(grid.item(row, col))
+    item = grid.item(row, col)
+    assert item is not None
+    grid.editItem(item)
     editors = [e for e in grid.viewport().findChildren(QLineEdit) if e.isVisible()]
     assert len(editors) == 1
     editor = editors[0]
@@ -68,7 +76,7 @@ def _edit(dialog: RollTablesDialog, qtbot: QtBot, row: int, col: int, text: str)
     qtbot.keyClicks(editor, text)
     grid.setCurrentCell(row, (col + 1) % grid.columnCount())
     assert not editor.isVisible()
-    assert grid.item(row, col).text() == text
+    assert _cell(dialog, row, col) == text
 
 
 def test_menu_action_and_shortcut(window: MainWindow) -> None:
@@ -124,7 +132,7 @@ def test_an_invalid_edit_shows_why_and_applies_nothing(window: MainWindow, qtbot
     entries = len(engine.session.log)
     dialog = _open(window, qtbot)
     _pick(dialog, "damage-chart")
-    assert dialog.grid.item(0, 0).text() == "01" and dialog.grid.item(4, 1).text() == "00"
+    assert _cell(dialog, 0, 0) == "01" and _cell(dialog, 4, 1) == "00"
 
     _edit(dialog, qtbot, 1, 1, "30")  # 11-30 now overlaps 26-75
     assert dialog.problem_label.isVisible()
@@ -161,7 +169,7 @@ def test_rows_added_and_removed_new_table_and_remove_table(window: MainWindow,
     assert dialog.problem_label.text() == "row 1 ends at 3, but 1d6 can roll up to 6"
     dialog.grid.setCurrentCell(0, 0)
     qtbot.mouseClick(dialog.add_row_button, Qt.MouseButton.LeftButton)
-    assert dialog.grid.rowCount() == 2 and dialog.grid.item(1, 0).text() == "4"
+    assert dialog.grid.rowCount() == 2 and _cell(dialog, 1, 0) == "4"
     _edit(dialog, qtbot, 1, 1, "6")
     assert dialog.problem_label.text() == "row 2, text: cannot be empty"
     _edit(dialog, qtbot, 1, 2, "Storm")
@@ -231,8 +239,9 @@ def test_save_to_campaign_and_use_the_campaigns_version(
     assert dialog.save_campaign_button.isEnabled() and not dialog.use_campaign_button.isEnabled()
     qtbot.mouseClick(dialog.save_campaign_button, Qt.MouseButton.LeftButton)
     assert library.open("Harbour").tables == (engine.encounter.tables[DEATH],)
-    campaign = library.current  # reopened from disk
-    assert campaign is not None
+    reopened = library.current  # read back from disk
+    assert reopened is not None
+    campaign = reopened
     dialog.campaign = campaign
     dialog.refresh()
     assert dialog.campaign_label.text() == "Campaign Harbour has this table, the same."
