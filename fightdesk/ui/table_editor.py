@@ -110,6 +110,7 @@ class RollTablesDialog(QDialog):
 
         body = QHBoxLayout()
         left = QVBoxLayout()
+        left.addWidget(QLabel("This fight's tables:"))
         self.table_list = QListWidget()
         self.table_list.setObjectName("tableList")
         self.table_list.setMinimumWidth(200)
@@ -387,11 +388,11 @@ class RollTablesDialog(QDialog):
         if not has:
             self.state_label.setText("This fight has no roll tables yet: New table adds one.")
         elif dirty:
-            self.state_label.setText("Edited; nothing changes in the fight until Apply. "
-                                     "Roll uses the applied table.")
+            self.state_label.setText("Edited: the fight keeps its table until Apply "
+                                     "(Roll waits for Apply or Revert).")
         else:
-            self.state_label.setText(f"Applied; each Apply is one step in the log "
-                                     f"(rows {len(shown.rows)}).")  # type: ignore[union-attr]
+            self.state_label.setText("As the fight has it. Each Apply is one step of the "
+                                     "log, undone with Ctrl+Z.")
         self._update_campaign(shown, dirty)
 
     def _update_campaign(self, shown: RollTable | None, dirty: bool) -> None:
