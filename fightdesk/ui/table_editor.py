@@ -41,6 +41,7 @@ from fightdesk.engine.tables import (
     RollTable,
     TableRow,
     describe_error,
+    is_d100,
     read_total,
     show_total,
 )
@@ -255,11 +256,12 @@ class RollTablesDialog(QDialog):
         tables = self.fight_tables()
         keep = self._shown if self._shown in tables else None
         if keep is None and tables:
-            keep = next(iter(tables))
+            keep = min(tables.values(), key=lambda t: (t.name.casefold(), t.id)).id
         self._filling = True
         try:
             self.table_list.clear()
-            for table in tables.values():
+            # By name: the fight keeps them by id, and undo may put one back at the end.
+            for table in sorted(tables.values(), key=lambda t: (t.name.casefold(), t.id)):
                 item = QListWidgetItem(table.name)
                 item.setData(_TABLE_ID, table.id)
                 item.setToolTip(f"{table.name} ({table.die}, {len(table.rows)} rows)")
@@ -521,6 +523,8 @@ class RollTablesDialog(QDialog):
     def new_table(self) -> bool:
         """A blank 1d6 table with one row, added to the fight at once (then edited)."""
         taken = set(self.fight_tables())
+        if self.campaign is not None:  # a later "Save to campaign" must not meet another's id
+            taken.update(t.id for t in self.campaign.tables)
         n = 1
         while f"table-{n}" in taken:
             n += 1
@@ -567,6 +571,8 @@ class RollTablesDialog(QDialog):
         except ValueError as exc:
             self._roll_refused(str(exc))
             return False
+        if is_d100(table.die):  # a percentile die shows 100 as 00
+            dice = [[100 if face == 0 else face for face in faces] for faces in dice]
         outcome = self._apply(RollOnTable(table_id=table.id, dice=dice))
         if not outcome.ok or outcome.entry is None:
             self._roll_refused(outcome.error or "refused")

@@ -199,9 +199,13 @@ def test_a_fight_lacking_its_builtin_tables_is_offered_them(qtbot: QtBot) -> Non
     assert engine.encounter.tables == builtin
     assert not dialog.builtin_bar.isVisible()
     assert dialog.name_edit.text() == "Damage chart"
-    dialog.dice_edit.setText("100")
+    dialog.dice_edit.setText("00")  # the percentile dice read 00
     assert dialog.roll()
     assert dialog.result_label.text() == "Rolled 00: Double damage [x2]"
+    assert engine.session.log[-1].events[0].roll.faces == [100]  # type: ignore[union-attr]
+    dialog.dice_edit.setText("7")
+    assert dialog.roll()
+    assert dialog.result_label.text() == "Rolled 07: The strike fails: no damage, and an armed attacker drops the weapon [x0]"
     dialog.dice_edit.setText("101")
     assert not dialog.roll()
     assert dialog.roll_error.text() == "Damage chart: face 101 is not on a d100 (1..100)"
@@ -286,3 +290,32 @@ def test_new_table_offers_the_campaigns_tables_the_fight_lacks(qtbot: QtBot,
     dialog.new_menu.actions()[1].trigger()
     assert engine.encounter.tables["damage-chart"] == campaign.table("damage-chart")
     assert dialog.new_menu.actions() == []  # nothing left to offer
+
+
+def test_the_list_stays_in_name_order_after_undo_and_new_ids_avoid_the_campaigns(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    library = Library(tmp_path / "campaigns")
+    library.create("Harbour")
+    campaign = library.open("Harbour")
+    theirs = default_tables("roll-under")[DEATH].model_copy(update={"id": "table-1"})
+    campaign.save_table(theirs)
+    engine = Engine(demo_session())
+    for table in (*default_tables("d100").values(), *default_tables("roll-under").values()):
+        engine.apply(c.SetTable(table=table.model_dump(mode="json")))
+    dialog = RollTablesDialog(lambda: engine.encounter.tables, engine.apply, campaign=campaign)
+    qtbot.addWidget(dialog, before_close_func=_forget_edits)
+    dialog.show()
+
+    def names() -> list[str]:
+        return [dialog.table_list.item(i).text() for i in range(dialog.table_list.count())]
+
+    assert names() == ["Damage chart", "Death and Dismemberment"]
+    assert dialog.name_edit.text() == "Damage chart"
+    assert dialog.remove_table()
+    assert names() == ["Death and Dismemberment"]
+    engine.undo()
+    dialog.refresh()
+    assert list(engine.encounter.tables) == [DEATH, "damage-chart"]  # put back at the end
+    assert names() == ["Damage chart", "Death and Dismemberment"]
+    assert dialog.new_table()
+    assert "table-1" not in engine.encounter.tables and "table-2" in engine.encounter.tables
