@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -84,8 +85,10 @@ class RollTable(StateModel):
         return self
 
 
+@lru_cache(maxsize=64)
 def die_range(die: str) -> DieRange:
-    """The totals ``die`` can give; a die a table cannot use raises TableProblem."""
+    """The totals ``die`` can give; a die a table cannot use raises TableProblem.
+    Cached: a fight's few dice are checked again at every load and every edit."""
     from .notation import parse
 
     try:
@@ -168,13 +171,13 @@ def rows_problem(die: str, rows: list[TableRow]) -> str | None:
                 f"less than {shown(die, span.low)}")
     for i in range(1, len(rows)):
         before, row = rows[i - 1], rows[i]
+        if row.low == before.high + 1:
+            continue
         label = f"row {i + 1} ({show_range(die, row)})"
         if row.low <= before.high:
             return f"{label} overlaps row {i} ({show_range(die, before)})"
-        if row.low > before.high + 1:
-            gap = TableRow(low=before.high + 1, high=row.low - 1, text="gap")
-            return (f"{label} leaves a gap after row {i}: {show_range(die, gap)} "
-                    "has no row")
+        gap = TableRow(low=before.high + 1, high=row.low - 1, text="gap")
+        return f"{label} leaves a gap after row {i}: {show_range(die, gap)} has no row"
     last = rows[-1]
     if last.high < span.high:
         return (f"row {len(rows)} ends at {shown(die, last.high)}, but {die} can roll "
