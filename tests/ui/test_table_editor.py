@@ -319,3 +319,18 @@ def test_the_list_stays_in_name_order_after_undo_and_new_ids_avoid_the_campaigns
     assert names() == ["Damage chart", "Death and Dismemberment"]
     assert dialog.new_table()
     assert "table-1" not in engine.encounter.tables and "table-2" in engine.encounter.tables
+
+
+def test_the_window_hands_the_dialog_the_open_campaign(window: MainWindow, qtbot: QtBot,
+                                                     tmp_path: Path) -> None:
+    library = Library(tmp_path / "campaigns")
+    library.create("Harbour")
+    panel = window.add_library_panel(library)
+    assert panel.open_campaign("Harbour")
+    _fight_with_tables(window)
+    dialog = _open(window, qtbot)
+    assert dialog.campaign is library.current
+    assert dialog.save_campaign_button.isEnabled()
+    assert dialog.save_to_campaign()
+    assert [t.id for t in Library(tmp_path / "campaigns").open("Harbour").tables] == [
+        "damage-chart"]
