@@ -67,6 +67,14 @@ def _plain_label(text: str = "", *, wrap: bool = True) -> QLabel:
     return label
 
 
+def plain_tip(text: str) -> str:
+    """A tooltip that shows ``text`` as written: Qt guesses rich text from a tooltip's
+    tags, so file text goes in escaped inside a paragraph it cannot mistake."""
+    from html import escape
+
+    return f"<p style='white-space:pre-wrap'>{escape(text)}</p>"
+
+
 def _quiet(label: QLabel) -> QLabel:
     label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
     return label
@@ -264,7 +272,7 @@ class RollTablesDialog(QDialog):
             for table in sorted(tables.values(), key=lambda t: (t.name.casefold(), t.id)):
                 item = QListWidgetItem(table.name)
                 item.setData(_TABLE_ID, table.id)
-                item.setToolTip(f"{table.name} ({table.die}, {len(table.rows)} rows)")
+                item.setToolTip(plain_tip(f"{table.name} ({table.die}, {len(table.rows)} rows)"))
                 self.table_list.addItem(item)
                 if table.id == keep:
                     self.table_list.setCurrentItem(item)
@@ -327,6 +335,8 @@ class RollTablesDialog(QDialog):
             item = QTableWidgetItem(value)
             if col < 2:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            elif value:
+                item.setToolTip(plain_tip(value))  # a long result is cut off in the grid
             self.grid.setItem(r, col, item)
 
     def _cell(self, row: int, col: int) -> str:
@@ -599,13 +609,11 @@ class RollTablesDialog(QDialog):
         if campaign is None or table is None or self.is_dirty():
             return False
         theirs = campaign.table(table.id)
-        if theirs is not None and theirs != table:
-            answer = QMessageBox.question(
-                self, "Replace the campaign's table?",
+        if theirs is not None and theirs != table and not self.confirm(
+                "Replace the campaign's table?",
                 f"Campaign {campaign.name} has its own version of {theirs.name}. "
-                "Replace it with this fight's?")
-            if answer != QMessageBox.StandardButton.Yes:
-                return False
+                "Replace it with this fight's? (The file before is kept as .bak.)"):
+            return False
         campaign.save_table(table)
         problem = campaign.save_problem
         if problem is not None:
@@ -613,6 +621,14 @@ class RollTablesDialog(QDialog):
             self.problem_label.setVisible(True)
         self._update_state()
         return problem is None
+
+    def confirm(self, title: str, text: str) -> bool:
+        """Yes or no, with names from files shown as plain text."""
+        box = QMessageBox(QMessageBox.Icon.Question, title, text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def use_campaign_version(self) -> bool:
         from fightdesk.engine.commands import SetTable

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QMessageBox
+from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
@@ -59,6 +59,12 @@ def _cell(dialog: RollTablesDialog, row: int, col: int) -> str:
     item = dialog.grid.item(row, col)
     assert item is not None
     return item.text()
+
+
+def _cell_tip(dialog: RollTablesDialog, row: int, col: int) -> str:
+    item = dialog.grid.item(row, col)
+    assert item is not None
+    return item.toolTip()
 
 
 def _edit(dialog: RollTablesDialog, qtbot: QtBot, row: int, col: int, text: str) -> None:
@@ -227,6 +233,8 @@ def test_file_text_is_plain_text(qtbot: QtBot) -> None:
         assert label.textFormat() == Qt.TextFormat.PlainText
     assert dialog.result_label.text() == "Rolled 1: <i>italic</i> & <a href='x'>link</a>"
     assert dialog.table_list.item(0).text() == "<b>Bold</b>"
+    assert "&lt;b&gt;Bold&lt;/b&gt;" in dialog.table_list.item(0).toolTip()
+    assert "&lt;i&gt;italic&lt;/i&gt; &amp; &lt;a" in _cell_tip(dialog, 0, 2)
 
 
 def test_save_to_campaign_and_use_the_campaigns_version(
@@ -265,12 +273,18 @@ def test_save_to_campaign_and_use_the_campaigns_version(
     assert engine.encounter.tables[DEATH].rows[0].text == "Out cold"
 
     # Replacing the campaign's own version asks first; "No" keeps it.
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: QMessageBox.StandardButton.No)
+    asked: list[str] = []
+
+    def say_no(title: str, text: str) -> bool:
+        asked.append(text)
+        return False
+
+    monkeypatch.setattr(dialog, "confirm", say_no)
     assert not dialog.save_to_campaign()
     assert campaign.table(DEATH).rows[0].text != "Out cold"  # type: ignore[union-attr]
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: QMessageBox.StandardButton.Yes)
+    assert asked == ["Campaign Harbour has its own version of Death and Dismemberment. "
+                     "Replace it with this fight's? (The file before is kept as .bak.)"]
+    monkeypatch.setattr(dialog, "confirm", lambda title, text: True)
     assert dialog.save_to_campaign()
     assert library.open("Harbour").table(DEATH).rows[0].text == "Out cold"  # type: ignore[union-attr]
 
