@@ -322,6 +322,10 @@ class RollTablesDialog(QDialog):
                 for row in table.rows:
                     self._append_row(show_total(table.die, row.low),
                                      show_total(table.die, row.high), row.text, row.effect)
+            for i in range(self.table_list.count()):  # the list follows the editor
+                item = self.table_list.item(i)
+                if item.data(_TABLE_ID) == self._shown:
+                    self.table_list.setCurrentItem(item)
         finally:
             self._filling = False
         self.result_label.clear()

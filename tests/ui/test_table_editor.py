@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
@@ -348,3 +348,46 @@ def test_the_window_hands_the_dialog_the_open_campaign(window: MainWindow, qtbot
     assert dialog.save_to_campaign()
     assert [t.id for t in Library(tmp_path / "campaigns").open("Harbour").tables] == [
         "damage-chart"]
+
+
+def _answer_next_box(button: QMessageBox.StandardButton, seen: list[QMessageBox]) -> None:
+    """Click ``button`` on the question box that is about to open."""
+    def click() -> None:
+        box = next(w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, QMessageBox) and w.isVisible())
+        seen.append(box)
+        found = box.button(button)
+        assert found is not None
+        found.click()
+    QTimer.singleShot(0, click)
+
+
+def test_leaving_unapplied_edits_asks_and_the_questions_are_plain_text(qtbot: QtBot) -> None:
+    engine = Engine(demo_session())
+    for table in (*default_tables("d100").values(), *default_tables("roll-under").values()):
+        engine.apply(c.SetTable(table=table.model_dump(mode="json")))
+    dialog = RollTablesDialog(lambda: engine.encounter.tables, engine.apply)
+    qtbot.addWidget(dialog, before_close_func=_forget_edits)
+    dialog.show()
+    seen: list[QMessageBox] = []
+    _edit(dialog, qtbot, 0, 2, "Fumble")
+
+    _answer_next_box(QMessageBox.StandardButton.Cancel, seen)
+    dialog.table_list.setCurrentRow(1)
+    assert dialog.name_edit.text() == "Damage chart" and dialog.is_dirty()
+    assert dialog.table_list.currentRow() == 0
+
+    _answer_next_box(QMessageBox.StandardButton.Apply, seen)
+    dialog.table_list.setCurrentRow(1)
+    assert engine.encounter.tables["damage-chart"].rows[0].text == "Fumble"
+    assert dialog.name_edit.text() == "Death and Dismemberment"
+
+    _edit(dialog, qtbot, 0, 2, "Gone")
+    _answer_next_box(QMessageBox.StandardButton.Discard, seen)
+    dialog.table_list.setCurrentRow(0)
+    assert engine.encounter.tables[DEATH].rows[0].text != "Gone"
+    assert len(seen) == 3
+
+    _answer_next_box(QMessageBox.StandardButton.Yes, seen)
+    assert dialog.confirm("Replace?", "<b>Bold</b> name")
+    assert seen[-1].textFormat() == Qt.TextFormat.PlainText
