@@ -295,7 +295,8 @@ class RollTablesDialog(QDialog):
         if offer:
             self.new_menu.addAction("Blank table", self.new_table)
             for table in offer:
-                self.new_menu.addAction(f"From the campaign: {table.name}",
+                # "&" in a menu text marks the shortcut letter; "&&" is an ampersand.
+                self.new_menu.addAction(f"From the campaign: {table.name.replace('&', '&&')}",
                                         lambda t=table: self._add_table(t))
             self.new_button.setToolTip("A blank table, or one of the campaign's tables")
         else:
@@ -433,7 +434,7 @@ class RollTablesDialog(QDialog):
         self.save_campaign_button.setEnabled(shown is not None and not dirty and not same)
         self.save_campaign_button.setToolTip(
             "Apply or revert the edits first" if dirty else
-            f"Keep this table with campaign {campaign.name} for its next fights")
+            plain_tip(f"Keep this table with campaign {campaign.name} for its next fights"))
         self.use_campaign_button.setEnabled(theirs is not None and not same and not dirty)
         self.use_campaign_button.setToolTip(
             "Apply or revert the edits first" if dirty else
