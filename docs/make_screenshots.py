@@ -1,9 +1,10 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py
+    python docs/make_screenshots.py [--tables]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
-with three moves, and the action dialog with its exact odds. The user directories are
+with three moves, the action dialog with its exact odds, and Fight > Roll Tables
+(``--tables``: that dialog only). The user directories are
 pointed at a temp folder so no real settings are read or written.
 """
 
@@ -112,14 +113,46 @@ def shoot(suffix: str) -> None:
     window.close()
 
 
+def shoot_tables(suffix: str) -> None:
+    """Fight > Roll Tables on the d100 damage chart, just after a typed-in roll of 87."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.tables import default_tables
+    from fightdesk.storage.sessions import demo_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    window.show_session(Engine(demo_session()), None)
+    for ruleset in ("d100", "roll-under"):
+        for table in default_tables(ruleset).values():
+            window.document.apply(c.SetTable(table=table.model_dump(mode="json")))
+    window.show()
+    dialog = window._edit_tables()
+    assert dialog is not None
+    dialog.table_list.setCurrentRow(0)
+    dialog.dice_edit.setText("87")
+    dialog.roll()  # type: ignore[attr-defined]
+    dialog.grid.selectRow(3)  # type: ignore[attr-defined]
+    grab(dialog, f"roll-tables-{suffix}.png")
+    dialog.reject()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     OUT.mkdir(parents=True, exist_ok=True)
     light = app.palette()
-    shoot("light")
+    only_tables = "--tables" in sys.argv[1:]
+    if not only_tables:
+        shoot("light")
+    shoot_tables("light")
     app.setPalette(dark_palette())
-    shoot("dark")
+    if not only_tables:
+        shoot("dark")
+    shoot_tables("dark")
     app.setPalette(light)
     return 0
 

@@ -113,6 +113,27 @@ class RemoveCondition(Command):
     core: ClassVar[bool] = True
     fighter_id: str
     index: int = Field(ge=0)
+class SetTable(Command):
+    """Add a roll table to this fight, or replace the one with its id (engine/tables.py)."""
+
+    kind: Literal["set-table"] = "set-table"
+    core: ClassVar[bool] = True
+    table: dict[str, Any]
+
+
+class RemoveTable(Command):
+    kind: Literal["remove-table"] = "remove-table"
+    core: ClassVar[bool] = True
+    table_id: str
+
+
+class RollOnTable(Command):
+    """Roll a table's die (typed-in faces first) and log the row it lands on."""
+
+    kind: Literal["roll-on-table"] = "roll-on-table"
+    core: ClassVar[bool] = True
+    table_id: str
+    who: str = ""
 
 
 # --- round structure (every ruleset handles these) ----------------------------------

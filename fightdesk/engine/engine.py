@@ -256,6 +256,10 @@ class Engine:
             from . import conditions
 
             conditions.apply_remove(ctx, command)
+        elif isinstance(command, c.SetTable | c.RemoveTable | c.RollOnTable):
+            from .tables import handle_table_command
+
+            handle_table_command(ctx, command)
         else:  # pragma: no cover - every core command is listed above
             ctx.fail(f"no handler for {command.kind}")
 

@@ -16,6 +16,7 @@ from .base import Side, StateModel
 from .changes import Change
 from .dice import Roll
 from .rulesets import BUILT_IN, KNOWN_RULESETS, data_classes
+from .tables import RollTable
 
 # 2: log entries say where in the round they happened (``where``, was ``phase``), and
 # point events name their pool (``points-gain``/``points-spend``, were ``ep-*``).
@@ -109,6 +110,8 @@ class Encounter(StateModel):
     state: RoundState = None
     dice_seed: int = 0
     dice_drawn: int = Field(0, ge=0)
+    # The fight's own copies of its roll tables, by id (engine/tables.py).
+    tables: dict[str, RollTable] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -141,6 +144,14 @@ class Encounter(StateModel):
                     f"the round state is for {found}, but this is a {self.ruleset} fight"
                 )
         return self
+
+    @field_validator("tables")
+    @classmethod
+    def _tables_under_their_ids(cls, value: dict[str, RollTable]) -> dict[str, RollTable]:
+        for key, table in value.items():
+            if key != table.id:
+                raise ValueError(f"the table under {key!r} has the id {table.id!r}")
+        return value
 
     def fighter(self, fighter_id: str) -> Fighter:
         return self.fighters[fighter_id]
@@ -228,7 +239,9 @@ def _upgrade_event_v1(event: Any) -> Any:
 def new_encounter(ruleset: str, name: str = "New fight") -> Encounter:
     """An empty fight of ``ruleset``: its own options and round state, no fighters, and
     the roll tables the ruleset ships."""
-    return Encounter(ruleset=ruleset, name=name)
+    from .tables import default_tables
+
+    return Encounter(ruleset=ruleset, name=name, tables=default_tables(ruleset))
 
 
 class Session(BaseModel):

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, Valid
 from fightdesk.engine.commands import AddFighters
 from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import ID_PATTERN, KNOWN_RULESETS, Encounter, Fighter, Sheet, Status
+from fightdesk.engine.tables import RollTable, describe_error
 
 from .files import (
     FileProblem,
@@ -43,7 +44,7 @@ DRAG_KIND = "drag-fighters"
 # The mime type of fighters dragged from the library panel onto the fight.
 FIGHTER_MIME = "application/x-fightdesk-fighters+json"
 HISTORY_LIMIT = 500
-_TOP_KEYS = {"fightdesk", "schema_version", "fighters"}
+_TOP_KEYS = {"fightdesk", "schema_version", "fighters", "tables"}
 
 
 
@@ -256,6 +257,8 @@ class _CampaignFile(BaseModel):
     fightdesk: Literal["campaign"]
     schema_version: StrictInt = Field(ge=1, le=LIBRARY_SCHEMA_VERSION)
     fighters: list[Fighter]
+    # The campaign's roll tables (engine/tables.py); files without them load as before.
+    tables: list[RollTable] = Field(default_factory=list)
 
 
 def _check_fighters(path: Path, fighters: list[Fighter]) -> list[Fighter]:
@@ -275,15 +278,58 @@ def _check_fighters(path: Path, fighters: list[Fighter]) -> list[Fighter]:
     return fighters
 
 
+def _table_label(index: int, raw: Any) -> str:
+    name = raw.get("name") if isinstance(raw, dict) else None
+    if isinstance(name, str) and name.strip():
+        return f'table #{index + 1} "{name.strip()}"'
+    return f"table #{index + 1}"
+
+
+def _campaign_tables(path: Path, data: dict[str, Any]) -> list[RollTable]:
+    """The roll tables of a campaign file, each validated; LibraryProblem names the
+    table (number and name) and the row or field at fault."""
+    raw = data.get("tables", [])
+    if not isinstance(raw, list):
+        raise LibraryProblem(path, "must be a list of roll tables", "tables")
+    tables: list[RollTable] = []
+    for i, item in enumerate(raw):
+        label = _table_label(i, item)
+        if not isinstance(item, dict):
+            raise LibraryProblem(path, "is not a roll table (expected a JSON object)",
+                                 fighter=label)
+        try:
+            tables.append(RollTable.model_validate(item))
+        except ValidationError as exc:
+            raise LibraryProblem(path, describe_error(exc), fighter=label) from None
+    return _check_tables(path, tables)
+
+
+def _check_tables(path: Path, tables: list[RollTable]) -> list[RollTable]:
+    seen: dict[str, int] = {}
+    for i, table in enumerate(tables):
+        if table.id in seen:
+            raise LibraryProblem(
+                path, f"id {table.id!r} is also used by table #{seen[table.id] + 1}", "id",
+                _table_label(i, {"name": table.name}))
+        seen[table.id] = i
+    return tables
+
+
 def parse_campaign(path: Path, text: str) -> list[Fighter]:
-    """The fighters of a campaign file's text, validated; LibraryProblem otherwise.
+    """The fighters of a campaign file's text, validated; LibraryProblem otherwise."""
+    return parse_campaign_file(path, text)[0]
+
+
+def parse_campaign_file(path: Path, text: str) -> tuple[list[Fighter], list[RollTable]]:
+    """The fighters and roll tables of a campaign file's text, validated; LibraryProblem
+    otherwise.
 
     A good file is parsed and validated in one pass by pydantic's JSON parser; only a
     file that fails goes through the slow path that finds the words for the GM."""
     try:
         with gc_paused():
-            fighters = _CampaignFile.model_validate_json(text).fighters
-        return _check_fighters(path, fighters)
+            parsed = _CampaignFile.model_validate_json(text)
+        return _check_fighters(path, parsed.fighters), _check_tables(path, parsed.tables)
     except ValidationError:
         pass
     data = _parse_json(path, text)
@@ -297,8 +343,9 @@ def parse_campaign(path: Path, text: str) -> list[Fighter]:
         raise LibraryProblem(path, f"must be {CAMPAIGN_KIND!r} (got {kind!r})", "fightdesk")
     _check_version(path, data)
     raw_list = _fighter_list(path, data)
-    return _check_fighters(path, [validate_fighter(raw, path, i)
-                                  for i, raw in enumerate(raw_list)])
+    fighters = _check_fighters(path, [validate_fighter(raw, path, i)
+                                      for i, raw in enumerate(raw_list)])
+    return fighters, _campaign_tables(path, data)
 
 
 def parse_import(path: Path, text: str) -> list[Fighter]:
@@ -328,14 +375,20 @@ def parse_import(path: Path, text: str) -> list[Fighter]:
 
 
 _FIGHTER_LIST: TypeAdapter[list[Fighter]] = TypeAdapter(list[Fighter])
+_TABLE_LIST: TypeAdapter[list[RollTable]] = TypeAdapter(list[RollTable])
 
 
-def dump_fighters(fighters: Iterable[Fighter], kind: str) -> bytes:
+def dump_fighters(fighters: Iterable[Fighter], kind: str,
+                  tables: Sequence[RollTable] = ()) -> bytes:
     """A campaign or fighter file: readable (indented) JSON, serialised by pydantic's
-    fast encoder (a 2,000-fighter campaign in a few tens of milliseconds)."""
+    fast encoder (a 2,000-fighter campaign in a few tens of milliseconds). A campaign
+    without roll tables is written without the ``tables`` key, as before tables."""
     body = _FIGHTER_LIST.dump_json(list(fighters), indent=1)
     head = json.dumps({"fightdesk": kind, "schema_version": LIBRARY_SCHEMA_VERSION})
-    return (head[:-1] + ', "fighters": ').encode("utf-8") + body + b"}\n"
+    tail = b""
+    if tables:
+        tail = b', "tables": ' + _TABLE_LIST.dump_json(list(tables), indent=1)
+    return (head[:-1] + ', "fighters": ').encode("utf-8") + body + tail + b"}\n"
 
 
 # --- ids and names ----------------------------------------------------------------------
@@ -490,9 +543,11 @@ class Campaign:
     """One campaign's fighters, its own undo history, and its file (saved after every
     edit; a failed save keeps the edit in memory and the last good file on disk)."""
 
-    def __init__(self, path: Path, fighters: Sequence[Fighter] = ()) -> None:
+    def __init__(self, path: Path, fighters: Sequence[Fighter] = (),
+                 tables: Sequence[RollTable] = ()) -> None:
         self.path = Path(path)
         self._fighters: list[Fighter] = list(fighters)
+        self._tables: list[RollTable] = list(tables)
         self._undo: list[LibraryStep] = []
         self._redo: list[LibraryStep] = []
         self._listeners: Listeners[CampaignNotice] = Listeners()
@@ -529,6 +584,35 @@ class Campaign:
 
     def rulesets(self) -> list[str]:
         return sorted({f.ruleset for f in self._fighters})
+
+    # --- roll tables (saved at once; not part of the fighters' undo history) --------
+    @property
+    def tables(self) -> tuple[RollTable, ...]:
+        return tuple(self._tables)
+
+    def table(self, table_id: str) -> RollTable | None:
+        return next((t for t in self._tables if t.id == table_id), None)
+
+    def save_table(self, table: RollTable) -> None:
+        """Add a roll table, or replace the one with its id, and save the campaign (the
+        file before is kept as ``.bak``). A failed save keeps it in memory and sets
+        ``save_problem``, like a fighter edit."""
+        copy = RollTable.model_validate(table.model_dump())
+        for i, old in enumerate(self._tables):
+            if old.id == copy.id:
+                self._tables[i] = copy
+                break
+        else:
+            self._tables.append(copy)
+        self.dirty = True
+        self._autosave()
+
+    def remove_table(self, table_id: str) -> None:
+        if self.table(table_id) is None:
+            raise LibraryError(f"campaign {self.name!r} has no roll table {table_id!r}")
+        self._tables = [t for t in self._tables if t.id != table_id]
+        self.dirty = True
+        self._autosave()
 
     # --- listening -----------------------------------------------------------------
     def subscribe(self, listener: CampaignListener) -> None:
@@ -704,7 +788,8 @@ class Campaign:
     def save(self) -> None:
         """Write the campaign atomically; FileProblem (and the old file kept) on failure."""
         try:
-            atomic_write_bytes(self.path, dump_fighters(self._fighters, CAMPAIGN_KIND))
+            atomic_write_bytes(self.path, dump_fighters(self._fighters, CAMPAIGN_KIND,
+                                                        self._tables))
         except FileProblem as exc:
             self.save_problem = exc
             raise
@@ -726,7 +811,8 @@ class Campaign:
     @classmethod
     def load(cls, path: Path) -> Campaign:
         path = Path(path)
-        return cls(path, parse_campaign(path, read_text(path)))
+        fighters, tables = parse_campaign_file(path, read_text(path))
+        return cls(path, fighters, tables)
 
 
 # --- adding to the fight, writing back after it -----------------------------------------

@@ -199,6 +199,8 @@ class MainWindow(QMainWindow):
         self.dice_action = action("Free &Dice Roll", "Ctrl+D", "Type a free roll in the dice bar")
         self.options_action = action("Ruleset &Options...", "Ctrl+Shift+O",
                                      "Change this fight's ruleset options")
+        self.tables_action = action("Roll &Tables...", "Ctrl+T",
+                                    "Edit and roll this fight's roll tables")
         self.round_actions = (self.start_fight_action, self.start_round_action,
                               self.next_step_action, self.end_round_action)
         for act in (*self.round_actions, self.act_action, self.stack_action):
@@ -232,6 +234,7 @@ class MainWindow(QMainWindow):
         self.fight_menu.addAction(self.dice_action)
         self.fight_menu.addSeparator()
         self.fight_menu.addAction(self.options_action)
+        self.fight_menu.addAction(self.tables_action)
 
         self.view_menu = bar.addMenu("&View")
         self._fill_recent_menu()
@@ -297,6 +300,7 @@ class MainWindow(QMainWindow):
         self.stack_action.triggered.connect(self._open_stack_dialog)
         self.dice_action.triggered.connect(self._focus_dice)
         self.options_action.triggered.connect(self._edit_options)
+        self.tables_action.triggered.connect(self._edit_tables)
 
         self.timeline.chipClicked.connect(self._chip_clicked)
         self.timeline.laneMoved.connect(self._move_turn)
@@ -924,6 +928,31 @@ class MainWindow(QMainWindow):
         dialog = OptionsDialog(engine.encounter.options, engine.ruleset.title, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.optionsChosen.connect(self._apply_options)
+        dialog.open()
+        return dialog
+
+    def _edit_tables(self) -> QDialog | None:
+        """Fight > Roll Tables: the fight's tables (and the built-in ones it lacks), with
+        the open campaign's copies; every change goes through the document."""
+        from PySide6.QtCore import Qt
+
+        from fightdesk.engine.tables import TableProblem, missing_builtin_tables
+
+        from .table_editor import RollTablesDialog
+
+        engine = self.document.engine
+        if engine is None:
+            return None
+        try:
+            builtin = missing_builtin_tables(engine.encounter)
+        except TableProblem as exc:  # a broken installation: say so, still edit the fight's
+            self._show_refusal(str(exc))
+            builtin = {}
+        campaign = self.library_panel.campaign if self.library_panel is not None else None
+        dialog = RollTablesDialog(lambda: engine.encounter.tables, self.document.apply,
+                                  builtin=builtin, campaign=campaign, parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.document.changed.connect(dialog.refresh)
         dialog.open()
         return dialog
 
