@@ -217,11 +217,16 @@ def bundle_size(bundle: Path) -> dict[str, float]:
 
 
 def check_contents(bundle: Path) -> None:
-    """No build or test tool, and no Qt module fightdesk does not import, was bundled."""
+    """No build or test tool, no Qt module fightdesk does not import, and no link to a
+    file that was left out, is in the bundle."""
     for program in ("fightdesk", "fightdesk-gui"):
         if not (bundle / f"{program}{EXE}").is_file():
             raise BuildFailed(f"{program}{EXE} is missing from {bundle}")
     inside = internal_dir(bundle)
+    dangling = sorted(str(path.relative_to(bundle)) for path in bundle.rglob("*")
+                      if path.is_symlink() and not path.exists())
+    if dangling:
+        raise BuildFailed(f"links to files the bundle does not have: {', '.join(dangling)}")
     stray = sorted(tool for tool in TOOLS if (inside / tool).exists())
     if stray:
         raise BuildFailed(f"build or test tools were bundled: {', '.join(stray)}")
@@ -253,9 +258,9 @@ def user_environment(home: Path, probe: str | None = None) -> dict[str, str]:
                      ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache"),
                      ("XDG_RUNTIME_DIR", "runtime")):
         env[var] = str(home / sub)
-    if WINDOWS:  # platformdirs reads these there
-        env["APPDATA"] = env["LOCALAPPDATA"] = str(home / "appdata")
-    elif sys.platform == "darwin":
+    # macOS: platformdirs builds ~/Library/... from HOME. Windows: it asks the shell for the
+    # known folders, so there the runs share the real user's folders.
+    if sys.platform == "darwin":
         env["HOME"] = str(home)
     (home / "runtime").mkdir(mode=0o700, parents=True, exist_ok=True)
     if probe is not None:
@@ -356,7 +361,7 @@ def report(figures: dict[str, object], bundle: Path) -> None:
     size = figures["size"]
     assert isinstance(size, dict)
     print(f"bundle: {bundle}")
-    print(f"  fightdesk {figures['version']}, {figures['platform']}, Python {figures['python']}")
+    print(f"  {figures['version']}, {figures['platform']}, Python {figures['python']}")
     print(f"  size: {size['total_mib']} MiB in {size['files']} files (Qt {size['qt_mib']} MiB, "
           f"Python {size['python_mib']} MiB, other {size['other_mib']} MiB)")
     print(f"  build: {figures['build_s']} s (venv and installs {figures['venv_s']} s, "

@@ -255,6 +255,13 @@ def test_build_check_refuses_bundled_tools_and_extra_qt(tmp_path: Path) -> None:
         build.check_contents(bundle)
 
 
+def test_build_check_refuses_links_to_dropped_files(tmp_path: Path) -> None:
+    bundle = _fake_bundle(tmp_path, [])
+    (bundle / "_internal" / "libQt6Network.so.6").symlink_to("PySide6/Qt/lib/libQt6Network.so.6")
+    with pytest.raises(build.BuildFailed, match="libQt6Network"):
+        build.check_contents(bundle)
+
+
 def test_build_check_wants_every_demo_of_resources(tmp_path: Path) -> None:
     source = tmp_path / "src"
     (source / "resources").mkdir(parents=True)
