@@ -322,3 +322,6 @@ def test_linux_bundle_builds_starts_and_checks_every_demo(
     assert installed.returncode == 0, installed.stderr
     desktop = _desktop_entry(prefix / "share" / "applications" / f"{APP_ID}.desktop")
     assert desktop["Exec"] == f'"{bundle / "fightdesk-gui"}" %f'
+    # The venv, PyInstaller's work and the bundle take about 1 GB of /tmp.
+    shutil.rmtree(tmp_path / "work", ignore_errors=True)
+    shutil.rmtree(tmp_path / "dist", ignore_errors=True)
