@@ -10,6 +10,7 @@ from __future__ import annotations
 import configparser
 import importlib.util
 import json
+import os
 import re
 import shutil
 import struct
@@ -284,6 +285,37 @@ def test_build_script_refuses_bad_arguments() -> None:
 # --- the bundle itself ---------------------------------------------------------------------------
 
 
+def _bundle_prints_a_played_fight(bundle: Path, tmp_path: Path) -> None:
+    """The bundled demos may have no log yet (nothing to summarise): print two played rounds
+    from the bundle, as Markdown (the same text as this environment's app), HTML and PDF
+    (Qt's text layout, fonts and PDF writer, all from the bundle)."""
+    from fightdesk.storage.sessions import save_session
+    from tests.report.demo_rounds import played_demo_rounds
+
+    played = tmp_path / "played.json"
+    save_session(played_demo_rounds(), played)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+    def summary(program: list[str], *options: str) -> str:
+        done = subprocess.run([*program, "summary", str(played), "--all", *options],
+                              capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        return done.stdout
+
+    ours = summary([sys.executable, "-m", "fightdesk"], "--format", "md")
+    assert summary([str(bundle / "fightdesk")], "--format", "md") == ours
+    assert ours.startswith("# ")
+    summary([str(bundle / "fightdesk")], "--format", "html", "-o", str(tmp_path / "played.html"))
+    assert "<table" in (tmp_path / "played.html").read_text(encoding="utf-8")
+    pdf = tmp_path / "played.pdf"
+    summary([str(bundle / "fightdesk")], "--format", "pdf", "-o", str(pdf))
+    assert pdf.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                              timeout=60).stdout
+        assert ours.splitlines()[0].removeprefix("# ") in text
+
+
 @pytest.mark.slow
 def test_linux_bundle_builds_starts_and_checks_every_demo(
         request: pytest.FixtureRequest, tmp_path: Path) -> None:
@@ -314,6 +346,7 @@ def test_linux_bundle_builds_starts_and_checks_every_demo(
     assert not list(inside.rglob("*Qt6Network*")), "QtNetwork was bundled"
     for size in make_icons.SIZES:
         assert (inside / "fightdesk" / "resources" / "icons" / make_icons.png_name(size)).is_file()
+    _bundle_prints_a_played_fight(bundle, tmp_path)
     # The bundle puts itself in the application menu, starting its own fightdesk-gui.
     prefix = tmp_path / "menu"
     installed = subprocess.run(["bash", str(bundle / "install-desktop-entry.sh")],
