@@ -14,9 +14,10 @@ One run does all of this, so what is measured is what was built:
    answers exactly as the installed app does, and the window (Qt offscreen) opens the
    demo and gets through its whole start-up;
 5. prints the bundle's size and its start time (median, quit once the demo fight is
-   shown) against the app installed in the same virtual environment.
+   shown) against the app installed in the same virtual environment;
+6. with ``--archive``, packs the checked folder into one .tar.gz (.zip on Windows).
 
-    python3 packaging/build.py [--dist DIR] [--work DIR] [--runs N] [--json FILE]
+    python3 packaging/build.py [--dist DIR] [--work DIR] [--runs N] [--json FILE] [--archive]
 
 Exits 0 when every check passed, 1 when one failed (each failure named on stderr), 2 on
 bad arguments. Written for Linux, Windows and macOS; run on Linux only so far (README
@@ -68,11 +69,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7,
                         help="timed starts of each program (default 7; 0 skips the timing)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    parser.add_argument("--archive", action="store_true",
+                        help="also pack the checked bundle into one file to hand out: "
+                             "DIST/fightdesk-VERSION-SYSTEM-MACHINE.zip on Windows, .tar.gz elsewhere")
     args = parser.parse_args(argv)
     if args.runs < 0:
         parser.error("--runs must be 0 or more")
     try:
         figures = build_and_check(args.dist.resolve(), args.work.resolve(), args.runs)
+        if args.archive:
+            figures["archive"] = pack(args.dist.resolve(), str(figures["version"]))
     except BuildFailed as failure:
         print(f"build.py: FAILED: {failure}", file=sys.stderr)
         return 1
@@ -357,6 +363,17 @@ def start_times(cli: Path, installed: Path, demo: Path, scratch: Path,
     return {"runs": runs, "bundle_ms": round(median_bundle * 1000),
             "installed_ms": round(median_installed * 1000),
             "ratio": round(median_bundle / median_installed, 2)}
+
+
+def pack(dist: Path, version: str) -> dict[str, object]:
+    """One file holding the folder ``fightdesk/``: what a GM downloads and unpacks."""
+    name = f"fightdesk-{version.split()[-1]}-{platform.system()}-{platform.machine()}".lower()
+    kind = "zip" if WINDOWS else "gztar"
+    tick = time.monotonic()
+    archive = Path(shutil.make_archive(str(dist / name), kind, root_dir=dist, base_dir="fightdesk"))
+    size = round(archive.stat().st_size / (1024 * 1024), 1)
+    print(f"  archive: {archive} ({size} MiB, packed in {time.monotonic() - tick:.1f} s)")
+    return {"path": str(archive), "mib": size}
 
 
 def report(figures: dict[str, object], bundle: Path) -> None:

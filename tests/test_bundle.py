@@ -16,6 +16,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tarfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import ModuleType
@@ -330,7 +331,7 @@ def test_linux_bundle_builds_starts_and_checks_every_demo(
     figures_file = tmp_path / "figures.json"
     done = subprocess.run(
         [sys.executable, str(PACKAGING / "build.py"), "--dist", str(tmp_path / "dist"),
-         "--work", str(tmp_path / "work"), "--runs", "3", "--json", str(figures_file)],
+         "--work", str(tmp_path / "work"), "--runs", "3", "--json", str(figures_file), "--archive"],
         capture_output=True, text=True, timeout=1500)
     print(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -341,6 +342,10 @@ def test_linux_bundle_builds_starts_and_checks_every_demo(
     assert figures["start"]["bundle_ms"] > 0 and figures["start"]["installed_ms"] > 0
 
     bundle = tmp_path / "dist" / "fightdesk"
+    with tarfile.open(figures["archive"]["path"]) as archive:
+        packed = set(archive.getnames())
+    assert {"fightdesk/fightdesk", "fightdesk/fightdesk-gui", "fightdesk/install-desktop-entry.sh",
+            *(f"fightdesk/_internal/fightdesk/resources/{demo}" for demo in demos)} <= packed
     inside = bundle / "_internal"
     assert not list(inside.rglob("translations")), "Qt's translations were bundled"
     assert not list(inside.rglob("*Qt6Network*")), "QtNetwork was bundled"
