@@ -308,13 +308,19 @@ def check_demo(cli: Path, installed: Path, demo: Path, scratch: Path) -> None:
         raise BuildFailed(f"fightdesk check {demo.name} from the bundle: exit {code}, {out}{err}")
     same_answer([cli, "summary", demo, "--all", "--format", "md"],
                 [installed, "summary", demo, "--all", "--format", "md"], scratch)
-    # The PDF goes through Qt's text layout and PDF writer: the bundle must carry them.
-    outputs = [scratch / f"{demo.stem}-{who}.pdf" for who in ("bundle", "installed")]
-    same_answer([cli, "summary", demo, "--all", "--format", "pdf", "-o", outputs[0]],
-                [installed, "summary", demo, "--all", "--format", "pdf", "-o", outputs[1]], scratch)
-    made = [path.exists() for path in outputs]
-    if made[0] != made[1] or (made[0] and not outputs[0].read_bytes().startswith(b"%PDF")):
-        raise BuildFailed(f"the bundle's PDF summary of {demo.name} differs from the installed app's")
+    # The PDF goes through Qt's text layout and PDF writer: the bundle must carry them. Both
+    # write the same path (it is in what they print); the bundle's file is moved aside first.
+    pdf = scratch / f"{demo.stem}-summary.pdf"
+    bundle_pdf = scratch / f"{demo.stem}-summary-bundle.pdf"
+    got = answer([cli, "summary", demo, "--all", "--format", "pdf", "-o", pdf], scratch)
+    if pdf.exists():
+        pdf.replace(bundle_pdf)
+    want = answer([installed, "summary", demo, "--all", "--format", "pdf", "-o", pdf], scratch)
+    if got != want or bundle_pdf.exists() != pdf.exists():
+        raise BuildFailed(f"the bundle's PDF summary of {demo.name} differs from the installed "
+                          f"app's:\n  bundle: {got}\n  installed: {want}")
+    if bundle_pdf.exists() and not bundle_pdf.read_bytes().startswith(b"%PDF"):
+        raise BuildFailed(f"the bundle's PDF summary of {demo.name} is not a PDF")
     times = start(cli, demo, scratch, probe="1")
     print(f"   {demo.name}: check OK, summary as installed, window ready "
           f"in {times['ready'] * 1000:.0f} ms", flush=True)

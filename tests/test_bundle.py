@@ -315,6 +315,13 @@ def _bundle_prints_a_played_fight(bundle: Path, tmp_path: Path) -> None:
         text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
                               timeout=60).stdout
         assert ours.splitlines()[0].removeprefix("# ") in text
+    # build.py's own check of a demo, on a fight that has a log to summarise.
+    installed = Path(sys.executable).parent / "fightdesk"
+    if installed.exists():
+        scratch = tmp_path / "check"
+        scratch.mkdir()
+        build.check_demo(bundle / "fightdesk", installed, played, scratch)
+        assert (scratch / "played-summary-bundle.pdf").read_bytes().startswith(b"%PDF")
 
 
 @pytest.mark.slow
