@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -106,6 +107,7 @@ def build_and_check(dist: Path, work: Path, runs: int) -> dict[str, object]:
 
     step("checks")
     figures["size"] = bundle_size(bundle)
+    figures["unresolved"] = unresolved_libraries(work / "pyinstaller.log", bundle)
     check_contents(bundle)
     cli = bundle / f"fightdesk{EXE}"
     gui = bundle / f"fightdesk-gui{EXE}"
@@ -191,6 +193,22 @@ def run_pyinstaller(python: Path, source: Path, dist: Path, work: Path) -> Path:
     if not (bundle / f"fightdesk{EXE}").is_file():
         raise BuildFailed(f"PyInstaller made no {bundle / ('fightdesk' + EXE)}")
     return bundle
+
+
+UNRESOLVED = re.compile(r"Library not found: could not resolve '([^']+)', dependency of '([^']+)'")
+
+
+def unresolved_libraries(log: Path, bundle: Path) -> dict[str, list[str]]:
+    """Libraries that bundled files load but the build machine lacks (so they are not in
+    the bundle, and the GM's system must have them), with the bundled files that want them.
+    Files left out of the bundle (the spec's trimming) do not count."""
+    present = {path.name for path in bundle.rglob("*")}
+    wanted: dict[str, set[str]] = {}
+    for library, user in UNRESOLVED.findall(log.read_text(encoding="utf-8", errors="replace")):
+        user_name = Path(user).name
+        if user_name in present and library not in present:
+            wanted.setdefault(library, set()).add(user_name)
+    return {library: sorted(users) for library, users in sorted(wanted.items())}
 
 
 def internal_dir(bundle: Path) -> Path:
@@ -392,6 +410,12 @@ def report(figures: dict[str, object], bundle: Path) -> None:
     print(f"  build: {figures['build_s']} s (venv and installs {figures['venv_s']} s, "
           f"PyInstaller {figures['pyinstaller_s']} s)")
     print(f"  demos checked: {', '.join(map(str, figures['demos']))}")  # type: ignore[call-overload]
+    unresolved = figures.get("unresolved")
+    if isinstance(unresolved, dict) and unresolved:
+        print("  not on the build machine, so not bundled (the GM's system must have them; "
+              "install them here and rebuild to bundle them):")
+        for library, users in unresolved.items():
+            print(f"    {library} (for {', '.join(users)})")
     started = figures.get("start")
     if isinstance(started, dict):
         print(f"  start (launch, demo shown, quit; median of {started['runs']}): bundle "

@@ -276,6 +276,22 @@ def test_build_check_wants_every_demo_of_resources(tmp_path: Path) -> None:
         build.bundled_demos(partial, source)
 
 
+def test_build_names_libraries_the_build_machine_lacked(tmp_path: Path) -> None:
+    bundle = _fake_bundle(tmp_path, [])
+    plugin = bundle / "_internal" / "PySide6" / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_bytes(b"")
+    log = tmp_path / "pyinstaller.log"
+    site = "/venv/lib/python3.11/site-packages/PySide6/Qt/plugins"
+    log.write_text(
+        f"1 WARNING: Library not found: could not resolve 'libxcb-icccm.so.4', dependency of "
+        f"'{site}/platforms/libqxcb.so'.\n"
+        f"2 WARNING: Library not found: could not resolve 'libtiff.so.5', dependency of "
+        f"'{site}/imageformats/libqtiff.so'.\n", encoding="utf-8")
+    # libqtiff.so was left out of the bundle, so its missing libtiff does not matter.
+    assert build.unresolved_libraries(log, bundle) == {"libxcb-icccm.so.4": ["libqxcb.so"]}
+
+
 def test_build_script_refuses_bad_arguments() -> None:
     done = subprocess.run([sys.executable, str(PACKAGING / "build.py"), "--runs", "-1"],
                           capture_output=True, text=True, timeout=60)
