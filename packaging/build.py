@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     except BuildFailed as failure:
         print(f"build.py: FAILED: {failure}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("build.py: stopped", file=sys.stderr)
+        return 130
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     return 0
@@ -136,7 +139,7 @@ def step(title: str) -> None:
 
 def run(command: list[str | Path], *, cwd: Path, env: dict[str, str] | None = None,
         log: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run a build step; its output goes to ``log`` (shown in full on failure) or is kept."""
+    """Run a build step; its output goes to ``log``, and its last 40 lines into the failure."""
     try:
         done = subprocess.run([str(c) for c in command], capture_output=True, text=True,
                               cwd=cwd, env=env, timeout=TIMEOUT)
@@ -155,7 +158,7 @@ def copy_sources(target: Path) -> Path:
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     for name in SOURCES:
         item = ROOT / name
         if item.is_dir():
