@@ -49,3 +49,28 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     ):
         monkeypatch.setenv(var, str(home / sub))
     yield home
+
+
+# --- the desktop bundle (tests/test_bundle.py) -----------------------------------------------
+
+RUN_BUNDLE_OPTION = "--run-bundle"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        RUN_BUNDLE_OPTION, action="store_true",
+        help="build the desktop bundle with packaging/build.py and check it (about 2-3 "
+             "minutes, needs the package index); on by default when CI=true",
+    )
+
+
+def bundle_build_wanted(config: pytest.Config) -> bool:
+    """The bundle test runs in CI and on request; elsewhere it is skipped, and says so."""
+    return bool(config.getoption(RUN_BUNDLE_OPTION)) or os.environ.get("CI") == "true"
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if bundle_build_wanted(config):
+        return "desktop bundle: built and checked (tests/test_bundle.py)"
+    return (f"desktop bundle: NOT built; pass {RUN_BUNDLE_OPTION} (or set CI=true) to build "
+            "and check it")

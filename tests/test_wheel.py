@@ -1,5 +1,6 @@
 """A plain (non-editable) install works: build the wheel, install it into a fresh virtual
-environment, and load the demo fight and run ``fightdesk`` from there.
+environment, and load the demo fights and run ``fightdesk`` from there; the sdist carries
+every source a wheel is built from (resources/ included).
 
 Offline and fast: the wheel is built without build isolation (setuptools comes with the
 ``test`` extra) and installed without dependencies; the new environment borrows this
@@ -17,6 +18,7 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import textwrap
 import zipfile
 from pathlib import Path
@@ -43,10 +45,8 @@ def _scripts(venv: Path) -> Path:
     return venv / ("Scripts" if sys.platform == "win32" else "bin")
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel, built from a clean copy of the sources (no stale build/ folder)."""
-    work = tmp_path_factory.mktemp("wheel")
+def _clean_copy(work: Path) -> Path:
+    """The sources a build reads, without bytecode, egg-info or build outputs."""
     source = work / "src"
     source.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
@@ -56,10 +56,45 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copytree(item, source / name, ignore=ignore)
         else:
             shutil.copy2(item, source / name)
+    return source
+
+
+def _build_wheel(source: Path, work: Path) -> Path:
     dist = work / "dist"
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
          "--wheel-dir", dist, source, cwd=work)
     (built,) = dist.glob("fightdesk-*.whl")
+    return built
+
+
+def _resource_files() -> list[Path]:
+    """Every file of resources/, relative to it."""
+    return [
+        p.relative_to(ROOT / "resources") for p in (ROOT / "resources").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    ]
+
+
+def _demos() -> list[str]:
+    """The bundled demo fights: one per ruleset, found by name, never listed by hand."""
+    return sorted(p.name for p in (ROOT / "resources").glob("demo*.json"))
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a clean copy of the sources (no stale build/ folder)."""
+    work = tmp_path_factory.mktemp("wheel")
+    return _build_wheel(_clean_copy(work), work)
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The source distribution, built from a clean copy (offline, no build isolation)."""
+    work = tmp_path_factory.mktemp("sdist")
+    source = _clean_copy(work)
+    _run(sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", work / "dist",
+         source, cwd=work)
+    (built,) = (work / "dist").glob("fightdesk-*.tar.gz")
     return built
 
 
@@ -89,10 +124,7 @@ def test_wheel_holds_every_package_and_resource(wheel: Path) -> None:
     packages = [p.parent.relative_to(ROOT) for p in (ROOT / "fightdesk").rglob("__init__.py")]
     for package in packages:
         assert f"{package.as_posix()}/__init__.py" in names, f"{package} is not in the wheel"
-    resources = [
-        p.relative_to(ROOT / "resources") for p in (ROOT / "resources").rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
-    ]
+    resources = _resource_files()
     assert Path("demo_fight.json") in resources
     for item in resources:
         assert f"fightdesk/resources/{item.as_posix()}" in names, f"resources/{item} is not in the wheel"
@@ -131,3 +163,35 @@ def test_installed_console_script_runs(venv: Path, tmp_path: Path) -> None:
                 cwd=tmp_path, env=_clean_env()).strip()
     assert _run(script, "check", demo, cwd=tmp_path, env=_clean_env()) == "OK\n"
     assert (_scripts(venv) / "fightdesk-gui").exists()
+
+
+def test_installed_wheel_checks_every_bundled_demo(venv: Path, tmp_path: Path) -> None:
+    found = _run(_scripts(venv) / "python", "-c",
+                 "from fightdesk.resources_path import resource_dir\n"
+                 "for p in sorted(resource_dir().glob('demo*.json')): print(p)",
+                 cwd=tmp_path, env=_clean_env()).splitlines()
+    assert [Path(p).name for p in found] == _demos() and found
+    for demo in found:
+        assert Path(demo).resolve().is_relative_to(venv.resolve())
+        out = _run(_scripts(venv) / "fightdesk", "check", demo, cwd=tmp_path, env=_clean_env())
+        assert out == "OK\n", f"fightdesk check {demo}: {out}"
+
+
+def test_sdist_carries_every_resource(sdist: Path) -> None:
+    with tarfile.open(sdist) as archive:
+        names = set(archive.getnames())
+    top = sdist.name.removesuffix(".tar.gz")
+    for item in _resource_files():
+        assert f"{top}/resources/{item.as_posix()}" in names, f"resources/{item} is not in the sdist"
+    for name in ("pyproject.toml", "setup.py", "README.md", "fightdesk/__init__.py"):
+        assert f"{top}/{name}" in names, f"{name} is not in the sdist"
+
+
+def test_wheel_built_from_the_sdist_holds_every_resource(sdist: Path, tmp_path: Path) -> None:
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path / "unpacked", filter="data")
+    (source,) = (tmp_path / "unpacked").iterdir()
+    names = set(zipfile.ZipFile(_build_wheel(source, tmp_path)).namelist())
+    for item in _resource_files():
+        assert f"fightdesk/resources/{item.as_posix()}" in names, (
+            f"a wheel built from the sdist lacks resources/{item}")
