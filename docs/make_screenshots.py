@@ -1,10 +1,11 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables]
+    python docs/make_screenshots.py [--tables | --player]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its exact odds, and Fight > Roll Tables
-(``--tables``: that dialog only). The user directories are
+(``--tables``: that dialog only), and the player view beside the GM's window
+(``--player``: that one only). The user directories are
 pointed at a temp folder so no real settings are read or written.
 """
 
@@ -140,19 +141,63 @@ def shoot_tables(suffix: str) -> None:
     window.close()
 
 
+def shoot_player_view(suffix: str) -> None:
+    """The GM's window and the player view side by side, each at 1920x1080 (shown at
+    half size): the demo mid-round with a hidden ambusher and the enemies' health as a bar."""
+    from PySide6.QtCore import QByteArray, QPoint, Qt
+    from PySide6.QtGui import QPainter, QPixmap
+
+    from fightdesk.engine import commands as c
+    from fightdesk.storage.library import new_fighter
+
+    window = mid_round_window()
+    stack = window._stack_dialog
+    if stack is not None:
+        stack.hide()
+    window.resize(1920, 1080)
+    razor = new_fighter("street-fighter", "Razor Quill").model_dump(mode="json")
+    razor.update(side="enemy")
+    window.document.apply(c.AddFighters(fighter=razor))
+    window.document.apply(c.HideFighter(fighter_id="razor-quill"))
+    window.document.apply(c.SetValue(fighter_id="dock-thug-1", field="status.health", value=2))
+    window.player_view_action.setChecked(True)
+    view = window.player_view
+    assert view is not None
+    view.place(window, QByteArray())
+    view.resize(1920, 1080)
+    settle()
+    both = QPixmap(1920, 540)
+    both.fill(Qt.GlobalColor.black)
+    painter = QPainter(both)
+    for n, widget in enumerate((window, view)):
+        shot = widget.grab().scaled(960, 540, Qt.AspectRatioMode.KeepAspectRatio,
+                                    Qt.TransformationMode.SmoothTransformation)
+        painter.drawPixmap(QPoint(960 * n, 0), shot)
+    painter.end()
+    path = OUT / f"player-view-{suffix}.png"
+    both.save(str(path))
+    print(path.relative_to(OUT.parent.parent))
+    window.player_view_action.setChecked(False)
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     OUT.mkdir(parents=True, exist_ok=True)
     light = app.palette()
     only_tables = "--tables" in sys.argv[1:]
-    if not only_tables:
-        shoot("light")
-    shoot_tables("light")
-    app.setPalette(dark_palette())
-    if not only_tables:
-        shoot("dark")
-    shoot_tables("dark")
+    only_player = "--player" in sys.argv[1:]
+    for suffix in ("light", "dark"):
+        if suffix == "dark":
+            app.setPalette(dark_palette())
+        if not (only_tables or only_player):
+            shoot(suffix)
+        if not only_player:
+            shoot_tables(suffix)
+        if not only_tables:
+            shoot_player_view(suffix)
     app.setPalette(light)
     return 0
 

@@ -136,6 +136,23 @@ class RollOnTable(Command):
     who: str = ""
 
 
+class HideFighter(Command):
+    """Hide a fighter from the players (the player view leaves them out), or reveal them."""
+
+    kind: Literal["hide-fighter"] = "hide-fighter"
+    core: ClassVar[bool] = True
+    fighter_id: str
+    hidden: bool = True
+
+
+class SetEnemyHealth(Command):
+    """How the player view shows the enemies' health this fight."""
+
+    kind: Literal["set-enemy-health"] = "set-enemy-health"
+    core: ClassVar[bool] = True
+    show: Literal["exact", "bar", "word", "hidden"]
+
+
 # --- round structure (every ruleset handles these) ----------------------------------
 
 

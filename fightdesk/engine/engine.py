@@ -256,6 +256,14 @@ class Engine:
             from . import conditions
 
             conditions.apply_remove(ctx, command)
+        elif isinstance(command, c.HideFighter):
+            self._hide_fighter(ctx, command)
+        elif isinstance(command, c.SetEnemyHealth):
+            words = {"exact": "with numbers", "bar": "as a bar", "word": "in words",
+                     "hidden": "not at all"}
+            ctx.set((), "enemy_health", command.show)
+            ctx.summary = f"GM: the player view shows the enemies' health {words[command.show]}"
+            ctx.say(ctx.summary, kind="override")
         elif isinstance(command, c.SetTable | c.RemoveTable | c.RollOnTable):
             from .tables import handle_table_command
 
@@ -360,6 +368,20 @@ class Engine:
             ctx.tx.delete(("groups",), fighter.group)
         ctx.summary = f"Removed {fighter.name}"
         ctx.say(ctx.summary, kind="roster")
+
+    def _hide_fighter(self, ctx: Context, command: c.HideFighter) -> None:
+        enc = ctx.enc
+        if command.fighter_id not in enc.fighters:
+            ctx.fail(f"no fighter {command.fighter_id!r}")
+        fighter = enc.fighters[command.fighter_id]
+        if fighter.hidden == command.hidden:
+            ctx.fail(f"{fighter.name} is already {'hidden from' if fighter.hidden else 'shown to'} "
+                     "the players")
+        ctx.set(("fighters", fighter.id), "hidden", command.hidden)
+        verb = "hides" if command.hidden else "reveals"
+        ctx.summary = (f"GM {verb} {fighter.name} "
+                       f"{'from' if command.hidden else 'to'} the players")
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
 
     def _free_roll(self, ctx: Context, command: c.FreeRoll) -> None:
         from .notation import parse  # only free rolls need dice notation; keeps it off start-up

@@ -8,7 +8,7 @@ new ruleset is one registry entry and one data module, and nothing here changes.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -49,6 +49,10 @@ else:
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
+# How the player view shows an enemy's health: the numbers, a bar without numbers, a word
+# ("bloodied"), or nothing.
+EnemyHealth = Literal["exact", "bar", "word", "hidden"]
+
 
 class Fighter(StateModel):
     """A fighter in a fight (or in the campaign library): who, which side, sheet and status."""
@@ -62,6 +66,8 @@ class Fighter(StateModel):
     rolls_own_dice: bool = False
     # The campaign library fighter this one was added from (write-back after the fight).
     source_id: str | None = None
+    # Hidden from the players (an ambusher before the surprise): not on the player view.
+    hidden: bool = False
     sheet: Sheet
     status: Status
 
@@ -110,6 +116,8 @@ class Encounter(StateModel):
     state: RoundState = None
     dice_seed: int = 0
     dice_drawn: int = Field(0, ge=0)
+    # What the player view shows of the enemies' health (engine/player_view.py).
+    enemy_health: EnemyHealth = "bar"
     # The fight's own copies of its roll tables, by id (engine/tables.py).
     tables: dict[str, RollTable] = Field(default_factory=dict)
 

@@ -146,6 +146,8 @@ class Card(NamedTuple):
     group_size: int = 1
     # The fighter field a "damage/heal" override on the card sets.
     health_field: str = "status.health"
+    # Hidden from the players (set by the window's fighters model, not by the ruleset).
+    hidden: bool = False
 
 
 class StackRow(NamedTuple):

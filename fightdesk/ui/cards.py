@@ -175,8 +175,11 @@ class FighterCard(QFrame):
         title = f"{group_name} ×{len(cards)}" if grouped else lead.title
         self.title.setText(title)
         _set_tip(self.title, title)
-        self.side.setText(lead.side.upper() if lead.side == "pc" else lead.side.capitalize())
-        _set_tip(self.side, SIDE_WORDS.get(lead.side, lead.side))
+        side = lead.side.upper() if lead.side == "pc" else lead.side.capitalize()
+        hidden = any(c.hidden for c in cards)
+        self.side.setText(f"{side} · hidden" if hidden else side)
+        _set_tip(self.side, SIDE_WORDS.get(lead.side, lead.side)
+                 + ("\nHidden from the players: not on the player view" if hidden else ""))
         if grouped:
             total = sum(max(c.health, 0) for c in cards)
             most = sum(c.health_max for c in cards)
@@ -284,12 +287,14 @@ class FighterCard(QFrame):
             painter.drawRoundedRect(self.rect().adjusted(2, 2, -2, -2), 5, 5)
 
     def _show_more(self) -> None:
-        self._popup((("edit", "Edit..."), ("remove", "Remove from fight")),
+        self._popup((("edit", "Edit..."), ("remove", "Remove from fight"),
+                     ("hide", "Hide from / show to the players")),
                     self.more_button.mapToGlobal(QPoint(0, self.more_button.height())))
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         self._popup((*((role, f"{label}...") for role, label in self._roles),
                      ("health", "Damage / heal..."), ("edit", "Edit..."),
+                     ("hide", "Hide from / show to the players"),
                      ("remove", "Remove from fight")), event.globalPos())
 
     def _popup(self, items: tuple[tuple[str, str], ...], where: QPoint) -> None:

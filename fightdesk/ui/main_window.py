@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .action_dialog import ActionDialog
     from .decision import DecisionPanel
     from .library_panel import LibraryPanel
+    from .player_view import PlayerView
     from .printing import SummaryPrinting
     from .stack_dialog import InterruptStackDialog
 
@@ -149,6 +150,7 @@ class MainWindow(QMainWindow):
         self._action_dialog: ActionDialog | None = None
         self._stack_dialog: InterruptStackDialog | None = None
         self._stack_decision: DecisionPanel | None = None
+        self.player_view: PlayerView | None = None
         # The turn timer: which turn it runs on (chip id, turn number) and since when.
         self.turn_clock = QTimer(self)
         self.turn_clock.setInterval(250)
@@ -201,6 +203,20 @@ class MainWindow(QMainWindow):
                                      "Change this fight's ruleset options")
         self.tables_action = action("Roll &Tables...", "Ctrl+T",
                                     "Edit and roll this fight's roll tables")
+        self.player_view_action = action("&Player View", "Ctrl+Shift+V",
+                                         "Show the players' window (for a second screen)")
+        self.player_view_action.setCheckable(True)
+        self.blank_player_action = action("&Blank Player View", "Ctrl+Shift+B",
+                                          "Blank the players' window, or bring it back")
+        self.blank_player_action.setCheckable(True)
+        self.blank_player_action.setEnabled(False)
+        self.enemy_health_actions: dict[str, QAction] = {}
+        for show, text in (("exact", "&Exact numbers"), ("bar", "A &bar, no numbers"),
+                           ("word", "A &word (hurt, bloodied...)"), ("hidden", "&Hidden")):
+            act = QAction(text, self)
+            act.setCheckable(True)
+            act.setStatusTip("How the player view shows the enemies' health in this fight")
+            self.enemy_health_actions[show] = act
         self.round_actions = (self.start_fight_action, self.start_round_action,
                               self.next_step_action, self.end_round_action)
         for act in (*self.round_actions, self.act_action, self.stack_action):
@@ -236,7 +252,13 @@ class MainWindow(QMainWindow):
         self.fight_menu.addAction(self.options_action)
         self.fight_menu.addAction(self.tables_action)
 
+        health_menu = self.fight_menu.addMenu("&Enemy Health for the Players")
+        for act in self.enemy_health_actions.values():
+            health_menu.addAction(act)
         self.view_menu = bar.addMenu("&View")
+        self.view_menu.addAction(self.player_view_action)
+        self.view_menu.addAction(self.blank_player_action)
+        self.view_menu.addSeparator()
         self._fill_recent_menu()
 
     def _build_bars(self) -> None:
@@ -302,6 +324,10 @@ class MainWindow(QMainWindow):
         self.options_action.triggered.connect(self._edit_options)
         self.tables_action.triggered.connect(self._edit_tables)
 
+        self.player_view_action.toggled.connect(self._toggle_player_view)
+        self.blank_player_action.toggled.connect(self._blank_player_view)
+        for show, act in self.enemy_health_actions.items():
+            act.triggered.connect(lambda _=False, s=show: self._set_enemy_health(s))
         self.timeline.chipClicked.connect(self._chip_clicked)
         self.timeline.laneMoved.connect(self._move_turn)
         self.cards.requested.connect(self._card_request)
@@ -529,6 +555,12 @@ class MainWindow(QMainWindow):
         stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
         self.decision_panel.show_decision(None if stack_open else decision)
         self.roll_panel.show_roll(ruleset.roll_view(enc))
+        for show, act in self.enemy_health_actions.items():
+            act.setChecked(show == enc.enemy_health)
+        if self.player_view is not None and self.player_view.isVisible():
+            from fightdesk.engine.player_view import public_fight
+
+            self.player_view.show_fight(public_fight(ruleset, enc))
         self._follow_turn_timer(ruleset, enc)
         if self._stack_decision is not None:
             self._stack_decision.show_decision(decision if stack_open else None)
@@ -689,6 +721,35 @@ class MainWindow(QMainWindow):
         if outcome.ok:
             self.statusBar().showMessage(outcome.text, 10000)
 
+    # --- the player view ---------------------------------------------------------------------------
+    def _toggle_player_view(self, on: bool) -> None:
+        """View > Player View: the players' window, on the other screen when there is one."""
+        if on:
+            if self.player_view is None:
+                from .player_view import PlayerView
+
+                self.player_view = PlayerView()
+            geometry = settings.app_settings().value("player_view/geometry")
+            self.player_view.place(self, geometry if isinstance(geometry, QByteArray) else None)
+            self.blank_player_action.setEnabled(True)
+            self._show_views()
+        elif self.player_view is not None:
+            settings.app_settings().setValue("player_view/geometry", self.player_view.saveGeometry())
+            self.player_view.hide()
+            self.blank_player_action.setEnabled(False)
+
+    def _blank_player_view(self, blank: bool) -> None:
+        if self.player_view is not None:
+            self.player_view.set_blank(blank)
+
+    def _set_enemy_health(self, show: str) -> None:
+        from fightdesk.engine.commands import SetEnemyHealth
+
+        engine = self.document.engine
+        if engine is not None and engine.encounter.enemy_health != show:
+            self._apply(SetEnemyHealth(show=show))
+        self._show_views()
+
     def _revert_to(self, seq: int) -> None:
         if self.document.engine is not None:
             steps = self.document.revert_to(seq)
@@ -699,6 +760,13 @@ class MainWindow(QMainWindow):
             self.open_action_dialog(fighter_id, role=what)
         elif what == "health":
             self._ask_health(fighter_id)
+        elif what == "hide":
+            from fightdesk.engine.commands import HideFighter
+
+            engine = self.document.engine
+            if engine is not None and fighter_id in engine.encounter.fighters:
+                hidden = engine.encounter.fighters[fighter_id].hidden
+                self._apply(HideFighter(fighter_id=fighter_id, hidden=not hidden))
         elif what == "edit":
             self._edit_fighter(fighter_id)
         elif what == "add-condition":
@@ -1043,6 +1111,9 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        if self.player_view is not None:
+            self.player_view_action.setChecked(False)  # remembers where it was
+            self.player_view.close()
         event.accept()
 
 

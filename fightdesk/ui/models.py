@@ -201,7 +201,11 @@ class FightersModel(_ViewRowsModel):
             fid: (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
             for fid, f in enc.fighters.items() if f.group
         }
-        return list(ruleset.cards(enc))
+        cards = list(ruleset.cards(enc))
+        if any(f.hidden for f in enc.fighters.values()):
+            cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
+                     for fid, card in cards]
+        return cards
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role in (GroupRole, GroupNameRole) and index.isValid() and 0 <= index.row() < len(self._keys):

@@ -86,8 +86,8 @@ def test_a_condition_for_two_rounds_counts_down_on_the_card(window: Any, qtbot: 
     assert card is not None and not card.conditions.isVisible()
 
     offered = from_more_menu(qtbot, card, "Add condition...")
-    assert offered == ["Edit...", "Remove from fight", "", "Add condition...",
-                       "Remove condition"]
+    assert offered == ["Edit...", "Remove from fight", "Hide from / show to the players", "",
+                       "Add condition...", "Remove condition"]
     dialog = the_dialog(qtbot, window)
     assert dialog.windowTitle() == "Add a condition to Kaede Moriyama"
     # street-fighter's own names are offered; its phases have no turns to end one with

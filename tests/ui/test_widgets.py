@@ -110,7 +110,7 @@ def test_a_cards_more_button_offers_edit_and_remove(qtbot: Any, engine: Practice
     card = view.card("brannock")
     assert card is not None
     offered: list[list[str]] = []
-    for choice, expected in ((0, "edit"), (1, "remove")):
+    for choice, expected in ((0, "edit"), (1, "remove"), (2, "hide")):
         def pick(choice: int = choice) -> None:
             menu = QApplication.activePopupWidget()
             assert isinstance(menu, QMenu)
@@ -122,8 +122,8 @@ def test_a_cards_more_button_offers_edit_and_remove(qtbot: Any, engine: Practice
         with qtbot.waitSignal(view.requested) as asked:
             qtbot.mouseClick(card.more_button, Qt.MouseButton.LeftButton)
         assert asked.args == [expected, "brannock"]
-    assert offered == [["Edit...", "Remove from fight", "", "Add condition...",
-                        "Remove condition"]] * 2
+    assert offered == [["Edit...", "Remove from fight", "Hide from / show to the players", "",
+                        "Add condition...", "Remove condition"]] * 3
 
 
 def _form() -> ActionForm:

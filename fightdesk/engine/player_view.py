@@ -1,0 +1,138 @@
+"""What the players may see: the public face of the fight, for the second screen.
+
+Built from the same card and timeline views as the GM's window, then cut down: hidden
+fighters are left out everywhere (their lanes, chips and cards, and their names wherever
+another line would mention them), enemies' health shows as the GM chose for this fight
+(``Encounter.enemy_health``: exact, a bar, a word, or nothing), and nothing else of an
+enemy's sheet, no pending decision, no typed dice, no notes and no log ever reach it. A
+ruleset says nothing of its own beyond its views. See docs/ui.md, "Player view".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .model import Encounter
+    from .ruleset import Card, Ruleset, Timeline
+
+PARTY = ("pc", "ally")
+Scrub = Callable[[str], str]
+
+
+class PublicCard(NamedTuple):
+    """A fighter as the players see them."""
+
+    fighter_id: str
+    name: str
+    side: str
+    # "7/10", a word ("bloodied"), or "" (shown as a bar only, or not at all).
+    health_text: str
+    # 0..1 for the bar, or None for no bar.
+    health_share: float | None
+    conditions: tuple[str, ...]
+    out: bool
+    acting: bool
+    resources: tuple[str, ...] = ()
+
+
+class PublicFight(NamedTuple):
+    """The whole second screen: the headline, the timeline, the cards."""
+
+    title: str
+    headline: str
+    timeline: Timeline
+    cards: tuple[PublicCard, ...]
+
+
+def health_word(health: int, maximum: int) -> str:
+    """The players' word for an enemy's health, when the GM shows words."""
+    if health <= 0:
+        return "down"
+    if maximum <= 0 or health >= maximum:
+        return "unhurt"
+    if health * 2 <= maximum:
+        return "bloodied"
+    return "hurt"
+
+
+def public_fight(ruleset: Ruleset, enc: Encounter) -> PublicFight:
+    """The fight as the player view shows it."""
+    hidden = {fid for fid, f in enc.fighters.items() if f.hidden}
+    scrub = _scrubber(enc, hidden)
+    cards = tuple(_public_card(card, enc.enemy_health, scrub)
+                  for fid, card in ruleset.cards(enc)
+                  if fid not in hidden and fid in enc.fighters)
+    return PublicFight(title=scrub(enc.name), headline=_headline(ruleset, enc, scrub, cards),
+                       timeline=_public_timeline(ruleset.timeline(enc), hidden, scrub),
+                       cards=cards)
+
+
+def _public_card(card: Card, enemy_health: str, scrub: Scrub) -> PublicCard:
+    party = card.side in PARTY
+    text, share = "", None
+    top = max(card.health_max, 0)
+    if card.health_max > 0:
+        if party or enemy_health == "exact":
+            text, share = f"{card.health}/{top}", _share(card.health, top)
+        elif enemy_health == "bar":
+            share = _share(card.health, top)
+        elif enemy_health == "word":
+            text = health_word(card.health, top)
+    resources = tuple(scrub(_resource_text(r)) for r in card.resources) if party else ()
+    return PublicCard(
+        fighter_id=card.fighter_id, name=scrub(card.title), side=card.side, health_text=text,
+        health_share=share, conditions=tuple(scrub(c.text) for c in card.conditions),
+        out=card.out, acting=card.acting, resources=resources)
+
+
+def _share(health: int, top: int) -> float:
+    return max(0.0, min(1.0, health / top)) if top else 0.0
+
+
+def _resource_text(resource: object) -> str:
+    label = getattr(resource, "label", "")
+    value = getattr(resource, "value", "")
+    maximum = getattr(resource, "maximum", None)
+    return f"{label} {value}/{maximum}" if maximum is not None else f"{label} {value}"
+
+
+def _public_timeline(tl: Timeline, hidden: set[str], scrub: Scrub) -> Timeline:
+    """The timeline without the hidden fighters' lanes and chips, and no tooltips (they
+    are the GM's notes on the round)."""
+    lanes = []
+    for lane in tl.lanes:
+        members = tuple(f for f in lane.fighter_ids if f not in hidden)
+        if not members:
+            continue
+        chips = tuple(chip._replace(tooltip="", clickable=False, label=scrub(chip.label))
+                      for chip in lane.chips if chip.fighter_id not in hidden)
+        lanes.append(lane._replace(title=scrub(lane.title), fighter_ids=members, chips=chips))
+    return tl._replace(lanes=tuple(lanes), caption=scrub(tl.caption), movable=False)
+
+
+def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
+              cards: tuple[PublicCard, ...]) -> str:
+    if enc.round == 0:
+        return "Before the fight"
+    where = scrub(ruleset.where(enc))
+    line = f"Round {enc.round}" + (f" · {where}" if where else "")
+    acting = [c.name for c in cards if c.acting and not c.out]
+    if acting and not any(name in line for name in acting):
+        line += f" · {', '.join(acting)} to act"
+    return line
+
+
+def _scrubber(enc: Encounter, hidden: set[str]) -> Scrub:
+    """Replaces the name of every hidden fighter in a line by "someone"."""
+    names = sorted({enc.fighters[f].name for f in hidden}, key=len, reverse=True)
+    shown = {f.name for fid, f in enc.fighters.items() if fid not in hidden}
+    names = [n for n in names if n not in shown]
+
+    def scrub(text: str) -> str:
+        for name in names:
+            text = text.replace(name, "someone")
+        return text
+
+    return scrub
