@@ -201,7 +201,7 @@ class FightersModel(_ViewRowsModel):
             fid: (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
             for fid, f in enc.fighters.items() if f.group
         }
-        cards = list(ruleset.cards(enc))
+        cards: list[tuple[Hashable, Any]] = list(ruleset.cards(enc))
         if any(f.hidden for f in enc.fighters.values()):
             cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
                      for fid, card in cards]
