@@ -201,11 +201,11 @@ class FightersModel(_ViewRowsModel):
             fid: (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
             for fid, f in enc.fighters.items() if f.group
         }
-        cards: list[tuple[Hashable, Any]] = list(ruleset.cards(enc))
+        cards = ruleset.cards(enc)
         if any(f.hidden for f in enc.fighters.values()):
             cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
                      for fid, card in cards]
-        return cards
+        return list[tuple[Hashable, Any]](cards)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role in (GroupRole, GroupNameRole) and index.isValid() and 0 <= index.row() < len(self._keys):
