@@ -381,3 +381,48 @@ def test_a_typed_d100_00_is_100() -> None:
     assert (first.faces, first.source, first.shown_faces) == ([100], "typed", ["00"])
     assert second.source == "app" and third.faces == [7]
     assert tray.unused_typed == 0
+
+
+def test_an_out_of_order_fighter_may_be_moved_across_sections() -> None:
+    from fightdesk.engine.model import Session as _Session
+    from tests.drill_ruleset import DrillEngine as _Drill
+    from tests.drill_ruleset import drill_session
+
+    session: _Session = drill_session()
+    session.encounter.fighters["thug-2"].sheet.acts_out_of_order = True
+    session.start = session.encounter.model_copy(deep=True)
+    engine = _Drill(session)
+    start(engine)
+    assert engine.apply(c.MoveTurn(slot_id="thug-2", section="quick", index=0)).ok
+    assert [s.fighter_id for s in engine.encounter.state.turns.sections[0].slots] == [
+        "thug-2", "kaede"]
+    assert not engine.apply(c.MoveTurn(slot_id="thug-1", section="quick", index=0)).ok
+
+
+def test_an_extra_turn_is_another_slot_of_the_same_fighter() -> None:
+    from fightdesk.engine.changes import Transaction
+    from fightdesk.engine.dice import DiceTray
+    from fightdesk.engine.ruleset import Context
+    from fightdesk.engine.turns import add_turn
+
+    engine = drill_engine()
+    start(engine)
+    enc = engine.encounter
+    ctx = Context(enc, Transaction(enc), DiceTray(0, 0))
+    extra = add_turn(ctx, ("state", "turns"), "thug-1", "slow")
+    assert (extra.id, extra.extra) == ("thug-1#2", True)
+    assert [s.id for s in slots(enc.state.turns)][-1] == "thug-1#2"
+    tl = engine.ruleset.timeline(enc)
+    assert tl.lanes[-1].title == "Thug 1 (extra turn)"
+    ctx.tx.rollback()
+    assert "thug-1#2" not in [s.id for s in slots(enc.state.turns)]
+
+
+def test_the_stack_columns_and_the_words_are_the_rulesets() -> None:
+    from fightdesk.engine.ruleset import Ruleset
+
+    engine = drill_engine()
+    assert engine.ruleset.stack_columns == Ruleset.stack_columns
+    assert engine.ruleset.role_labels["react"] == "Brace"
+    forms = {f.id: f.role for f in engine.ruleset.action_forms(engine.encounter, "kaede")}
+    assert forms == {"act": "act", "feint": "act", "hold-turn": "act", "react": "react"}

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QLineEdit, QPushButton
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
@@ -237,3 +237,27 @@ def test_new_fight_asks_the_ruleset(window: MainWindow, qtbot: QtBot, monkeypatc
     assert seen[2].endswith("\nRules not built yet: fighters and editing only")
     engine = window.document.engine
     assert engine is not None and engine.encounter.ruleset == "roll-under"
+
+
+def test_a_choice_shows_its_chance_and_the_stack_its_rulesets_columns(
+        window: MainWindow, qtbot: QtBot) -> None:
+    from fightdesk.engine.base import Choice, Decision
+    from fightdesk.storage.sessions import demo_session
+
+    panel = window.decision_panel
+    panel.show_decision(Decision(id="d", prompt="Defend how?", asks="Kaede's player", choices=[
+        Choice(id="parry", label="Parry", chance="13/20"),
+        Choice(id="dodge", label="Dodge", chance="1/200"), Choice(id="take", label="Take it")]))
+    buttons = [panel.findChild(QPushButton, f"choice-{c}") for c in ("parry", "dodge", "take")]
+    assert [b.text() for b in buttons if b is not None] == [
+        "&1 Parry · 65%", "&2 Dodge · 1%", "&3 Take it"]
+    assert buttons[0] is not None and buttons[0].toolTip().endswith("Chance of success: 13/20")
+    assert panel.prompt.text() == "Defend how? (answered by Kaede's player)"
+    window.show_session(Engine(demo_session()), None)
+    titles = [window.stack_model.headerData(i, Qt.Orientation.Horizontal) for i in range(6)]
+    assert titles == ["Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost"]
+    window.show_session(drill_engine(), None)
+    titles = [window.stack_model.headerData(i, Qt.Orientation.Horizontal) for i in range(6)]
+    assert titles == ["Fighter", "Action", "Uses", "Speed", "Spent", "Cost"]
+    card = window.cards.card("kaede")
+    assert card is not None and [b.text() for b in card.role_buttons.values()] == ["Act", "Brace"]
