@@ -227,16 +227,17 @@ def test_new_fight_asks_the_ruleset(window: MainWindow, qtbot: QtBot, monkeypatc
         dialog = window.findChild(RulesetChoice)
         assert dialog is not None
         seen.extend(dialog.list.item(i).text() for i in range(dialog.list.count()))
-        dialog.list.setCurrentRow(2)
+        dialog.list.setCurrentRow(1)
         dialog.accept()  # before any check: a failed check must not leave the dialog open
 
     QTimer.singleShot(0, pick)
     window.new_fight()
     assert seen[0].startswith("Street Fighter\n")
-    assert seen[2].startswith("Roll-under d20\n")
-    assert seen[2].endswith("\nRules not built yet: fighters and editing only")
+    assert seen[1].startswith("d100\n")
+    assert seen[1].endswith("\nRules not built yet: fighters and editing only")
+    assert "not built" not in seen[2]  # roll-under's rules are built
     engine = window.document.engine
-    assert engine is not None and engine.encounter.ruleset == "roll-under"
+    assert engine is not None and engine.encounter.ruleset == "d100"
 
 
 def test_a_choice_shows_its_chance_and_the_stack_its_rulesets_columns(

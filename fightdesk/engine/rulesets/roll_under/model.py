@@ -61,18 +61,28 @@ class RollUnderStatus(StateModel):
     fatal_wounds: int = Field(0, ge=0)
     assists: int = Field(0, ge=0)
     conditions: list[Condition] = Field(default_factory=list)
+    # Attacks by surprise: acts in the surprise step before round 1 (set by the GM).
+    ambusher: bool = False
+    # This turn: the one action taken (its name), and whether the fighter moved.
+    action: str | None = None
+    moved: bool = False
 
 
 class RollUnderOptions(StateModel):
-    """Per-fight options of the roll-under ruleset (its rules add theirs)."""
+    """Per-fight options (docs/rulesets/roll-under.md#options)."""
 
     ruleset: Literal["roll-under"] = "roll-under"
+    fatal_wound_needs_roll: bool = Field(
+        False, description="Removing a Fatal Wound needs a Dexterity roll of the one "
+        "removing it (the text: no roll)")
 
 
 class RollUnderRound(TurnRoundState):
-    """Round state: the shared turn order, roll and question."""
+    """Round state: the shared turn order, roll and question, and whether this is the
+    surprise step."""
 
     ruleset: Literal["roll-under"] = "roll-under"
+    surprise: bool = False
 
 
 # What the session models take from this module (see fightdesk/engine/rulesets/__init__.py).

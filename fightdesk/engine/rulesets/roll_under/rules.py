@@ -1,26 +1,721 @@
-"""The roll-under ruleset object the engine calls. Its rules are not built yet: a roll-under fight
-opens, takes fighters and edits them on the shared turn order, but cannot be started or
-played (docs/rulesets/README.md)."""
+"""The roll-under ruleset: the rules, on the shared turn order and pending roll.
+
+Every rule names its section of docs/rulesets/roll-under.md. The round: an optional
+surprise step for the ambushers, then each round the PCs' Wisdom rolls split them into
+those who act before the enemies and those who act after. A turn is one action and a
+move. Attacks and combat maneuvers are player-facing rolls, waiting on the roll panel for
+assists before they are made.
+"""
 
 from __future__ import annotations
 
-from ... import rulesets
-from ...ruleset import register
-from ...turn_ruleset import TurnOrderRuleset
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ... import rulesets, turns
+from ...base import Condition, Decision, DecisionField
+from ...changes import RuleViolation
+from ...odds import d20_at_or_under
+from ...pending_roll import Contribution, PendingRoll
+from ...ruleset import (
+    ActionForm,
+    Card,
+    ContributionOption,
+    FormField,
+    Odds,
+    Preview,
+    Resource,
+    StackRow,
+    register,
+)
+from ...turn_ruleset import TURNS, TurnOrderRuleset
+from ...turns import TurnOrder, TurnSection, TurnSlot
+from . import commands as ru
+
+if TYPE_CHECKING:
+    from ...commands import Command
+    from ...dice import Roll
+    from ...model import Encounter, Fighter
+    from ...ruleset import Context
+
+PARTY = ("pc", "ally")
+# docs/rulesets/roll-under.md#damage: the weapon classes' dice; unarmed as a light weapon.
+DAMAGE_DIE = {"light": 6, "medium-one-handed": 8, "medium-two-handed": 10,
+              "medium-ranged": 8, "rifle": 10, "heavy": 12}
+UNARMED_DIE = 6
+# docs/rulesets/roll-under.md#combat-maneuvers: the stat each maneuver is rolled with,
+# and the condition it leaves on the one who loses it.
+MANEUVER_STAT = {"shove": "strength", "grapple": "strength", "trip": "dexterity",
+                 "disarm": "dexterity"}
+MANEUVER_CONDITION = {"shove": "Shoved", "grapple": "Grappled", "trip": "Tripped",
+                      "disarm": "Disarmed"}
+DEATH_TABLE = "death-and-dismemberment"
+STATUS = "status"
+
+
+def _path(fid: str) -> tuple[str, ...]:
+    return ("fighters", fid, STATUS)
+
+
+def attack_target(attacker: Fighter, defender: Fighter) -> int:
+    """docs/rulesets/roll-under.md#attack: Attack - (the target's Defense - 10)."""
+    return int(attacker.sheet.attack) - (int(defender.sheet.defense) - 10)
+
+
+def defense_target(defender: Fighter, attacker: Fighter) -> int:
+    """docs/rulesets/roll-under.md#defense: Defense - (the attacker's Attack - 10)."""
+    return int(defender.sheet.defense) - (int(attacker.sheet.attack) - 10)
+
+
+def maneuver_target(roller: Fighter, opponent: Fighter, maneuver: str) -> int:
+    """docs/rulesets/roll-under.md#combat-maneuvers: the stat - (opponent's Attack - 10)."""
+    stat = int(getattr(roller.sheet, MANEUVER_STAT[maneuver]))
+    return stat - (int(opponent.sheet.attack) - 10)
+
+
+def player_faces(actor: Fighter, target: Fighter) -> bool:
+    """docs/rulesets/roll-under.md#player-facing-rolls: an enemy acting on a PC is
+    answered by the PC's roll; otherwise the one acting rolls."""
+    return actor.side == "enemy" and target.side == "pc"
 
 
 class RollUnder(TurnOrderRuleset):
     id = "roll-under"
     title = rulesets.info("roll-under").title
-    rules_built = False
-    # Injuries outlast one fight.
-    lasting_status = ("hp",)
+    # Injuries outlast one fight; assists come back only with rest.
+    lasting_status = ("hp", "lethal", "fatal_wounds", "assists")
+    stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "Assist", "assist": "Assist", "gm": "GM"}
+    card_roles = ("act",)
+    condition_names = ("Shoved", "Grappled", "Tripped", "Disarmed", "Prone")
+    condition_tick = "turn-start"
 
-    def rested_values(self, sheet: object) -> dict[str, object]:
+    def rested_values(self, sheet: Any) -> dict[str, Any]:
         """Rested: full HP and every assist back."""
         values = super().rested_values(sheet)
         values["assists"] = getattr(sheet, "assists", 0)
+        for key in ("lethal", "fatal_wounds"):
+            values.pop(key, None)
         return values
+
+    # --- the round ----------------------------------------------------------------------------
+    def handle(self, ctx: Context, command: Command) -> None:
+        from ... import commands as c
+
+        state = ctx.enc.state
+        if isinstance(command, c.StartFight):
+            self._start_fight(ctx)
+        elif isinstance(command, c.StartRound):
+            if state.stage in ("turns", "initiative"):
+                ctx.fail("finish this round first (End Round)")
+            self._ask_initiative(ctx, new_round=True)
+        elif isinstance(command, c.Answer):
+            self._answer(ctx, command)
+        elif isinstance(command, ru.Attack):
+            self._attack(ctx, command)
+        elif isinstance(command, ru.CombatManeuver):
+            self._maneuver(ctx, command)
+        elif isinstance(command, ru.OtherTurnAction):
+            self._other_action(ctx, command)
+        elif isinstance(command, ru.Move):
+            self._move(ctx, command)
+        elif isinstance(command, ru.RemoveFatalWound):
+            self._remove_wound(ctx, command)
+        elif isinstance(command, ru.SetAmbusher):
+            self._set_ambusher(ctx, command)
+        elif isinstance(command, ru.Rest):
+            self._rest(ctx, command)
+        else:
+            super().handle(ctx, command)
+
+    def _start_fight(self, ctx: Context) -> None:
+        """docs/rulesets/roll-under.md#surprise: ambushers act before the first round's
+        initiative; so does a target who cannot be surprised."""
+        enc = ctx.enc
+        if enc.round or enc.state.stage != "setup":
+            ctx.fail("the fight has already started")
+        ambushers = [fid for fid in enc.order if enc.fighters[fid].status.ambusher]
+        if not ambushers:
+            self._ask_initiative(ctx, new_round=True)
+            return
+        immune = [fid for fid in enc.order
+                  if fid not in ambushers and enc.fighters[fid].sheet.immune_to_surprise]
+        ctx.set((), "round", 1)
+        ctx.set(("state",), "stage", "turns")
+        ctx.set(("state",), "surprise", True)
+        ctx.say("Round 1 begins with a surprise", kind="round-start")
+        section = TurnSection(id="surprise", label="Surprise", slots=[
+            TurnSlot(id=fid, fighter_id=fid) for fid in [*ambushers, *immune]])
+        first = turns.begin(ctx, TURNS, [section], self._skips(enc))
+        names = ", ".join(enc.name_of(f) for f in ambushers)
+        ctx.summary = f"Surprise! {names} act first"
+        if first is not None:
+            self._turn_begins(ctx, first.fighter_id)
+            ctx.summary = f"Surprise! {names} act first"
+
+    def _ask_initiative(self, ctx: Context, *, new_round: bool) -> None:
+        """docs/rulesets/roll-under.md#initiative: each PC rolls Wisdom, less the worst
+        penalty an enemy imposes; the GM types the players' rolls or lets the app roll."""
+        enc = ctx.enc
+        penalty = self.wisdom_penalty(enc)
+        rows = []
+        for fid in enc.order:
+            fighter = enc.fighters[fid]
+            if fighter.side in PARTY and not self.is_out(fighter):
+                need = int(fighter.sheet.wisdom) - penalty
+                rows.append(DecisionField(
+                    name=fid, label=f"{fighter.name}: Wisdom, {need} or less",
+                    minimum=1, maximum=20, optional=True))
+        ctx.set(("state",), "stage", "initiative")
+        round_no = enc.round + 1 if new_round else enc.round
+        if not rows:
+            self._lay_out(ctx, {}, new_round=new_round)
+            return
+        ask = "" if not penalty else f" (-{penalty} for the enemies' presence)"
+        ctx.set(("state",), "pending", Decision(
+            id=f"initiative-{round_no}-{'new' if new_round else 'after-surprise'}",
+            prompt=f"Round {round_no} initiative: each PC rolls Wisdom{ask}", fields=rows,
+            asks="the players"))
+        ctx.summary = f"Round {round_no}: initiative (Wisdom)"
+        ctx.say(ctx.summary, kind="ask")
+
+    def wisdom_penalty(self, enc: Encounter) -> int:
+        """The largest Wisdom penalty an enemy still in the fight imposes."""
+        return max((int(f.sheet.wisdom_penalty) for f in enc.fighters.values()
+                    if f.side == "enemy" and not self.is_out(f)), default=0)
+
+    def _answer(self, ctx: Context, command: Any) -> None:
+        enc = ctx.enc
+        pending = enc.state.pending
+        if pending is None or pending.id != command.decision_id:
+            ctx.fail("no such question is waiting")
+        rolled: dict[str, int] = {}
+        for row in pending.fields:
+            fighter = enc.fighters.get(row.name)
+            if fighter is None:
+                continue
+            typed = command.values.get(row.name)
+            if typed is not None and not (isinstance(typed, int) and 1 <= typed <= 20):
+                ctx.fail(f"{fighter.name}'s Wisdom roll must be a number from 1 to 20")
+            need = int(fighter.sheet.wisdom) - self.wisdom_penalty(enc)
+            record = self._d20(ctx, fighter, f"Wisdom, {need} or less", typed)
+            face = record.faces[0]
+            record.outcome = "acts before the enemies" if face <= need else "acts after the enemies"
+            rolled[row.name] = face
+        ctx.set(("state",), "pending", None)
+        self._lay_out(ctx, rolled, new_round=pending.id.endswith("-new"),
+                      by=command.by or "the players")
+
+    def _d20(self, ctx: Context, fighter: Fighter, purpose: str, typed: int | None) -> Roll:
+        """A d20 a player rolled at the table (typed) or the app rolls, logged alike."""
+        from ...dice import Roll
+
+        if typed is None:
+            return ctx.roll(1, 20, who=fighter.name, purpose=purpose, fighter_id=fighter.id)
+        record = Roll(who=fighter.name, purpose=purpose, count=1, sides=20, faces=[typed],
+                      source="typed")
+        ctx.dice.rolls.append(record)
+        ctx.say(record.describe(), fighter_id=fighter.id, kind="roll", roll=record)
+        return record
+
+    def _lay_out(self, ctx: Context, rolled: dict[str, int], *, new_round: bool,
+                 by: str = "") -> None:
+        """The round's sections: PCs who made their Wisdom roll, the enemies (as often
+        as each acts in a round; out-of-order ones may be dragged anywhere), the rest."""
+        enc = ctx.enc
+        penalty = self.wisdom_penalty(enc)
+        before, after, enemies = [], [], []
+        for fid in enc.order:
+            fighter = enc.fighters[fid]
+            if fighter.side == "enemy":
+                for n in range(int(fighter.sheet.turns_per_round)):
+                    enemies.append(TurnSlot(id=fid if n == 0 else f"{fid}#{n + 1}",
+                                            fighter_id=fid, extra=n > 0,
+                                            free=bool(fighter.sheet.acts_out_of_order)))
+                continue
+            face = rolled.get(fid)
+            slot = TurnSlot(id=fid, fighter_id=fid, score=face)
+            if face is not None and face <= int(fighter.sheet.wisdom) - penalty:
+                before.append(slot)
+            else:
+                after.append(slot)
+        sections = [TurnSection(id="before", label="Before the enemies", slots=before),
+                    TurnSection(id="enemies", label="Enemies", slots=enemies),
+                    TurnSection(id="after", label="After the enemies", slots=after)]
+        summary = f"{len(before)} before the enemies, {len(after)} after"
+        if new_round:
+            self.start_round(ctx, sections)
+            ctx.summary = f"Round {ctx.enc.round}: {summary}"
+            return
+        # After the surprise step: the same round goes on with its initiative order.
+        surprise = [sec for sec in enc.state.turns.sections if sec.id == "surprise"]
+        ctx.set(("state",), "stage", "turns")
+        ctx.set(("state",), "surprise", False)
+        first = turns.begin(ctx, TURNS, [*surprise, *sections], self._skips(enc))
+        ctx.summary = f"Round {enc.round} goes on: {summary}"
+        if first is not None:
+            self._turn_begins(ctx, first.fighter_id)
+            ctx.summary = f"Round {enc.round} goes on: {summary}"
+
+    def next_turn(self, ctx: Context) -> None:
+        """After the surprise step's last turn, the round's initiative is rolled."""
+        super().next_turn(ctx)
+        state = ctx.enc.state
+        if state.surprise and state.stage == "round-over":
+            self._ask_initiative(ctx, new_round=False)
+
+    def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
+        """docs/rulesets/roll-under.md#action-economy: a new turn, one action and a move."""
+        ctx.set(_path(fighter_id), "action", None)
+        ctx.set(_path(fighter_id), "moved", False)
+
+    def may_move(self, enc: Encounter, order: TurnOrder, slot: TurnSlot, to_section: str) -> str | None:
+        """docs/rulesets/roll-under.md#initiative: inside a section, never across, except
+        an enemy who acts out of order."""
+        here = turns.section_of(order, slot.id)
+        if here is not None and here.id != to_section and not slot.free:
+            return ("the GM orders freely inside a section (before or after the enemies), "
+                    "never across")
+        return None
+
+    # --- the turn's action ----------------------------------------------------------------------
+    def _actor(self, ctx: Context, fid: str, *, action: bool = True) -> Fighter:
+        enc = ctx.enc
+        if fid not in enc.fighters:
+            ctx.fail(f"no fighter {fid!r}")
+        fighter = enc.fighters[fid]
+        if enc.state.stage != "turns" or turns.current_fighter(enc.state.turns) != fid:
+            ctx.fail(f"not {fighter.name}'s turn")
+        if enc.state.roll is not None:
+            ctx.fail("a roll is waiting: make it first")
+        if action and fighter.status.action is not None:
+            ctx.fail(f"{fighter.name} has already taken this turn's action "
+                     f"({fighter.status.action})")
+        return fighter
+
+    def _other(self, ctx: Context, fid: str) -> Fighter:
+        if fid not in ctx.enc.fighters:
+            ctx.fail("choose a target")
+        return ctx.enc.fighters[fid]
+
+    def _attack(self, ctx: Context, command: ru.Attack) -> None:
+        me = self._actor(ctx, command.fighter_id)
+        foe = self._other(ctx, command.target_id)
+        if foe.id == me.id:
+            ctx.fail("choose someone else to attack")
+        weapons = me.sheet.weapons
+        if command.weapon is not None and not 0 <= command.weapon < len(weapons):
+            ctx.fail(f"{me.name} has no weapon {command.weapon}")
+        ctx.set(_path(me.id), "action", "attack")
+        data = {"kind": "attack", "actor": me.id, "target": foe.id, "weapon": command.weapon}
+        if player_faces(me, foe):
+            need = defense_target(foe, me)
+            label = f"{foe.name} rolls Defense against {me.name}, {need} or less"
+            roll = PendingRoll(id=0, label=label, roller_id=foe.id, by_player=True, base=need,
+                               data={**data, "defends": True})
+        else:
+            need = attack_target(me, foe)
+            label = f"{me.name} rolls Attack against {foe.name}, {need} or less"
+            roll = PendingRoll(id=0, label=label, roller_id=me.id, by_player=me.side == "pc",
+                               base=need, data={**data, "defends": False})
+        self.open_roll(ctx, roll)
+        ctx.summary = label
+
+    def _maneuver(self, ctx: Context, command: ru.CombatManeuver) -> None:
+        me = self._actor(ctx, command.fighter_id)
+        foe = self._other(ctx, command.target_id)
+        if foe.id == me.id:
+            ctx.fail("choose someone else")
+        stat = MANEUVER_STAT[command.maneuver].title()
+        ctx.set(_path(me.id), "action", command.maneuver)
+        data = {"kind": "maneuver", "maneuver": command.maneuver, "actor": me.id,
+                "target": foe.id}
+        if player_faces(me, foe):
+            need = maneuver_target(foe, me, command.maneuver)
+            label = f"{foe.name} rolls {stat} to resist {me.name}'s {command.maneuver}, {need} or less"
+            roll = PendingRoll(id=0, label=label, roller_id=foe.id, by_player=True, base=need,
+                               data={**data, "defends": True})
+        else:
+            need = maneuver_target(me, foe, command.maneuver)
+            label = f"{me.name} rolls {stat} to {command.maneuver} {foe.name}, {need} or less"
+            roll = PendingRoll(id=0, label=label, roller_id=me.id, by_player=me.side == "pc",
+                               base=need, data={**data, "defends": False})
+        self.open_roll(ctx, roll)
+        ctx.summary = label
+
+    def _other_action(self, ctx: Context, command: ru.OtherTurnAction) -> None:
+        me = self._actor(ctx, command.fighter_id)
+        words = {"run": "runs about 60 feet", "gear": "activates gear", "reload": "reloads"}
+        ctx.set(_path(me.id), "action", command.action)
+        ctx.summary = f"{me.name} {words[command.action]}"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver=command.action)
+
+    def _move(self, ctx: Context, command: ru.Move) -> None:
+        me = self._actor(ctx, command.fighter_id, action=False)
+        if me.status.moved:
+            ctx.fail(f"{me.name} has already moved this turn")
+        ctx.set(_path(me.id), "moved", True)
+        ctx.summary = f"{me.name} moves (about 60 feet)"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="note")
+
+    def _remove_wound(self, ctx: Context, command: ru.RemoveFatalWound) -> None:
+        """docs/rulesets/roll-under.md#fatal-wounds: an action; a roll only if the option
+        says so (a Dexterity roll of the one removing it)."""
+        me = self._actor(ctx, command.fighter_id)
+        patient = self._other(ctx, command.target_id)
+        if patient.status.fatal_wounds <= 0:
+            ctx.fail(f"{patient.name} has no Fatal Wound")
+        ctx.set(_path(me.id), "action", "remove a Fatal Wound")
+        if ctx.enc.options.fatal_wound_needs_roll:
+            need = int(me.sheet.dexterity)
+            record = ctx.roll(1, 20, who=me.name, purpose=f"remove a Fatal Wound, {need} or less",
+                              fighter_id=me.id)
+            if record.faces[0] > need:
+                record.outcome = "the wound stays"
+                ctx.summary = f"{me.name} fails to remove a Fatal Wound from {patient.name}"
+                ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="remove a Fatal Wound")
+                return
+            record.outcome = "removed"
+        ctx.set(_path(patient.id), "fatal_wounds", patient.status.fatal_wounds - 1)
+        ctx.summary = f"{me.name} removes a Fatal Wound from {patient.name}"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="remove a Fatal Wound")
+
+    def _set_ambusher(self, ctx: Context, command: ru.SetAmbusher) -> None:
+        fighter = self._other(ctx, command.fighter_id)
+        if ctx.enc.round or ctx.enc.state.stage != "setup":
+            ctx.fail("ambushers are chosen before the fight starts")
+        ctx.set(_path(fighter.id), "ambusher", command.ambusher)
+        ctx.summary = (f"GM: {fighter.name} attacks by surprise" if command.ambusher
+                       else f"GM: {fighter.name} does not attack by surprise")
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
+
+    def _rest(self, ctx: Context, command: ru.Rest) -> None:
+        """docs/rulesets/roll-under.md#assists: a good night's rest brings them back."""
+        fighter = self._other(ctx, command.fighter_id)
+        full = int(fighter.sheet.assists)
+        back = full - int(fighter.status.assists)
+        if back <= 0:
+            ctx.fail(f"{fighter.name} has all their assists")
+        ctx.set(_path(fighter.id), "assists", full)
+        ctx.summary = f"{fighter.name} rests: {full} assist(s)"
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="points-gain", pool="assists",
+                amount=back, why="rest")
+
+    # --- assists on a waiting roll ------------------------------------------------------------
+    def _helps(self, roll: PendingRoll, enc: Encounter, fid: str) -> int:
+        """+1 for a fighter on the roller's side, -1 for one on the other side, 0 for the
+        two fighters of the exchange (no self-assists)."""
+        if fid in (roll.data.get("actor"), roll.data.get("target")):
+            return 0
+        roller = enc.fighters.get(roll.roller_id or "")
+        helper = enc.fighters.get(fid)
+        if roller is None or helper is None:
+            return 0
+        return 1 if (helper.side in PARTY) == (roller.side in PARTY) else -1
+
+    def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
+            amount: int) -> Contribution:
+        """docs/rulesets/roll-under.md#assists: any number, from several allies, before
+        the roll; each moves the target by one."""
+        enc = ctx.enc
+        if kind != "assist":
+            ctx.fail(f"no contribution {kind!r} in roll-under")
+        if fighter_id is None or fighter_id not in enc.fighters:
+            ctx.fail("who assists?")
+        helper = enc.fighters[fighter_id]
+        sign = self._helps(roll, enc, fighter_id)
+        if sign == 0:
+            ctx.fail(f"{helper.name} is in this exchange: no self-assists")
+        if self.is_out(helper):
+            ctx.fail(f"{helper.name} is out of the fight")
+        if amount < 1 or amount > helper.status.assists:
+            ctx.fail(f"{helper.name} has {helper.status.assists} assist(s) to spend")
+        ctx.set(_path(fighter_id), "assists", helper.status.assists - amount)
+        ctx.say(f"{helper.name} spends {amount} assist(s)", fighter_id=fighter_id,
+                kind="points-spend", pool="assists", amount=amount, why=roll.label)
+        whom = enc.name_of(roll.roller_id) if sign > 0 else "against " + enc.name_of(roll.roller_id)
+        return Contribution(id=0, fighter_id=fighter_id, kind="assist",
+                            label=f"assist ({whom})", amount=sign * amount,
+                            cost=f"{amount} assist(s)", paid={"assists": amount})
+
+    def refund(self, ctx: Context, roll: PendingRoll, contribution: Contribution) -> None:
+        fid = contribution.fighter_id
+        if fid is not None and fid in ctx.enc.fighters:
+            back = contribution.paid.get("assists", 0)
+            ctx.set(_path(fid), "assists", ctx.enc.fighters[fid].status.assists + back)
+            ctx.say(f"{ctx.enc.name_of(fid)} gets {back} assist(s) back", fighter_id=fid,
+                    kind="points-gain", pool="assists", amount=back, why="assist taken back")
+
+    def contribution_options(self, enc: Encounter,
+                             roll: PendingRoll) -> tuple[ContributionOption, ...]:
+        options = []
+        for fid in enc.order:
+            fighter = enc.fighters[fid]
+            sign = self._helps(roll, enc, fid)
+            if sign == 0 or fighter.status.assists <= 0 or self.is_out(fighter):
+                continue
+            side = "helps" if sign > 0 else "hinders"
+            options.append(ContributionOption(
+                fid, fighter.name, "assist", f"assist ({side} {enc.name_of(roll.roller_id)})",
+                1, int(fighter.status.assists), 1, "1 assist a point"))
+        return tuple(options)
+
+    def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        return (Odds(f"{roll.total} or less on a d20", d20_at_or_under(roll.total)),)
+
+    # --- the result -----------------------------------------------------------------------------
+    def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+        enc = ctx.enc
+        data = roll.data
+        face = result.faces[0]
+        made = face <= roll.total
+        actor = enc.fighters.get(str(data["actor"]))
+        target = enc.fighters.get(str(data["target"]))
+        if actor is None or target is None:
+            ctx.summary = f"{roll.label}: nobody left to roll against"
+            return
+        result.outcome = f"{'success' if made else 'failure'} ({face}, {roll.total} or less)"
+        if data["kind"] == "attack":
+            hit = not made if data["defends"] else made
+            if not hit:
+                ctx.summary = (f"{target.name} defends against {actor.name}" if data["defends"]
+                               else f"{actor.name} misses {target.name}")
+                ctx.say(ctx.summary, fighter_id=actor.id, kind="resolve")
+                return
+            ctx.say(f"{actor.name} hits {target.name}", fighter_id=actor.id, kind="resolve")
+            self.deal_damage(ctx, actor, target, data.get("weapon"))
+            return
+        # A combat maneuver: the one who wins it inflicts it; a failed attempt gives the
+        # other an automatic hit (docs/rulesets/roll-under.md#combat-maneuvers).
+        maneuver = str(data["maneuver"])
+        works = not made if data["defends"] else made
+        if works:
+            from ... import conditions
+
+            ctx.say(f"{actor.name}'s {maneuver} on {target.name} works", fighter_id=actor.id,
+                    kind="resolve")
+            conditions.add(ctx, target.id, Condition(name=MANEUVER_CONDITION[maneuver],
+                                                     duration="until-removed",
+                                                     imposed_by=actor.id))
+            ctx.summary = f"{actor.name} {maneuver}s {target.name}"
+            return
+        ctx.say(f"{actor.name}'s {maneuver} fails: {target.name} gets an automatic hit",
+                fighter_id=actor.id, kind="resolve")
+        self.deal_damage(ctx, target, actor, _first_weapon(target))
+
+    def deal_damage(self, ctx: Context, attacker: Fighter, target: Fighter,
+                    weapon: int | None) -> None:
+        """docs/rulesets/roll-under.md#hit-points: damage past 0 HP is lethal damage, and
+        each lethal hit is a roll on the Death and Dismemberment table."""
+        from ...tables import roll_on_table
+
+        sides, name = self.weapon_die(attacker, weapon)
+        record = ctx.roll(1, sides, who=attacker.name, purpose=f"damage ({name})",
+                          fighter_id=attacker.id)
+        amount = record.faces[0]
+        hp = int(target.status.hp)
+        lethal = max(0, amount - hp)
+        ctx.set(_path(target.id), "hp", max(0, hp - amount))
+        ctx.say(f"{target.name} takes {amount} damage", fighter_id=target.id, kind="damage",
+                target=target.id, amount=amount, source=attacker.id)
+        ctx.summary = f"{attacker.name} hits {target.name} for {amount}"
+        if lethal:
+            ctx.set(_path(target.id), "lethal", int(target.status.lethal) + lethal)
+            ctx.say(f"{target.name} takes {lethal} lethal damage", fighter_id=target.id,
+                    kind="note")
+            if DEATH_TABLE in ctx.enc.tables:
+                row = roll_on_table(ctx, DEATH_TABLE, who=target.name, fighter_id=target.id)
+                if row.effect.strip().lower() == "fatal-wound":
+                    ctx.set(_path(target.id), "fatal_wounds", int(target.status.fatal_wounds) + 1)
+                    ctx.say(f"{target.name} suffers a Fatal Wound", fighter_id=target.id,
+                            kind="condition-on", name="Fatal Wound")
+            else:
+                ctx.say("No Death and Dismemberment table in this fight (Fight > Roll Tables)",
+                        fighter_id=target.id, kind="note")
+            ctx.summary += f" ({lethal} lethal)"
+
+    @staticmethod
+    def weapon_die(fighter: Fighter, weapon: int | None) -> tuple[int, str]:
+        weapons = fighter.sheet.weapons
+        if weapon is None or not 0 <= weapon < len(weapons):
+            return UNARMED_DIE, "unarmed"
+        chosen = weapons[weapon]
+        return DAMAGE_DIE[chosen.weapon_class], chosen.name
+
+    # --- views ----------------------------------------------------------------------------------
+    def is_out(self, fighter: Fighter) -> bool:
+        """docs/rulesets/roll-under.md#hit-points: 0 HP has no effect of its own; a
+        fighter is out once they took lethal damage (the GM decides the rest)."""
+        return int(fighter.status.lethal) > 0
+
+    def where(self, enc: Encounter) -> str:
+        if enc.state.stage == "turns" and enc.state.surprise:
+            slot = turns.current_slot(enc.state.turns)
+            who = enc.name_of(slot.fighter_id) if slot else ""
+            return f"surprise, {who}'s turn" if who else "surprise"
+        return super().where(enc)
+
+    def card(self, enc: Encounter, fighter_id: str) -> Card:
+        base = super().card(enc, fighter_id)
+        f = enc.fighters[fighter_id]
+        st = f.status
+        resources = [Resource("Assists", int(st.assists), int(f.sheet.assists),
+                              "Spent on anyone's roll, before it is made")]
+        if st.lethal:
+            resources.append(Resource("Lethal", int(st.lethal), None, "Damage taken past 0 HP"))
+        if st.fatal_wounds:
+            resources.append(Resource("Fatal Wounds", int(st.fatal_wounds), None,
+                                      "Removing one is an action"))
+        if base.acting:
+            resources.append(Resource("Action", 0 if st.action else 1, 1,
+                                      f"Used: {st.action}" if st.action else "One action this turn"))
+            resources.append(Resource("Move", 0 if st.moved else 1, 1, "About 60 feet"))
+        if st.ambusher and enc.state.stage == "setup":
+            resources.append(Resource("Ambusher", 1, None, "Acts in the surprise step"))
+        return base._replace(resources=tuple(resources))
+
+    def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
+        """The waiting roll and the assists on it: reactions to the roll they change."""
+        roll = enc.state.roll
+        if roll is None:
+            return ()
+        rows = [StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
+                         fighter=enc.name_of(roll.roller_id), action=roll.label, source="d20",
+                         speed=roll.total, spent=0, cost="")]
+        for c in roll.contributions:
+            rows.append(StackRow(id=f"assist-{c.id}", fighter_id=c.fighter_id or "",
+                                 fighter=enc.name_of(c.fighter_id), action=c.label, source="",
+                                 speed=None, spent=c.paid.get("assists", 0), cost=c.cost,
+                                 reacts_to=roll.label))
+        return tuple(rows)
+
+    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
+        f = enc.fighters[fighter_id]
+        forms: list[ActionForm] = []
+        stage = enc.state.stage
+        if stage == "setup":
+            forms.append(ActionForm("ambusher-off", "GM: does not attack by surprise", role="gm")
+                         if f.status.ambusher else
+                         ActionForm("ambusher-on", "GM: attacks by surprise", role="gm"))
+        mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
+        why = "" if mine else "not this fighter's turn"
+        if mine and enc.state.roll is not None:
+            why = "a roll is waiting: make it first"
+        acted = f"already took this turn's action ({f.status.action})" if f.status.action else ""
+        act_why = why or acted
+        others = tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id)
+        foes = tuple((o, n) for o, n in others if (enc.fighters[o].side in PARTY) != (f.side in PARTY)) \
+            or others
+        weapons = tuple((str(i), f"{w.name} (d{DAMAGE_DIE[w.weapon_class]})")
+                        for i, w in enumerate(f.sheet.weapons)) + (("none", "unarmed (d6)"),)
+        target = FormField("target", "Target", "choice", foes, default=foes[0][0] if foes else None)
+        forms.append(ActionForm("act", "Attack", (
+            target, FormField("weapon", "Weapon", "choice", weapons, default=weapons[0][0])),
+            enabled=not act_why, reason=act_why, shortcut="A"))
+        forms.append(ActionForm("maneuver", "Combat maneuver", (
+            FormField("maneuver", "Maneuver", "choice", (
+                ("shove", "Shove (Strength)"), ("grapple", "Grapple (Strength)"),
+                ("trip", "Trip (Dexterity)"), ("disarm", "Disarm (Dexterity)")), default="shove"),
+            target), enabled=not act_why, reason=act_why, shortcut="M"))
+        forms.append(ActionForm("other", "Run, activate gear or reload", (
+            FormField("action", "Action", "choice", (("run", "Run about 60 feet"),
+                                                    ("gear", "Activate gear"),
+                                                    ("reload", "Reload")), default="run"),),
+            enabled=not act_why, reason=act_why))
+        wounded = tuple((o, enc.name_of(o)) for o in enc.order
+                        if enc.fighters[o].status.fatal_wounds > 0)
+        wound_why = act_why or ("" if wounded else "nobody has a Fatal Wound")
+        forms.append(ActionForm("remove-wound", "Remove a Fatal Wound", (
+            FormField("target", "From", "choice", wounded, default=wounded[0][0] if wounded else None),),
+            enabled=not wound_why, reason=wound_why))
+        move_why = why or ("already moved this turn" if f.status.moved else "")
+        forms.append(ActionForm("move", "Move (about 60 feet)", enabled=not move_why,
+                                reason=move_why))
+        forms.append(self.hold_form(enc, fighter_id))
+        forms.append(ActionForm("rest", "GM: rest (assists back)", role="gm"))
+        return tuple(forms)
+
+    def preview(self, enc: Encounter, form_id: str, fighter_id: str,
+                values: dict[str, Any]) -> Preview:
+        me = enc.fighters[fighter_id]
+        foe = enc.fighters.get(str(values.get("target")))
+        if form_id in ("act", "maneuver"):
+            if foe is None:
+                return Preview(error="choose a target")
+            if form_id == "act":
+                if player_faces(me, foe):
+                    need = defense_target(foe, me)
+                    line = f"{foe.name} rolls Defense, {need} or less (the enemy does not roll)"
+                    odds = (Odds(f"{foe.name} defends", d20_at_or_under(need)),)
+                else:
+                    need = attack_target(me, foe)
+                    line = f"{me.name} rolls Attack, {need} or less"
+                    odds = (Odds("hit", d20_at_or_under(need)),)
+                weapon = _weapon_value(values.get("weapon"))
+                sides, name = self.weapon_die(me, weapon)
+                return Preview(lines=(line, f"Damage on a hit: 1d{sides} ({name})",
+                                      "Assists can still change the target on the roll panel"),
+                               odds=odds)
+            maneuver = str(values.get("maneuver") or "shove")
+            stat = MANEUVER_STAT.get(maneuver, "strength").title()
+            if player_faces(me, foe):
+                need = maneuver_target(foe, me, maneuver)
+                line = f"{foe.name} rolls {stat} to resist, {need} or less"
+                odds = (Odds(f"{foe.name} resists", d20_at_or_under(need)),)
+            else:
+                need = maneuver_target(me, foe, maneuver)
+                line = f"{me.name} rolls {stat}, {need} or less; a failure gives {foe.name} a hit"
+                odds = (Odds(f"the {maneuver} works", d20_at_or_under(need)),)
+            return Preview(lines=(line,), odds=odds)
+        if form_id == "hold-turn":
+            return super().preview(enc, form_id, fighter_id, values)
+        if form_id == "remove-wound" and enc.options.fatal_wound_needs_roll:
+            need = int(me.sheet.dexterity)
+            return Preview(lines=(f"{me.name} rolls Dexterity, {need} or less",),
+                           odds=(Odds("removed", d20_at_or_under(need)),))
+        return Preview(lines=())
+
+    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
+        target = str(values.get("target") or "")
+        if form_id == "act":
+            return ru.Attack(fighter_id=fighter_id, target_id=target,
+                             weapon=_weapon_value(values.get("weapon")))
+        if form_id == "maneuver":
+            return ru.CombatManeuver(fighter_id=fighter_id, target_id=target,
+                                     maneuver=values.get("maneuver") or "shove")
+        if form_id == "other":
+            return ru.OtherTurnAction(fighter_id=fighter_id, action=values.get("action") or "run")
+        if form_id == "move":
+            return ru.Move(fighter_id=fighter_id)
+        if form_id == "remove-wound":
+            return ru.RemoveFatalWound(fighter_id=fighter_id, target_id=target)
+        if form_id == "rest":
+            return ru.Rest(fighter_id=fighter_id)
+        if form_id in ("ambusher-on", "ambusher-off"):
+            return ru.SetAmbusher(fighter_id=fighter_id, ambusher=form_id == "ambusher-on")
+        return super().build_command(form_id, fighter_id, values)
+
+    def round_controls(self, enc: Encounter) -> Any:
+        controls = super().round_controls(enc)
+        stage = enc.state.stage
+        controls.can_start_fight = stage == "setup" and bool(enc.order)
+        controls.can_start_round = stage == "round-over" and bool(enc.order)
+        if stage == "initiative":
+            controls.status = "each PC rolls Wisdom: type the rolls or leave them to the app"
+        return controls
+
+
+def _weapon_value(value: Any) -> int | None:
+    if value in (None, "", "none"):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise RuleViolation(f"no weapon {value!r}") from None
+
+
+def _first_weapon(fighter: Fighter) -> int | None:
+    return 0 if fighter.sheet.weapons else None
 
 
 register(RollUnder())
