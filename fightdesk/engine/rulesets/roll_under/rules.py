@@ -606,8 +606,8 @@ class RollUnder(TurnOrderRuleset):
         others = tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id)
         foes = tuple((o, n) for o, n in others if (enc.fighters[o].side in PARTY) != (f.side in PARTY)) \
             or others
-        weapons = tuple((str(i), f"{w.name} (d{DAMAGE_DIE[w.weapon_class]})")
-                        for i, w in enumerate(f.sheet.weapons)) + (("none", "unarmed (d6)"),)
+        weapons = (*((str(i), f"{w.name} (d{DAMAGE_DIE[w.weapon_class]})")
+                     for i, w in enumerate(f.sheet.weapons)), ("none", "unarmed (d6)"))
         target = FormField("target", "Target", "choice", foes, default=foes[0][0] if foes else None)
         forms.append(ActionForm("act", "Attack", (
             target, FormField("weapon", "Weapon", "choice", weapons, default=weapons[0][0])),
