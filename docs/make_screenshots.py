@@ -1,6 +1,6 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables | --player]
+    python docs/make_screenshots.py [--tables | --player | --roll-under]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its exact odds, and Fight > Roll Tables
@@ -29,8 +29,12 @@ OUT = Path(__file__).resolve().parent / "screenshots"
 
 
 def settle() -> None:
+    """Let Qt lay out and paint what changed (new cards are laid out a pass later)."""
+    from PySide6.QtTest import QTest
+
     for _ in range(3):
         QApplication.processEvents()
+    QTest.qWait(60)
 
 
 def mid_round_window():  # type: ignore[no-untyped-def]
@@ -182,6 +186,51 @@ def shoot_player_view(suffix: str) -> None:
     window.close()
 
 
+def shoot_roll_under(suffix: str) -> None:
+    """The roll-under demo in round 1: the initiative split before and after the enemies,
+    Tomasz's attack on a ganger waiting on the roll panel with Ji-woo's assists on it."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.rulesets.roll_under import commands as ru
+    from fightdesk.resources_path import resource_path
+    from fightdesk.storage.sessions import load_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    engine = Engine(load_session(resource_path("demo_roll-under.json")))
+    window.show_session(engine, None)
+    window.show()
+    doc = window.document
+    for command in (c.StartFight(),
+                    ru.Attack(fighter_id="rooftop-sniper", target_id="ji-woo", weapon=0)):
+        assert doc.apply(command).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert doc.apply(c.MakeRoll(roll_id=roll.id, dice=[[14], [6]])).ok
+    for command in (c.NextStep(), c.NextStep()):
+        assert doc.apply(command).ok
+    pending = engine.pending()
+    assert pending is not None
+    assert doc.apply(c.Answer(decision_id=pending.id, by="the players",
+                              values={"miguel": 4, "ji-woo": 17, "tomasz": 12, "dee": 2})).ok
+    assert doc.apply(ru.Attack(fighter_id="miguel", target_id="vault-warden", weapon=0)).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert doc.apply(c.MakeRoll(roll_id=roll.id, dice=[[8], [7]])).ok
+    assert doc.apply(c.NextStep()).ok
+    assert doc.apply(ru.Attack(fighter_id="tomasz", target_id="ganger-1", weapon=0)).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert doc.apply(c.Contribute(roll_id=roll.id, fighter_id="ji-woo", contribution="assist",
+                                  amount=2)).ok
+    window._show_views()
+    settle()
+    grab(window, f"roll-under-{suffix}.png")
+    doc.undo_stack.setClean()
+    window.close()
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -189,6 +238,14 @@ def main() -> int:
     light = app.palette()
     only_tables = "--tables" in sys.argv[1:]
     only_player = "--player" in sys.argv[1:]
+    only_roll_under = "--roll-under" in sys.argv[1:]
+    if only_roll_under:
+        for suffix in ("light", "dark"):
+            if suffix == "dark":
+                app.setPalette(dark_palette())
+            shoot_roll_under(suffix)
+        app.setPalette(light)
+        return 0
     for suffix in ("light", "dark"):
         if suffix == "dark":
             app.setPalette(dark_palette())
@@ -198,6 +255,8 @@ def main() -> int:
             shoot_tables(suffix)
         if not only_tables:
             shoot_player_view(suffix)
+        if not (only_tables or only_player):
+            shoot_roll_under(suffix)
     app.setPalette(light)
     return 0
 

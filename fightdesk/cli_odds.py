@@ -57,6 +57,7 @@ _tn = _int_in(2, 10, "a target number is 2 to 10")
 _dodges = _int_in(0, 50, "0 to 50 dodges")
 _bonus = _int_in(-MAX_BONUS, MAX_BONUS, f"a bonus is -{MAX_BONUS} to +{MAX_BONUS}")
 _target = _int_in(-MAX_BONUS, MAX_BONUS, f"a target is -{MAX_BONUS} to {MAX_BONUS}")
+_score = _int_in(0, 100, "a score is 0 to 100")
 _advantage = _int_in(
     -MAX_ADVANTAGE, MAX_ADVANTAGE, f"an advantage is -{MAX_ADVANTAGE} to +{MAX_ADVANTAGE}"
 )
@@ -139,10 +140,18 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         rulesets.add_parser(
             "roll-under",
             help="a d20 at or under a target",
-            description="Chance a d20 shows the target or less (no automatic 1 or 20).",
+            description="Chance a d20 shows the target or less (no automatic 1 or 20). "
+            "Give the target (--target), or the attacker's Attack and the defender's "
+            "Defense (--attack, --defense): the target is Attack - (Defense - 10), or "
+            "with --defense-roll the defender's Defense - (Attack - 10) "
+            "(docs/rulesets/roll-under.md#attack).",
         )
     )
-    under.add_argument("--target", type=_target, required=True, metavar="T", help="target")
+    under.add_argument("--target", type=_target, metavar="T", help="the target")
+    under.add_argument("--attack", type=_score, metavar="A", help="the attacker's Attack")
+    under.add_argument("--defense", type=_score, metavar="D", help="the defender's Defense")
+    under.add_argument("--defense-roll", action="store_true",
+                       help="the defender's Defense roll (an enemy attacking a PC)")
     _json_flag(under)
 
     ashes = _one_line_errors(
@@ -215,7 +224,11 @@ def run(args: argparse.Namespace) -> int:
         known = ", ".join(RULESETS)
         print(f"fightdesk odds: unknown ruleset {args.ruleset!r} (known: {known})", file=sys.stderr)
         return 2
-    data, text = handler(args)
+    try:
+        data, text = handler(args)
+    except _Usage as usage:
+        print(f"fightdesk odds {args.ruleset}: {usage}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(data))
     else:
@@ -281,11 +294,29 @@ def _d100(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
 
 
 def _roll_under(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
-    chance = odds.d20_at_or_under(args.target)
-    data = {"target": args.target, "chance": fraction_text(chance)}
-    return data, [
-        f"d20 at or under {args.target}: {fraction_text(chance)} ({percent_text(chance)})"
-    ]
+    scores = (args.attack is not None, args.defense is not None)
+    if args.target is not None and any(scores):
+        raise _Usage("give --target, or --attack and --defense, not both")
+    if args.target is None and not all(scores):
+        raise _Usage("give --target T, or both --attack A and --defense D")
+    if args.defense_roll and args.target is not None:
+        raise _Usage("--defense-roll goes with --attack and --defense")
+    head = "d20 at or under"
+    target = args.target
+    if target is None:
+        if args.defense_roll:
+            target = args.defense - (args.attack - 10)
+            head = f"Defense {args.defense} against Attack {args.attack}: d20 at or under"
+        else:
+            target = args.attack - (args.defense - 10)
+            head = f"Attack {args.attack} against Defense {args.defense}: d20 at or under"
+    chance = odds.d20_at_or_under(target)
+    data = {"target": target, "chance": fraction_text(chance)}
+    return data, [f"{head} {target}: {fraction_text(chance)} ({percent_text(chance)})"]
+
+
+class _Usage(Exception):
+    """Arguments that parse but do not fit together: one line, exit 2."""
 
 
 def _ashes(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:

@@ -272,3 +272,28 @@ def test_python_m_fightdesk_odds(argv: list[str], code: int, stdout: str | None)
         assert json.loads(done.stdout)["success"] == "67/2048"
     if code == 2:
         assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_roll_under_from_attack_and_defense(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/rulesets/roll-under.md#attack: the text's two worked examples."""
+    code, out, _ = call(["roll-under", "--attack", "15", "--defense", "12", "--json"], capsys)
+    assert code == 0 and json.loads(out) == {"target": 13, "chance": "13/20"}
+    code, out, _ = call(["roll-under", "--attack", "12", "--defense", "14", "--defense-roll",
+                         "--json"], capsys)
+    assert code == 0 and json.loads(out) == {"target": 12, "chance": "3/5"}
+    code, out, _ = call(["roll-under", "--attack", "15", "--defense", "12"], capsys)
+    assert out == "Attack 15 against Defense 12: d20 at or under 13: 13/20 (65.0%)\n"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--attack", "15"], "give --target T, or both --attack A and --defense D"),
+    (["--target", "3", "--attack", "4", "--defense", "5"],
+     "give --target, or --attack and --defense, not both"),
+    (["--target", "3", "--defense-roll"], "--defense-roll goes with --attack and --defense"),
+    ([], "give --target T, or both --attack A and --defense D"),
+])
+def test_roll_under_takes_exactly_one_form(argv: list[str], message: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = call(["roll-under", *argv], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"fightdesk odds roll-under: {message}\n"

@@ -514,7 +514,10 @@ class TimelineView(QAbstractScrollArea):
             else:
                 painter.setPen(pal.color(QPalette.ColorRole.ButtonText))
                 painter.setFont(plain)
-            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, label)
+            # A long section name ("Before the enemies") is cut at its end, never its middle.
+            shown = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight,
+                                                     cell.width() - 6)
+            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, shown)
         painter.setFont(plain)
         corner = QRect(0, 0, self._title_width, header)
         painter.fillRect(corner, pal.color(QPalette.ColorRole.Button))
@@ -540,6 +543,14 @@ class TimelineView(QAbstractScrollArea):
                     and event.pos().x() < self._title_width and self._timeline.caption):
                 QToolTip.showText(event.globalPos(), self._timeline.caption, self.viewport())
                 return True
+            if (self._timeline is not None and event.pos().y() < self._header_height()
+                    and event.pos().x() >= self._title_width and self._column_width > 0):
+                column = (event.pos().x() + self.horizontalScrollBar().value()
+                          - self._title_width) // self._column_width
+                if 0 <= column < len(self._timeline.columns):
+                    QToolTip.showText(event.globalPos(), self._timeline.columns[column],
+                                      self.viewport())
+                    return True
             lane_no = self._lane_at(event.pos().y())
             if lane_no is not None and self._timeline is not None and event.pos().x() < self._title_width:
                 QToolTip.showText(event.globalPos(), self._timeline.lanes[lane_no].title, self.viewport())
