@@ -52,6 +52,8 @@ def resolve(root: Any, path: Iterable[PathKey]) -> Any:
     node = root
     for key in path:
         if isinstance(node, BaseModel):
+            if str(key) not in type(node).model_fields:  # never a method or a dunder
+                raise KeyError(f"{type(node).__name__}.{key}")
             node = getattr(node, str(key))
         elif isinstance(node, dict):
             node = node[key]
@@ -85,6 +87,8 @@ def apply_change(root: Any, change: Change) -> None:
     holder = resolve(root, change.target)
     if change.op == "set":
         if isinstance(holder, BaseModel):
+            if str(change.key) not in type(holder).model_fields:
+                raise KeyError(f"{type(holder).__name__}.{change.key}")
             setattr(holder, str(change.key), change.after)
         elif isinstance(holder, list):
             holder[int(change.key)] = _validated_item(root, change.target, change.after)
@@ -105,6 +109,25 @@ def apply_change(root: Any, change: Change) -> None:
 def apply_all(root: Any, changes: Iterable[Change]) -> None:
     for change in changes:
         apply_change(root, change)
+
+
+#: What applying a recorded change that does not fit the state raises.
+MISFIT_ERRORS: tuple[type[Exception], ...] = (
+    ValidationError, LookupError, AttributeError, TypeError, ValueError)
+
+
+def apply_all_or_none(root: Any, changes: Iterable[Change]) -> None:
+    """Apply ``changes`` in order, or none of them: if one does not fit (a damaged
+    file), those already applied are taken back and the error is raised again."""
+    done: list[Change] = []
+    try:
+        for change in changes:
+            apply_change(root, change)
+            done.append(change)
+    except MISFIT_ERRORS:
+        for change in reversed(done):
+            apply_change(root, change.inverse())
+        raise
 
 
 def revert_all(root: Any, changes: list[Change]) -> None:

@@ -46,6 +46,7 @@ from .files import (
     describe_os_error,
     fsync_dir,
     gc_paused,
+    one_error_type,
     read_text,
 )
 from .journal import (
@@ -56,6 +57,7 @@ from .journal import (
     replay,
     step_record,
 )
+from .trust import check_session
 
 log = logging.getLogger(__name__)
 
@@ -700,16 +702,18 @@ def _publish_copy(source: Path, target: Path) -> None:
 def load_snapshot(path: Path) -> Session:
     """Read one autosave snapshot; FileProblem names the file and the field at fault."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise FileProblem(path, f"cannot read: {describe_os_error(exc)}") from exc
-    try:
-        # Fast path: snapshots are written by this code in the current schema.
-        return Session.model_validate_json(data)
-    except ValidationError:
-        pass
-    # Slow path for the wording (and for snapshots of an older schema version).
-    from .sessions import session_from_json
+    with one_error_type(path):
+        data = read_text(path)
+        try:
+            # Fast path: snapshots are written by this code in the current schema.
+            session = Session.model_validate_json(data)
+        except ValidationError:
+            # Slow path for the wording (and for snapshots of an older schema version).
+            from .sessions import session_from_json
 
-    return session_from_json(read_text(path), path)
+            return session_from_json(data, path)
+        from .sessions import _check_consistency
+
+        _check_consistency(session, path)
+        check_session(session, path)  # a snapshot is trusted no more than any file
+        return session

@@ -577,7 +577,8 @@ class MainWindow(QMainWindow):
     def _revert_to(self, seq: int) -> None:
         if self.document.engine is not None:
             steps = self.document.revert_to(seq)
-            self.statusBar().showMessage(f"Undid {steps} step(s); Redo brings them back", 8000)
+            if steps:  # 0: refused (the document said why) or nothing to undo
+                self.statusBar().showMessage(f"Undid {steps} step(s); Redo brings them back", 8000)
 
     def _card_request(self, what: str, fighter_id: str) -> None:
         if what == "act":
