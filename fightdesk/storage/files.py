@@ -27,8 +27,9 @@ class FileProblem(Exception):
 
     def __init__(self, path: Path | str, problem: str, field: str | None = None) -> None:
         self.path = Path(path)
-        self.problem = problem
-        self.field = field
+        # Both may quote the file (a fighter's name, a key): one short line, always.
+        self.problem = problem = shorten(problem, 240)
+        self.field = field = shorten(field, 80) if field else field
         where = f" at {field}" if field else ""
         super().__init__(f"{self.path}{where}: {problem}")
 
@@ -156,8 +157,9 @@ def read_text(path: Path) -> str:
 
 
 def _too_big(size: int, limit: int) -> str:
-    return (f"the file is too big to be a fightdesk file ({size / 1e6:.1f} MB; the limit "
-            f"is {limit / 1e6:.0f} MB, a setting)")
+    mb = 1024 * 1024
+    return (f"the file is too big to be a fightdesk file ({size / mb:.1f} MB; the limit "
+            f"is {limit / mb:.0f} MB, a setting)")
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -14,7 +14,6 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .plain import plain_label
 
 if TYPE_CHECKING:
     from fightdesk.engine.base import Decision
@@ -41,7 +41,7 @@ class DecisionPanel(QFrame):
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         self._decision: Decision | None = None
-        self.prompt = QLabel()
+        self.prompt = plain_label()
         self.prompt.setWordWrap(True)
         font = self.prompt.font()
         font.setBold(True)

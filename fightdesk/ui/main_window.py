@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from . import settings
 from .document import FightDocument
+from .plain import plain_tip, warn
 
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
@@ -322,7 +323,7 @@ class MainWindow(QMainWindow):
         try:
             session = load_session(path)
         except FileProblem as problem:
-            QMessageBox.warning(self, "Cannot open this file", _problem_text(problem))
+            warn(self, "Cannot open this file", _problem_text(problem))
             return False
         self.show_session(Engine(session), path)
         return True
@@ -351,7 +352,7 @@ class MainWindow(QMainWindow):
         try:
             save_session(self.document.engine.session, path)
         except FileProblem as problem:
-            QMessageBox.warning(self, "Cannot save", _problem_text(problem))
+            warn(self, "Cannot save", _problem_text(problem))
             return False
         self.document.set_path(path)
         self.document.mark_saved()
@@ -800,7 +801,7 @@ class MainWindow(QMainWindow):
         files = settings.recent_files()
         for path in files:
             act = self.recent_menu.addAction(path.name)
-            act.setToolTip(str(path))
+            act.setToolTip(plain_tip(str(path)))
             act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
         self.recent_menu.setEnabled(bool(files))
 
