@@ -838,9 +838,10 @@ class LibraryPanel(QWidget):
         can_redo = campaign is not None and campaign.can_redo()
         self.undo_action.setEnabled(can_undo)
         self.redo_action.setEnabled(can_redo)
-        self.undo_action.setToolTip(f"Undo library edit: {campaign.undo_text()}"
+        # The step's name quotes a fighter's: plain text.
+        self.undo_action.setToolTip(plain_tip(f"Undo library edit: {campaign.undo_text()}")
                                     if can_undo and campaign else "Nothing to undo in the library")
-        self.redo_action.setToolTip(f"Redo library edit: {campaign.redo_text()}"
+        self.redo_action.setToolTip(plain_tip(f"Redo library edit: {campaign.redo_text()}")
                                     if can_redo and campaign else "Nothing to redo in the library")
 
     # --- questions to the GM (tests replace these) ---------------------------------------------

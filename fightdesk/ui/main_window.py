@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from . import settings
 from .document import FightDocument
-from .plain import plain_tip, warn
+from .plain import message_box, plain_tip, warn
 
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Session
     from fightdesk.engine.ruleset import Preview
+    from fightdesk.storage.trust import HistoryProblem
 
     from .action_dialog import ActionDialog
     from .decision import DecisionPanel
@@ -318,14 +319,37 @@ class MainWindow(QMainWindow):
         from fightdesk.engine.engine import Engine
         from fightdesk.storage.files import FileProblem
         from fightdesk.storage.sessions import load_session
+        from fightdesk.storage.trust import HistoryProblem
 
         path = Path(path)
         try:
             session = load_session(path)
+        except HistoryProblem as problem:
+            return self._open_without_history(problem)
         except FileProblem as problem:
             warn(self, "Cannot open this file", _problem_text(problem))
             return False
         self.show_session(Engine(session), path)
+        return True
+
+    def _open_without_history(self, problem: HistoryProblem) -> bool:
+        """The file's log does not lead to its fight: offer the fight as it is now, with
+        nothing to undo. It opens as a new, unsaved fight, so the file stays as it is."""
+        from fightdesk.engine.engine import Engine
+
+        box = message_box(
+            self, QMessageBox.Icon.Warning, "Cannot open this file", _problem_text(problem),
+            "The fight itself is sound. Open it as it is now, without its history (no "
+            "undo, a new log)? The file is not changed; saving asks for a new name.",
+            QMessageBox.StandardButton.Cancel)
+        box.setObjectName("OpenWithoutHistory")
+        opened = box.addButton("Open without its history", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is not opened:
+            return False
+        self.show_session(Engine(problem.without_history()), None)
+        self.document.undo_stack.resetClean()  # unsaved: the GM's file holds the old one
         return True
 
     def save(self) -> bool:
@@ -802,6 +826,7 @@ class MainWindow(QMainWindow):
         for path in files:
             act = self.recent_menu.addAction(path.name)
             act.setToolTip(plain_tip(str(path)))
+            act.setData(str(path))
             act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
         self.recent_menu.setEnabled(bool(files))
 
