@@ -37,6 +37,19 @@ settings.register_profile("fightdesk", deadline=None, max_examples=60)
 settings.load_profile("fightdesk")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--stress", action="store_true", default=False,
+        help="the long reliability runs: 10,000 fuzzed files instead of a few hundred, "
+        "and more SIGKILLs of the real window (docs/benchmarks.md)")
+
+
+@pytest.fixture
+def stress(request: pytest.FixtureRequest) -> bool:
+    """True with ``--stress``: run the long version of a reliability test."""
+    return bool(request.config.getoption("--stress"))
+
+
 @pytest.fixture(autouse=True)
 def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Each test gets its own empty config, data, cache and state folders."""

@@ -67,7 +67,7 @@ class LibraryProblem(FileProblem):
             parts.append(shorten(fighter, 60))
         if self.field:
             parts.append(f"field {self.field}")
-        self.args = (f"{', '.join(parts)}: {problem}",)
+        self.args = (f"{', '.join(parts)}: {self.problem}",)
 
     def __str__(self) -> str:
         return str(self.args[0])
