@@ -147,6 +147,7 @@ class Autosave:
         self._first_write: tuple[bool, bool] | None = None
         self._behind = 0  # actions since a write failed (0: everything is on disk)
         self._failing = False  # the GM was told autosave failed and not yet that it works
+        self._state_pending = False  # state.json could not be written: write it again
         self._last_round = 0
         self._rounds_written: set[int] = set()
         self._cache: tuple[str, _Loaded] | None = None
@@ -416,6 +417,8 @@ class Autosave:
             return problem
         self._journal = journal
         self._drop_generations_before(folder, gen - 1)
+        if self._state_pending:
+            self._write_state(clean_exit=False)
         return None
 
     def _drop_generations_before(self, folder: Path, keep_from: int) -> None:
@@ -470,7 +473,12 @@ class Autosave:
             atomic_write_text(self.root / STATE_FILE, state.model_dump_json(indent=1),
                               keep_backup=False)
         except FileProblem as problem:
+            # Still naming the fight before: written again with the next snapshot that
+            # works, else a crash would bring back that other fight.
+            self._state_pending = True
             self._failed(problem)
+        else:
+            self._state_pending = False
 
     def read_state(self) -> AutosaveState | None:
         """The bookkeeping file, or None if there is none. A damaged one (it is written
