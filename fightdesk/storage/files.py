@@ -28,8 +28,8 @@ class FileProblem(Exception):
     def __init__(self, path: Path | str, problem: str, field: str | None = None) -> None:
         self.path = Path(path)
         # Both may quote the file (a fighter's name, a key): one short line, always.
-        self.problem = problem = shorten(problem, 240)
-        self.field = field = shorten(field, 80) if field else field
+        self.problem = problem = shorten(problem, 160)
+        self.field = field = shorten(field, 60) if field else field
         where = f" at {field}" if field else ""
         super().__init__(f"{self.path}{where}: {problem}")
 

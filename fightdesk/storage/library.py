@@ -64,7 +64,7 @@ class LibraryProblem(FileProblem):
         self.fighter = fighter
         parts = [str(self.path)]
         if fighter:
-            parts.append(shorten(fighter, 60))
+            parts.append(shorten(fighter, 50))
         if self.field:
             parts.append(f"field {self.field}")
         self.args = (f"{', '.join(parts)}: {self.problem}",)
