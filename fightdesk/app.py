@@ -115,9 +115,11 @@ def _restore_or_reopen(window: MainWindow, path: Path | None) -> bool:
 
 
 def _tell_settings_problem(window: MainWindow) -> None:
-    """Settings that cannot be kept are said once; the window works without them."""
-    from fightdesk.ui.settings import settings_problem
+    """Settings that cannot be kept are said once; the window works without them. The
+    file size limit setting applies from here on."""
+    from fightdesk.ui.settings import apply_size_limit, settings_problem
 
+    apply_size_limit()
     problem = settings_problem()
     if problem:
         window.statusBar().showMessage(f"Window settings are not kept: {problem}", 0)

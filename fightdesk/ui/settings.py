@@ -62,3 +62,19 @@ def forget_file(path: Path) -> list[Path]:
     settings.setValue("recent/files", [str(p) for p in files])
     settings.sync()
     return files
+
+
+SIZE_LIMIT_KEY = "files/max_megabytes"
+
+
+def apply_size_limit() -> None:
+    """The largest file fightdesk reads (``files/max_megabytes`` in window.ini; 50 MB
+    when unset): files over it are refused before they are read."""
+    from fightdesk.storage.files import set_size_limit
+
+    value = app_settings().value(SIZE_LIMIT_KEY)
+    try:
+        megabytes = float(value) if value is not None else 0.0
+    except (TypeError, ValueError):
+        megabytes = 0.0
+    set_size_limit(int(megabytes * 1024 * 1024) if megabytes > 0 else None)

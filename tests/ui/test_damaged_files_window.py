@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QLabel, QMessageBox
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
@@ -209,3 +209,34 @@ def test_finding_6_the_autosave_warning_is_plain_text(qtbot: QtBot, window: Main
     box = window.findChild(QMessageBox, "AutosaveWarning")
     assert box is not None and box.textFormat() == Qt.TextFormat.PlainText
     box.close()
+
+
+def test_finding_7_the_size_limit_is_a_window_setting(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, message_boxes: list[ShownBox]
+) -> None:
+    from fightdesk.storage import files
+    from fightdesk.ui import settings
+
+    store = settings.app_settings()
+    store.setValue(settings.SIZE_LIMIT_KEY, 0.001)  # about a kilobyte
+    store.sync()
+    path = write(tmp_path / "fight.json", played_data())
+    import fightdesk.app as app_module
+    from fightdesk.ui.main_window import MainWindow
+
+    monkeypatch.setenv(app_module.PROBE_ENV, "1")
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    monkeypatch.setattr(app_module, "_close_on_interrupt", lambda window: None)
+    before = {id(w) for w in QApplication.topLevelWidgets()}
+    try:
+        assert app_module.main([str(path)]) == 1  # the file was refused
+        (window,) = [w for w in QApplication.topLevelWidgets()
+                     if isinstance(w, MainWindow) and id(w) not in before]
+        qtbot.addWidget(window)
+        assert files.size_limit() == int(0.001 * 1024 * 1024)
+        assert window.document.path != path  # refused: too big under this setting
+        assert [box.title for box in message_boxes] == ["Cannot open this file"]
+        assert "too big" in message_boxes[0].text
+    finally:
+        files.set_size_limit(None)
