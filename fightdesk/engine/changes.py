@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -47,12 +47,18 @@ def snapshot(value: Any) -> Any:
     return to_jsonable_python(value)
 
 
+@cache
+def field_names(model: type[BaseModel]) -> frozenset[str]:
+    """The field names of a model class (looked up once: a walk checks every step)."""
+    return frozenset(model.model_fields)
+
+
 def resolve(root: Any, path: Iterable[PathKey]) -> Any:
     """Walk ``path`` from ``root`` through model attributes, dict keys and list indices."""
     node = root
     for key in path:
         if isinstance(node, BaseModel):
-            if str(key) not in type(node).model_fields:  # never a method or a dunder
+            if str(key) not in field_names(type(node)):  # never a method or a dunder
                 raise KeyError(f"{type(node).__name__}.{key}")
             node = getattr(node, str(key))
         elif isinstance(node, dict):
@@ -87,7 +93,7 @@ def apply_change(root: Any, change: Change) -> None:
     holder = resolve(root, change.target)
     if change.op == "set":
         if isinstance(holder, BaseModel):
-            if str(change.key) not in type(holder).model_fields:
+            if str(change.key) not in field_names(type(holder)):
                 raise KeyError(f"{type(holder).__name__}.{change.key}")
             setattr(holder, str(change.key), change.after)
         elif isinstance(holder, list):

@@ -78,14 +78,15 @@ def state_problems(enc: Encounter) -> list[tuple[str, str]]:
 def first_misfit(session: Session) -> tuple[str, str] | None:
     """Where the log stops replaying from the start to the live fight, and why; None
     when every entry replays and the result is the live fight."""
-    enc = session.start.model_copy(deep=True)
+    replay = _Replay(session.start.model_copy(deep=True))
     for index, entry in enumerate(session.log):
         for number, change in enumerate(entry.changes):
-            where = f"log[{index}].changes[{number}]"
-            problem = _apply_checked(enc, change)
+            problem = replay.apply(change)
             if problem is not None:
-                return where, (f"log entry {entry.seq} (\u201c{shorten(entry.summary, 40)}\u201d) "
-                               f"does not replay: {_path_text(change)} {problem}")
+                return f"log[{index}].changes[{number}]", (
+                    f"log entry {entry.seq} (\u201c{shorten(entry.summary, 40)}\u201d) "
+                    f"does not replay: {_path_text(change)} {problem}")
+    enc = replay.enc
     if enc != session.encounter:
         difference = _first_difference(enc.model_dump(mode="json"),
                                        session.encounter.model_dump(mode="json"), "encounter")
@@ -102,7 +103,7 @@ def first_misfit(session: Session) -> tuple[str, str] | None:
         for index in range(begin, end):
             entry = redo[index]
             for number, change in enumerate(entry.changes):
-                problem = _apply_checked(enc, change)
+                problem = replay.apply(change)
                 if problem is not None:
                     return f"redo[{index}].changes[{number}]", (
                         f"undone entry {entry.seq} (\u201c{shorten(entry.summary, 40)}\u201d) "
@@ -111,51 +112,64 @@ def first_misfit(session: Session) -> tuple[str, str] | None:
     return None
 
 
-def _apply_checked(enc: Encounter, change: Change) -> str | None:
-    """Apply one recorded change if it fits; else what is wrong (nothing applied)."""
-    from fightdesk.engine.changes import MISFIT_ERRORS, apply_change
-
-    try:
-        problem = _before_problem(enc, change)
-        if problem is None:
-            apply_change(enc, change)
-    except MISFIT_ERRORS as exc:
-        problem = _misfit_text(exc)
-    return problem
+_PLAIN = (int, str, bool, float, type(None))
 
 
-def _before_problem(enc: Encounter, change: Change) -> str | None:
-    """What is wrong with the slot a change writes, before it is written (None: fits)."""
-    from pydantic import BaseModel
+class _Replay:
+    """Applies recorded changes to a copy of the start, each checked first (the engine's
+    modules are imported once here, not for each of thousands of changes)."""
 
-    from fightdesk.engine.changes import resolve, snapshot
+    def __init__(self, enc: Encounter) -> None:
+        from pydantic import BaseModel
 
-    holder = resolve(enc, change.target)
-    key = change.key
-    if change.op == "put":
-        if isinstance(holder, dict) and key in holder:
-            return "adds an entry that is there already"
-        if isinstance(holder, list) and not 0 <= int(key) <= len(holder):
-            return "adds past the end of the list"
+        from fightdesk.engine import changes
+
+        self.enc = enc
+        self._model = BaseModel
+        self._changes = changes
+
+    def apply(self, change: Change) -> str | None:
+        """Apply one change if it fits; else what is wrong (then nothing was applied)."""
+        try:
+            problem = self._before_problem(change)
+            if problem is None:
+                self._changes.apply_change(self.enc, change)
+        except self._changes.MISFIT_ERRORS as exc:
+            problem = _misfit_text(exc)
+        return problem
+
+    def _before_problem(self, change: Change) -> str | None:
+        """What is wrong with the slot a change writes, before it is written."""
+        holder = self._changes.resolve(self.enc, change.target)
+        key = change.key
+        if change.op == "put":
+            if isinstance(holder, dict) and key in holder:
+                return "adds an entry that is there already"
+            if isinstance(holder, list) and not 0 <= int(key) <= len(holder):
+                return "adds past the end of the list"
+            return None
+        if isinstance(holder, self._model):
+            if str(key) not in self._changes.field_names(type(holder)):
+                return "is not a field"
+            now = getattr(holder, str(key))
+        elif isinstance(holder, list):
+            index = int(key)
+            if not 0 <= index < len(holder):
+                return "is past the end of the list"
+            now = holder[index]
+        elif isinstance(holder, dict):
+            if key not in holder:
+                return "is not there"
+            now = holder[key]
+        else:
+            return "is not something a change can write"
+        if type(now) not in _PLAIN:
+            now = self._changes.snapshot(now)
+        if now != change.before or type(now) is not type(change.before):
+            if now == change.before and isinstance(now, int | float):
+                return None  # 3 and 3.0: JSON does not tell them apart
+            return f"held {_show(now)}, not {_show(change.before)} as the log says"
         return None
-    if isinstance(holder, BaseModel):
-        if str(key) not in type(holder).model_fields:
-            return "is not a field"
-        now = getattr(holder, str(key))
-    elif isinstance(holder, list):
-        index = int(key)
-        if not 0 <= index < len(holder):
-            return "is past the end of the list"
-        now = holder[index]
-    elif isinstance(holder, dict):
-        if key not in holder:
-            return "is not there"
-        now = holder[key]
-    else:
-        return "is not something a change can write"
-    if snapshot(now) != change.before:
-        return f"held {_show(snapshot(now))}, not {_show(change.before)} as the log says"
-    return None
 
 
 def _misfit_text(exc: Exception) -> str:
