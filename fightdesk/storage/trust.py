@@ -131,16 +131,19 @@ class _Replay:
     def apply(self, change: Change) -> str | None:
         """Apply one change if it fits; else what is wrong (then nothing was applied)."""
         try:
-            problem = self._before_problem(change)
+            holder = self._changes.resolve(self.enc, change.target)
+            problem = self._before_problem(holder, change)
             if problem is None:
-                self._changes.apply_change(self.enc, change)
+                if change.op == "set" and isinstance(holder, self._model):
+                    setattr(holder, str(change.key), change.after)  # validated by the model
+                else:
+                    self._changes.apply_change(self.enc, change)
         except self._changes.MISFIT_ERRORS as exc:
             problem = _misfit_text(exc)
         return problem
 
-    def _before_problem(self, change: Change) -> str | None:
+    def _before_problem(self, holder: Any, change: Change) -> str | None:
         """What is wrong with the slot a change writes, before it is written."""
-        holder = self._changes.resolve(self.enc, change.target)
         key = change.key
         if change.op == "put":
             if isinstance(holder, dict) and key in holder:
