@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from . import settings
 from .document import FightDocument
-from .plain import message_box, plain_tip, warn
+from .plain import message_box, plain_tip, shown_as_is, warn
 
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
@@ -751,7 +751,8 @@ class MainWindow(QMainWindow):
         dialog = QInputDialog(self)
         dialog.setObjectName("HealthDialog")
         dialog.setWindowTitle("Damage / heal")
-        dialog.setLabelText(f"New health for {card.title} (now {card.health}/{card.health_max}):")
+        dialog.setLabelText(shown_as_is(
+            f"New health for {card.title} (now {card.health}/{card.health_max}):"))
         dialog.setInputMode(QInputDialog.InputMode.IntInput)
         dialog.setIntRange(0, max(card.health_max * 3, 99))
         dialog.setIntValue(card.health)
@@ -839,8 +840,8 @@ class MainWindow(QMainWindow):
             return True
         buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                    | QMessageBox.StandardButton.Cancel)
-        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
-                          f"Save the changes to {self.document.title}?", buttons, self)
+        box = message_box(self, QMessageBox.Icon.Question, "Unsaved changes",
+                          f"Save the changes to {self.document.title}?", buttons=buttons)
         if closing and self.kept_by_autosave:
             box.setInformativeText(
                 "Autosave keeps the fight as it is now: it reopens like this the next time "

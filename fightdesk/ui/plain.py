@@ -25,6 +25,12 @@ def plain_tip(text: str | None) -> str:
     """A tooltip that shows ``text`` exactly (empty stays empty: no tooltip)."""
     if not text:
         return ""
+    return shown_as_is(text)
+
+
+def shown_as_is(text: str) -> str:
+    """Rich text that shows ``text`` exactly, for the places that guess the format and
+    cannot be told (tooltips, an input dialog's label, an informative text)."""
     return GuiQt.convertFromPlainText(text, GuiQt.WhiteSpaceMode.WhiteSpaceNormal)
 
 
