@@ -66,8 +66,8 @@ def folder_problem(path: Path) -> str | None:
         return f"cannot create the folder ({_os_reason(exc)})"
     if not path.is_dir():
         return "this is not a folder"
-    if not os.access(path, os.W_OK | os.X_OK):
-        return "cannot write to the folder (permission denied)"
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        return "cannot read and write the folder (permission denied)"
     if os.name != "posix":
         return None
     for folder in (path, path.parent):

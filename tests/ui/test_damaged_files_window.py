@@ -240,3 +240,23 @@ def test_finding_7_the_size_limit_is_a_window_setting(
         assert "too big" in message_boxes[0].text
     finally:
         files.set_size_limit(None)
+
+
+def test_finding_4_folder_problems_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reasons, one by one (an unreadable folder simulated: root reads everything)."""
+    from fightdesk import paths
+
+    fine = tmp_path / "fine"
+    assert paths.folder_problem(fine) is None and fine.is_dir()
+    (tmp_path / "file").write_text("x")
+    assert "cannot create" in str(paths.folder_problem(tmp_path / "file" / "sub"))
+    open_to_all = tmp_path / "open"
+    open_to_all.mkdir()
+    os.chmod(open_to_all, 0o777)
+    assert "other users can write" in str(paths.folder_problem(open_to_all / "fightdesk"))
+    os.chmod(open_to_all, 0o1777)  # sticky, like /tmp: others cannot touch our entries
+    assert paths.folder_problem(open_to_all / "fightdesk") is None
+    monkeypatch.setattr(os, "access", lambda *_a, **_k: False)
+    assert "permission denied" in str(paths.folder_problem(fine))
+    with pytest.raises(paths.FolderProblem, match="permission denied"):
+        paths.checked_folder(fine)
