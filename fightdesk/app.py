@@ -89,6 +89,7 @@ def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
 
     skip_pydantic_plugin_lookup()  # here, as its version check loads pydantic-core
     window.build_body()
+    _tell_settings_problem(window)
     if _restore_or_reopen(window, path):
         ok = True
     elif path is not None:
@@ -113,9 +114,18 @@ def _restore_or_reopen(window: MainWindow, path: Path | None) -> bool:
     return True
 
 
-def _show_demo(window: MainWindow) -> bool:
-    from PySide6.QtWidgets import QMessageBox
+def _tell_settings_problem(window: MainWindow) -> None:
+    """Settings that cannot be kept are said once; the window works without them. The
+    file size limit setting applies from here on."""
+    from fightdesk.ui.settings import apply_size_limit, settings_problem
 
+    apply_size_limit()
+    problem = settings_problem()
+    if problem:
+        window.statusBar().showMessage(f"Window settings are not kept: {problem}", 0)
+
+
+def _show_demo(window: MainWindow) -> bool:
     from fightdesk.engine.engine import Engine
     from fightdesk.storage.files import FileProblem
     from fightdesk.storage.sessions import demo_session
@@ -123,7 +133,9 @@ def _show_demo(window: MainWindow) -> bool:
     try:
         session = demo_session()
     except FileProblem as problem:
-        QMessageBox.critical(window, "The demo fight cannot be opened", str(problem))
+        from fightdesk.ui.plain import warn
+
+        warn(window, "The demo fight cannot be opened", str(problem))
         return False
     # The demo has no file of its own: saving it asks for a name (never writes into the install).
     window.show_session(Engine(session), None)
@@ -149,8 +161,14 @@ def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
         QTimer.singleShot(0, window, library)
 
     def library() -> None:
-        window.add_library_panel()
-        QTimer.singleShot(0, window, settled)
+        # The print menu and the rest come next whatever the library does: a campaign
+        # folder or file it cannot use must not take the window's other parts with it.
+        try:
+            window.add_library_panel()
+        except Exception as exc:  # the panel reports its own problems; this is the net
+            window.statusBar().showMessage(f"The campaign library is off: {exc}", 0)
+        finally:
+            QTimer.singleShot(0, window, settled)
 
     def settled() -> None:
         window.add_printing()

@@ -36,6 +36,26 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("fightdesk", deadline=None, max_examples=60)
 settings.load_profile("fightdesk")
 
+RUN_BUNDLE_OPTION = "--run-bundle"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--stress", action="store_true", default=False,
+        help="the long reliability runs: 10,000 fuzzed files instead of a few hundred, "
+        "and more SIGKILLs of the real window (docs/benchmarks.md)")
+    parser.addoption(
+        RUN_BUNDLE_OPTION, action="store_true",
+        help="build the desktop bundle with packaging/build.py and check it (about 2-3 "
+             "minutes, needs the package index); on by default when CI=true",
+    )
+
+
+@pytest.fixture
+def stress(request: pytest.FixtureRequest) -> bool:
+    """True with ``--stress``: run the long version of a reliability test."""
+    return bool(request.config.getoption("--stress"))
+
 
 @pytest.fixture(autouse=True)
 def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -53,15 +73,6 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 # --- the desktop bundle (tests/test_bundle.py) -----------------------------------------------
 
-RUN_BUNDLE_OPTION = "--run-bundle"
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        RUN_BUNDLE_OPTION, action="store_true",
-        help="build the desktop bundle with packaging/build.py and check it (about 2-3 "
-             "minutes, needs the package index); on by default when CI=true",
-    )
 
 
 def bundle_build_wanted(config: pytest.Config) -> bool:

@@ -102,7 +102,7 @@ def test_file_argument_opens_that_session(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     session = demo_session()
-    session.encounter.name = "Alley behind the noodle bar"
+    session.encounter.name = session.start.name = "Alley behind the noodle bar"
     path = tmp_path / "alley.json"
     save_session(session, path)
     window, _ = _run_app_in_process([str(path)], monkeypatch, capsys)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -47,11 +47,19 @@ def snapshot(value: Any) -> Any:
     return to_jsonable_python(value)
 
 
+@cache
+def field_names(model: type[BaseModel]) -> frozenset[str]:
+    """The field names of a model class (looked up once: a walk checks every step)."""
+    return frozenset(model.model_fields)
+
+
 def resolve(root: Any, path: Iterable[PathKey]) -> Any:
     """Walk ``path`` from ``root`` through model attributes, dict keys and list indices."""
     node = root
     for key in path:
         if isinstance(node, BaseModel):
+            if str(key) not in field_names(type(node)):  # never a method or a dunder
+                raise KeyError(f"{type(node).__name__}.{key}")
             node = getattr(node, str(key))
         elif isinstance(node, dict):
             node = node[key]
@@ -85,6 +93,8 @@ def apply_change(root: Any, change: Change) -> None:
     holder = resolve(root, change.target)
     if change.op == "set":
         if isinstance(holder, BaseModel):
+            if str(change.key) not in field_names(type(holder)):
+                raise KeyError(f"{type(holder).__name__}.{change.key}")
             setattr(holder, str(change.key), change.after)
         elif isinstance(holder, list):
             holder[int(change.key)] = _validated_item(root, change.target, change.after)
@@ -105,6 +115,25 @@ def apply_change(root: Any, change: Change) -> None:
 def apply_all(root: Any, changes: Iterable[Change]) -> None:
     for change in changes:
         apply_change(root, change)
+
+
+#: What applying a recorded change that does not fit the state raises.
+MISFIT_ERRORS: tuple[type[Exception], ...] = (
+    ValidationError, LookupError, AttributeError, TypeError, ValueError)
+
+
+def apply_all_or_none(root: Any, changes: Iterable[Change]) -> None:
+    """Apply ``changes`` in order, or none of them: if one does not fit (a damaged
+    file), those already applied are taken back and the error is raised again."""
+    done: list[Change] = []
+    try:
+        for change in changes:
+            apply_change(root, change)
+            done.append(change)
+    except MISFIT_ERRORS:
+        for change in reversed(done):
+            apply_change(root, change.inverse())
+        raise
 
 
 def revert_all(root: Any, changes: list[Change]) -> None:

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from .base import Decision
-from .changes import Change, RuleViolation, Transaction, apply_all, resolve, revert_all
+from .changes import (
+    MISFIT_ERRORS,
+    Change,
+    RuleViolation,
+    Transaction,
+    apply_all,
+    apply_all_or_none,
+    resolve,
+)
 from .dice import DiceTray
 from .listeners import Listeners
 from .model import Encounter, Fighter, Group, LogEntry, Session
@@ -27,6 +35,11 @@ else:
     from .lazy import lazy_module
 
     c = lazy_module("fightdesk.engine.commands")  # loads at the first command (lazy.py)
+
+
+class StepFailed(Exception):
+    """Undo, redo or revert could not apply a recorded step (a damaged file); nothing
+    was changed. The message is one line for the GM."""
 
 
 class Outcome(NamedTuple):
@@ -190,34 +203,52 @@ class Engine:
         return Outcome(ok=True, entry=entry)
 
     def undo(self) -> bool:
-        """Take back the last step as a whole (a whole interrupt resolution is one step)."""
-        group = _pop_group(self.session.log)
+        """Take back the last step as a whole (a whole interrupt resolution is one step).
+
+        All or nothing: if a recorded change does not fit the fight (a damaged file),
+        what was already taken back is put back, the log and the redo list stay as they
+        were, and :class:`StepFailed` says why in one line."""
+        group = _last_group(self.session.log)
         if not group:
             return False
-        for entry in reversed(group):
-            revert_all(self.encounter, entry.changes)
+        changes = [ch.inverse() for e in reversed(group) for ch in reversed(e.changes)]
+        _apply_or_restore(self.encounter, changes, "undo", group)
+        del self.session.log[-len(group):]
         self.session.redo.extend(group)
-        changes = tuple(ch for e in group for ch in e.changes)
-        self._notify(Notice("undo", tuple(group), changes, _touched_fighters(changes)))
+        changes_done = tuple(ch for e in group for ch in e.changes)
+        self._notify(Notice("undo", tuple(group), changes_done, _touched_fighters(changes_done)))
         return True
 
     def redo(self) -> bool:
-        group = _pop_group(self.session.redo)
+        """Apply the last undone step again; all or nothing like :meth:`undo`."""
+        group = _last_group(self.session.redo)
         if not group:
             return False
-        for entry in group:
-            apply_all(self.encounter, entry.changes)
+        changes = [ch for e in group for ch in e.changes]
+        _apply_or_restore(self.encounter, changes, "redo", group)
+        del self.session.redo[-len(group):]
         self.session.log.extend(group)
-        changes = tuple(ch for e in group for ch in e.changes)
-        self._notify(Notice("redo", tuple(group), changes, _touched_fighters(changes)))
+        changes_done = tuple(changes)
+        self._notify(Notice("redo", tuple(group), changes_done, _touched_fighters(changes_done)))
         return True
 
     def revert_to(self, seq: int) -> int:
-        """Undo back to just after log entry ``seq`` ("Revert to here"); returns steps undone."""
+        """Undo back to just after log entry ``seq`` ("Revert to here"); returns steps undone.
+
+        All or nothing: if one of the steps cannot be undone, the steps already undone
+        are redone and :class:`StepFailed` is raised."""
         steps = 0
-        while self.session.log and self.session.log[-1].seq > seq:
-            self.undo()
-            steps += 1
+        try:
+            while self.session.log and self.session.log[-1].seq > seq:
+                self.undo()
+                steps += 1
+        except StepFailed as failed:
+            try:
+                for _ in range(steps):
+                    self.redo()
+            except StepFailed:  # pragma: no cover - redo of a step just undone fits
+                pass
+            raise StepFailed(f"Revert stopped: {failed}; nothing was changed") from failed
         return steps
 
     def rebuild(self) -> Encounter:
@@ -412,16 +443,42 @@ def _first_text(events: list[Any], command: c.Command) -> str:
     return events[0].text if events else command.kind
 
 
-def _pop_group(entries: list[LogEntry]) -> list[LogEntry]:
+def _last_group(entries: list[LogEntry]) -> list[LogEntry]:
+    """The entries of the last step (a copy; the list itself is not changed)."""
     if not entries:
         return []
     step = entries[-1].step
     start = len(entries)
     while start > 0 and entries[start - 1].step == step:
         start -= 1
-    group = entries[start:]
-    del entries[start:]
-    return group
+    return entries[start:]
+
+
+def _apply_or_restore(enc: Encounter, changes: list[Change], what: str,
+                      group: list[LogEntry]) -> None:
+    """Apply ``changes`` or none of them; StepFailed (one line) when they do not fit."""
+    try:
+        apply_all_or_none(enc, changes)
+    except MISFIT_ERRORS as exc:
+        entry = group[0]
+        raise StepFailed(
+            f"Cannot {what} \u201c{_short(entry.summary)}\u201d (log entry {entry.seq}): "
+            f"{_short(_reason(exc), 120)}; nothing was changed"
+        ) from exc
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        return f"{'.'.join(str(p) for p in err.get('loc', ())) or 'value'}: {err.get('msg', '')}"
+    if isinstance(exc, LookupError):
+        return f"no {exc.args[0] if exc.args else 'such entry'!s} in the fight"
+    return str(exc) or type(exc).__name__
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def _slug(name: str) -> str:

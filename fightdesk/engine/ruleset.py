@@ -382,6 +382,13 @@ class Ruleset:
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """Hook for adding a fighter mid-fight (e.g. giving them their status)."""
 
+    def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
+        """What a loaded fight must hold for these rules that its field types cannot
+        say (every id the round state names exists, every limit the rules assume):
+        ``(field path from the encounter, problem)`` pairs, empty when all is sound.
+        A file with a problem is refused instead of failing at the next action."""
+        return []
+
     # --- views -----------------------------------------------------------------------
     def timeline(self, enc: Encounter) -> Timeline:
         lanes = tuple(

@@ -46,6 +46,7 @@ from .files import (
     describe_os_error,
     fsync_dir,
     gc_paused,
+    one_error_type,
     read_text,
 )
 from .journal import (
@@ -56,6 +57,7 @@ from .journal import (
     replay,
     step_record,
 )
+from .trust import check_session
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +147,7 @@ class Autosave:
         self._first_write: tuple[bool, bool] | None = None
         self._behind = 0  # actions since a write failed (0: everything is on disk)
         self._failing = False  # the GM was told autosave failed and not yet that it works
+        self._state_pending = False  # state.json could not be written: write it again
         self._last_round = 0
         self._rounds_written: set[int] = set()
         self._cache: tuple[str, _Loaded] | None = None
@@ -414,6 +417,8 @@ class Autosave:
             return problem
         self._journal = journal
         self._drop_generations_before(folder, gen - 1)
+        if self._state_pending:
+            self._write_state(clean_exit=False)
         return None
 
     def _drop_generations_before(self, folder: Path, keep_from: int) -> None:
@@ -468,7 +473,12 @@ class Autosave:
             atomic_write_text(self.root / STATE_FILE, state.model_dump_json(indent=1),
                               keep_backup=False)
         except FileProblem as problem:
+            # Still naming the fight before: written again with the next snapshot that
+            # works, else a crash would bring back that other fight.
+            self._state_pending = True
             self._failed(problem)
+        else:
+            self._state_pending = False
 
     def read_state(self) -> AutosaveState | None:
         """The bookkeeping file, or None if there is none. A damaged one (it is written
@@ -700,16 +710,18 @@ def _publish_copy(source: Path, target: Path) -> None:
 def load_snapshot(path: Path) -> Session:
     """Read one autosave snapshot; FileProblem names the file and the field at fault."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise FileProblem(path, f"cannot read: {describe_os_error(exc)}") from exc
-    try:
-        # Fast path: snapshots are written by this code in the current schema.
-        return Session.model_validate_json(data)
-    except ValidationError:
-        pass
-    # Slow path for the wording (and for snapshots of an older schema version).
-    from .sessions import session_from_json
+    with one_error_type(path):
+        data = read_text(path)
+        try:
+            # Fast path: snapshots are written by this code in the current schema.
+            session = Session.model_validate_json(data)
+        except ValidationError:
+            # Slow path for the wording (and for snapshots of an older schema version).
+            from .sessions import session_from_json
 
-    return session_from_json(read_text(path), path)
+            return session_from_json(data, path)
+        from .sessions import _check_consistency
+
+        _check_consistency(session, path)
+        check_session(session, path)  # a snapshot is trusted no more than any file
+        return session

@@ -8,13 +8,17 @@ new one, never half of one.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import gc
+import logging
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 
 class FileProblem(Exception):
@@ -23,8 +27,9 @@ class FileProblem(Exception):
 
     def __init__(self, path: Path | str, problem: str, field: str | None = None) -> None:
         self.path = Path(path)
-        self.problem = problem
-        self.field = field
+        # Both may quote the file (a fighter's name, a key): one short line, always.
+        self.problem = problem = shorten(problem, 160)
+        self.field = field = shorten(field, 60) if field else field
         where = f" at {field}" if field else ""
         super().__init__(f"{self.path}{where}: {problem}")
 
@@ -96,23 +101,97 @@ def atomic_write_text(path: Path, text: str, *, keep_backup: bool = True) -> Non
     atomic_write_bytes(path, text.encode("utf-8"), keep_backup=keep_backup)
 
 
+#: Files larger than this are refused before they are read: a 200 MB file would take
+#: seconds and a gigabyte of memory only to be refused. The window's setting
+#: ``files/max_megabytes`` (and ``FIGHTDESK_MAX_FILE_MB`` in the environment) change it.
+DEFAULT_SIZE_LIMIT = 50 * 1024 * 1024
+SIZE_LIMIT_ENV = "FIGHTDESK_MAX_FILE_MB"
+_size_limit: int | None = None
+
+
+def size_limit() -> int:
+    """The largest file fightdesk reads, in bytes."""
+    if _size_limit is not None:
+        return _size_limit
+    value = os.environ.get(SIZE_LIMIT_ENV, "")
+    try:
+        megabytes = float(value)
+    except ValueError:
+        return DEFAULT_SIZE_LIMIT
+    return int(megabytes * 1024 * 1024) if megabytes > 0 else DEFAULT_SIZE_LIMIT
+
+
+def set_size_limit(limit: int | None) -> None:
+    """Set the largest file read, in bytes (None: the default or the environment's)."""
+    global _size_limit
+    _size_limit = limit if limit is None or limit > 0 else None
+
+
 def read_text(path: Path) -> str:
-    """Read a UTF-8 file the GM gave us; every failure becomes a FileProblem."""
+    """Read a UTF-8 file the GM gave us; every failure becomes a FileProblem.
+
+    A file over :func:`size_limit` is refused before it is read; a UTF-8 byte-order
+    mark (which some editors write) is dropped."""
     path = Path(path)
+    limit = size_limit()
     try:
         if path.is_dir():
             raise FileProblem(path, "this is a folder, not a file")
+        size = path.stat().st_size
+        if size > limit:
+            raise FileProblem(path, _too_big(size, limit))
         data = path.read_bytes()
     except FileProblem:
         raise
     except OSError as exc:
         raise FileProblem(path, f"cannot read: {describe_os_error(exc)}") from exc
+    if len(data) > limit:  # it grew since, or is not a plain file
+        raise FileProblem(path, _too_big(len(data), limit))
+    data = data.removeprefix(codecs.BOM_UTF8)
     if not data.strip():
         raise FileProblem(path, "the file is empty")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FileProblem(path, f"not a text file (byte {exc.start} is not UTF-8)") from exc
+
+
+def _too_big(size: int, limit: int) -> str:
+    mb = 1024 * 1024
+    return (f"the file is too big to be a fightdesk file ({size / mb:.1f} MB; the limit "
+            f"is {limit / mb:.0f} MB, a setting)")
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """Text from a file, cut to fit one line of a message (whitespace folded)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+@contextlib.contextmanager
+def one_error_type(path: Path | str) -> Iterator[None]:
+    """Whatever goes wrong while a file is read becomes a FileProblem naming it.
+
+    The loaders name the usual problems themselves; this catches the rest (nesting
+    deeper than Python's recursion limit, numbers too long to convert, memory), so no
+    traceback ever reaches the GM."""
+    try:
+        yield
+    except FileProblem:
+        raise
+    except RecursionError:
+        raise FileProblem(path, "the JSON is nested too deeply to be a fightdesk file") from None
+    except MemoryError:
+        raise FileProblem(path, "the file is too big to read into memory") from None
+    except ValueError as exc:
+        if "digits" in str(exc):
+            raise FileProblem(path, "a number in the file is far too long "
+                              "(thousands of digits)") from None
+        raise FileProblem(path, f"cannot be read: {shorten(str(exc), 100)}") from None
+    except Exception as exc:
+        log.debug("unexpected failure reading %s", path, exc_info=True)
+        raise FileProblem(path, f"cannot be read ({type(exc).__name__}: "
+                          f"{shorten(str(exc), 80)})") from None
 
 
 @contextlib.contextmanager

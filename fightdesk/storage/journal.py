@@ -24,8 +24,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..engine.changes import apply_all
-from ..engine.engine import Engine
+from ..engine.changes import MISFIT_ERRORS, apply_all_or_none
+from ..engine.engine import Engine, StepFailed
 from ..engine.model import LogEntry, Session
 from .files import FileProblem, describe_os_error, fsync_dir
 
@@ -172,7 +172,10 @@ def replay_record(engine: Engine, record: ApplyRecord | StepRecord) -> None:
         if entry.seq != expected:
             raise ReplayMismatch(f"entry {entry.seq} follows entry {expected - 1}")
         # The same steps as Engine.apply after its rule ran: changes, log, redo cleared.
-        apply_all(session.encounter, entry.changes)
+        try:
+            apply_all_or_none(session.encounter, entry.changes)
+        except MISFIT_ERRORS as exc:
+            raise ReplayMismatch(f"entry {entry.seq}'s changes do not fit the fight ({exc})") from exc
         session.log.append(entry)
         session.redo.clear()
         return
@@ -183,7 +186,10 @@ def replay_record(engine: Engine, record: ApplyRecord | StepRecord) -> None:
     if not record.seqs or present != record.seqs:
         raise ReplayMismatch(f"{record.op} of entries {record.seqs}, but the list ends {present}")
     before = len(source)
-    engine.undo() if record.op == "undo" else engine.redo()
+    try:
+        engine.undo() if record.op == "undo" else engine.redo()
+    except StepFailed as exc:
+        raise ReplayMismatch(str(exc)) from exc
     if before - len(source) != len(record.seqs):
         raise ReplayMismatch(f"{record.op} moved {before - len(source)} entries, not {record.seqs}")
 

@@ -34,7 +34,9 @@ from .files import (
     atomic_write_text,
     describe_os_error,
     gc_paused,
+    one_error_type,
     read_text,
+    shorten,
 )
 
 LIBRARY_SCHEMA_VERSION = 1
@@ -63,10 +65,10 @@ class LibraryProblem(FileProblem):
         self.fighter = fighter
         parts = [str(self.path)]
         if fighter:
-            parts.append(fighter)
-        if field:
-            parts.append(f"field {field}")
-        self.args = (f"{', '.join(parts)}: {problem}",)
+            parts.append(shorten(fighter, 50))
+        if self.field:
+            parts.append(f"field {self.field}")
+        self.args = (f"{', '.join(parts)}: {self.problem}",)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -174,14 +176,14 @@ def error_text(err: Any) -> str:
     text = str(err.get("msg", "is not valid"))
     given = err.get("input")
     if isinstance(given, int | float | str | bool) and not isinstance(given, dict):
-        text += f" (got {given!r})"
+        text += f" (got {shorten(repr(given), 40)})"
     return text
 
 
 def _fighter_label(index: int, raw: Any) -> str:
     name = raw.get("name") if isinstance(raw, dict) else None
     if isinstance(name, str) and name.strip():
-        return f'fighter #{index + 1} "{name.strip()}"'
+        return f'fighter #{index + 1} "{shorten(name, 40)}"'
     return f"fighter #{index + 1}"
 
 
@@ -216,6 +218,11 @@ def _parse_json(path: Path, text: str) -> Any:
         raise LibraryProblem(
             path, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:
+        raise LibraryProblem(path, "the JSON is nested too deeply to be a fightdesk file") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise LibraryProblem(path, "a number in the file is far too long "
+                             "(thousands of digits)") from None
 
 
 def _check_version(path: Path, data: dict[str, Any]) -> None:
@@ -698,7 +705,8 @@ class Campaign:
         """Import every fighter of ``path`` as one undoable step, or none of them: a bad
         file raises LibraryProblem and the library is unchanged."""
         path = Path(path)
-        fighters = parse_import(path, read_text(path))
+        with one_error_type(path):
+            fighters = parse_import(path, read_text(path))
         label = (f"Import {fighters[0].name}" if len(fighters) == 1
                  else f"Import {len(fighters)} fighters from {path.name}")
         return self.add_many(fighters, label)
@@ -811,8 +819,9 @@ class Campaign:
     @classmethod
     def load(cls, path: Path) -> Campaign:
         path = Path(path)
-        fighters, tables = parse_campaign_file(path, read_text(path))
-        return cls(path, fighters, tables)
+        with one_error_type(path):
+            fighters, tables = parse_campaign_file(path, read_text(path))
+            return cls(path, fighters, tables)
 
 
 # --- adding to the fight, writing back after it -----------------------------------------

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .files import FileProblem, atomic_write_text, gc_paused, read_text
+from .files import FileProblem, atomic_write_text, gc_paused, one_error_type, read_text
+from .trust import check_session
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -68,7 +69,8 @@ _RULESET_FIELDS = frozenset({"sheet", "status", "options", "state"})
 def load_session(path: Path | str) -> Session:
     """Read and fully validate a session file; raises FileProblem and never writes."""
     path = Path(path)
-    return session_from_json(read_text(path), path)
+    with one_error_type(path):
+        return session_from_json(read_text(path), path)
 
 
 def session_from_json(text: str, source: Path | str) -> Session:
@@ -88,6 +90,7 @@ def session_from_json(text: str, source: Path | str) -> Session:
         except ValidationError as exc:
             raise _validation_problem(exc, source) from None
     _check_consistency(session, source)
+    check_session(session, source)  # the ruleset's checks and the history proof (trust.py)
     return session
 
 
@@ -109,6 +112,8 @@ def _parse_json(text: str, source: Path) -> dict[str, Any]:
         raise FileProblem(source, problem) from None
     except RecursionError:
         raise FileProblem(source, "not a fightdesk session: the JSON is nested too deeply") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise FileProblem(source, "a number in the file is far too long (thousands of digits)") from None
     if not isinstance(data, dict):
         raise FileProblem(
             source,

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .plain import plain_label
 
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import ActionForm, FormField, Preview
@@ -66,16 +66,16 @@ class ActionDialog(QDialog):
                 item = self.form_box.model().item(row)  # type: ignore[attr-defined]
                 item.setEnabled(False)
                 item.setToolTip(form.reason)
-        self.form_reason = QLabel()
+        self.form_reason = plain_label()
         self.form_reason.setWordWrap(True)
         self.fields_box = QGroupBox("Details")
         self.fields_layout = QFormLayout(self.fields_box)
         self.fields_layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
 
-        self.preview_lines = QLabel()
+        self.preview_lines = plain_label()
         self.preview_lines.setWordWrap(True)
         self.preview_lines.setTextFormat(Qt.TextFormat.PlainText)
-        self.odds_label = QLabel()
+        self.odds_label = plain_label()
         self.odds_label.setObjectName("odds")
         self.odds_label.setTextFormat(Qt.TextFormat.RichText)
         self.odds_label.setWordWrap(True)
@@ -105,7 +105,7 @@ class ActionDialog(QDialog):
         dice_row.addWidget(self.typed)
         dice_row.addWidget(self.dice_edit, 1)
 
-        self.result_label = QLabel()
+        self.result_label = plain_label()
         self.result_label.setObjectName("result")
         self.result_label.setWordWrap(True)
         big = QFont(self.result_label.font())
@@ -233,9 +233,11 @@ class ActionDialog(QDialog):
         preview = self._preview(form.id, self.values())
         self.preview_lines.setText("\n".join(preview.lines))
         self.preview_lines.setVisible(bool(preview.lines))
+        from html import escape  # here: html loads a big table, and only the dialog needs it
+
         self.odds_label.setText("<br>".join(
-            f"{o.label}: <b>{o.chance.numerator}/{o.chance.denominator}</b> ({o.percent})"
-            if o.chance not in (0, 1) else f"{o.label}: <b>{int(o.chance)}</b> ({o.percent})"
+            f"{escape(o.label)}: <b>{o.chance.numerator}/{o.chance.denominator}</b> ({o.percent})"
+            if o.chance not in (0, 1) else f"{escape(o.label)}: <b>{int(o.chance)}</b> ({o.percent})"
             for o in preview.odds))
         self.odds_label.setVisible(bool(preview.odds))
         problem = preview.error or (form.reason if not form.enabled else None)

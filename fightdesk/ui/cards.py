@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QMenu,
     QProgressBar,
     QPushButton,
@@ -40,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from .models import GroupNameRole, GroupRole, ItemRole, KeyRole
+from .plain import plain_label, plain_tip
 
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import Card
@@ -73,25 +73,25 @@ class FighterCard(QFrame):
         self._member_buttons = QButtonGroup(self)
         self._member_radios: list[QRadioButton] = []
 
-        self.title = QLabel()
+        self.title = plain_label()
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.1)
         self.title.setFont(font)
-        self.side = QLabel()
+        self.side = plain_label()
         self.health = QProgressBar()
         self.health.setTextVisible(True)
         self.health.setMaximumHeight(self.fontMetrics().height() + 6)
-        self.resources = QLabel()
+        self.resources = plain_label()
         self.resources.setWordWrap(True)
-        self.conditions = QLabel()
+        self.conditions = plain_label()
         self.conditions.setWordWrap(True)
         # Condition names may come from a file: shown as they are, never as markup.
         self.conditions.setTextFormat(Qt.TextFormat.PlainText)
         italic = self.conditions.font()
         italic.setItalic(True)
         self.conditions.setFont(italic)
-        self.dice = QLabel()
+        self.dice = plain_label()
         self.dice.setWordWrap(True)
         self.members = QWidget()
         self.members_layout = QVBoxLayout(self.members)
@@ -490,6 +490,7 @@ class CardsView(QScrollArea):
 
 def _set_tip(widget: QWidget, text: str) -> None:
     """A tooltip set only when it differs: each set sends the widget an event."""
+    text = plain_tip(text)  # names and conditions come from the file
     if widget.toolTip() != text:
         widget.setToolTip(text)
 

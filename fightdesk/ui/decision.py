@@ -10,14 +10,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .plain import plain_label
 
 if TYPE_CHECKING:
     from fightdesk.engine.base import Decision
@@ -47,8 +47,7 @@ class DecisionPanel(QFrame):
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         self._decision: Decision | None = None
-        self.prompt = QLabel()
-        self.prompt.setTextFormat(Qt.TextFormat.PlainText)
+        self.prompt = plain_label()
         self.prompt.setWordWrap(True)
         font = self.prompt.font()
         font.setBold(True)
@@ -156,8 +155,7 @@ class DecisionPanel(QFrame):
                     widget.setPlaceholderText(
                         f"{bounds}, blank: the app rolls" if spec.optional else bounds)
             widget.setObjectName(f"field-{spec.name}")
-            label = QLabel(spec.label)
-            label.setTextFormat(Qt.TextFormat.PlainText)
+            label = plain_label(spec.label)
             self.fields_form.addRow(label, widget)
             self._inputs[spec.name] = widget
             widget.setVisible(True)

@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from .inline import error_label
+from .plain import plain_label
 
 
 class DiceBar(QWidget):
@@ -26,7 +27,7 @@ class DiceBar(QWidget):
         self.edit.setClearButtonEnabled(True)
         self.roll_button = QPushButton("Roll")
         self.roll_button.setObjectName("diceRoll")
-        self.result = QLabel()
+        self.result = plain_label()
         self.result.setObjectName("diceResult")
         self.error = error_label()
         layout = QHBoxLayout(self)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 if TYPE_CHECKING:
@@ -111,27 +111,53 @@ class FightDocument(QObject):
         return self.engine.check(command)
 
     def revert_to(self, seq: int) -> int:
+        """Undo back to log entry ``seq``; 0 and a ``refused`` line when it cannot (a
+        damaged log: nothing changed)."""
+        from fightdesk.engine.engine import StepFailed
+
         assert self.engine is not None, "no fight is open"
-        return self.engine.revert_to(seq)
+        try:
+            return self.engine.revert_to(seq)
+        except StepFailed as failed:
+            self.refused.emit(str(failed))
+            return 0
 
     # --- the Qt face of the history ----------------------------------------------------------
     def _engine_undo(self) -> None:
+        self._drive_engine("undo")
+
+    def _engine_redo(self) -> None:
+        self._drive_engine("redo")
+
+    def _drive_engine(self, what: str) -> None:
+        """Called from inside QUndoStack.undo()/redo(): nothing may escape (it would
+        cross a Qt override). A step that cannot be applied changed nothing in the
+        engine; the stack, which has already moved, is put back where it was."""
+        from fightdesk.engine.engine import StepFailed
+
         if self._engine_driving or self.engine is None:
             return
         self._stack_driving = True
         try:
-            self.engine.undo()
+            if what == "undo":
+                self.engine.undo()
+            else:
+                self.engine.redo()
+        except StepFailed as failed:
+            # Qt moves the index after this returns: read now, it is where the stack was.
+            index = self.undo_stack.index()
+            QTimer.singleShot(0, self, lambda: self._put_stack_back(index))
+            self.refused.emit(str(failed))
         finally:
             self._stack_driving = False
 
-    def _engine_redo(self) -> None:
-        if self._engine_driving or self.engine is None:
-            return
-        self._stack_driving = True
+    def _put_stack_back(self, index: int) -> None:
+        """Take back the stack's own move after a step the engine refused."""
+        self._engine_driving = True
         try:
-            self.engine.redo()
+            self.undo_stack.setIndex(index)
         finally:
-            self._stack_driving = False
+            self._engine_driving = False
 
     def _on_notice(self, notice: Notice) -> None:
         if notice.kind == "reset":

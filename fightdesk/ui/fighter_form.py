@@ -46,6 +46,7 @@ from .form_fields import (
     split_words,
     warning_color,
 )
+from .plain import plain_label
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -155,7 +156,7 @@ class ModelTable(QWidget):
         self.down_button.clicked.connect(lambda: self.move_selected(1))
         self.catalogue_combo.activated.connect(self._add_from_catalogue)
 
-        self.message = QLabel()
+        self.message = plain_label()
         self.message.setWordWrap(True)
         self.message.setVisible(False)
 
@@ -358,7 +359,7 @@ class FighterForm(QWidget):
         self._build_identity()
         self._build_sheet(type(fighter.sheet))
         self._build_lasting(type(fighter.status))
-        self.summary = QLabel()
+        self.summary = plain_label()
         self.summary.setWordWrap(True)
         self.summary.setObjectName("formSummary")
         outer.addWidget(self.summary)

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .plain import plain_label
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
@@ -148,7 +150,7 @@ class FieldEditor(QWidget):
         self.input = self._make_input(spec)
         self.label.setBuddy(self.input)
         # Not word-wrapped: wrapped labels make the grid under-estimate its height.
-        self.message = QLabel()
+        self.message = plain_label()
         self.message.setVisible(False)
         self.message.setObjectName("fieldMessage")
         if spec.kind == "bool":

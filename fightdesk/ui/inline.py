@@ -12,6 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
+from .plain import plain_label
+
 
 def parse_typed_dice(text: str) -> list[list[int]]:
     """``"7 3 9; 4"`` -> ``[[7, 3, 9], [4]]``: rolls split by ``;`` (or ``|``), faces by
@@ -50,7 +52,7 @@ def _faces(token: str) -> list[int]:
 
 def error_label() -> QLabel:
     """A label for inline refusals: bold, in the palette's link-visited/red family."""
-    label = QLabel()
+    label = plain_label()
     label.setWordWrap(True)
     label.setObjectName("inlineError")
     font = label.font()

@@ -10,6 +10,7 @@ applies it. Library undo/redo is the campaign's own history, not the fight's.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -35,10 +36,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QMenu,
-    QMessageBox,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -51,6 +50,7 @@ from PySide6.QtWidgets import (
 
 from .fighter_form import FighterDialog
 from .form_fields import label_for, warning_color
+from .plain import confirm, plain_label, plain_tip
 
 if TYPE_CHECKING:
     from fightdesk.engine.model import Encounter, Fighter
@@ -158,7 +158,7 @@ class LibraryModel(QAbstractTableModel):
             return self._text(f, col).casefold()
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [f.name, f"Tags: {', '.join(f.tags)}" if f.tags else "", f.notes]
-            return "\n".join(line for line in lines if line)
+            return plain_tip("\n".join(line for line in lines if line))
         return None
 
     @staticmethod
@@ -247,7 +247,7 @@ class WriteBackDialog(QDialog):
 
         super().__init__(parent)
         self.setWindowTitle("Write back to the campaign")
-        intro = QLabel(f"These lasting changes from the fight will be written to "
+        intro = plain_label(f"These lasting changes from the fight will be written to "
                        f"<b>{campaign_name}</b> (one library undo step):")
         intro.setWordWrap(True)
         self.table = QTableWidget(len(plan.rows), 4)
@@ -268,7 +268,7 @@ class WriteBackDialog(QDialog):
         layout.addWidget(intro)
         layout.addWidget(self.table)
         if plan.skipped:
-            skipped = QLabel("Not written back:\n" + "\n".join(f"- {s}" for s in plan.skipped))
+            skipped = plain_label("Not written back:\n" + "\n".join(f"- {s}" for s in plan.skipped))
             skipped.setObjectName("skipped")
             skipped.setWordWrap(True)
             layout.addWidget(skipped)
@@ -299,7 +299,15 @@ class LibraryPanel(QWidget):
         self._storage = storage
         self.setObjectName("LibraryPanel")
         self.setWindowTitle("Campaign library")
-        self.library = library if library is not None else storage.Library()
+        # Why the library is off (its folder cannot be used), shown in the banner.
+        self.off_reason: str | None = None
+        if library is None:
+            try:
+                library = storage.Library()
+            except OSError as exc:  # paths.FolderProblem: unwritable or refused
+                self.off_reason = str(exc)
+                library = storage.Library(folder=Path(os.devnull) / "campaigns")
+        self.library = library
         self._encounter_source: Callable[[], Encounter | None] = lambda: None
         self.model = LibraryModel(self)
         self.proxy = LibraryFilter(self)
@@ -324,7 +332,7 @@ class LibraryPanel(QWidget):
         self.delete_campaign_action = menu.addAction("Delete campaign...")
         self.campaign_button.setMenu(menu)
 
-        self.banner = QLabel()
+        self.banner = plain_label()
         self.banner.setObjectName("libraryBanner")
         self.banner.setWordWrap(True)
         self.banner.setVisible(False)
@@ -485,6 +493,15 @@ class LibraryPanel(QWidget):
 
     def _start(self) -> None:
         """First run: copy the sample campaign in; then open the campaign used last."""
+        if self.off_reason is not None:
+            self.show_problem(f"The campaign library is off: {self.off_reason}. Fights "
+                              "work as usual; fighters cannot be kept here until the "
+                              "folder can be used.")
+            for widget in (self.campaign_combo, self.campaign_button, self.search):
+                widget.setEnabled(False)
+            self._fill_campaigns()
+            self._update_actions()
+            return
         try:
             self.library.first_run()
         except self._storage.FileProblem as problem:
@@ -828,9 +845,10 @@ class LibraryPanel(QWidget):
         can_redo = campaign is not None and campaign.can_redo()
         self.undo_action.setEnabled(can_undo)
         self.redo_action.setEnabled(can_redo)
-        self.undo_action.setToolTip(f"Undo library edit: {campaign.undo_text()}"
+        # The step's name quotes a fighter's: plain text.
+        self.undo_action.setToolTip(plain_tip(f"Undo library edit: {campaign.undo_text()}")
                                     if can_undo and campaign else "Nothing to undo in the library")
-        self.redo_action.setToolTip(f"Redo library edit: {campaign.redo_text()}"
+        self.redo_action.setToolTip(plain_tip(f"Redo library edit: {campaign.redo_text()}")
                                     if can_redo and campaign else "Nothing to redo in the library")
 
     # --- questions to the GM (tests replace these) ---------------------------------------------
@@ -860,5 +878,4 @@ class LibraryPanel(QWidget):
         return Path(name) if name else None
 
     def _confirm(self, title: str, text: str) -> bool:
-        answer = QMessageBox.question(self, title, text)
-        return answer == QMessageBox.StandardButton.Yes
+        return confirm(self, title, text)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from . import settings
 from .document import FightDocument
+from .plain import message_box, plain_tip, shown_as_is, warn
 
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Encounter, Session
     from fightdesk.engine.ruleset import Preview, Ruleset
+    from fightdesk.storage.trust import HistoryProblem
 
     from .action_dialog import ActionDialog
     from .decision import DecisionPanel
@@ -363,14 +365,37 @@ class MainWindow(QMainWindow):
         from fightdesk.engine.engine import Engine
         from fightdesk.storage.files import FileProblem
         from fightdesk.storage.sessions import load_session
+        from fightdesk.storage.trust import HistoryProblem
 
         path = Path(path)
         try:
             session = load_session(path)
+        except HistoryProblem as problem:
+            return self._open_without_history(problem)
         except FileProblem as problem:
-            QMessageBox.warning(self, "Cannot open this file", _problem_text(problem))
+            warn(self, "Cannot open this file", _problem_text(problem))
             return False
         self.show_session(Engine(session), path)
+        return True
+
+    def _open_without_history(self, problem: HistoryProblem) -> bool:
+        """The file's log does not lead to its fight: offer the fight as it is now, with
+        nothing to undo. It opens as a new, unsaved fight, so the file stays as it is."""
+        from fightdesk.engine.engine import Engine
+
+        box = message_box(
+            self, QMessageBox.Icon.Warning, "Cannot open this file", _problem_text(problem),
+            "The fight itself is sound. Open it as it is now, without its history (no "
+            "undo, a new log)? The file is not changed; saving asks for a new name.",
+            QMessageBox.StandardButton.Cancel)
+        box.setObjectName("OpenWithoutHistory")
+        opened = box.addButton("Open without its history", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is not opened:
+            return False
+        self.show_session(Engine(problem.without_history()), None)
+        self.document.undo_stack.resetClean()  # unsaved: the GM's file holds the old one
         return True
 
     def save(self) -> bool:
@@ -397,7 +422,7 @@ class MainWindow(QMainWindow):
         try:
             save_session(self.document.engine.session, path)
         except FileProblem as problem:
-            QMessageBox.warning(self, "Cannot save", _problem_text(problem))
+            warn(self, "Cannot save", _problem_text(problem))
             return False
         self.document.set_path(path)
         self.document.mark_saved()
@@ -753,7 +778,8 @@ class MainWindow(QMainWindow):
     def _revert_to(self, seq: int) -> None:
         if self.document.engine is not None:
             steps = self.document.revert_to(seq)
-            self.statusBar().showMessage(f"Undid {steps} step(s); Redo brings them back", 8000)
+            if steps:  # 0: refused (the document said why) or nothing to undo
+                self.statusBar().showMessage(f"Undid {steps} step(s); Redo brings them back", 8000)
 
     def _card_request(self, what: str, fighter_id: str) -> None:
         if what in ("act", "react", "assist", "gm"):
@@ -912,7 +938,8 @@ class MainWindow(QMainWindow):
         dialog = QInputDialog(self)
         dialog.setObjectName("HealthDialog")
         dialog.setWindowTitle("Damage / heal")
-        dialog.setLabelText(f"New health for {card.title} (now {card.health}/{card.health_max}):")
+        dialog.setLabelText(shown_as_is(
+            f"New health for {card.title} (now {card.health}/{card.health_max}):"))
         dialog.setInputMode(QInputDialog.InputMode.IntInput)
         dialog.setIntRange(0, max(card.health_max * 3, 99))
         dialog.setIntValue(card.health)
@@ -1054,7 +1081,8 @@ class MainWindow(QMainWindow):
         files = settings.recent_files()
         for path in files:
             act = self.recent_menu.addAction(path.name)
-            act.setToolTip(str(path))
+            act.setToolTip(plain_tip(str(path)))
+            act.setData(str(path))
             act.triggered.connect(lambda _=False, p=path: self._open_recent(p))
         self.recent_menu.setEnabled(bool(files))
 
@@ -1067,8 +1095,8 @@ class MainWindow(QMainWindow):
             return True
         buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                    | QMessageBox.StandardButton.Cancel)
-        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
-                          f"Save the changes to {self.document.title}?", buttons, self)
+        box = message_box(self, QMessageBox.Icon.Question, "Unsaved changes",
+                          f"Save the changes to {self.document.title}?", buttons=buttons)
         if closing and self.kept_by_autosave:
             box.setInformativeText(
                 "Autosave keeps the fight as it is now: it reopens like this the next time "

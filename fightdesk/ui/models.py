@@ -20,6 +20,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
+from .plain import plain_tip
+
 if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Event, LogEntry
@@ -223,7 +225,7 @@ class FightersModel(_ViewRowsModel):
                 return card.side
             return f"{card.health}/{card.health_max}"
         if role == Qt.ItemDataRole.ToolTipRole and column == 0:
-            return ", ".join(c.text for c in card.conditions) or None
+            return plain_tip(", ".join(c.text for c in card.conditions)) or None
         if role == Qt.ItemDataRole.ForegroundRole and card.out:
             return QApplication.palette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         return None
@@ -255,7 +257,7 @@ class StackModel(_ViewRowsModel):
             # The action and the cost can be cut short in the table: whole here.
             whole = {1: row.action, 5: row.cost}.get(column, "")
             reacts = f"Reacts to {row.reacts_to}" if row.reacts_to and column == 1 else ""
-            return "\n".join(text for text in (whole, reacts, row.note) if text) or None
+            return plain_tip("\n".join(text for text in (whole, reacts, row.note) if text)) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None

@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QRadioButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ..storage.files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error
+from .plain import plain_label, warn
 
 if TYPE_CHECKING:
     from ..engine.model import Session
@@ -229,7 +229,7 @@ class SummaryScopeDialog(QDialog):
             self.paper_box.setCurrentIndex(0 if (paper or default_paper()) == "a4" else 1)
             form.addRow("&Paper:", self.paper_box)
             layout.addLayout(form)
-        self.problem = QLabel()
+        self.problem = plain_label()
         self.problem.setWordWrap(True)
         self.problem.hide()
         layout.addWidget(self.problem)
@@ -326,7 +326,7 @@ class SummaryPrinting(QObject):
         return path
 
     def tell(self, title: str, text: str) -> None:
-        QMessageBox.warning(self.window, title, text)
+        warn(self.window, title, text)
 
     # What the actions do -------------------------------------------------------------------
     def choose(self, title: str, show_paper: bool = False) -> tuple[FightSummary, Paper | None] | None:

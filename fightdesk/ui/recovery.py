@@ -18,6 +18,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 
 from .paint_watch import after_next_paint
+from .plain import message_box, warn
 
 if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine
@@ -61,13 +62,12 @@ def describe(info: RecoveryInfo) -> str:
 
 def restore_box(parent: QWidget | None, info: RecoveryInfo) -> QMessageBox:
     """The question asked after a crash: bring the fight back exactly as it was?"""
-    box = QMessageBox(parent)
+    # The description quotes the fight (its name, its last action): plain text.
+    box = message_box(parent, QMessageBox.Icon.Question, "Restore the fight?",
+                      "fightdesk did not close normally last time.\n"
+                      "Restore the fight exactly as it was after the last action?",
+                      describe(info), QMessageBox.StandardButton.NoButton)
     box.setObjectName("RestoreQuestion")
-    box.setIcon(QMessageBox.Icon.Question)
-    box.setWindowTitle("Restore the fight?")
-    box.setText("fightdesk did not close normally last time.\n"
-                "Restore the fight exactly as it was after the last action?")
-    box.setInformativeText(describe(info))
     restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
     restore.setObjectName(RESTORE_BUTTON)
     skip = box.addButton("Start without it", QMessageBox.ButtonRole.RejectRole)
@@ -102,7 +102,7 @@ def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) 
     try:
         session = autosave.restore(info.fight_id)
     except FileProblem as problem:
-        QMessageBox.warning(parent, "Cannot restore the fight", str(problem))
+        warn(parent, "Cannot restore the fight", str(problem))
         return None
     return StartChoice(session, info.path, info.fight_id, info.unsaved, info.crashed)
 
@@ -188,8 +188,7 @@ class AutosaveBinder(QObject):
             return
         if self._warning is None:
             # Once per failure: a dialog the GM cannot miss, not modal so play goes on.
-            box = QMessageBox(QMessageBox.Icon.Warning, "Autosave failed", message,
-                              QMessageBox.StandardButton.Ok, self.window)
+            box = message_box(self.window, QMessageBox.Icon.Warning, "Autosave failed", message)
             box.setObjectName("AutosaveWarning")
             box.setWindowModality(Qt.WindowModality.NonModal)
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)

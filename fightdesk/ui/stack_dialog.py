@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from .inline import error_label
 from .models import KeyRole
+from .plain import plain_label
 
 
 class InterruptStackDialog(QDialog):
@@ -76,7 +77,7 @@ class InterruptStackDialog(QDialog):
 
         self.decision_area = QVBoxLayout()
         self.error = error_label()
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setWordWrap(True)
 
         self.resolve_next = QPushButton("Resolve &next")

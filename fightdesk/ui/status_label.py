@@ -7,6 +7,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from .plain import plain_tip
+
 MIN_CHARS = 24  # what the label keeps when the bar is crowded: "Round 12 · phase 10 · ..."
 
 
@@ -15,14 +17,16 @@ class StatusLabel(QLabel):
     with the whole line as the tooltip."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(text, parent)
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)  # the line names fighters from the file
+        super().setText(text)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.setToolTip(text)
+        self.setToolTip(plain_tip(text))
 
     def setText(self, text: str) -> None:
         if text != self.text():
             super().setText(text)
-            self.setToolTip(text)
+            self.setToolTip(plain_tip(text))
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()

@@ -29,6 +29,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
+from .plain import plain_tip
+
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import Chip, Lane, Timeline
 
@@ -537,11 +539,11 @@ class TimelineView(QAbstractScrollArea):
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             chip = self._chip_at(event.pos())
             if chip is not None:
-                QToolTip.showText(event.globalPos(), self._chip_tip(chip), self.viewport())
+                QToolTip.showText(event.globalPos(), plain_tip(self._chip_tip(chip)), self.viewport())
                 return True
             if (self._timeline is not None and event.pos().y() < self._header_height()
                     and event.pos().x() < self._title_width and self._timeline.caption):
-                QToolTip.showText(event.globalPos(), self._timeline.caption, self.viewport())
+                QToolTip.showText(event.globalPos(), plain_tip(self._timeline.caption), self.viewport())
                 return True
             if (self._timeline is not None and event.pos().y() < self._header_height()
                     and event.pos().x() >= self._title_width and self._column_width > 0):
@@ -553,7 +555,8 @@ class TimelineView(QAbstractScrollArea):
                     return True
             lane_no = self._lane_at(event.pos().y())
             if lane_no is not None and self._timeline is not None and event.pos().x() < self._title_width:
-                QToolTip.showText(event.globalPos(), self._timeline.lanes[lane_no].title, self.viewport())
+                QToolTip.showText(event.globalPos(), plain_tip(self._timeline.lanes[lane_no].title),
+                                 self.viewport())
                 return True
             QToolTip.hideText()
             event.ignore()

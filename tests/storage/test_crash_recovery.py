@@ -309,10 +309,11 @@ def gui_env(home: Path, drive: str, trap: str | None = None) -> dict[str, str]:
 
 
 def run_gui(env: dict[str, str], *, kill_at_step: int | None = None,
-            timeout: float = 60.0) -> tuple[list[str], bool]:
-    """Run the app until it exits, prints TRAP, or reports step ``kill_at_step``;
-    SIGKILL it in the last two cases. Returns its lines and whether it was killed."""
-    proc = subprocess.Popen([sys.executable, "-m", "fightdesk"], env=env,
+            timeout: float = 60.0, args: tuple[str, ...] = ()) -> tuple[list[str], bool]:
+    """Run the app (``args`` on its command line) until it exits, prints TRAP, or reports
+    step ``kill_at_step``; SIGKILL it in the last two cases. Returns its lines and
+    whether it was killed."""
+    proc = subprocess.Popen([sys.executable, "-m", "fightdesk", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     fd, buffer = proc.stdout.fileno(), b""

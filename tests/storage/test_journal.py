@@ -182,7 +182,7 @@ def test_round_end_writes_a_kept_round_snapshot(
     end_round_for_test(monkeypatch)
     saver = Autosave(root)
     saver.attach(engine)
-    engine.encounter.round = 1  # as if the fight had started (no rule for that here)
+    engine.encounter.round = engine.session.start.round = 1  # as if the fight had started (no rule for that here)
     snapshots = {}
     for value in (9, 8, 7):
         hp(engine, value)
@@ -204,7 +204,7 @@ def test_undo_of_a_round_end_is_journaled_not_snapshotted(
 ) -> None:
     end_round_for_test(monkeypatch)
     saver = Autosave(root)
-    engine.encounter.round = 1
+    engine.encounter.round = engine.session.start.round = 1
     saver.attach(engine)
     engine.apply(c.EndRound())
     engine.undo()
@@ -419,7 +419,7 @@ def test_read_only_folder_at_round_end_keeps_the_journal(
     end_round_for_test(monkeypatch)
     statuses = Statuses()
     saver = Autosave(root, on_status=statuses)
-    engine.encounter.round = 1
+    engine.encounter.round = engine.session.start.round = 1
     saver.attach(engine)
     hp(engine, 6)
     monkeypatch.setattr(files_mod, "os", FailingOs(PermissionError(errno.EACCES, "denied"), "replace"))
@@ -589,7 +589,7 @@ def test_round_counter_moving_on_keeps_the_round_once(
 
     monkeypatch.setattr(ruleset, "handle", handle)
     saver = Autosave(root)
-    engine.encounter.round = 1
+    engine.encounter.round = engine.session.start.round = 1
     saver.attach(engine)
     hp(engine, 6)
     assert engine.apply(c.EndRound()).ok

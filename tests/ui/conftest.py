@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from fightdesk.ui.palettes import dark_palette
@@ -34,6 +35,29 @@ def window(qtbot: QtBot) -> MainWindow:
     win.show()
     qtbot.waitExposed(win)
     return win
+
+
+class ShownBox(NamedTuple):
+    title: str
+    text: str
+    informative: str
+    plain: bool
+    name: str
+
+
+@pytest.fixture
+def message_boxes(monkeypatch: pytest.MonkeyPatch) -> list[ShownBox]:
+    """Every QMessageBox the code opens with exec(), recorded instead of shown (answered
+    with its escape button, else Ok)."""
+    shown: list[ShownBox] = []
+
+    def fake_exec(box: QMessageBox) -> int:
+        shown.append(ShownBox(box.windowTitle(), box.text(), box.informativeText(),
+                              box.textFormat() == Qt.TextFormat.PlainText, box.objectName()))
+        return int(QMessageBox.StandardButton.Ok)
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    return shown
 
 
 @pytest.fixture

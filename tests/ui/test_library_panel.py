@@ -26,6 +26,7 @@ from fightdesk.storage.library import (
 )
 from fightdesk.ui.fighter_form import FighterDialog, FighterForm
 from fightdesk.ui.library_panel import IdRole, LibraryPanel, WriteBackDialog
+from fightdesk.ui.plain import plain_tip
 
 
 def item(table: QTableWidget, row: int, column: int) -> QTableWidgetItem:
@@ -164,7 +165,7 @@ def test_edit_duplicate_delete_and_library_undo(panel: LibraryPanel,
     panel.edit_action.trigger()
     assert campaign.get("canal-lookout").notes == "saw everything"
     assert panel.undo_action.isEnabled()
-    assert panel.undo_action.toolTip() == "Undo library edit: Edit Canal Lookout"
+    assert panel.undo_action.toolTip() == plain_tip("Undo library edit: Edit Canal Lookout")
     panel.duplicate_action.trigger()
     assert panel.selected_fighters()[0].name == "Canal Lookout (copy)"
     select(panel, "canal-lookout", "canal-lookout-copy")
@@ -305,7 +306,7 @@ def test_write_back_shows_the_diff_then_applies(panel: LibraryPanel, qtbot: QtBo
     monkeypatch.setattr(panel, "_confirm_write_back", confirm)
     panel.write_back_action.trigger()
     assert len(seen) == 1 and campaign.get("marisol-quintero").status.health == 3
-    assert panel.undo_action.toolTip() == "Undo library edit: Write back Marisol Quintero"
+    assert panel.undo_action.toolTip() == plain_tip("Undo library edit: Write back Marisol Quintero")
     panel.undo_action.trigger()
     assert campaign.get("marisol-quintero").status.health == 10
 

@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import demo_session, save_session
+
+from .conftest import ShownBox
 
 if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
@@ -93,7 +95,7 @@ def test_save_reopen_and_undo_still_reaches_back_through_the_log(window: MainWin
     window.undo_action.trigger()
     assert reopened.encounter.fighters["kaede"].status.health == 10
     assert not window.undo_action.isEnabled()
-    assert [Path(a.toolTip()).name for a in window.recent_menu.actions()] == ["duel.json"]
+    assert [Path(a.data()).name for a in window.recent_menu.actions()] == ["duel.json"]
 
 
 def _bad_files(tmp_path: Path) -> dict[str, Path]:
@@ -129,10 +131,8 @@ def _bad_files(tmp_path: Path) -> dict[str, Path]:
 @pytest.mark.parametrize("case", ["truncated", "not-json", "wrong-type", "unknown-ruleset", "newer",
                                   "missing-field", "empty", "directory"])
 def test_open_bad_file_shows_a_clear_dialog_and_changes_nothing(
-        window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
-    shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(QMessageBox, "warning",
-                        lambda _parent, title, text, *a, **k: shown.append((title, text)))
+        window: MainWindow, tmp_path: Path, message_boxes: list[ShownBox], case: str) -> None:
+    shown = message_boxes
     engine = Engine(demo_session())
     window.show_session(engine, None)
     path = _bad_files(tmp_path)[case]
@@ -141,8 +141,8 @@ def test_open_bad_file_shows_a_clear_dialog_and_changes_nothing(
 
     assert window.open_file(path) is False
     assert len(shown) == 1
-    title, text = shown[0]
-    assert title == "Cannot open this file"
+    title, text, _, plain, _ = shown[0]
+    assert title == "Cannot open this file" and plain
     assert str(path) in text and "\n" not in text and "Traceback" not in text
     expected = {"truncated": "JSON", "not-json": "JSON", "wrong-type": "round", "unknown-ruleset": "chess",
                 "newer": "newer", "missing-field": "sheet", "empty": "empty", "directory": "folder"}[case]
@@ -152,9 +152,8 @@ def test_open_bad_file_shows_a_clear_dialog_and_changes_nothing(
         assert path.read_bytes() == before
 
 
-def test_unreadable_file_is_reported(window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    shown: list[str] = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a, **k: shown.append(text))
+def test_unreadable_file_is_reported(window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     message_boxes: list[ShownBox]) -> None:
     path = tmp_path / "locked.json"
     save_session(demo_session(), path)
 
@@ -163,6 +162,7 @@ def test_unreadable_file_is_reported(window: MainWindow, tmp_path: Path, monkeyp
 
     monkeypatch.setattr(Path, "read_bytes", deny)
     assert window.open_file(path) is False
+    shown = [box.text for box in message_boxes]
     assert len(shown) == 1 and "permission" in shown[0].lower() and str(path) in shown[0]
 
 

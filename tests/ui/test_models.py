@@ -7,6 +7,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from fightdesk.engine import commands as c
 from fightdesk.engine.ruleset import StackRow
 from fightdesk.ui.models import FightersModel, GroupRole, ItemRole, KeyRole, LogModel, StackModel
+from fightdesk.ui.plain import plain_tip
 
 from .fake_ruleset import PracticeEngine
 
@@ -79,8 +80,8 @@ def test_stack_model_rows_in_resolution_order(qtmodeltester, engine: PracticeEng
         "Brannock Vale", "Jab", "held die", "7", "2", "1 EP"]
     assert model.headerData(3, Qt.Orientation.Horizontal) == "Speed"
     # The maneuver and the cost may be cut short in the table: their tooltips are whole.
-    assert model.index(0, 5).data(Qt.ItemDataRole.ToolTipRole) == "1 EP"
-    assert model.index(0, 1).data(Qt.ItemDataRole.ToolTipRole) == "Jab"
+    assert model.index(0, 5).data(Qt.ItemDataRole.ToolTipRole) == plain_tip("1 EP")
+    assert model.index(0, 1).data(Qt.ItemDataRole.ToolTipRole) == plain_tip("Jab")
     assert model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole) is None
     qtmodeltester.check(model)
     engine.practice.stack_rows = [StackRow("m3", "dock-thug-1", "Dock Thug 1", "Short", "die 3", 9, 0, "free"), *rows]

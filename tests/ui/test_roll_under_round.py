@@ -23,9 +23,9 @@ DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_roll-under.json
 
 def lane_point(window: MainWindow, lane_no: int, column: int, top: bool = False) -> QPoint:
     view = window.timeline
-    rect = view._lane_rect(lane_no)  # noqa: SLF001 - the test aims the mouse at a lane
+    rect = view._lane_rect(lane_no)
     y = rect.top() + 3 if top else rect.center().y()
-    return QPoint(view._column_x(column) + 10, y)  # noqa: SLF001
+    return QPoint(view._column_x(column) + 10, y)
 
 
 def test_surprise_then_a_split_initiative_through_the_widgets(window: MainWindow, qtbot: QtBot) -> None:

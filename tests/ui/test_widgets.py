@@ -19,6 +19,7 @@ from fightdesk.ui.cards import CardsView
 from fightdesk.ui.decision import DecisionPanel
 from fightdesk.ui.inline import parse_typed_dice
 from fightdesk.ui.models import FightersModel, StackModel
+from fightdesk.ui.plain import plain_tip
 from fightdesk.ui.stack_dialog import InterruptStackDialog
 from fightdesk.ui.timeline import TimelineView
 
@@ -334,5 +335,5 @@ def test_round_status_stays_in_the_toolbar_when_long(window: Any, qtbot: Any,
     window.round_bar.layout().invalidate()
     # shrunk and elided, not moved into the toolbar's overflow menu (which hides it)
     qtbot.waitUntil(lambda: window.state_label.isVisible() and window.state_label.width() > 100)
-    assert window.state_label.text() == line and window.state_label.toolTip() == line
+    assert window.state_label.text() == line and window.state_label.toolTip() == plain_tip(line)
     assert window.state_label.geometry().right() <= window.round_bar.width()

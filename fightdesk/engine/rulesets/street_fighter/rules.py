@@ -88,6 +88,11 @@ class StreetFighter(Ruleset):
             return ""
         return "end of the phases"
 
+    def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
+        from .checks import state_problems
+
+        return state_problems(enc)
+
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """A fighter joining: pools within the sheet, no EP or dice from elsewhere; in a
         round already going they wait for the next round's dice."""

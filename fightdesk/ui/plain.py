@@ -1,0 +1,60 @@
+"""Text from files is data: shown as plain text in every widget, tooltip and dialog.
+
+Qt guesses whether a string is rich text (``Qt::mightBeRichText``) wherever the format
+is not set: a fighter named ``<b>Bold</b>`` would be drawn in bold, ``<img src=x>`` as a
+broken image. Labels and message boxes here are told the text is plain; tooltips (which
+have no format of their own) get the text converted to rich text that shows it as is.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import Qt as GuiQt
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+
+PLAIN = GuiQt.TextFormat.PlainText
+
+
+def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
+    label = QLabel(parent)
+    label.setTextFormat(PLAIN)
+    label.setText(text)
+    return label
+
+
+def plain_tip(text: str | None) -> str:
+    """A tooltip that shows ``text`` exactly (empty stays empty: no tooltip)."""
+    if not text:
+        return ""
+    return shown_as_is(text)
+
+
+def shown_as_is(text: str) -> str:
+    """Rich text that shows ``text`` exactly, for the places that guess the format and
+    cannot be told (tooltips, an input dialog's label, an informative text)."""
+    return GuiQt.convertFromPlainText(text, GuiQt.WhiteSpaceMode.WhiteSpaceNormal)
+
+
+def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str,
+                informative: str = "",
+                buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok) -> QMessageBox:
+    """A message box whose texts are plain text, whatever they hold."""
+    box = QMessageBox(icon, title, "", buttons, parent)
+    box.setTextFormat(PLAIN)
+    box.setText(text)
+    if informative:
+        # The informative text has no format setting of its own: give it as rich text
+        # that shows the plain text exactly.
+        box.setInformativeText(plain_tip(informative))
+    return box
+
+
+def warn(parent: QWidget | None, title: str, text: str) -> None:
+    """QMessageBox.warning, with the text shown as plain text."""
+    message_box(parent, QMessageBox.Icon.Warning, title, text).exec()
+
+
+def confirm(parent: QWidget | None, title: str, text: str) -> bool:
+    """QMessageBox.question (Yes/No), with the text shown as plain text."""
+    box = message_box(parent, QMessageBox.Icon.Question, title, text, buttons=(
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No))
+    return box.exec() == QMessageBox.StandardButton.Yes
