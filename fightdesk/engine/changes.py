@@ -79,7 +79,7 @@ def _item_adapter(owner: type[BaseModel], field: str) -> TypeAdapter[Any]:
     return TypeAdapter(item_type)
 
 
-def _validated_item(root: Any, target: Path, value: Any) -> Any:
+def validated_item(root: Any, target: Path, value: Any) -> Any:
     if not target:
         return value
     owner = resolve(root, target[:-1])
@@ -97,14 +97,14 @@ def apply_change(root: Any, change: Change) -> None:
                 raise KeyError(f"{type(holder).__name__}.{change.key}")
             setattr(holder, str(change.key), change.after)
         elif isinstance(holder, list):
-            holder[int(change.key)] = _validated_item(root, change.target, change.after)
+            holder[int(change.key)] = validated_item(root, change.target, change.after)
         else:
-            holder[change.key] = _validated_item(root, change.target, change.after)
+            holder[change.key] = validated_item(root, change.target, change.after)
     elif change.op == "put":
         if isinstance(holder, list):
-            holder.insert(int(change.key), _validated_item(root, change.target, change.after))
+            holder.insert(int(change.key), validated_item(root, change.target, change.after))
         else:
-            holder[change.key] = _validated_item(root, change.target, change.after)
+            holder[change.key] = validated_item(root, change.target, change.after)
     else:
         if isinstance(holder, list):
             del holder[int(change.key)]

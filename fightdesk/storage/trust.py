@@ -171,8 +171,28 @@ class _Replay:
         if now != change.before or type(now) is not type(change.before):
             if now == change.before and isinstance(now, int | float):
                 return None  # 3 and 3.0: JSON does not tell them apart
+            if isinstance(change.before, dict | list) and now == self._as_read(holder, change):
+                return None  # written before a field with a default was added to the model
             return f"held {_show(now)}, not {_show(change.before)} as the log says"
         return None
+
+    def _as_read(self, holder: Any, change: Change) -> Any:
+        """The logged ``before`` as today's model reads it (its new fields at their
+        defaults), or a marker that equals nothing when the model refuses it."""
+        from pydantic import TypeAdapter
+
+        try:
+            if isinstance(holder, self._model):
+                annotation = type(holder).model_fields[str(change.key)].annotation
+                value = TypeAdapter(annotation).validate_python(change.before)
+            else:
+                value = self._changes.validated_item(self.enc, change.target, change.before)
+            return self._changes.snapshot(value)
+        except Exception:  # noqa: BLE001 - a refused value is simply not a match
+            return _NO_MATCH
+
+
+_NO_MATCH = object()
 
 
 def _misfit_text(exc: Exception) -> str:
