@@ -183,12 +183,12 @@ class _Replay:
 
         try:
             if isinstance(holder, self._model):
-                annotation = type(holder).model_fields[str(change.key)].annotation
+                annotation: Any = type(holder).model_fields[str(change.key)].annotation
                 value = TypeAdapter(annotation).validate_python(change.before)
             else:
                 value = self._changes.validated_item(self.enc, change.target, change.before)
             return self._changes.snapshot(value)
-        except Exception:  # noqa: BLE001 - a refused value is simply not a match
+        except Exception:  # a refused value is simply not a match
             return _NO_MATCH
 
 
