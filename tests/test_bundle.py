@@ -71,7 +71,11 @@ def test_png_icon_is_the_svg_drawn_at_its_size(qapp: QApplication, size: int) ->
     old, new = _pixels(committed), _pixels(drawn)
     assert len(old) == len(new)
     differences = [abs(a - b) for a, b in zip(old, new, strict=True)]
-    assert max(differences) <= 24 and sum(differences) / len(differences) < 1.0, (
+    # The icon's letter is drawn with the system's font: after other windows have used
+    # that font, Qt may hint a few of its edge pixels differently. A changed drawing moves
+    # many pixels; those few do not.
+    far = sum(1 for d in differences if d > 24) / len(differences)
+    assert far < 0.01 and sum(differences) / len(differences) < 1.0, (
         f"{path.name} no longer matches fightdesk.svg: run packaging/make_icons.py")
 
 

@@ -208,16 +208,23 @@ class Engine:
         All or nothing: if a recorded change does not fit the fight (a damaged file),
         what was already taken back is put back, the log and the redo list stay as they
         were, and :class:`StepFailed` says why in one line."""
-        group = _last_group(self.session.log)
+        group = self._undo_step()
         if not group:
             return False
+        changes_done = tuple(ch for e in group for ch in e.changes)
+        self._notify(Notice("undo", tuple(group), changes_done, _touched_fighters(changes_done)))
+        return True
+
+    def _undo_step(self) -> list[LogEntry]:
+        """Take back the last step without telling anyone; the step's entries."""
+        group = _last_group(self.session.log)
+        if not group:
+            return []
         changes = [ch.inverse() for e in reversed(group) for ch in reversed(e.changes)]
         _apply_or_restore(self.encounter, changes, "undo", group)
         del self.session.log[-len(group):]
         self.session.redo.extend(group)
-        changes_done = tuple(ch for e in group for ch in e.changes)
-        self._notify(Notice("undo", tuple(group), changes_done, _touched_fighters(changes_done)))
-        return True
+        return group
 
     def redo(self) -> bool:
         """Apply the last undone step again; all or nothing like :meth:`undo`."""
@@ -236,19 +243,28 @@ class Engine:
         """Undo back to just after log entry ``seq`` ("Revert to here"); returns steps undone.
 
         All or nothing: if one of the steps cannot be undone, the steps already undone
-        are redone and :class:`StepFailed` is raised."""
+        are redone and :class:`StepFailed` is raised. The views are told once, with every
+        entry taken back, however many steps that was."""
+        undone: list[LogEntry] = []
         steps = 0
         try:
             while self.session.log and self.session.log[-1].seq > seq:
-                self.undo()
+                undone = self._undo_step() + undone
                 steps += 1
         except StepFailed as failed:
             try:
                 for _ in range(steps):
-                    self.redo()
+                    group = _last_group(self.session.redo)
+                    _apply_or_restore(self.encounter, [ch for e in group for ch in e.changes],
+                                      "redo", group)
+                    del self.session.redo[-len(group):]
+                    self.session.log.extend(group)
             except StepFailed:  # pragma: no cover - redo of a step just undone fits
                 pass
             raise StepFailed(f"Revert stopped: {failed}; nothing was changed") from failed
+        if undone:
+            changes = tuple(ch for e in undone for ch in e.changes)
+            self._notify(Notice("undo", tuple(undone), changes, _touched_fighters(changes)))
         return steps
 
     def rebuild(self) -> Encounter:

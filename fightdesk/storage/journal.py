@@ -3,8 +3,9 @@
 One JSON record per line, appended with a single write and fsynced:
 
 * ``{"op": "apply", "entry": {...}}`` - a new log entry (its ``changes`` replay it);
-* ``{"op": "undo", "seqs": [...]}`` / ``{"op": "redo", "seqs": [...]}`` - a whole step
-  moved between the log and the redo list, named by the seqs of its entries.
+* ``{"op": "undo", "seqs": [...]}`` / ``{"op": "redo", "seqs": [...]}`` - whole steps
+  moved between the log and the redo list, named by the seqs of their entries (one step,
+  or every step a Revert to here took back).
 
 A crash can only cut the last line short; a line without its newline was never
 written as far as :func:`read_journal` is concerned. Replaying applies the logged
@@ -187,7 +188,10 @@ def replay_record(engine: Engine, record: ApplyRecord | StepRecord) -> None:
         raise ReplayMismatch(f"{record.op} of entries {record.seqs}, but the list ends {present}")
     before = len(source)
     try:
-        engine.undo() if record.op == "undo" else engine.redo()
+        # One record may hold several steps (Revert to here tells its views once).
+        while len(source) > before - len(record.seqs):
+            if not (engine.undo() if record.op == "undo" else engine.redo()):
+                break
     except StepFailed as exc:
         raise ReplayMismatch(str(exc)) from exc
     if before - len(source) != len(record.seqs):

@@ -198,8 +198,8 @@ class FighterCard(QFrame):
         self.resources.setVisible(bool(res))
         conds = "\n".join(c.text for c in shown.conditions) if shown else ""
         self.conditions.setText(conds)
-        _set_tip(self.conditions, _plain_tip("\n".join(c.tooltip for c in shown.conditions
-                                                     if c.tooltip)) if shown else "")
+        _set_tip(self.conditions, "\n".join(c.tooltip for c in shown.conditions
+                                             if c.tooltip) if shown else "")
         self.conditions.setVisible(bool(conds))
         dice = " ".join(shown.dice) if shown else ""
         self.dice.setText(f"Dice: {dice}" if dice else "")
@@ -493,16 +493,6 @@ def _set_tip(widget: QWidget, text: str) -> None:
     text = plain_tip(text)  # names and conditions come from the file
     if widget.toolTip() != text:
         widget.setToolTip(text)
-
-
-def _plain_tip(text: str) -> str:
-    """A tooltip of text from a file (condition names, notes): Qt would show one that
-    looks like markup as rich text, so such a one is escaped (line breaks kept)."""
-    from PySide6 import QtGui
-
-    if not QtGui.Qt.mightBeRichText(text):
-        return text
-    return QtGui.Qt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
 
 
 def _resource_text(resource: Any) -> str:

@@ -182,10 +182,12 @@ class FightDocument(QObject):
         else:
             self._engine_driving = True
             try:
-                if notice.kind == "undo":
-                    stack.undo()
-                else:
-                    stack.redo()
+                # One notice may take back several steps at once (Revert to here).
+                for _ in range(max(1, len({e.step for e in notice.entries}))):
+                    if notice.kind == "undo":
+                        stack.undo()
+                    else:
+                        stack.redo()
             finally:
                 self._engine_driving = False
 

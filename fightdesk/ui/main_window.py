@@ -468,7 +468,6 @@ class MainWindow(QMainWindow):
         engine = self.document.engine
         for model in (self.fighters_model, self.log_model, self.stack_model):
             model.set_engine(engine)
-        self.statusBar().clearMessage()  # the last fight's message says nothing of this one
         if engine is not None:
             ruleset = engine.ruleset
             self.cards.set_roles(tuple((role, ruleset.role_labels.get(role, role.title()))

@@ -126,3 +126,30 @@ def test_bad_option_changes_nothing(engine: Engine, option: str, value: object,
     out = engine.apply(c.SetOption(option=option, value=value))
     assert not out.ok and message in (out.error or ""), out.error
     assert dump(engine) == before and not engine.session.log
+
+
+def test_revert_to_tells_the_views_once_and_the_journal_replays_it() -> None:
+    """Revert to here over several steps is one notice (the views refresh once), and the
+    autosave journal's record of it replays to the same fight."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine, Notice
+    from fightdesk.storage.journal import replay_record, step_record
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    start = engine.session.model_copy(deep=True)
+    for n in range(5):
+        assert engine.apply(c.Note(text=f"note {n}")).ok
+    heard: list[Notice] = []
+    engine.subscribe(heard.append)
+    assert engine.revert_to(1) == 3
+    assert len(heard) == 1 and heard[0].kind == "undo"
+    assert [e.seq for e in heard[0].entries] == [2, 3, 4]
+    assert [e.seq for e in engine.session.log] == [0, 1]
+    # The journal's record of that notice, replayed on the fight before the revert.
+    replayed = Engine(start)
+    for n in range(5):
+        assert replayed.apply(c.Note(text=f"note {n}")).ok
+    replay_record(replayed, step_record("undo", heard[0].entries))
+    assert replayed.session.log == engine.session.log
+    assert replayed.session.redo == engine.session.redo
