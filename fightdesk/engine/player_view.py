@@ -121,6 +121,10 @@ def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
     acting = [c.name for c in cards if c.acting and not c.out]
     if acting and not any(name in line for name in acting):
         line += f" · {', '.join(acting)} to act"
+    shown = {c.fighter_id: c.name for c in cards}
+    following = next((shown[f] for f in ruleset.next_up(enc) if f in shown), None)
+    if following:
+        line += f" · next: {following}"
     return line
 
 

@@ -369,6 +369,11 @@ class Ruleset:
         sends a ``turn-timeout`` command when they run out."""
         return 0
 
+    def next_up(self, enc: Encounter) -> list[str]:
+        """The fighters due to act after the current one, in order (the player view says
+        who is next); empty where the ruleset cannot tell ahead."""
+        return []
+
     def timed_turn(self, enc: Encounter) -> tuple[str, int] | None:
         """The turn the timer runs on now: (its timeline chip id, its turn number)."""
         return None

@@ -230,6 +230,21 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         if ctx.enc.state.stage == "turns" and order.sections:
             turns.add_turn(ctx, TURNS, fighter_id, order.sections[-1].id, extra=False)
 
+    def next_up(self, enc: Encounter) -> list[str]:
+        order: TurnOrder = enc.state.turns
+        if enc.state.stage != "turns":
+            return []
+        skips = self._skips(enc)
+        found_current = order.current is None
+        waiting = []
+        for slot in turns.slots(order):
+            if not found_current:
+                found_current = slot.id == order.current
+                continue
+            if not slot.acted and not skips(slot.fighter_id):
+                waiting.append(slot.fighter_id)
+        return waiting
+
     def timed_turn(self, enc: Encounter) -> tuple[str, int] | None:
         order: TurnOrder = enc.state.turns
         if enc.state.stage != "turns" or order.current is None:

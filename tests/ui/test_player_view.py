@@ -195,3 +195,17 @@ def test_hide_and_show_from_the_card(window: MainWindow, qtbot: QtBot) -> None:
     assert card.side.text() == "Enemy" and "Thug 2" in " ".join(view.texts())
     out = engine.apply(c.HideFighter(fighter_id="thug-2", hidden=False))
     assert not out.ok and out.error == "Thug 2 is already shown to the players"
+
+
+def test_the_headline_says_who_is_next_but_never_a_hidden_fighter(window: MainWindow,
+                                                                   qtbot: QtBot) -> None:
+    engine = drill_engine()
+    window.show_session(engine, None)
+    open_view(window)
+    view = window.player_view
+    assert view is not None
+    window.document.apply(c.StartRound())
+    window.document.apply(c.Answer(decision_id="initiative", values={"kaede": 1, "brannock": 1}))
+    assert view.headline.text() == "Round 1 · quick, Kaede's turn · next: Brannock"
+    window.document.apply(c.HideFighter(fighter_id="brannock"))
+    assert view.headline.text() == "Round 1 · quick, Kaede's turn · next: Thug 1"
