@@ -1,0 +1,96 @@
+"""The roll-under autopilot: what a plain, sensible table does next, for the simulator.
+
+Its choices (docs/rulesets/roll-under.md#autopilot): the players' Wisdom rows are left to
+the app; on its turn a fighter attacks the foe it is most likely to hurt (the chance to
+hit times the weapon's average damage, the exact odds of the roll), with its best weapon,
+then ends its turn; an ally with assists to spare helps a roll of its own side that
+succeeds less than half the time, one assist each, and a roll is made once nobody helps
+any more. Combat maneuvers and holds are left to the GM. Deterministic: the same fight
+gives the same command (``rng`` only breaks exact ties).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from ... import commands as c
+from ... import turns
+from ...odds import d20_at_or_under
+from . import commands as ru
+
+if TYPE_CHECKING:
+    from ...model import Encounter, Fighter
+    from .rules import RollUnder
+
+PARTY = ("pc", "ally")
+
+
+def next_command(ruleset: RollUnder, enc: Encounter, rng: random.Random) -> c.Command | None:
+    state = enc.state
+    pending = ruleset.pending(enc)
+    if pending is not None:
+        return c.Answer(decision_id=pending.id, values={}, by="autopilot")
+    if state.stage == "setup":
+        return c.StartFight()
+    if state.stage == "round-over":
+        return c.StartRound()
+    if state.stage != "turns":
+        return None
+    if state.roll is not None:
+        return _help_or_roll(ruleset, enc)
+    fid = turns.current_fighter(state.turns)
+    if fid is None or fid not in enc.fighters:
+        return c.NextStep()
+    me = enc.fighters[fid]
+    if me.status.action is None and not ruleset.is_out(me):
+        attack = _best_attack(ruleset, enc, me, rng)
+        if attack is not None:
+            return attack
+    return c.NextStep()
+
+
+def _best_attack(ruleset: RollUnder, enc: Encounter, me: Fighter,
+                 rng: random.Random) -> c.Command | None:
+    from .rules import attack_target, defense_target, player_faces
+
+    weapon = _best_weapon(ruleset, me)
+    sides, _ = ruleset.weapon_die(me, weapon)
+    mean = Fraction(sides + 1, 2)
+    best: list[tuple[Fraction, int, str]] = []
+    for fid in enc.order:
+        foe = enc.fighters[fid]
+        if (foe.side in PARTY) == (me.side in PARTY) or ruleset.is_out(foe):
+            continue
+        if player_faces(me, foe):
+            hit = 1 - d20_at_or_under(defense_target(foe, me))
+        else:
+            hit = d20_at_or_under(attack_target(me, foe))
+        best.append((hit * mean, -int(foe.status.hp), fid))
+    if not best:
+        return None
+    top = max(best)[:2]
+    choices = [fid for value, hp, fid in best if (value, hp) == top]
+    target = choices[0] if len(choices) == 1 else rng.choice(choices)
+    return ru.Attack(fighter_id=me.id, target_id=target, weapon=weapon)
+
+
+def _best_weapon(ruleset: RollUnder, me: Fighter) -> int | None:
+    weapons = me.sheet.weapons
+    if not weapons:
+        return None
+    return max(range(len(weapons)), key=lambda i: (ruleset.weapon_die(me, i)[0], -i))
+
+
+def _help_or_roll(ruleset: RollUnder, enc: Encounter) -> c.Command:
+    roll = enc.state.roll
+    assert roll is not None
+    if d20_at_or_under(roll.total) < Fraction(1, 2):
+        given = {x.fighter_id for x in roll.contributions}
+        for option in ruleset.contribution_options(enc, roll):
+            helps = not option.label.startswith("assist (hinders")
+            if helps and option.fighter_id not in given:
+                return c.Contribute(roll_id=roll.id, fighter_id=option.fighter_id,
+                                    contribution=option.kind, amount=1)
+    return c.MakeRoll(roll_id=roll.id)
