@@ -16,6 +16,9 @@ from .changes import Path, RuleViolation, Transaction
 from .dice import DiceTray, Roll
 
 if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable
+
     from .base import Decision
     from .commands import Command
     from .model import Encounter, Event, Fighter
@@ -266,6 +269,39 @@ class RoundControls:
     extra: dict[str, bool] = field(default_factory=dict)
 
 
+class LegalOption(NamedTuple):
+    """One thing the table may do now (an action form, a reaction, an answer, a GM step)
+    with every value its fields may take: ``spaces`` lists each field's values (number
+    fields enumerated within their bounds), and ``build`` makes the command for one pick
+    of them. Kept as spaces, not as the product, since one attack form alone has thousands
+    of combinations; ``count`` is the size of the product."""
+
+    form_id: str
+    fighter_id: str
+    spaces: tuple[tuple[str, tuple[Any, ...]], ...]
+    build: Callable[[dict[str, Any]], Command]
+
+    @property
+    def count(self) -> int:
+        total = 1
+        for _, values in self.spaces:
+            total *= max(1, len(values))
+        return total
+
+    def values_at(self, index: int) -> dict[str, Any]:
+        """The field values of combination ``index`` (0 .. count - 1), mixed-radix."""
+        values: dict[str, Any] = {}
+        for field_name, options in self.spaces:
+            if not options:
+                continue
+            index, pick = divmod(index, len(options))
+            values[field_name] = options[pick]
+        return values
+
+    def command_at(self, index: int) -> Command:
+        return self.build(self.values_at(index))
+
+
 class Ruleset:
     """Base class of the four rulesets. Subclasses set the class attributes and override
     the hooks; the defaults describe a fight with no rules at all."""
@@ -379,6 +415,24 @@ class Ruleset:
 
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """Hook for adding a fighter mid-fight (e.g. giving them their status)."""
+
+
+    # --- playing the fight for the simulator (engine/simulate.py) -----------------------
+    def legal_commands(self, enc: Encounter) -> tuple[LegalOption, ...]:
+        """Everything the rules offer now, read from the ruleset's own views: the
+        decision waiting (each choice, or each amount between its bounds), the round
+        controls and every enabled action form of every fighter in the fight. The GM's
+        sheet edits (role ``gm``) and ending the fight by hand are left out: they change
+        the fighters or stop the fight rather than play it."""
+        from .legal import legal_from_views
+
+        return legal_from_views(self, enc)
+
+    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
+        """The command a plain, sensible table would give next (None: it has none).
+        Each ruleset with built rules writes its own (its choices are in its page in
+        docs/rulesets/); the same state and the same ``rng`` give the same command."""
+        return None
 
     # --- views -----------------------------------------------------------------------
     def timeline(self, enc: Encounter) -> Timeline:
