@@ -64,6 +64,23 @@ class Context:
         raise RuleViolation(message)
 
 
+class QuietContext(Context):
+    """A context that makes no lines for the log (the lean engine of the simulator):
+    a rule's ``say`` is dropped, its rolls still come from the dice tray."""
+
+    def say(self, text: str, *, fighter_id: str | None = None, kind: str = "note",
+            roll: Roll | None = None, **data: Any) -> None:
+        return None
+
+    def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
+             fighter_id: str | None = None) -> Roll:
+        return self.dice.roll(count, sides, who=who, purpose=purpose)
+
+    def flip(self, count: int, *, who: str = "", purpose: str = "",
+             fighter_id: str | None = None) -> Roll:
+        return self.dice.flip(count, who=who, purpose=purpose)
+
+
 # --- views: plain data the widgets render ------------------------------------------------
 # Named tuples rather than frozen dataclasses: as light to use, and made six times faster,
 # which the start-up feels (ten of them load before the first fight is shown).
