@@ -118,13 +118,14 @@ def _random_command(ruleset: Ruleset, enc: Encounter, rng: random.Random) -> Com
         return None  # values the form's own check refuses: the table picks again
 
 
-def play_fight(encounter: Encounter, fighter_ids: Sequence[str], index: int, seed: int,
+def play_fight(encounter_json: str, fighter_ids: Sequence[str], index: int, seed: int,
                policy: Policy, max_rounds: int) -> FightResult:
-    """Play fight ``index`` to its end on a copy of ``encounter``."""
+    """Play fight ``index`` to its end on a fresh copy of the fight (read from its JSON,
+    which is quicker than a deep copy)."""
     from .engine import Engine
 
-    ruleset = get_ruleset(encounter.ruleset)
-    enc = encounter.model_copy(deep=True)
+    enc = Encounter.model_validate_json(encounter_json)
+    ruleset = get_ruleset(enc.ruleset)
     own_seed = fight_seed(seed, index)
     enc.dice_seed = own_seed
     engine = Engine.lean(Session.model_construct(encounter=enc, start=enc, log=[], redo=[]))
@@ -278,17 +279,16 @@ def _empty(encounter: Encounter, ruleset: Ruleset, fights: int, policy: Policy, 
 _WORKER: dict[str, object] = {}
 
 
-def _worker_start(encounter_json: str, policy: Policy, max_rounds: int, seed: int) -> None:
-    enc = Encounter.model_validate_json(encounter_json)
-    _WORKER.update(enc=enc, policy=policy, max_rounds=max_rounds, seed=seed,
-                   ids=tuple(fid for fid in enc.order if fid in enc.fighters))
+def _worker_start(encounter_json: str, ids: tuple[str, ...], policy: Policy,
+                  max_rounds: int, seed: int) -> None:
+    _WORKER.update(json=encounter_json, ids=ids, policy=policy, max_rounds=max_rounds,
+                   seed=seed)
 
 
 def _worker_play(indices: range) -> list[FightResult]:
-    enc = _WORKER["enc"]
-    assert isinstance(enc, Encounter)
-    return [play_fight(enc, _WORKER["ids"], i, _WORKER["seed"],  # type: ignore[arg-type]
-                       _WORKER["policy"], _WORKER["max_rounds"])  # type: ignore[arg-type]
+    w = _WORKER
+    return [play_fight(w["json"], w["ids"], i, w["seed"],  # type: ignore[arg-type]
+                       w["policy"], w["max_rounds"])  # type: ignore[arg-type]
             for i in indices]
 
 
@@ -310,16 +310,18 @@ def simulate(session: Session, *, fights: int = DEFAULT_FIGHTS, seed: int = 0,
     sim = _empty(encounter, ruleset, fights, policy, seed, max_rounds)
     results: list[FightResult] = []
     workers = max(1, min(workers or os.cpu_count() or 1, fights))
+    encounter_json = encounter.model_dump_json()
     if workers == 1:
         for i in range(fights):
             if cancelled is not None and cancelled():
                 return None
-            results.append(play_fight(encounter, sim.fighter_ids, i, seed, policy, max_rounds))
+            results.append(play_fight(encounter_json, sim.fighter_ids, i, seed, policy,
+                                      max_rounds))
             if progress is not None:
                 progress(i + 1, fights)
     else:
-        got = _in_processes(encounter.model_dump_json(), fights, seed, policy, max_rounds,
-                            workers, progress, cancelled)
+        got = _in_processes(encounter_json, sim.fighter_ids, fights, seed, policy,
+                            max_rounds, workers, progress, cancelled)
         if got is None:
             return None
         results = got
@@ -328,7 +330,7 @@ def simulate(session: Session, *, fights: int = DEFAULT_FIGHTS, seed: int = 0,
     return sim
 
 
-def _in_processes(encounter_json: str, fights: int, seed: int, policy: Policy,
+def _in_processes(encounter_json: str, ids: tuple[str, ...], fights: int, seed: int, policy: Policy,
                   max_rounds: int, workers: int, progress: Progress | None,
                   cancelled: Callable[[], bool] | None) -> list[FightResult] | None:
     import multiprocessing
@@ -339,7 +341,7 @@ def _in_processes(encounter_json: str, fights: int, seed: int, policy: Policy,
     context = multiprocessing.get_context("spawn")
     results: list[FightResult] = []
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
-                             initargs=(encounter_json, policy, max_rounds, seed)) as pool:
+                             initargs=(encounter_json, ids, policy, max_rounds, seed)) as pool:
         waiting: set[Future[list[FightResult]]] = {
             pool.submit(_worker_play, range(start, min(fights, start + batch)))
             for start in range(0, fights, batch)}

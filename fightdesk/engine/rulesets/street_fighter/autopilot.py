@@ -10,13 +10,14 @@ the same command.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ...changes import RuleViolation
 from ...odds import pool_successes
 from .damage import damage_pool
 from .lazy_commands import core, sf
+from .model import Move
 from .round import current_actor
 from .stack import build_move, holder_of, latest_open_move
 from .state import available_ep, can_use_ep, is_out, maneuvers_of, status, tn_for, unspent
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 # EP a fighter keeps back for dodges when deciding to buy dice or add damage dice.
 DODGE_RESERVE = 2
 # An incoming attack worth blocking with a spare die: at least this many expected levels.
-BLOCK_WORTH = Fraction(3, 2)
+BLOCK_WORTH = 1.5
 
 _PARTY = ("pc", "ally")
 
@@ -41,36 +42,50 @@ def _foes(enc: Encounter, fid: str) -> list[str]:
             and (enc.fighters[other].side in _PARTY) != mine]
 
 
-def _expected(dist: dict[int, Fraction]) -> Fraction:
-    return sum((k * p for k, p in dist.items()), Fraction(0))
+@lru_cache(maxsize=1024)
+def _pool_odds(dice: int, tn: int, ones_cancel: bool) -> tuple[float, float]:
+    """(chance of at least one level, expected levels) of a damage roll, from the exact
+    odds; kept as floats once worked out, since the autopilot only compares them."""
+    dist = pool_successes(dice, tn, ones_cancel=ones_cancel)
+    return float(1 - dist[0]), float(sum(k * p for k, p in dist.items()))
 
 
-def _damage(enc: Encounter, move: Move) -> dict[int, Fraction]:
-    """The exact damage of a move that lands, before dodges."""
+class _Sketch(NamedTuple):
+    """What the damage pool reads of a move: who, with what, on whom."""
+
+    fighter_id: str
+    maneuver: Maneuver
+    target_id: str
+
+
+def _damage(enc: Encounter, move: Move) -> tuple[float, float]:
+    """Chance to hurt and expected damage of a move that lands, before dodges."""
     pool = damage_pool(enc, move).dice
     tn = tn_for(enc, move.fighter_id, 6)
-    return pool_successes(pool, tn, ones_cancel=enc.options.ones_cancel_on_damage)
+    return _pool_odds(pool, tn, enc.options.ones_cancel_on_damage)
 
 
-def _attack(enc: Encounter, fid: str, *, interrupt: bool = False,
-            die_id: int | None = None) -> sf.Act | None:
-    """The foe most likely to be hurt, with the maneuver of the best expected damage."""
-    best: tuple[tuple[Fraction, Fraction, int, int, int], sf.Act] | None = None
+def _attack(enc: Encounter, fid: str) -> sf.Act | None:
+    """The foe most likely to be hurt, with the maneuver of the best expected damage;
+    the best the rules allow now (their own check on each, best first)."""
+    ranked: list[tuple[tuple[float, float, int, int, int], sf.Act]] = []
     maneuvers = [m for m in maneuvers_of(enc, fid) if not m.no_damage and m.special is None]
-    cls = sf.Interrupt if interrupt else sf.Act
     for rank, foe in enumerate(_foes(enc, fid)):
         health = enc.fighters[foe].status.health
         for man in maneuvers:
-            cmd = cls(fighter_id=fid, maneuver=man.name, target_id=foe, die_id=die_id)
-            try:
-                move = build_move(enc, cmd, interrupt=interrupt)
-            except RuleViolation:
-                continue
-            dist = _damage(enc, move)
-            key = (1 - dist.get(0, Fraction(0)), _expected(dist), -health, man.speed, -rank)
-            if best is None or key > best[0]:
-                best = (key, cmd)
-    return best[1] if best else None
+            # Only the pool is read from this sketch of the move; the real one is built
+            # (and checked) by the rules below.
+            hurt, mean = _damage(enc, cast("Move", _Sketch(fid, man, foe)))
+            ranked.append(((hurt, mean, -health, man.speed, -rank),
+                           sf.Act(fighter_id=fid, maneuver=man.name, target_id=foe)))
+    ranked.sort(key=lambda item: item[0], reverse=True)
+    for _, cmd in ranked:
+        try:
+            build_move(enc, cmd, interrupt=False)
+        except RuleViolation:
+            continue
+        return cmd
+    return None
 
 
 def _block(enc: Encounter) -> Command | None:
@@ -87,7 +102,7 @@ def _block(enc: Encounter) -> Command | None:
     blocks: list[Maneuver] = [m for m in maneuvers_of(enc, fid) if m.block and m.abort and
                               (not m.guards or move.maneuver.technique in m.guards)]
     dice = unspent(status(enc, fid))
-    if not blocks or len(dice) < 2 or _expected(_damage(enc, move)) < BLOCK_WORTH:
+    if not blocks or len(dice) < 2 or _damage(enc, move)[1] < BLOCK_WORTH:
         return None
     for man in sorted(blocks, key=lambda m: (-m.speed, m.name)):
         for die in sorted(dice, key=lambda d: d.face):
