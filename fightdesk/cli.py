@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "fightdesk.cli_odds",
     "fightdesk.cli_summary",
     "fightdesk.cli_new",
+    "fightdesk.cli_simulate",
 )
 
 Runner = Callable[[argparse.Namespace], int]
