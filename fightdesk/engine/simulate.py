@@ -295,17 +295,17 @@ def _worker_play(indices: range) -> list[FightResult]:
 Progress = Callable[[int, int], None]
 
 
-def simulate(session: Session, *, fights: int = DEFAULT_FIGHTS, seed: int = 0,
+def simulate(fight: Session | Encounter, *, fights: int = DEFAULT_FIGHTS, seed: int = 0,
              policy: Policy = "autopilot", max_rounds: int = DEFAULT_MAX_ROUNDS,
              workers: int | None = None, progress: Progress | None = None,
              cancelled: Callable[[], bool] | None = None) -> Simulation | None:
-    """Play ``fights`` copies of the session's fight from its current state and count
-    who won. ``workers`` processes (default: every core; 1 plays here, in this process);
+    """Play ``fights`` copies of the fight (a session's live encounter) from its current
+    state and count who won; the fight is read once, as JSON, before the first. ``workers`` processes (default: every core; 1 plays here, in this process);
     ``progress(done, total)`` is called as fights finish, and ``cancelled()`` is asked as
     often: when it says True the run stops and None is returned."""
     if policy not in POLICIES:
         raise SimulationError(f"--policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    encounter = session.encounter
+    encounter = fight.encounter if isinstance(fight, Session) else fight
     ruleset = check_playable(encounter, max_rounds, fights)
     sim = _empty(encounter, ruleset, fights, policy, seed, max_rounds)
     results: list[FightResult] = []

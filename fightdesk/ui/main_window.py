@@ -201,6 +201,8 @@ class MainWindow(QMainWindow):
                                      "Change this fight's ruleset options")
         self.tables_action = action("Roll &Tables...", "Ctrl+T",
                                     "Edit and roll this fight's roll tables")
+        self.simulate_action = action("Si&mulate...", "Ctrl+Shift+M",
+                                      "Play this fight many times from here: who wins, how often")
         self.round_actions = (self.start_fight_action, self.start_round_action,
                               self.next_step_action, self.end_round_action)
         for act in (*self.round_actions, self.act_action, self.stack_action):
@@ -235,6 +237,8 @@ class MainWindow(QMainWindow):
         self.fight_menu.addSeparator()
         self.fight_menu.addAction(self.options_action)
         self.fight_menu.addAction(self.tables_action)
+        self.fight_menu.addSeparator()
+        self.fight_menu.addAction(self.simulate_action)
 
         self.view_menu = bar.addMenu("&View")
         self._fill_recent_menu()
@@ -301,6 +305,7 @@ class MainWindow(QMainWindow):
         self.dice_action.triggered.connect(self._focus_dice)
         self.options_action.triggered.connect(self._edit_options)
         self.tables_action.triggered.connect(self._edit_tables)
+        self.simulate_action.triggered.connect(self._simulate)
 
         self.timeline.chipClicked.connect(self._chip_clicked)
         self.timeline.laneMoved.connect(self._move_turn)
@@ -954,6 +959,23 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.document.changed.connect(dialog.refresh)
         dialog.open()
+        return dialog
+
+    def _simulate(self) -> QDialog | None:
+        """Fight > Simulate: one dialog, which plays copies of the fight as it stands when
+        Run is pressed (so it can be run again mid-fight); the fight is never changed."""
+        from .simulate_dialog import SimulateDialog
+
+        dialog = self.findChild(SimulateDialog)
+        if dialog is None:
+            def current() -> Encounter | None:
+                engine = self.document.engine
+                return engine.encounter if engine is not None else None
+
+            dialog = SimulateDialog(current, self)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
         return dialog
 
     def _apply_options(self, changes: list[tuple[str, object]]) -> None:
