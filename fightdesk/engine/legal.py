@@ -8,6 +8,7 @@ override ``Ruleset.legal_commands``; this is the default every ruleset gets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import commands as c
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 # The round controls every ruleset shares, as commands; the ruleset's extra controls
 # ("resolve-next", ...) are built by its own ``build_command``.
-_CORE_STEPS: dict[str, type[c.Command]] = {
+_CORE_STEPS: dict[str, Callable[[], c.Command]] = {
     "start-fight": c.StartFight,
     "start-round": c.StartRound,
     "next-step": c.NextStep,

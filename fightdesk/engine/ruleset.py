@@ -291,7 +291,7 @@ class LegalOption(NamedTuple):
     with every value its fields may take: ``spaces`` lists each field's values (number
     fields enumerated within their bounds), and ``build`` makes the command for one pick
     of them. Kept as spaces, not as the product, since one attack form alone has thousands
-    of combinations; ``count`` is the size of the product."""
+    of combinations; ``size`` is the size of the product."""
 
     form_id: str
     fighter_id: str
@@ -299,14 +299,14 @@ class LegalOption(NamedTuple):
     build: Callable[[dict[str, Any]], Command]
 
     @property
-    def count(self) -> int:
+    def size(self) -> int:
         total = 1
         for _, values in self.spaces:
             total *= max(1, len(values))
         return total
 
     def values_at(self, index: int) -> dict[str, Any]:
-        """The field values of combination ``index`` (0 .. count - 1), mixed-radix."""
+        """The field values of combination ``index`` (0 .. size - 1), mixed-radix."""
         values: dict[str, Any] = {}
         for field_name, options in self.spaces:
             if not options:

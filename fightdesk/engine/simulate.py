@@ -88,7 +88,7 @@ def check_playable(encounter: Encounter, max_rounds: int, fights: int = 1) -> Ru
 class FightResult(NamedTuple):
     """How one simulated fight ended."""
 
-    index: int
+    number: int  # the fight's index in the run
     winner: Camp | None  # None: a draw
     rounds: int
     down: tuple[bool, ...]  # per fighter, in the order of :attr:`Simulation.fighter_ids`
@@ -113,7 +113,7 @@ def _random_command(ruleset: Ruleset, enc: Encounter, rng: random.Random) -> Com
         return None
     option = options[rng.randrange(len(options))]
     try:
-        return option.command_at(rng.randrange(option.count))
+        return option.command_at(rng.randrange(option.size))
     except (RuleViolation, ValidationError, ValueError):
         return None  # values the form's own check refuses: the table picks again
 
@@ -325,7 +325,7 @@ def simulate(fight: Session | Encounter, *, fights: int = DEFAULT_FIGHTS, seed: 
         if got is None:
             return None
         results = got
-    for result in sorted(results, key=lambda r: r.index):
+    for result in sorted(results, key=lambda r: r.number):
         sim.add(result)
     return sim
 

@@ -79,12 +79,12 @@ class SimulationChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.result: Simulation | None = None
+        self.simulation: Simulation | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         self.setMinimumWidth(460)
 
     def show_result(self, result: Simulation | None) -> None:
-        self.result = result
+        self.simulation = result
         rows = 0 if result is None else 4 + len(result.fighters)
         self.setMinimumHeight(max(40, rows * self.ROW + 16))
         self.updateGeometry()
@@ -92,11 +92,11 @@ class SimulationChart(QWidget):
 
     def numbers(self) -> dict[str, object]:
         """What the chart shows, as numbers (the same object as ``simulate --json``)."""
-        return {} if self.result is None else self.result.as_json()
+        return {} if self.simulation is None else self.simulation.as_json()
 
     def rows(self) -> list[tuple[str, float, tuple[float, float] | None, str]]:
         """(label, bar from 0 to 1, whisker or None, text) for each row drawn."""
-        r = self.result
+        r = self.simulation
         if r is None:
             return []
         out: list[tuple[str, float, tuple[float, float] | None, str]] = []
@@ -104,7 +104,7 @@ class SimulationChart(QWidget):
             count = r.wins[camp]  # type: ignore[index]
             low, high = r.interval(camp)  # type: ignore[arg-type]
             out.append((label, count / r.fights, (low, high),
-                        f"{count / r.fights:.1%}  ({low:.0%}-{high:.0%})"))
+                        f"{count / r.fights:.1%}  ({low:.1%} to {high:.1%})"))
         out.append(("Draws", r.draws / r.fights, None, f"{r.draws / r.fights:.1%}"))
         for fid, odds in r.fighters.items():
             top = max(1, odds.health_max)
@@ -167,7 +167,7 @@ class SimulateDialog(QDialog):
         self._current_fight = current_fight
         self._thread: QThread | None = None
         self._worker: SimulationWorker | None = None
-        self.result: Simulation | None = None
+        self.simulation: Simulation | None = None
         self.workers: int | None = None  # every core
 
         self.fights = QSpinBox()
@@ -265,8 +265,8 @@ class SimulateDialog(QDialog):
             self.cancel_button.setEnabled(False)
 
     def copy(self) -> None:
-        if self.result is not None:
-            QGuiApplication.clipboard().setText(self.result.text())
+        if self.simulation is not None:
+            QGuiApplication.clipboard().setText(self.simulation.text())
 
     def _progressed(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
@@ -287,7 +287,7 @@ class SimulateDialog(QDialog):
         if result is None:
             self.status.setText("Cancelled: nothing was counted.")
             return
-        self.result = result
+        self.simulation = result
         self.chart.show_result(result)
         self.summary.setText(result.text())
         self.copy_button.setEnabled(True)

@@ -35,14 +35,14 @@ def test_simulate_cancel_then_complete_matches_the_command_line(
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     assert dialog.running and dialog.cancel_button.isEnabled()
     # The window answers while it runs: its actions still work.
-    clicks = []
+    clicks: list[bool] = []
     window.log_dock.toggleViewAction().toggled.connect(clicks.append)
     window.log_dock.toggleViewAction().trigger()
     QApplication.processEvents()
     assert clicks
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
-    assert dialog.result is None and "Cancelled" in dialog.status.text()
+    assert dialog.simulation is None and "Cancelled" in dialog.status.text()
     assert dialog.run_button.isEnabled()
 
     # A complete run: progress reaches the end, the chart holds the numbers.
@@ -51,7 +51,7 @@ def test_simulate_cancel_then_complete_matches_the_command_line(
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
     assert time.monotonic() - start < 120
-    assert dialog.result is not None
+    assert dialog.simulation is not None
     assert dialog.progress.value() == dialog.progress.maximum() == 24
     shown = dialog.chart.numbers()
     dialog.grab().save(str(tmp_path / "simulate.png"))
@@ -64,7 +64,7 @@ def test_simulate_cancel_then_complete_matches_the_command_line(
     # Copy gives the same result as text.
     qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
     copied = QApplication.clipboard().text()
-    assert copied == dialog.result.text() and "Party wins" in copied
+    assert copied == dialog.simulation.text() and "Party wins" in copied
     # The fight itself was never touched.
     assert window.document.engine.session.model_dump_json() == before
     assert not window.isWindowModified()

@@ -24,7 +24,7 @@ from .state import available_ep, can_use_ep, is_out, maneuvers_of, status, tn_fo
 
 if TYPE_CHECKING:
     from ...base import Decision
-    from ...commands import Command
+    from ...commands import Answer, Command
     from ...model import Encounter
     from .model import Maneuver, Move
 
@@ -116,7 +116,7 @@ def _block(enc: Encounter) -> Command | None:
     return None
 
 
-def answer(enc: Encounter, decision: Decision) -> Command:
+def answer(enc: Encounter, decision: Decision) -> Answer:
     """Answer the question the rules ask, as a sensible player would."""
     did = decision.id
     ids = [ch.id for ch in decision.choices]
