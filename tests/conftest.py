@@ -62,6 +62,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="build the desktop bundle with packaging/build.py and check it (about 2-3 "
              "minutes, needs the package index); on by default when CI=true",
     )
+    parser.addoption(
+        SIM_FIGHTS_OPTION, type=int, default=None, metavar="N",
+        help="random fights per ruleset in tests/engine/test_simulate_properties.py "
+             "(default 150; docs/benchmarks.md has a larger run)",
+    )
+
+
+# --- the random-fight property tests (tests/engine/test_simulate_properties.py) ---------------
+
+SIM_FIGHTS_OPTION = "--sim-fights"
 
 
 def bundle_build_wanted(config: pytest.Config) -> bool:

@@ -33,6 +33,7 @@ from .ruleset import Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from .commands import Command
+    from .engine import Engine
 
 Policy = Literal["autopilot", "random"]
 POLICIES: tuple[Policy, ...] = ("autopilot", "random")
@@ -119,16 +120,19 @@ def _random_command(ruleset: Ruleset, enc: Encounter, rng: random.Random) -> Com
 
 
 def play_fight(encounter_json: str, fighter_ids: Sequence[str], index: int, seed: int,
-               policy: Policy, max_rounds: int) -> FightResult:
+               policy: Policy, max_rounds: int,
+               make_engine: Callable[[Session], Engine] | None = None) -> FightResult:
     """Play fight ``index`` to its end on a fresh copy of the fight (read from its JSON,
-    which is quicker than a deep copy)."""
+    which is quicker than a deep copy). ``make_engine`` (default: a lean engine) lets the
+    benchmark and the tests play the same fight on a full one."""
     from .engine import Engine
 
     enc = Encounter.model_validate_json(encounter_json)
     ruleset = get_ruleset(enc.ruleset)
     own_seed = fight_seed(seed, index)
     enc.dice_seed = own_seed
-    engine = Engine.lean(Session.model_construct(encounter=enc, start=enc, log=[], redo=[]))
+    session = Session.model_construct(encounter=enc, start=enc, log=[], redo=[])
+    engine = (make_engine or Engine.lean)(session)
     rng = random.Random(own_seed)
     winner: Camp | Literal[False] | None = False
     for _ in range(MAX_COMMANDS):

@@ -63,6 +63,17 @@ def test_each_fight_has_its_own_dice() -> None:
     assert len(results) > 1  # different dice, different fights
 
 
+def test_the_lean_engine_plays_exactly_the_fight_the_full_one_plays() -> None:
+    enc_json = _demo().encounter.model_dump_json()
+    ids = ("kaede", "brannock", "dock-thug-1", "dock-thug-2", "dock-thug-3")
+    for policy in ("autopilot", "random"):
+        for i in range(3):
+            lean = play_fight(enc_json, ids, i, 11, policy, 3)  # type: ignore[arg-type]
+            full = play_fight(enc_json, ids, i, 11, policy, 3,  # type: ignore[arg-type]
+                              make_engine=Engine)
+            assert lean == full
+
+
 def test_a_simulation_changes_neither_the_fight_its_log_nor_its_autosave(tmp_path: Path) -> None:
     from fightdesk.storage.autosave import Autosave
 
