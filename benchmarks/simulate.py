@@ -11,7 +11,10 @@ Modes, each against the lean engine in the same run:
 - ``journal``: a full engine with the autosave journal attached (every action logged,
   told to the listener, appended to the journal and fsynced), what the window does;
 - ``log``: a full engine (log entries, lines, notices) with no listener;
-- ``lines``: no log entries or notices, but the rules' lines for the log still made;
+- ``changes``: no log entries or notices, but every write still recorded as a change
+  (JSON before and after) and the rules' lines for the log still made;
+- ``lines``: writes no longer recorded (a rollback keeps the old values instead), the
+  rules' lines still made;
 - ``lean``: ``Engine.lean`` (no log, listeners, journal or lines), what the simulator uses.
 """
 
@@ -75,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         modes: dict[str, Callable[[Session], Engine]] = {
             "journal": _journal_engine(Path(tmp)),
             "log": Engine,
+            "changes": lambda s: Engine(s, log=False, narrate=True, record=True),
             "lines": lambda s: Engine(s, log=False, narrate=True),
             "lean": Engine.lean,
         }

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from .base import Decision
-from .changes import Change, RuleViolation, Transaction, apply_all, resolve, revert_all
+from .changes import (
+    Change,
+    LeanTransaction,
+    RuleViolation,
+    Transaction,
+    apply_all,
+    resolve,
+    revert_all,
+)
 from .dice import DiceTray
 from .listeners import Listeners
 from .model import Encounter, Fighter, Group, LogEntry, Session
@@ -75,7 +83,8 @@ def _touched_fighters(changes: tuple[Change, ...]) -> frozenset[str]:
 class Engine:
     """Wraps one session; the UI and the CLI change the fight only through this class."""
 
-    def __init__(self, session: Session, *, log: bool = True, narrate: bool = True) -> None:
+    def __init__(self, session: Session, *, log: bool = True, narrate: bool = True,
+                 record: bool | None = None) -> None:
         self.session = session
         self._listeners: Listeners[Notice] = Listeners()
         # A throw-away fight played by the simulator keeps neither (``lean``): with
@@ -84,6 +93,9 @@ class Engine:
         # The rules run the same either way, and a refused command still rolls back.
         self.logging = log
         self.narrating = narrate
+        # Without a log nothing is undone, so a write need not be recorded as a change
+        # (``record``, off with the log unless asked for): a rollback still works.
+        self.recording = log if record is None else record
 
     @classmethod
     def lean(cls, session: Session) -> Engine:
@@ -205,7 +217,7 @@ class Engine:
     def _run_lean(self, command: c.Command) -> Outcome:
         """``apply`` without a log entry or a notice; the same rules, the same rollback."""
         enc = self.encounter
-        tx = Transaction(enc)
+        tx = Transaction(enc) if self.recording else LeanTransaction(enc)
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
         ruleset = self.ruleset
         quiet = not self.narrating and not command.core

@@ -13,11 +13,13 @@ import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.base import Choice, Decision
+from fightdesk.engine.changes import RuleViolation
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session, new_encounter
 from fightdesk.engine.ruleset import get_ruleset
 from fightdesk.engine.simulate import (
     FightResult,
+    Policy,
     Simulation,
     SimulationError,
     fight_seed,
@@ -66,12 +68,55 @@ def test_each_fight_has_its_own_dice() -> None:
 def test_the_lean_engine_plays_exactly_the_fight_the_full_one_plays() -> None:
     enc_json = _demo().encounter.model_dump_json()
     ids = ("kaede", "brannock", "dock-thug-1", "dock-thug-2", "dock-thug-3")
-    for policy in ("autopilot", "random"):
+    policies: tuple[Policy, ...] = ("autopilot", "random")
+    for policy in policies:
         for i in range(3):
-            lean = play_fight(enc_json, ids, i, 11, policy, 3)  # type: ignore[arg-type]
-            full = play_fight(enc_json, ids, i, 11, policy, 3,  # type: ignore[arg-type]
+            lean = play_fight(enc_json, ids, i, 11, policy, 3)
+            full = play_fight(enc_json, ids, i, 11, policy, 3,
                               make_engine=Engine)
             assert lean == full
+
+
+def test_a_refused_command_on_the_lean_engine_changes_nothing() -> None:
+    from fightdesk.engine.simulate import _random_command
+
+    engine = Engine.lean(_demo())
+    ruleset = engine.ruleset
+    rng = random.Random(4)
+    refused = 0
+    for _ in range(400):
+        command = _random_command(ruleset, engine.encounter, rng)
+        if command is None:
+            continue
+        before = engine.encounter.model_dump(mode="json")
+        out = engine.apply(command)
+        assert out.entry is None and not engine.session.log
+        if not out.ok:
+            refused += 1
+            assert engine.encounter.model_dump(mode="json") == before, out.error
+    assert refused > 10
+
+
+def test_lean_transaction_rolls_back_every_kind_of_write() -> None:
+    from fightdesk.engine.changes import LeanTransaction
+    from fightdesk.engine.model import Group
+
+    enc = _demo().encounter
+    before = enc.model_dump(mode="json")
+    tx = LeanTransaction(enc)
+    tx.set(("fighters", "kaede", "status"), "health", 3)
+    tx.set(("fighters", "kaede", "status"), "health", 3)  # no change: nothing to undo
+    tx.set((), "round", 4)
+    tx.put(("groups",), "extra", Group(id="extra", name="Extra"))
+    tx.put(("groups",), "extra", Group(id="extra", name="Other"))  # an existing key
+    tx.delete(("fighters",), "dock-thug-3")
+    tx.append(("order",), "someone")
+    tx.set_item(("order",), 0, "first")
+    assert enc.fighters["kaede"].status.health == 3 and "dock-thug-3" not in enc.fighters
+    with pytest.raises(RuleViolation):
+        tx.set(("fighters", "kaede", "status"), "health", "lots")
+    tx.rollback()
+    assert enc.model_dump(mode="json") == before
 
 
 def test_a_simulation_changes_neither_the_fight_its_log_nor_its_autosave(tmp_path: Path) -> None:
