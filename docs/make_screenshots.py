@@ -1,10 +1,11 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables]
+    python docs/make_screenshots.py [--tables | --simulate]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
-with three moves, the action dialog with its exact odds, and Fight > Roll Tables
-(``--tables``: that dialog only). The user directories are
+with three moves, the action dialog with its exact odds, Fight > Roll Tables
+(``--tables``: that dialog only) and Fight > Simulate with the result of 500 demo fights
+(``--simulate``: that dialog only). The user directories are
 pointed at a temp folder so no real settings are read or written.
 """
 
@@ -140,19 +141,51 @@ def shoot_tables(suffix: str) -> None:
     window.close()
 
 
+def shoot_simulate(suffix: str) -> None:
+    """Fight > Simulate on the demo before round 1: 500 fights, seed 7, the autopilot."""
+    import time
+
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import demo_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    window.show_session(Engine(demo_session()), None)
+    window.show()
+    dialog = window._simulate()
+    assert dialog is not None
+    dialog.fights.setValue(500)  # type: ignore[attr-defined]
+    dialog.seed.setValue(7)  # type: ignore[attr-defined]
+    dialog.run()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 600
+    while dialog.running and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        QApplication.processEvents()
+        time.sleep(0.02)
+    assert dialog.simulation is not None, "the simulation did not finish"  # type: ignore[attr-defined]
+    dialog.adjustSize()
+    grab(dialog, f"simulate-{suffix}.png")
+    dialog.close()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     OUT.mkdir(parents=True, exist_ok=True)
     light = app.palette()
     only_tables = "--tables" in sys.argv[1:]
-    if not only_tables:
-        shoot("light")
-    shoot_tables("light")
-    app.setPalette(dark_palette())
-    if not only_tables:
-        shoot("dark")
-    shoot_tables("dark")
+    only_simulate = "--simulate" in sys.argv[1:]
+    for suffix in ("light", "dark"):
+        if suffix == "dark":
+            app.setPalette(dark_palette())
+        if not only_tables and not only_simulate:
+            shoot(suffix)
+        if not only_simulate:
+            shoot_tables(suffix)
+        if not only_tables:
+            shoot_simulate(suffix)
     app.setPalette(light)
     return 0
 
