@@ -41,6 +41,9 @@ LINUX_PACKAGES = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the window on ``FILE`` (or on the demo fight) and run until it is closed."""
+    from .cli import run_frozen_child
+
+    run_frozen_child()  # the bundle's worker processes of Fight > Simulate
     args = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="fightdesk", description="Open the fightdesk window.")
     parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="a session file to open")

@@ -80,6 +80,9 @@ def check_playable(encounter: Encounter, max_rounds: int, fights: int = 1) -> Ru
     for camp in ("party", "enemies"):
         if camp not in camps:
             raise SimulationError(f"the fight has no {camp} left standing: nothing to simulate")
+    if ruleset.autopilot(encounter, random.Random(0)) is None:
+        raise SimulationError("the rules offer nothing more to play in this fight "
+                              "(it is over)")
     if encounter.round > max_rounds:
         raise SimulationError(f"the fight is in round {encounter.round}, past the round cap "
                               f"of {max_rounds} (raise --max-rounds)")

@@ -181,6 +181,11 @@ def test_fights_that_cannot_be_simulated_say_why() -> None:
         lonely.encounter.fighters[fid].status.health = 0
     with pytest.raises(SimulationError, match="no enemies left standing"):
         simulate(lonely, fights=1)
+    ended = Engine(_demo())
+    _autopilot_steps(ended, 3)
+    assert ended.apply(c.EndFight()).ok
+    with pytest.raises(SimulationError, match="nothing more to play"):
+        simulate(ended.session, fights=1)
     with pytest.raises(SimulationError, match="--policy"):
         simulate(_demo(), fights=1, policy="clever")  # type: ignore[arg-type]
     with pytest.raises(SimulationError, match="--fights"):
