@@ -29,7 +29,7 @@ from pydantic import ValidationError
 
 from .changes import RuleViolation
 from .model import Encounter, Session
-from .ruleset import Ruleset, get_ruleset
+from .ruleset import LegalOption, Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from .commands import Command
@@ -109,10 +109,9 @@ def _winner(ruleset: Ruleset, enc: Encounter) -> Camp | Literal[False] | None:
     return "party" if "party" in standing else "enemies"
 
 
-def _random_command(ruleset: Ruleset, enc: Encounter, rng: random.Random) -> Command | None:
+def _random_command(options: Sequence[LegalOption], rng: random.Random) -> Command | None:
     """One legal command, uniformly: an option (form, reaction, answer, GM step), then one
     combination of its fields' values."""
-    options = ruleset.legal_commands(enc)
     if not options:
         return None
     option = options[rng.randrange(len(options))]
@@ -144,8 +143,9 @@ def play_fight(encounter_json: str, fighter_ids: Sequence[str], index: int, seed
             break
         done = False
         if policy == "random":
+            options = ruleset.legal_commands(enc)  # a refused pick changes nothing
             for _ in range(RANDOM_TRIES):
-                command = _random_command(ruleset, enc, rng)
+                command = _random_command(options, rng)
                 if command is not None and engine.apply(command).ok:
                     done = True
                     break

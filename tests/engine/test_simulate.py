@@ -85,7 +85,7 @@ def test_a_refused_command_on_the_lean_engine_changes_nothing() -> None:
     rng = random.Random(4)
     refused = 0
     for _ in range(400):
-        command = _random_command(ruleset, engine.encounter, rng)
+        command = _random_command(ruleset.legal_commands(engine.encounter), rng)
         if command is None:
             continue
         before = engine.encounter.model_dump(mode="json")
