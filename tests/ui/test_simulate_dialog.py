@@ -68,3 +68,18 @@ def test_simulate_cancel_then_complete_matches_the_command_line(
     # The fight itself was never touched.
     assert window.document.engine.session.model_dump_json() == before
     assert not window.isWindowModified()
+
+    # Mid-fight, the same dialog plays the fight from where it stands now.
+    from fightdesk.engine import commands as c
+
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
+        assert window.document.apply(command).ok
+    engine = window.document.engine
+    assert engine.encounter.round == 1 and engine.encounter.state.stage == "phases"
+    during = engine.session.model_dump_json()
+    dialog.fights.setValue(10)
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
+    assert dialog.simulation is not None and dialog.simulation.fights == 10
+    assert min(dialog.simulation.rounds) >= 1
+    assert engine.session.model_dump_json() == during
