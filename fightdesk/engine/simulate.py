@@ -97,6 +97,8 @@ class FightResult(NamedTuple):
     rounds: int
     down: tuple[bool, ...]  # per fighter, in the order of :attr:`Simulation.fighter_ids`
     health: tuple[int, ...]
+    # The fight stopped because the policy had no command the rules accept (a draw).
+    stuck: bool = False
 
 
 def _winner(ruleset: Ruleset, enc: Encounter) -> Camp | Literal[False] | None:
@@ -136,10 +138,10 @@ def play_fight(encounter_json: str, fighter_ids: Sequence[str], index: int, seed
     session = Session.model_construct(encounter=enc, start=enc, log=[], redo=[])
     engine = (make_engine or Engine.lean)(session)
     rng = random.Random(own_seed)
-    winner: Camp | Literal[False] | None = False
+    stuck = True  # until the fight ends by the rules or at the round cap
     for _ in range(MAX_COMMANDS):
-        winner = _winner(ruleset, enc)
-        if winner is not False or enc.round > max_rounds:
+        if _winner(ruleset, enc) is not False or enc.round > max_rounds:
+            stuck = False
             break
         done = False
         if policy == "random":
@@ -153,14 +155,14 @@ def play_fight(encounter_json: str, fighter_ids: Sequence[str], index: int, seed
             command = ruleset.autopilot(enc, rng)
             if command is None or not engine.apply(command).ok:
                 break  # the rules offer nothing more: a draw
-    if winner is False:
-        winner = None
+    ended = _winner(ruleset, enc)
+    winner = None if ended is False else ended
     rounds = min(enc.round, max_rounds)
     down = tuple(fid not in enc.fighters or ruleset.is_out(enc.fighters[fid])
                  for fid in fighter_ids)
     health = tuple(ruleset.card(enc, fid).health if fid in enc.fighters else 0
                    for fid in fighter_ids)
-    return FightResult(index, winner, rounds, down, health)
+    return FightResult(index, winner, rounds, down, health, stuck and ended is False)
 
 
 # --- the summary ---------------------------------------------------------------------------
@@ -204,6 +206,7 @@ class Simulation:
     fighter_ids: tuple[str, ...]
     wins: dict[Camp, int] = field(default_factory=lambda: {"party": 0, "enemies": 0})
     draws: int = 0
+    stuck: int = 0
     rounds: list[int] = field(default_factory=list)
     fighters: dict[str, FighterOdds] = field(default_factory=dict)
 
@@ -233,6 +236,7 @@ class Simulation:
             self.draws += 1
         else:
             self.wins[result.winner] += 1
+        self.stuck += int(result.stuck)
         self.rounds.append(result.rounds)
         for fid, down, health in zip(self.fighter_ids, result.down, result.health,
                                      strict=True):
@@ -260,6 +264,9 @@ class Simulation:
             lines.append(f"{label}: {count / self.fights:.1%} ({count}/{self.fights}; "
                          f"95% interval {low:.1%} to {high:.1%})")
         lines.append(f"Draws: {self.draws / self.fights:.1%} ({self.draws}/{self.fights})")
+        if self.stuck:
+            lines.append(f"Of the draws, {self.stuck} stopped early: no command the rules "
+                         f"accept, or {MAX_COMMANDS:,} commands without an end")
         lines.append(f"Rounds: median {self.median_rounds}, 90% of fights over by round "
                      f"{self.p90_rounds}")
         for fid, o in self.fighters.items():

@@ -192,6 +192,18 @@ def test_fights_that_cannot_be_simulated_say_why() -> None:
         simulate(_demo(), fights=0)
 
 
+def test_a_policy_without_an_accepted_command_stops_the_fight_as_a_draw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = type(get_ruleset("street-fighter"))
+    # A table that only ever says "answer" to a question nobody asked: always refused.
+    monkeypatch.setattr(ruleset, "autopilot",
+                        lambda self, enc, rng: c.Answer(decision_id="none", choice="x"))
+    result = simulate(_demo(), fights=3, seed=2, workers=1)
+    assert result is not None
+    assert result.draws == result.stuck == 3
+    assert "3 stopped early" in result.text()
+
+
 def test_a_round_cap_makes_a_draw() -> None:
     result = simulate(_demo(), fights=4, seed=2, max_rounds=1, workers=1)
     assert result is not None
