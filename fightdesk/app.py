@@ -41,9 +41,10 @@ LINUX_PACKAGES = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the window on ``FILE`` (or on the demo fight) and run until it is closed."""
-    from .cli import run_frozen_child
+    if getattr(sys, "frozen", False):  # the bundle's worker processes of Fight > Simulate
+        import multiprocessing  # (fightdesk/cli.py run_frozen_child says why)
 
-    run_frozen_child()  # the bundle's worker processes of Fight > Simulate
+        multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="fightdesk", description="Open the fightdesk window.")
     parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="a session file to open")
