@@ -1,11 +1,13 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables | --player | --roll-under]
+    python docs/make_screenshots.py [--tables | --player | --roll-under | --simulate]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its exact odds, and Fight > Roll Tables
 (``--tables``: that dialog only), and the player view beside the GM's window
-(``--player``: that one only). The user directories are
+(``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), and
+Fight > Simulate with the result of 500 demo fights (``--simulate``). The user
+directories are
 pointed at a temp folder so no real settings are read or written.
 """
 
@@ -231,6 +233,35 @@ def shoot_roll_under(suffix: str) -> None:
     window.close()
 
 
+def shoot_simulate(suffix: str) -> None:
+    """Fight > Simulate on the demo before round 1: 500 fights, seed 7, the autopilot."""
+    import time
+
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import demo_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    window.show_session(Engine(demo_session()), None)
+    window.show()
+    dialog = window._simulate()
+    assert dialog is not None
+    dialog.fights.setValue(500)  # type: ignore[attr-defined]
+    dialog.seed.setValue(7)  # type: ignore[attr-defined]
+    dialog.run()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 600
+    while dialog.running and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        QApplication.processEvents()
+        time.sleep(0.02)
+    assert dialog.simulation is not None, "the simulation did not finish"  # type: ignore[attr-defined]
+    dialog.adjustSize()
+    grab(dialog, f"simulate-{suffix}.png")
+    dialog.close()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -239,11 +270,15 @@ def main() -> int:
     only_tables = "--tables" in sys.argv[1:]
     only_player = "--player" in sys.argv[1:]
     only_roll_under = "--roll-under" in sys.argv[1:]
-    if only_roll_under:
+    only_simulate = "--simulate" in sys.argv[1:]
+    if only_roll_under or only_simulate:
         for suffix in ("light", "dark"):
             if suffix == "dark":
                 app.setPalette(dark_palette())
-            shoot_roll_under(suffix)
+            if only_roll_under:
+                shoot_roll_under(suffix)
+            if only_simulate:
+                shoot_simulate(suffix)
         app.setPalette(light)
         return 0
     for suffix in ("light", "dark"):
@@ -257,6 +292,7 @@ def main() -> int:
             shoot_player_view(suffix)
         if not (only_tables or only_player):
             shoot_roll_under(suffix)
+            shoot_simulate(suffix)
     app.setPalette(light)
     return 0
 

@@ -41,6 +41,10 @@ LINUX_PACKAGES = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the window on ``FILE`` (or on the demo fight) and run until it is closed."""
+    if getattr(sys, "frozen", False):  # the bundle's worker processes of Fight > Simulate
+        import multiprocessing  # (fightdesk/cli.py run_frozen_child says why)
+
+        multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(prog="fightdesk", description="Open the fightdesk window.")
     parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="a session file to open")

@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "fightdesk.cli_odds",
     "fightdesk.cli_summary",
     "fightdesk.cli_new",
+    "fightdesk.cli_simulate",
 )
 
 Runner = Callable[[argparse.Namespace], int]
@@ -43,6 +44,7 @@ fightdesk [FILE]            open the window (on FILE, or on the demo fight)
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fightdesk`` console script and of ``python -m fightdesk``."""
+    run_frozen_child()
     args = list(sys.argv[1:] if argv is None else argv)
     _make_output_safe()
     try:
@@ -53,6 +55,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (``fightdesk odds ... | head``): nothing left to tell.
         _silence_stdout()
         return 1
+
+
+def run_frozen_child() -> None:
+    """In the desktop bundle (a frozen program) the simulator's worker processes start
+    the bundle's own program: there, play the worker's part and exit instead of opening
+    a window or a command (``multiprocessing.freeze_support``; nothing outside a bundle)."""
+    if getattr(sys, "frozen", False):
+        import multiprocessing
+
+        multiprocessing.freeze_support()
 
 
 def _dispatch(args: list[str]) -> int:

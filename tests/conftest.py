@@ -37,6 +37,8 @@ settings.register_profile("fightdesk", deadline=None, max_examples=60)
 settings.load_profile("fightdesk")
 
 RUN_BUNDLE_OPTION = "--run-bundle"
+# The random-fight property tests (tests/engine/test_simulate_properties.py).
+SIM_FIGHTS_OPTION = "--sim-fights"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,6 +50,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         RUN_BUNDLE_OPTION, action="store_true",
         help="build the desktop bundle with packaging/build.py and check it (about 2-3 "
              "minutes, needs the package index); on by default when CI=true",
+    )
+    parser.addoption(
+        SIM_FIGHTS_OPTION, type=int, default=None, metavar="N",
+        help="random fights per ruleset in tests/engine/test_simulate_properties.py "
+             "(default 150; docs/benchmarks.md has a larger run)",
     )
 
 

@@ -205,6 +205,70 @@ class Transaction:
         self.changes.clear()
 
 
+_SCALARS = (int, float, str, bool, type(None))
+
+
+class LeanTransaction(Transaction):
+    """A transaction for a fight nobody will undo (the simulator's lean engine): a write
+    is made exactly as :class:`Transaction` makes it (same check for "no change", same
+    validated value), but instead of a :class:`Change` with JSON copies before and after
+    it keeps only what a rollback needs, the old value itself. The other writes (list
+    items, dict entries) are rare; they are recorded as usual and rolled back in order."""
+
+    def __init__(self, root: BaseModel) -> None:
+        super().__init__(root)
+        self._undo: list[tuple[Any, str, Any] | Change] = []
+        self._depth = 0
+
+    def set(self, target: Path, key: str, value: Any) -> None:
+        holder = resolve(self.root, target)
+        old = getattr(holder, key)
+        if isinstance(value, _SCALARS) and isinstance(old, _SCALARS):
+            if old == value:
+                return
+            after = value
+        else:
+            after = snapshot(value)
+            if snapshot(old) == after:
+                return
+        try:
+            setattr(holder, key, after)
+        except ValidationError as exc:
+            raise RuleViolation(_first_error(exc, key)) from exc
+        self._undo.append((holder, key, old))
+
+    def set_item(self, target: Path, index: PathKey, value: Any) -> None:
+        self._recorded(super().set_item, target, index, value)
+
+    def put(self, target: Path, key: PathKey, value: Any) -> None:
+        self._recorded(super().put, target, key, value)
+
+    def delete(self, target: Path, key: PathKey) -> None:
+        self._recorded(super().delete, target, key)
+
+    def _recorded(self, write: Any, *args: Any) -> None:
+        """Run a write of the base class; its changes join the rollback list once (a
+        ``put`` on an existing key is a ``set_item``, one change)."""
+        self._depth += 1
+        done = len(self.changes)
+        try:
+            write(*args)
+        finally:
+            self._depth -= 1
+        if self._depth == 0:
+            self._undo.extend(self.changes[done:])
+
+    def rollback(self) -> None:
+        for step in reversed(self._undo):
+            if isinstance(step, Change):
+                apply_change(self.root, step.inverse())
+            else:
+                holder, key, old = step
+                setattr(holder, key, old)
+        self._undo.clear()
+        self.changes.clear()
+
+
 def _apply_checked(root: Any, change: Change) -> None:
     """Apply ``change``; a value the model rejects is a rule violation, not a crash."""
     try:

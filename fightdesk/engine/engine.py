@@ -18,6 +18,7 @@ from .base import Decision
 from .changes import (
     MISFIT_ERRORS,
     Change,
+    LeanTransaction,
     RuleViolation,
     Transaction,
     apply_all,
@@ -27,7 +28,7 @@ from .changes import (
 from .dice import DiceTray
 from .listeners import Listeners
 from .model import Encounter, Fighter, Group, LogEntry, Session
-from .ruleset import Context, Ruleset, get_ruleset
+from .ruleset import Context, QuietContext, Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from . import commands as c
@@ -88,9 +89,24 @@ def _touched_fighters(changes: tuple[Change, ...]) -> frozenset[str]:
 class Engine:
     """Wraps one session; the UI and the CLI change the fight only through this class."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, log: bool = True, narrate: bool = True,
+                 record: bool | None = None) -> None:
         self.session = session
         self._listeners: Listeners[Notice] = Listeners()
+        # A throw-away fight played by the simulator keeps neither (``lean``): with
+        # ``log`` off a command leaves no log entry, no redo list and tells no listener
+        # (so no journal); with ``narrate`` off the rules' lines for the log are not made.
+        # The rules run the same either way, and a refused command still rolls back.
+        self.logging = log
+        self.narrating = narrate
+        # Without a log nothing is undone, so a write need not be recorded as a change
+        # (``record``, off with the log unless asked for): a rollback still works.
+        self.recording = log if record is None else record
+
+    @classmethod
+    def lean(cls, session: Session) -> Engine:
+        """An engine for a fight nobody watches: same rules, no log, listeners or lines."""
+        return cls(session, log=False, narrate=False)
 
     # --- reading ---------------------------------------------------------------------
     @property
@@ -154,6 +170,8 @@ class Engine:
 
     def _run(self, command: c.Command, *, keep: bool) -> Outcome:
         enc = self.encounter
+        if keep and not self.logging:
+            return self._run_lean(command)
         joins = bool(self.session.log) and self.ruleset.step_open(enc)
         tx = Transaction(enc)
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
@@ -201,6 +219,35 @@ class Engine:
         changes = tuple(tx.changes)
         self._notify(Notice("apply", (entry,), changes, _touched_fighters(changes)))
         return Outcome(ok=True, entry=entry)
+
+    def _run_lean(self, command: c.Command) -> Outcome:
+        """``apply`` without a log entry or a notice; the same rules, the same rollback."""
+        enc = self.encounter
+        tx = Transaction(enc) if self.recording else LeanTransaction(enc)
+        tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
+        ruleset = self.ruleset
+        quiet = not self.narrating and not command.core
+        ctx = QuietContext(enc, tx, tray) if quiet else Context(enc, tx, tray)
+        try:
+            refusal = ruleset.check_command(enc, command)
+            if refusal:
+                raise RuleViolation(refusal)
+            if command.core:
+                self._handle_core(ctx, command)
+            else:
+                ruleset.handle(ctx, command)
+            if tray.unused_typed:
+                raise RuleViolation(
+                    f"{tray.unused_typed} typed-in roll(s) were not needed by this action"
+                )
+            tx.set((), "dice_drawn", tray.drawn)
+        except RuleViolation as exc:
+            tx.rollback()
+            return Outcome(ok=False, error=str(exc))
+        except Exception:
+            tx.rollback()
+            raise
+        return Outcome(ok=True)
 
     def undo(self) -> bool:
         """Take back the last step as a whole (a whole interrupt resolution is one step).

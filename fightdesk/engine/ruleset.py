@@ -16,6 +16,9 @@ from .changes import Path, RuleViolation, Transaction
 from .dice import DiceTray, Roll
 
 if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable
+
     from .base import Decision
     from .commands import Command
     from .model import Encounter, Event, Fighter
@@ -59,6 +62,23 @@ class Context:
 
     def fail(self, message: str) -> NoReturn:
         raise RuleViolation(message)
+
+
+class QuietContext(Context):
+    """A context that makes no lines for the log (the lean engine of the simulator):
+    a rule's ``say`` is dropped, its rolls still come from the dice tray."""
+
+    def say(self, text: str, *, fighter_id: str | None = None, kind: str = "note",
+            roll: Roll | None = None, **data: Any) -> None:
+        return None
+
+    def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
+             fighter_id: str | None = None) -> Roll:
+        return self.dice.roll(count, sides, who=who, purpose=purpose)
+
+    def flip(self, count: int, *, who: str = "", purpose: str = "",
+             fighter_id: str | None = None) -> Roll:
+        return self.dice.flip(count, who=who, purpose=purpose)
 
 
 # --- views: plain data the widgets render ------------------------------------------------
@@ -268,6 +288,39 @@ class RoundControls:
     extra: dict[str, bool] = field(default_factory=dict)
 
 
+class LegalOption(NamedTuple):
+    """One thing the table may do now (an action form, a reaction, an answer, a GM step)
+    with every value its fields may take: ``spaces`` lists each field's values (number
+    fields enumerated within their bounds), and ``build`` makes the command for one pick
+    of them. Kept as spaces, not as the product, since one attack form alone has thousands
+    of combinations; ``size`` is the size of the product."""
+
+    form_id: str
+    fighter_id: str
+    spaces: tuple[tuple[str, tuple[Any, ...]], ...]
+    build: Callable[[dict[str, Any]], Command]
+
+    @property
+    def size(self) -> int:
+        total = 1
+        for _, values in self.spaces:
+            total *= max(1, len(values))
+        return total
+
+    def values_at(self, index: int) -> dict[str, Any]:
+        """The field values of combination ``index`` (0 .. size - 1), mixed-radix."""
+        values: dict[str, Any] = {}
+        for field_name, options in self.spaces:
+            if not options:
+                continue
+            index, pick = divmod(index, len(options))
+            values[field_name] = options[pick]
+        return values
+
+    def command_at(self, index: int) -> Command:
+        return self.build(self.values_at(index))
+
+
 class Ruleset:
     """Base class of the four rulesets. Subclasses set the class attributes and override
     the hooks; the defaults describe a fight with no rules at all."""
@@ -393,6 +446,23 @@ class Ruleset:
         ``(field path from the encounter, problem)`` pairs, empty when all is sound.
         A file with a problem is refused instead of failing at the next action."""
         return []
+
+    # --- playing the fight for the simulator (engine/simulate.py) -----------------------
+    def legal_commands(self, enc: Encounter) -> tuple[LegalOption, ...]:
+        """Everything the rules offer now, read from the ruleset's own views: the
+        decision waiting (each choice, or each amount between its bounds), the round
+        controls and every enabled action form of every fighter in the fight. The GM's
+        sheet edits (role ``gm``) and ending the fight by hand are left out: they change
+        the fighters or stop the fight rather than play it."""
+        from .legal import legal_from_views
+
+        return legal_from_views(self, enc)
+
+    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
+        """The command a plain, sensible table would give next (None: it has none).
+        Each ruleset with built rules writes its own (its choices are in its page in
+        docs/rulesets/); the same state and the same ``rng`` give the same command."""
+        return None
 
     # --- views -----------------------------------------------------------------------
     def timeline(self, enc: Encounter) -> Timeline:

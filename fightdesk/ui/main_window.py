@@ -219,6 +219,8 @@ class MainWindow(QMainWindow):
             act.setCheckable(True)
             act.setStatusTip("How the player view shows the enemies' health in this fight")
             self.enemy_health_actions[show] = act
+        self.simulate_action = action("Si&mulate...", "Ctrl+Shift+M",
+                                      "Play this fight many times from here: who wins, how often")
         self.round_actions = (self.start_fight_action, self.start_round_action,
                               self.next_step_action, self.end_round_action)
         for act in (*self.round_actions, self.act_action, self.stack_action):
@@ -253,6 +255,8 @@ class MainWindow(QMainWindow):
         self.fight_menu.addSeparator()
         self.fight_menu.addAction(self.options_action)
         self.fight_menu.addAction(self.tables_action)
+        self.fight_menu.addSeparator()
+        self.fight_menu.addAction(self.simulate_action)
 
         health_menu = self.fight_menu.addMenu("&Enemy Health for the Players")
         for act in self.enemy_health_actions.values():
@@ -325,6 +329,7 @@ class MainWindow(QMainWindow):
         self.dice_action.triggered.connect(self._focus_dice)
         self.options_action.triggered.connect(self._edit_options)
         self.tables_action.triggered.connect(self._edit_tables)
+        self.simulate_action.triggered.connect(self._simulate)
 
         self.player_view_action.toggled.connect(self._toggle_player_view)
         self.blank_player_action.toggled.connect(self._blank_player_view)
@@ -1048,6 +1053,23 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.document.changed.connect(dialog.refresh)
         dialog.open()
+        return dialog
+
+    def _simulate(self) -> QDialog | None:
+        """Fight > Simulate: one dialog, which plays copies of the fight as it stands when
+        Run is pressed (so it can be run again mid-fight); the fight is never changed."""
+        from .simulate_dialog import SimulateDialog
+
+        dialog = self.findChild(SimulateDialog)
+        if dialog is None:
+            def current() -> Encounter | None:
+                engine = self.document.engine
+                return engine.encounter if engine is not None else None
+
+            dialog = SimulateDialog(current, self)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
         return dialog
 
     def _apply_options(self, changes: list[tuple[str, object]]) -> None:

@@ -39,6 +39,8 @@ from .state import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from ...base import Decision
     from ...commands import Command
     from ...model import Encounter, Fighter
@@ -108,6 +110,12 @@ class StreetFighter(Ruleset):
                            ("knocked_down", False)):
             ctx.set(path, key, value)
         ctx.set(path, "rolled", enc.state.stage not in ("setup", "fight-start", "round-start"))
+
+    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
+        """A plain table's next command (docs/rulesets/street-fighter.md#autopilot)."""
+        from .autopilot import autopilot
+
+        return autopilot(enc, rng)
 
     # --- views -----------------------------------------------------------------------
     def timeline(self, enc: Encounter) -> Timeline:
