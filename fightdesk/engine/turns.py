@@ -132,8 +132,10 @@ def has_acted(order: TurnOrder, fighter_id: str) -> bool:
 
 def begin(ctx: Context, path: Path, sections: list[TurnSection],
           skips: Callable[[str], bool]) -> TurnSlot | None:
-    """Lay out a new round and give the turn to its first fighter who can act."""
-    order = TurnOrder(sections=sections, turn_number=_order(ctx, path).turn_number)
+    """Lay out a new round and give the turn to its first fighter who can act. Every
+    turn has its own id in the round (a second turn of the same fighter becomes
+    ``fighter#2``), so no turn can be taken twice."""
+    order = TurnOrder(sections=_unique_ids(sections), turn_number=_order(ctx, path).turn_number)
     ctx.set(path[:-1], str(path[-1]), order)
     return _give_turn(ctx, path, next_slot(_order(ctx, path), skips))
 
@@ -241,6 +243,21 @@ def remove_fighter(ctx: Context, path: Path, fighter_id: str) -> None:
     if current_fighter(order) == fighter_id:
         ctx.set(path, "current", None)
     ctx.set(path, "sections", sections)
+
+
+def _unique_ids(sections: list[TurnSection]) -> list[TurnSection]:
+    taken: set[str] = set()
+    out: list[TurnSection] = []
+    for sec in sections:
+        kept: list[TurnSlot] = []
+        for slot in sec.slots:
+            slot_id, n = slot.id, 2
+            while slot_id in taken:
+                slot_id, n = f"{slot.fighter_id}#{n}", n + 1
+            taken.add(slot_id)
+            kept.append(slot if slot_id == slot.id else slot.model_copy(update={"id": slot_id}))
+        out.append(sec.model_copy(update={"slots": kept}))
+    return out
 
 
 def _order(ctx: Context, path: Path) -> TurnOrder:

@@ -105,7 +105,7 @@ def test_ambushers_act_before_the_first_initiative_and_so_does_the_unsurprisable
     assert engine.encounter.round == 1
     assert turn_of(engine) == "miguel"
     ids = [s.id for s in slots(engine.encounter.state.turns)]
-    assert ids[:2] == ["rent-a-cop", "ana"] and ids[2:4] == ["miguel", "ana"]
+    assert ids[:2] == ["rent-a-cop", "ana"] and ids[2:4] == ["miguel", "ana#2"]
 
 
 # --- attacks: player-facing ----------------------------------------------------------------------
@@ -321,3 +321,25 @@ def test_an_enemys_grapple_on_a_pc_is_resisted_by_the_pcs_roll() -> None:
     assert out.entry.summary == "Ana rolls Strength to resist Enforcer's grapple, 6 or less"
     assert engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[7]])).ok
     assert [x.name for x in engine.encounter.fighters["ana"].status.conditions] == ["Grappled"]
+
+
+def test_an_unsurprisable_enemy_who_acts_twice_takes_each_turn_once() -> None:
+    """The Enforcer acts in the surprise step and twice in round 1: three turns, each
+    taken once, and the round ends."""
+    engine = fight()
+    engine.encounter.fighters["enforcer"].sheet.immune_to_surprise = True
+    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.apply(c.NextStep()).ok and engine.apply(c.NextStep()).ok
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id=pending.id, values={"miguel": 1, "ana": 1})).ok
+    ids = [s.id for s in slots(engine.encounter.state.turns)]
+    assert len(ids) == len(set(ids))
+    assert [i for i in ids if i.startswith("enforcer")] == ["enforcer", "enforcer#2", "enforcer#3"]
+    seen = []
+    while engine.encounter.state.stage == "turns":
+        seen.append(turn_of(engine))
+        assert engine.apply(c.NextStep()).ok
+        assert len(seen) < 20
+    assert seen.count("enforcer") == 2

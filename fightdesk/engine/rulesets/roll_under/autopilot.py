@@ -89,7 +89,7 @@ def _help_or_roll(ruleset: RollUnder, enc: Encounter) -> c.Command:
     if d20_at_or_under(roll.total) < Fraction(1, 2):
         given = {x.fighter_id for x in roll.contributions}
         for option in ruleset.contribution_options(enc, roll):
-            helps = not option.label.startswith("assist (hinders")
+            helps = ruleset.helps(roll, enc, option.fighter_id) > 0
             if helps and option.fighter_id not in given:
                 return c.Contribute(roll_id=roll.id, fighter_id=option.fighter_id,
                                     contribution=option.kind, amount=1)

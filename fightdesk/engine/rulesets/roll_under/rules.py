@@ -9,6 +9,7 @@ assists before they are made.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import rulesets, turns
@@ -401,8 +402,15 @@ class RollUnder(TurnOrderRuleset):
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="points-gain", pool="assists",
                 amount=back, why="rest")
 
+    # --- the simulator ----------------------------------------------------------------------------
+    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
+        """docs/rulesets/roll-under.md#autopilot."""
+        from .autopilot import next_command
+
+        return next_command(self, enc, rng)
+
     # --- assists on a waiting roll ------------------------------------------------------------
-    def _helps(self, roll: PendingRoll, enc: Encounter, fid: str) -> int:
+    def helps(self, roll: PendingRoll, enc: Encounter, fid: str) -> int:
         """+1 for a fighter on the roller's side, -1 for one on the other side, 0 for the
         two fighters of the exchange (no self-assists)."""
         if fid in (roll.data.get("actor"), roll.data.get("target")):
@@ -423,7 +431,7 @@ class RollUnder(TurnOrderRuleset):
         if fighter_id is None or fighter_id not in enc.fighters:
             ctx.fail("who assists?")
         helper = enc.fighters[fighter_id]
-        sign = self._helps(roll, enc, fighter_id)
+        sign = self.helps(roll, enc, fighter_id)
         if sign == 0:
             ctx.fail(f"{helper.name} is in this exchange: no self-assists")
         if self.is_out(helper):
@@ -451,7 +459,7 @@ class RollUnder(TurnOrderRuleset):
         options = []
         for fid in enc.order:
             fighter = enc.fighters[fid]
-            sign = self._helps(roll, enc, fid)
+            sign = self.helps(roll, enc, fid)
             if sign == 0 or fighter.status.assists <= 0 or self.is_out(fighter):
                 continue
             side = "helps" if sign > 0 else "hinders"
