@@ -194,6 +194,9 @@ class ActionForm(NamedTuple):
     enabled: bool = True
     reason: str = ""
     role: FormRole = "act"
+    # The confirm button's word: "Roll", "Spend", "Convert"... so a form that spends
+    # points never reads "Roll". Empty: "Roll" when the preview shows odds, else "Apply".
+    verb: str = ""
 
 
 class Odds(NamedTuple):

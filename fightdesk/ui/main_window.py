@@ -1072,8 +1072,8 @@ def _pick_form(forms: tuple, role: str, chip_id: str) -> tuple[str | None, dict[
     if role:
         of_role = [f for f in forms if f.role == role]
         main = next((f for f in of_role if f.id == role), None)
-        chosen = main if main is not None and main.enabled else next(
-            (f for f in of_role if f.enabled), main or (of_role[0] if of_role else None))
+        chosen = main if main is not None else next(
+            (f for f in of_role if f.enabled), of_role[0] if of_role else None)
         if chosen is not None:
             return chosen.id, {}
     return (usable[0].id if usable else None), {}

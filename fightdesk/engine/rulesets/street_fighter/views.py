@@ -635,7 +635,19 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
                                                default=droppable[0]),)))
     forms.append(_learn_form(enc, fid))
     forms.append(_edit_form(enc, fid))
-    return tuple(forms)
+    return tuple(f._replace(verb=FORM_VERBS.get(f.id, f.verb)) for f in forms)
+
+
+# The action dialog's confirm button per form: what pressing it does, so spending
+# Willpower or turning a die into EP never reads "Roll".
+FORM_VERBS = {
+    "concentrate": "Concentrate", "intimidate": "Roll", "deceive": "Roll", "buy-dice": "Buy",
+    "roll-dice": "Roll", "act": "Roll", "interrupt": "Roll", "hold": "Hold",
+    "pass": "Let it go", "convert": "Convert", "interrupt-break-free": "Roll",
+    "break-free": "Roll", "sustain-hold": "Roll", "willpower-ep": "Spend", "recover": "Start",
+    "stop-recovery": "Roll", "activate": "Switch on", "drop": "Drop",
+    "learn-maneuver": "Add", "edit-maneuver": "Change",
+}
 
 
 def _learn_form(enc: Encounter, fid: str) -> ActionForm:
