@@ -267,6 +267,12 @@ class RoundControls:
     next_step_label: str = "Next"
     status: str = ""
     extra: dict[str, bool] = field(default_factory=dict)
+    # What ending the round now would throw away, in the GM's words (unused dice of the
+    # phases still to come...); the window asks before it ends the round. "": nothing.
+    end_round_loses: str = ""
+    # The fighter whose turn it is now: the next step would pass them by, so the
+    # window's forward button offers their action instead (None: nobody's turn).
+    actor: str | None = None
 
 
 class Ruleset:

@@ -345,6 +345,15 @@ class CardsView(QScrollArea):
         self._grid.setSpacing(GAP)
         self._grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setWidget(self._inner)
+        # What to do next when there are no cards (a new fight): said, not a blank area.
+        self.empty_hint = QLabel(self._inner)
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setMargin(24)
+        self.empty_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.empty_hint.setVisible(False)
         self._model: QAbstractItemModel | None = None
         self._cards: dict[str, FighterCard] = {}
         self._order: list[str] = []  # card keys in fight order
@@ -358,6 +367,16 @@ class CardsView(QScrollArea):
         self._roles = roles
         for card in self._cards.values():
             card.set_roles(roles)
+
+    def set_empty_hint(self, text: str) -> None:
+        """The line shown while the fight has no fighters ("" hides it)."""
+        if self.empty_hint.text() != text:
+            self.empty_hint.setText(text)
+        shown = bool(text) and not self._order
+        if shown != self.empty_hint.isVisible():
+            self._flow = (0, 0)
+            self.empty_hint.setVisible(shown)
+            self._reflow()
 
     def set_model(self, model: QAbstractItemModel) -> None:
         self._model = model
@@ -401,7 +420,9 @@ class CardsView(QScrollArea):
         groups = self._groups()
         for key in list(self._cards):
             if key not in groups:
-                self._cards.pop(key).deleteLater()
+                gone = self._cards.pop(key)
+                gone.hide()  # at once: deleteLater waits for the event loop
+                gone.deleteLater()
         self._rows_of = {}
         self._key_of_row = []
         model = self._model
@@ -454,12 +475,16 @@ class CardsView(QScrollArea):
             return
         relayout = columns != self._flow[0]
         self._flow = flow
+        if self.empty_hint.isVisible():
+            self.empty_hint.setFixedWidth(max(MIN_CARD_WIDTH, width))
         for card in self._cards.values():
             card.setFixedWidth(card_width)
         if not relayout:
             return
         while self._grid.count():
             self._grid.takeAt(0)
+        if not self._order and self.empty_hint.isVisible():
+            self._grid.addWidget(self.empty_hint, 0, 0)
         for n, key in enumerate(self._order):
             self._grid.addWidget(self._cards[key], n // columns, n % columns,
                                  Qt.AlignmentFlag.AlignTop)

@@ -190,6 +190,12 @@ class MainWindow(QMainWindow):
         self.undo_action.setIconText("Undo")
         self.redo_action.setIconText("Redo")
 
+        # The one way forward: what the fight needs next (start, roll, act, next phase);
+        # its text follows the fight (_show_forward), the tool bar's button stays put.
+        self.forward_action = action("&Go On", "Ctrl+Return", "Do what the fight needs next")
+        self.pass_action = action("&Pass", "Ctrl+Shift+Return",
+                                  "Pass: the fighter whose turn it is lets it go")
+        self.pass_action.setIconText("Pass")
         self.start_fight_action = action("Start &Fight", "Shift+F5", "Start the fight (before round 1)")
         self.start_round_action = action("Start &Round", "F5", "Start the next round")
         self.next_step_action = action("&Next Phase", "F6", "Go on to the next phase or turn")
@@ -203,8 +209,11 @@ class MainWindow(QMainWindow):
                                     "Edit and roll this fight's roll tables")
         self.round_actions = (self.start_fight_action, self.start_round_action,
                               self.next_step_action, self.end_round_action)
-        for act in (*self.round_actions, self.act_action, self.stack_action):
+        for act in (*self.round_actions, self.forward_action, self.pass_action, self.act_action,
+                    self.stack_action):
             act.setEnabled(False)
+        self._forward: tuple[str, str] = ("", "")  # (what, fighter id) the forward action does
+        self._end_round_box: QMessageBox | None = None
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -226,6 +235,9 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(self.redo_action)
 
         self.fight_menu = bar.addMenu("F&ight")
+        self.fight_menu.addAction(self.forward_action)
+        self.fight_menu.addAction(self.pass_action)
+        self.fight_menu.addSeparator()
         for act in self.round_actions:
             self.fight_menu.addAction(act)
         self.fight_menu.addSeparator()
@@ -242,11 +254,30 @@ class MainWindow(QMainWindow):
     def _build_bars(self) -> None:
         from PySide6.QtCore import Qt
 
+        from PySide6.QtWidgets import QPushButton
+
         self.round_bar = QToolBar("Round")
         self.round_bar.setObjectName("RoundBar")
         self.round_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for act in self.round_actions:
-            self.round_bar.addAction(act)
+        # Where the GM looks: the round and phase or turn in large type, then the one
+        # forward button (a fixed width, so nothing after it moves as its text changes).
+        self.round_title = QLabel("")
+        self.round_title.setObjectName("roundTitle")
+        self.round_title.setTextFormat(Qt.TextFormat.PlainText)
+        big = self.round_title.font()
+        big.setBold(True)
+        big.setPointSizeF(big.pointSizeF() * 1.5)
+        self.round_title.setFont(big)
+        self.round_title.setContentsMargins(6, 0, 10, 0)
+        self.round_bar.addWidget(self.round_title)
+        self.forward_button = QPushButton("Start the fight")
+        self.forward_button.setObjectName("forwardButton")
+        self.forward_button.setDefault(True)
+        self.forward_button.setFixedWidth(self.forward_button.fontMetrics().averageCharWidth() * 26 + 24)
+        self.forward_button.clicked.connect(self.forward_action.trigger)
+        self.round_bar.addWidget(self.forward_button)
+        self.round_bar.addAction(self.pass_action)
+        self.round_bar.addAction(self.end_round_action)
         self.round_bar.addSeparator()
         self.round_bar.addAction(self.undo_action)
         self.round_bar.addAction(self.redo_action)
@@ -292,6 +323,8 @@ class MainWindow(QMainWindow):
         self.save_as_action.triggered.connect(self.save_as)
         self.quit_action.triggered.connect(self.close)
 
+        self.forward_action.triggered.connect(self._go_forward)
+        self.pass_action.triggered.connect(lambda: self._round_command("next-step"))
         self.start_fight_action.triggered.connect(lambda: self._round_command("start-fight"))
         self.start_round_action.triggered.connect(lambda: self._round_command("start-round"))
         self.next_step_action.triggered.connect(lambda: self._round_command("next-step"))
@@ -533,18 +566,30 @@ class MainWindow(QMainWindow):
         if self._stack_decision is not None:
             self._stack_decision.show_decision(decision if stack_open else None)
         controls = ruleset.round_controls(enc)
-        self.start_fight_action.setEnabled(controls.can_start_fight)
-        self.start_round_action.setEnabled(controls.can_start_round)
-        self.next_step_action.setEnabled(controls.can_next_step)
+        # Nobody to fight: nothing to start (whatever the ruleset would allow).
+        anyone = bool(enc.order)
+        self.start_fight_action.setEnabled(controls.can_start_fight and anyone)
+        self.start_round_action.setEnabled(controls.can_start_round and anyone)
+        self.next_step_action.setEnabled(controls.can_next_step and anyone)
         self.end_round_action.setEnabled(controls.can_end_round)
         if self.next_step_action.text() != controls.next_step_label:
             self.next_step_action.setText(controls.next_step_label)
             _set_tip(self.next_step_action, controls.next_step_label)
+        self._show_forward(engine, controls)
         self.act_action.setEnabled(bool(enc.order) and ruleset.rules_built)
         has_stack = self.stack_model.rowCount() > 0
         self.stack_action.setEnabled(has_stack)
         state = ruleset.describe_state(enc)
-        self.state_label.setText(f"{state}  ·  {controls.status}" if controls.status else state)
+        # The round and phase or turn in large type; the small line beside the buttons
+        # says what the fight waits for (the ruleset's status), or the state again.
+        self.round_title.setText(state)
+        self.round_title.setToolTip(state)
+        self.state_label.setText(controls.status or state)
+        self.cards.set_empty_hint(
+            "" if anyone else
+            "No fighters in this fight yet.\n\nAdd some from the campaign library (drag a "
+            "fighter here, or select and choose Add to Fight), or with Fight > Quick Add "
+            "Fighter (Ctrl+Shift+A).\nThen the button at the top starts the fight.")
         if self._stack_dialog is not None:
             self._stack_dialog.set_reaction_word(ruleset.role_labels.get("react", "React"))
             self._stack_dialog.set_controls(
@@ -566,9 +611,102 @@ class MainWindow(QMainWindow):
     def _round_command(self, kind: str) -> None:
         from fightdesk.engine import commands as c
 
+        engine = self.document.engine
+        if kind == "end-round" and engine is not None:
+            loses = engine.ruleset.round_controls(engine.encounter).end_round_loses
+            if loses:
+                self._ask_end_round(loses)
+                return
         made = {"start-fight": c.StartFight, "start-round": c.StartRound,
                 "next-step": c.NextStep, "end-round": c.EndRound}[kind]
         self._apply(made())
+
+    def _ask_end_round(self, loses: str) -> QMessageBox:
+        """End Round would throw something away (dice of phases still to come): say what,
+        and end it only if the GM says so. "Keep playing" is the default."""
+        from PySide6.QtCore import Qt
+
+        box = QMessageBox(QMessageBox.Icon.Question, "End the round?", "", parent=self)
+        box.setObjectName("EndRoundQuestion")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        head, _, rest = loses.partition("\n")
+        box.setText(head)
+        box.setInformativeText(rest)
+        end = box.addButton("End Round", QMessageBox.ButtonRole.DestructiveRole)
+        end.setObjectName("endRoundButton")
+        keep = box.addButton("Keep playing", QMessageBox.ButtonRole.RejectRole)
+        keep.setObjectName("keepPlayingButton")
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def done(*_: object) -> None:
+            self._end_round_box = None
+            if box.clickedButton() is end:
+                from fightdesk.engine.commands import EndRound
+
+                self._apply(EndRound())
+
+        box.finished.connect(done)
+        self._end_round_box = box
+        box.open()
+        return box
+
+    # --- the one way forward ---------------------------------------------------------------
+    def _show_forward(self, engine: Engine, controls: object) -> None:
+        """The forward action's text and what it does, from the ruleset's round controls:
+        start the fight, start the round, act with whoever's turn it is, the next step,
+        or end the round. Passing a turn is the separate Pass action."""
+        from fightdesk.engine.ruleset import RoundControls
+
+        assert isinstance(controls, RoundControls)
+        enc = engine.encounter
+        anyone = bool(enc.order)
+        actor = controls.actor if controls.actor in enc.fighters else None
+        what, label, fighter = "", "", ""
+        if not anyone:
+            label = "Add fighters first"
+        elif controls.can_start_fight:
+            what, label = "start-fight", "Start the fight"
+        elif controls.can_start_round:
+            what, label = "start-round", f"Start round {enc.round + 1}"
+        elif actor is not None and controls.can_next_step:
+            what, fighter = "act", actor
+            label = f"Act: {enc.fighters[actor].name}\N{HORIZONTAL ELLIPSIS}"
+        elif controls.can_next_step:
+            what, label = "next-step", controls.next_step_label
+        elif controls.can_end_round:
+            what, label = "end-round", f"End round {enc.round}"
+        elif engine.pending() is not None:
+            label = "Answer the question first"
+        else:
+            label = controls.status or self.forward_action.text()
+        self._forward = (what, fighter)
+        self.forward_action.setEnabled(bool(what))
+        self.forward_button.setEnabled(bool(what))
+        if self.forward_action.text() != label:
+            self.forward_action.setText(label.replace("&", "&&"))
+        metrics = self.forward_button.fontMetrics()
+        from PySide6.QtCore import Qt
+
+        shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
+                                   self.forward_button.width() - 20)
+        self.forward_button.setText(shown.replace("&", "&&"))
+        self.forward_button.setToolTip(f"{label} (Ctrl+Enter)")
+        can_pass = actor is not None and controls.can_next_step
+        self.pass_action.setEnabled(can_pass)
+        pass_text = controls.next_step_label if can_pass else "Pass"
+        if self.pass_action.text() != pass_text:
+            self.pass_action.setText(pass_text.replace("&", "&&"))
+            self.pass_action.setIconText("Pass")
+            _set_tip(self.pass_action, f"{pass_text}: the turn goes by unused")
+
+    def _go_forward(self) -> None:
+        what, fighter = self._forward
+        if what == "act":
+            self.open_action_dialog(fighter, role="act")
+        elif what:
+            self._round_command(what)
 
     def _free_roll(self, notation: str) -> None:
         from fightdesk.engine.commands import FreeRoll

@@ -69,7 +69,7 @@ def test_initiative_rows_typed_and_rolled_then_the_turns_on_the_timeline(
     assert timeline.movable and timeline.column_ids == ("quick", "slow")
     assert timeline.lanes[0].title == "Kaede"
     assert timeline.lanes[0].chips[0].state == "acting"
-    assert window.state_label.text().startswith("Round 1 · quick, Kaede's turn")
+    assert window.round_title.text().startswith("Round 1 · quick, Kaede's turn")
 
 
 def _lane_point(window: MainWindow, lane_no: int, column: int) -> QPoint:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.model import Session, new_encounter
 from fightdesk.storage.sessions import demo_session
 from fightdesk.ui.action_dialog import ActionDialog
 
@@ -51,3 +52,57 @@ def test_act_on_a_card_opens_the_act_form_and_cannot_spend_by_mistake(window: An
     assert words["act"] == "Roll"
     dialog.reject()
     QApplication.processEvents()
+
+
+def test_end_round_says_which_dice_go_unplayed_and_asks(window: Any, qtbot: Any) -> None:
+    engine = demo_in_phases(window)
+    window.decision_panel.findChild(QPushButton, "choice-lose").click()
+    assert window.document.apply(c.NextStep()).ok
+    assert engine.encounter.state.phase == 9
+    entries = len(engine.session.log)
+    end = window.round_bar.widgetForAction(window.end_round_action)
+    qtbot.mouseClick(end, Qt.MouseButton.LeftButton)
+    box = window._end_round_box
+    assert box is not None and box.isVisible()
+    assert "phases 8 to 1 are skipped" in box.text()
+    said = box.informativeText()
+    assert "Kaede Moriyama: 6, 6, 5, 2" in said and "Brannock Vale: 9, 5, 4" in said
+    # Keep playing (the default, also Escape): nothing happens.
+    assert box.defaultButton().objectName() == "keepPlayingButton"
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    assert len(engine.session.log) == entries and engine.encounter.state.stage == "phases"
+    # Asked again and confirmed: the round ends.
+    qtbot.mouseClick(end, Qt.MouseButton.LeftButton)
+    box = window._end_round_box
+    qtbot.mouseClick(box.findChild(QPushButton, "endRoundButton"), Qt.MouseButton.LeftButton)
+    assert engine.encounter.state.stage in ("round-end", "round-over")
+
+
+def test_end_round_with_nothing_to_lose_asks_nothing(window: Any, qtbot: Any) -> None:
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    for command in (c.StartFight(), c.StartRound()):
+        assert window.document.apply(command).ok
+    window.end_round_action.trigger()
+    assert window._end_round_box is None
+    assert engine.encounter.state.stage == "round-over"
+
+
+def test_an_empty_fight_offers_no_start_and_says_what_to_do(window: Any, qtbot: Any) -> None:
+    window.show_session(Engine(demo_session()), None)
+    assert window.document.apply(c.StartFight()).ok
+    window.statusBar().showMessage("Kaede Moriyama concentrates")
+    window.show_session(Engine(Session.begin(new_encounter("street-fighter"))), None)
+    assert window.statusBar().currentMessage() == ""
+    for action in (window.start_fight_action, window.start_round_action,
+                   window.next_step_action, window.forward_action):
+        assert not action.isEnabled(), action.text()
+    assert not window.forward_button.isEnabled()
+    hint = window.cards.empty_hint
+    assert hint.isVisible() and "No fighters" in hint.text()
+    assert all(not card.isVisible() for card in window.cards.cards())
+    # A fighter arrives: the hint goes, the fight can start.
+    fighter = demo_session().start.fighters["kaede"].model_dump(mode="json")
+    assert window.document.apply(c.AddFighters(fighter=fighter)).ok
+    assert not hint.isVisible()
+    assert window.forward_action.isEnabled() and window.forward_button.text() == "Start the fight"

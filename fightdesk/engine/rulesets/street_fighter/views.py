@@ -49,6 +49,7 @@ from .state import (
     can_use_ep,
     effective_face,
     held_die,
+    in_fight,
     is_out,
     maneuvers_of,
     name,
@@ -1044,6 +1045,8 @@ def round_controls(enc: Encounter) -> RoundControls:
         can_end_round=stage in ("round-start", "phases") and free,
         next_step_label=label,
         status=status_text,
+        end_round_loses=_end_round_loses(enc) if stage in ("round-start", "phases") else "",
+        actor=actor,
         extra={
             "resolve-next": stack_open and not waiting,
             "resolve-all": stack_open and not waiting,
@@ -1052,6 +1055,26 @@ def round_controls(enc: Encounter) -> RoundControls:
             "end-fight": stage not in ("setup", "fight-over"),
         },
     )
+
+
+def _end_round_loses(enc: Encounter) -> str:
+    """The unused dice that ending the round now lets go (no phase comes for them)."""
+    lost: list[str] = []
+    count = 0
+    for fid in in_fight(enc):
+        dice = sorted(unspent(status(enc, fid)), key=lambda d: -d.face)
+        if not dice:
+            continue
+        count += len(dice)
+        faces = [f"H{d.face}" if d.state == "held" else str(d.face) for d in dice]
+        lost.append(f"{name(enc, fid)}: {', '.join(faces)}")
+    if not count:
+        return ""
+    phase = enc.state.phase
+    where = (f"phases {phase - 1} to 1 are skipped" if phase is not None and phase > 2 else
+             "phase 1 is skipped" if phase == 2 else "the phases are skipped")
+    return (f"Ending round {enc.round} now: {where} and {plural(count, 'unused die', 'unused dice')} "
+            f"go unplayed (each may still be turned into EP).\n" + "\n".join(lost))
 
 
 def describe_state(enc: Encounter) -> str:
