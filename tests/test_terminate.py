@@ -56,7 +56,7 @@ def test_sigterm_quits_cleanly_and_the_next_start_reopens_the_fight(tmp_path: Pa
         state = _state(tmp_path)
         assert state is not None and state["clean_exit"] is False  # running: not clean yet
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()

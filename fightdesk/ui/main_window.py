@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QToolBar,
     QVBoxLayout,
@@ -253,8 +254,6 @@ class MainWindow(QMainWindow):
 
     def _build_bars(self) -> None:
         from PySide6.QtCore import Qt
-
-        from PySide6.QtWidgets import QPushButton
 
         self.round_bar = QToolBar("Round")
         self.round_bar.setObjectName("RoundBar")
