@@ -106,3 +106,63 @@ def test_an_empty_fight_offers_no_start_and_says_what_to_do(window: Any, qtbot: 
     assert window.document.apply(c.AddFighters(fighter=fighter)).ok
     assert not hint.isVisible()
     assert window.forward_action.isEnabled() and window.forward_button.text() == "Start the fight"
+
+
+def _lane_chips(view: Any, title: str) -> list[tuple[Any, Any]]:
+    tl = view.timeline()
+    lane_no = next(n for n, lane in enumerate(tl.lanes) if lane.title == title)
+    return view._lane_layout(lane_no)
+
+
+def test_group_chips_on_one_phase_never_overlap_or_clip(window: Any, qtbot: Any) -> None:
+    engine = demo_in_phases(window)
+    # Dock Thug 3's die shows 10 too: two members of the group on phase 10.
+    assert window.document.apply(c.SetValue(fighter_id="dock-thug-3", field="status.dice.0.face",
+                                            value=10)).ok
+    for width in (1093, 1920):
+        window.resize(width, 700)
+        QApplication.processEvents()
+        view = window.timeline
+        view._lane_chips = {}
+        laid = _lane_chips(view, "Dock Thug")
+        metrics = view.fontMetrics()
+        rects = [rect for _, rect in laid]
+        for chip, rect in laid:
+            assert rect.width() >= metrics.horizontalAdvance(chip.label), (width, chip.label)
+        for n, first in enumerate(rects):
+            for second in rects[n + 1:]:
+                assert not first.intersects(second), (width, first, second)
+    on_ten = [chip for chip, _ in laid if chip.column == 0]
+    shown = on_ten[0] if len(on_ten) == 1 else None
+    if shown is not None:  # merged: "×2", both members named in its tooltip
+        assert shown.label == "×2"
+        assert "Dock Thug 1" in shown.tooltip and "Dock Thug 3" in shown.tooltip
+    else:
+        assert sorted(chip.label for chip in on_ten) == ["#1", "#3"]
+    assert engine.encounter.fighters["dock-thug-3"].status.dice[0].face == 10
+
+
+def test_merged_chips_say_who_and_a_click_acts_with_the_one_that_can(qtbot: Any) -> None:
+    from fightdesk.engine.ruleset import Chip, Lane, Timeline
+    from fightdesk.ui.timeline import TimelineView
+
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.resize(420, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    chips = tuple(Chip(id=f"m{n}:1", fighter_id=f"m{n}", column=0, label=f"#{n}H" if n == 1 else f"#{n}",
+                       state="held" if n == 1 else "ready", tooltip=f"Mook {n}: die 10",
+                       clickable=n == 1) for n in range(1, 5))
+    view.set_timeline(Timeline(columns=tuple(str(p) for p in range(10, 0, -1)),
+                               lanes=(Lane(id="group:g", title="Mook", fighter_ids=("m1", "m2", "m3", "m4"),
+                                           chips=chips, compact=True),)))
+    laid = view._lane_layout(0)
+    assert len(laid) == 1
+    merged, rect = laid[0]
+    assert merged.label == "×4" and merged.state == "held" and merged.clickable
+    assert all(f"Mook {n}" in merged.tooltip for n in range(1, 5))
+    assert view.chip_rect("m3:1") == view.chip_rect("m1:1") != view.chip_rect("nothing")
+    with qtbot.waitSignal(view.chipClicked) as clicked:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.chip_rect("m1:1").center())
+    assert clicked.args == ["m1", "m1:1"]

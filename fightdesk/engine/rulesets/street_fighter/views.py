@@ -146,7 +146,9 @@ def _chips(enc: Encounter, fid: str, actor: str | None, usable: str, *,
         state: ChipState = die.state
         label = f"{die.face}" if die.state != "held" else f"H{die.face}"
         if prefix:
-            label = f"{prefix}:{label}"
+            # A group member's chip says who it is ("#2"); its column already says the
+            # face, so only a held die adds its mark ("#2H"). The tooltip says it all.
+            label = f"#{prefix}H" if die.state == "held" else f"#{prefix}"
         clickable = False
         hint = ""
         if not out and die.state in ("ready", "held"):
