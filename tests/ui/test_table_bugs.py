@@ -159,7 +159,7 @@ def test_merged_chips_say_who_and_a_click_acts_with_the_one_that_can(qtbot: Any)
                                            chips=chips, compact=True),)))
     laid = view._lane_layout(0)
     assert len(laid) == 1
-    merged, rect = laid[0]
+    merged, _ = laid[0]
     assert merged.label == "×4" and merged.state == "held" and merged.clickable
     assert all(f"Mook {n}" in merged.tooltip for n in range(1, 5))
     assert view.chip_rect("m3:1") == view.chip_rect("m1:1") != view.chip_rect("nothing")
