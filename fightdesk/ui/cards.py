@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -21,7 +22,15 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QContextMenuEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -68,6 +77,7 @@ class FighterCard(QFrame):
         self.setFixedWidth(MIN_CARD_WIDTH)  # the view sets the width its grid gives
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Maximum)
         self._acting = False
+        self._out = False
         self._look: tuple[bool, int] | None = None  # (out, the parent palette's key) shown
         self._cards: list[Card] = []
         self._member_buttons = QButtonGroup(self)
@@ -216,6 +226,7 @@ class FighterCard(QFrame):
             self._member_radios = []
             for _ in cards:
                 radio = QRadioButton()
+                _outline_indicator(radio, self.palette())
                 self._member_buttons.addButton(radio)
                 self.members_layout.addWidget(radio)
                 self._member_radios.append(radio)
@@ -238,7 +249,15 @@ class FighterCard(QFrame):
             (standing or self._member_radios)[0].setChecked(True)
         self.members.setVisible(bool(cards))
 
+    def changeEvent(self, event: QEvent) -> None:
+        """The palette changed under the card (light to dark while the app runs): the
+        colours it set itself follow, so no line keeps the old palette's."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and getattr(self, "_look", None) is not None:
+            self._set_out(self._out)
+
     def _set_out(self, out: bool) -> None:
+        self._out = out
         parent = self.parentWidget()
         base = parent.palette() if parent is not None else self.palette()
         # Setting a palette re-polishes every child: only when the look really changes.
@@ -252,6 +271,8 @@ class FighterCard(QFrame):
             pal.setColor(QPalette.ColorGroup.Active, role, base.color(src, role))
             pal.setColor(QPalette.ColorGroup.Inactive, role, base.color(src, role))
         self.setPalette(pal)
+        for radio in self._member_radios:
+            _outline_indicator(radio, pal)
         for button in self.role_buttons.values():
             button.setEnabled(not out)
         _set_tip(self, "Out of the fight" if out else "")
@@ -506,6 +527,21 @@ class CardsView(QScrollArea):
 
     def sizeHint(self) -> QSize:
         return QSize(MIN_CARD_WIDTH * 2 + 3 * GAP + 20, 320)
+
+
+def _outline_indicator(radio: QRadioButton, card: QPalette) -> None:
+    """Radio circles that show on the card's background in any palette: styles draw
+    the circle's edge a shade darker than the Window colour, which on a dark palette is
+    the card's own colour; a Window colour between the card's text and background
+    gives the edge contrast in light and dark alike."""
+    text, base = card.color(QPalette.ColorRole.Text), card.color(QPalette.ColorRole.Base)
+    mix = QColor.fromRgbF(0.6 * text.redF() + 0.4 * base.redF(),
+                          0.6 * text.greenF() + 0.4 * base.greenF(),
+                          0.6 * text.blueF() + 0.4 * base.blueF())
+    pal = radio.palette()
+    if pal.color(QPalette.ColorRole.Window) != mix:
+        pal.setColor(QPalette.ColorRole.Window, mix)
+        radio.setPalette(pal)
 
 
 def _set_tip(widget: QWidget, text: str) -> None:

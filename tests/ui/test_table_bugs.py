@@ -166,3 +166,48 @@ def test_merged_chips_say_who_and_a_click_acts_with_the_one_that_can(qtbot: Any)
     with qtbot.waitSignal(view.chipClicked) as clicked:
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.chip_rect("m1:1").center())
     assert clicked.args == ["m1", "m1:1"]
+
+
+def _indicator_contrast(radio: Any) -> float:
+    """How far the darkest or lightest pixel of the radio's circle is from the card's
+    background (0..255): 0 means the circle cannot be seen."""
+    image = radio.grab().toImage()
+    background = radio.parentWidget().palette().color(radio.parentWidget().backgroundRole())
+    side = min(image.height(), 20)
+    worst = 0.0
+    for x in range(side):
+        for y in range(image.height()):
+            pixel = image.pixelColor(x, y)
+            worst = max(worst, abs(pixel.lightness() - background.lightness()))
+    return worst
+
+
+def test_switching_the_palette_live_recolours_every_card_line(window: Any, qtbot: Any,
+                                                              qapp: Any) -> None:
+    from PySide6.QtGui import QPalette
+
+    from fightdesk.ui.palettes import dark_palette
+
+    window.show_session(Engine(demo_session()), None)
+    light = qapp.palette()
+    kaede = window.cards.card("kaede")
+    group = window.cards.card_for_fighter("dock-thug-1")
+    radios = group._member_radios
+    assert radios
+    role = QPalette.ColorRole.WindowText
+    try:
+        qapp.setPalette(dark_palette())
+        QApplication.processEvents()
+        dark_text = dark_palette().color(role)
+        for widget in (kaede.title, kaede.resources, group.title, *radios):
+            assert widget.palette().color(role) == dark_text, widget
+        assert kaede.palette().color(QPalette.ColorRole.Base) == dark_palette().color(
+            QPalette.ColorRole.Base)
+        assert all(_indicator_contrast(r) > 60 for r in radios)
+        qapp.setPalette(light)
+        QApplication.processEvents()
+        for widget in (kaede.title, kaede.resources, group.title, *radios):
+            assert widget.palette().color(role) == light.color(role), widget
+        assert all(_indicator_contrast(r) > 60 for r in radios)
+    finally:
+        qapp.setPalette(light)
