@@ -193,10 +193,12 @@ class FighterCard(QFrame):
             self.health.setRange(0, max(most, 1))
             self.health.setValue(min(total, max(most, 1)))
             self.health.setFormat(f"Health {total}/{most} · {len(alive)} standing")
+            _health_colours(self.health, total / most if most > 0 else 1.0)
         else:
             self.health.setRange(0, max(lead.health_max, 1))
             self.health.setValue(max(0, min(lead.health, max(lead.health_max, 1))))
             self.health.setFormat(f"Health {lead.health}/{lead.health_max}")
+            _health_colours(self.health, lead.health / lead.health_max if lead.health_max > 0 else 1.0)
         self.health.setVisible(lead.health_max > 0)
         shown = lead if not grouped else None
         res = "   ".join(_resource_text(r) for r in shown.resources) if shown else ""
@@ -527,6 +529,38 @@ class CardsView(QScrollArea):
 
     def sizeHint(self) -> QSize:
         return QSize(MIN_CARD_WIDTH * 2 + 3 * GAP + 20, 320)
+
+
+# The health bar's fill as health drops (share of the maximum): the palette's own
+# highlight, then amber, then red; the text over the fill stays dark on amber, white on red.
+HEALTH_WARNING = 0.5
+HEALTH_DANGER = 0.25
+_HEALTH_FILLS = {"warning": ("#e0a526", "#1a1a1a"), "danger": ("#c8372d", "#ffffff")}
+
+
+def health_level(share: float) -> str:
+    """'ok', 'warning' or 'danger' for health at ``share`` of its maximum."""
+    if share <= HEALTH_DANGER:
+        return "danger"
+    if share <= HEALTH_WARNING:
+        return "warning"
+    return "ok"
+
+
+def _health_colours(bar: QProgressBar, share: float) -> None:
+    level = health_level(share)
+    if bar.property("level") == level:
+        return
+    bar.setProperty("level", level)
+    if level == "ok":
+        bar.setPalette(QPalette())  # the palette of the card again (nothing set)
+        return
+    fill, text = _HEALTH_FILLS[level]
+    pal = QPalette(bar.palette())
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        pal.setColor(group, QPalette.ColorRole.Highlight, QColor(fill))
+        pal.setColor(group, QPalette.ColorRole.HighlightedText, QColor(text))
+    bar.setPalette(pal)
 
 
 def _outline_indicator(radio: QRadioButton, card: QPalette) -> None:

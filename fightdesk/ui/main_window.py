@@ -19,7 +19,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -202,6 +201,8 @@ class MainWindow(QMainWindow):
         self.next_step_action = action("&Next Phase", "F6", "Go on to the next phase or turn")
         self.end_round_action = action("&End Round", "F8", "End the round (end-of-round steps)")
         self.act_action = action("&Act...", "F2", "Act with the fighter whose turn it is")
+        self.health_action = action("Damage / &Heal...", "Ctrl+H",
+                                    "Damage or heal the selected fighter (-3, +2)")
         self.stack_action = action("Interrupt &Stack...", "Ctrl+K", "Show the interrupt stack")
         self.dice_action = action("Free &Dice Roll", "Ctrl+D", "Type a free roll in the dice bar")
         self.options_action = action("Ruleset &Options...", "Ctrl+Shift+O",
@@ -243,6 +244,7 @@ class MainWindow(QMainWindow):
             self.fight_menu.addAction(act)
         self.fight_menu.addSeparator()
         self.fight_menu.addAction(self.act_action)
+        self.fight_menu.addAction(self.health_action)
         self.fight_menu.addAction(self.stack_action)
         self.fight_menu.addAction(self.dice_action)
         self.fight_menu.addSeparator()
@@ -329,6 +331,7 @@ class MainWindow(QMainWindow):
         self.next_step_action.triggered.connect(lambda: self._round_command("next-step"))
         self.end_round_action.triggered.connect(lambda: self._round_command("end-round"))
         self.act_action.triggered.connect(self._act_with_current)
+        self.health_action.triggered.connect(self._health_of_selected)
         self.stack_action.triggered.connect(self._open_stack_dialog)
         self.dice_action.triggered.connect(self._focus_dice)
         self.options_action.triggered.connect(self._edit_options)
@@ -576,6 +579,7 @@ class MainWindow(QMainWindow):
             _set_tip(self.next_step_action, controls.next_step_label)
         self._show_forward(engine, controls)
         self.act_action.setEnabled(bool(enc.order) and ruleset.rules_built)
+        self.health_action.setEnabled(bool(enc.order))
         has_stack = self.stack_model.rowCount() > 0
         self.stack_action.setEnabled(has_stack)
         state = ruleset.describe_state(enc)
@@ -969,22 +973,19 @@ class MainWindow(QMainWindow):
         self._show_views(auto_open=False)
 
     # --- GM overrides -------------------------------------------------------------------------
-    def _ask_health(self, fighter_id: str) -> QInputDialog | None:
-        """Damage / heal: the GM types the new health (a ``SetValue`` override)."""
+    def _ask_health(self, fighter_id: str) -> QDialog | None:
+        """Damage / heal: the GM types a change (-3, +2) or the new health; it becomes a
+        ``SetValue`` override of the health."""
         from PySide6.QtCore import Qt
 
         engine = self.document.engine
         if engine is None or fighter_id not in engine.encounter.fighters:
             return None
+        from .health_dialog import HealthDialog
+
         card = engine.ruleset.card(engine.encounter, fighter_id)
         field = card.health_field
-        dialog = QInputDialog(self)
-        dialog.setObjectName("HealthDialog")
-        dialog.setWindowTitle("Damage / heal")
-        dialog.setLabelText(f"New health for {card.title} (now {card.health}/{card.health_max}):")
-        dialog.setInputMode(QInputDialog.InputMode.IntInput)
-        dialog.setIntRange(0, max(card.health_max * 3, 99))
-        dialog.setIntValue(card.health)
+        dialog = HealthDialog(card.title, card.health, card.health_max, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def chosen(value: int) -> None:
@@ -993,9 +994,33 @@ class MainWindow(QMainWindow):
             if value != card.health:
                 self._apply(SetValue(fighter_id=fighter_id, field=field, value=value))
 
-        dialog.intValueSelected.connect(chosen)
+        dialog.chosen.connect(chosen)
         dialog.open()
         return dialog
+
+    def selected_fighter(self) -> str | None:
+        """The fighter the keyboard means: the card with the focus (its checked member),
+        else whoever's turn it is, else the first fighter."""
+        from .cards import FighterCard
+
+        widget = self.focusWidget()
+        while widget is not None and not isinstance(widget, FighterCard):
+            widget = widget.parentWidget()
+        if isinstance(widget, FighterCard):
+            return widget.selected_fighter()
+        engine = self.document.engine
+        if engine is None or not engine.encounter.order:
+            return None
+        for row in range(self.fighters_model.rowCount()):
+            card = self.fighters_model.item(row)
+            if card.acting and not card.out:
+                return card.fighter_id
+        return engine.encounter.order[0]
+
+    def _health_of_selected(self) -> None:
+        fighter_id = self.selected_fighter()
+        if fighter_id is not None:
+            self._ask_health(fighter_id)
 
     def _add_condition(self, fighter_id: str) -> QDialog | None:
         """The card's "Add condition...": the dialog gathers it, an ``AddCondition`` puts

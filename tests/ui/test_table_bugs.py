@@ -211,3 +211,45 @@ def test_switching_the_palette_live_recolours_every_card_line(window: Any, qtbot
         assert all(_indicator_contrast(r) > 60 for r in radios)
     finally:
         qapp.setPalette(light)
+
+
+def test_damage_and_healing_are_typed_as_a_change_from_the_keyboard(window: Any, qtbot: Any) -> None:
+    from PySide6.QtWidgets import QDialog
+
+    from fightdesk.ui.cards import health_level
+    from fightdesk.ui.health_dialog import parse_health
+
+    assert parse_health("-3", 10, 10) == 7 and parse_health("+2", 7, 10) == 9
+    assert parse_health("+5", 9, 10) == 10 and parse_health("12", 9, 10) == 12
+    assert parse_health("-30", 9, 10) == 0
+    for bad in ("", "abc", "3-", "+-2", "1.5"):
+        try:
+            parse_health(bad, 5, 10)
+        except ValueError as exc:
+            assert "-3" in str(exc)
+        else:
+            raise AssertionError(bad)
+    assert [health_level(s) for s in (1.0, 0.6, 0.5, 0.3, 0.25, 0.0)] == [
+        "ok", "ok", "warning", "warning", "danger", "danger"]
+
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    card = window.cards.card("kaede")
+    card.health_button.setFocus()
+    window.health_action.trigger()  # Ctrl+H: the fighter whose card has the focus
+    dialog = window.findChild(QDialog, "HealthDialog")
+    assert dialog is not None and dialog.isVisible() and "Kaede" in dialog.prompt.text()
+    qtbot.keyClicks(dialog.edit, "x")
+    assert dialog.error.isVisible() and not dialog.ok.isEnabled()
+    dialog.edit.clear()
+    qtbot.keyClicks(dialog.edit, "-7")
+    qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
+    assert engine.encounter.fighters["kaede"].status.health == 3
+    assert card.health.property("level") == "warning"
+    QApplication.processEvents()
+    window.health_action.trigger()
+    dialog = [d for d in window.findChildren(QDialog, "HealthDialog") if d.isVisible()][0]
+    qtbot.keyClicks(dialog.edit, "-1")
+    qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
+    assert card.health.property("level") == "danger"
+    assert card.health.palette().color(card.health.palette().ColorRole.Highlight).name() == "#c8372d"
