@@ -47,8 +47,8 @@ class HealthDialog(QDialog):
         self.edit = QLineEdit()
         self.edit.setObjectName("healthChange")
         self.edit.setPlaceholderText("-3, +2 or 7")
-        self.result = QLabel()
-        self.result.setObjectName("healthResult")
+        self.outcome = QLabel()
+        self.outcome.setObjectName("healthResult")
         self.error = error_label()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -58,7 +58,7 @@ class HealthDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.prompt)
         layout.addWidget(self.edit)
-        layout.addWidget(self.result)
+        layout.addWidget(self.outcome)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.edit.textChanged.connect(self._show)
@@ -81,7 +81,7 @@ class HealthDialog(QDialog):
                 problem = str(exc)
         self.error.setText(problem or "")
         self.error.setVisible(problem is not None)
-        self.result.setText(f"Health {self.now} \N{RIGHTWARDS ARROW} {value}" if value is not None else "")
+        self.outcome.setText(f"Health {self.now} \N{RIGHTWARDS ARROW} {value}" if value is not None else "")
         self.ok.setEnabled(value is not None and value != self.now)
 
     def _accept(self) -> None:

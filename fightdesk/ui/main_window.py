@@ -1003,7 +1003,7 @@ class MainWindow(QMainWindow):
         else whoever's turn it is, else the first fighter."""
         from .cards import FighterCard
 
-        widget = self.focusWidget()
+        widget: QWidget | None = self.focusWidget()
         while widget is not None and not isinstance(widget, FighterCard):
             widget = widget.parentWidget()
         if isinstance(widget, FighterCard):

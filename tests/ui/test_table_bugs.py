@@ -248,7 +248,7 @@ def test_damage_and_healing_are_typed_as_a_change_from_the_keyboard(window: Any,
     assert card.health.property("level") == "warning"
     QApplication.processEvents()
     window.health_action.trigger()
-    dialog = [d for d in window.findChildren(QDialog, "HealthDialog") if d.isVisible()][0]
+    dialog = next(d for d in window.findChildren(QDialog, "HealthDialog") if d.isVisible())
     qtbot.keyClicks(dialog.edit, "-1")
     qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
     assert card.health.property("level") == "danger"
