@@ -20,8 +20,7 @@ from fightdesk.storage.sessions import demo_session, save_session
 from fightdesk.ui.health_dialog import HealthDialog
 
 if TYPE_CHECKING:
-    from fightdesk.ui.health_dialog import HealthDialog
-from fightdesk.ui.main_window import MainWindow
+    from fightdesk.ui.main_window import MainWindow
 
 
 def _menu_action(menu: QMenu, text: str) -> QAction:
