@@ -209,6 +209,24 @@ class Odds(NamedTuple):
     def percent(self) -> str:
         return f"{float(self.chance) * 100:.1f}%"
 
+    @property
+    def rounded(self) -> str:
+        """Whole percent for a glance ("99%"): a result that can happen never reads 0%
+        or 100%, and only a certain one (or an impossible one) does."""
+        if self.chance <= 0:
+            return "0%"
+        if self.chance >= 1:
+            return "100%"
+        whole = int(self.chance * 100 + Fraction(1, 2))
+        return f"{min(99, max(1, whole))}%"
+
+    @property
+    def exact(self) -> str:
+        """The exact chance as a fraction ("3/4"; "1" or "0" when certain)."""
+        if self.chance in (0, 1):
+            return str(int(self.chance))
+        return f"{self.chance.numerator}/{self.chance.denominator}"
+
 
 class Preview(NamedTuple):
     """What the action dialog shows before the roll: plain lines, exact odds, or why not."""

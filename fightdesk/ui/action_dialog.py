@@ -8,6 +8,7 @@ result sentence or the refusal), so it can be driven alone in a test.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -231,10 +232,11 @@ class ActionDialog(QDialog):
         preview = self._preview(form.id, self.values())
         self.preview_lines.setText("\n".join(preview.lines))
         self.preview_lines.setVisible(bool(preview.lines))
+        # Percentages first, for a glance; the exact fractions in the tooltip.
         self.odds_label.setText("<br>".join(
-            f"{o.label}: <b>{o.chance.numerator}/{o.chance.denominator}</b> ({o.percent})"
-            if o.chance not in (0, 1) else f"{o.label}: <b>{int(o.chance)}</b> ({o.percent})"
-            for o in preview.odds))
+            f"<b>{o.rounded}</b> {html.escape(o.label)}" for o in preview.odds))
+        self.odds_label.setToolTip("\n".join(
+            f"{o.label}: exactly {o.exact} ({o.percent})" for o in preview.odds))
         self.odds_label.setVisible(bool(preview.odds))
         self.go_button.setText(form.verb or ("Roll" if preview.odds else "Apply"))
         problem = preview.error or (form.reason if not form.enabled else None)

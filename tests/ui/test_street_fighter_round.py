@@ -5,6 +5,7 @@ dice: Dock Thug 1 rolls the 10, Brannock a 9, 5 and 4, Kaede 6, 6, 5 and 2."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -103,7 +104,8 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     choose(qtbot, dialog.input("maneuver"), "Roundhouse")
     assert dialog.values()["maneuver"] == "Roundhouse"
     assert "Speed 8" in dialog.preview_lines.text()
-    assert "/" in dialog.odds_label.text() and "%" in dialog.odds_label.text()
+    assert "%" in dialog.odds_label.text() and not re.search(r"\d/\d", dialog.odds_label.text())
+    assert "exactly" in dialog.odds_label.toolTip() and re.search(r"\d/\d", dialog.odds_label.toolTip())
     click(qtbot, dialog.go_button)
     assert dialog.result_label.isVisible() and "Roundhouse on Kaede Moriyama" in dialog.result_label.text()
     click(qtbot, dialog.close_button)
