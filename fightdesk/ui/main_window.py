@@ -715,8 +715,17 @@ class MainWindow(QMainWindow):
         from fightdesk.engine.commands import FreeRoll
 
         outcome = self.document.engine.apply(FreeRoll(notation=notation)) if self.document.engine else None
-        if outcome is not None:
-            self.dice_bar.show_result(outcome.ok, outcome.text)
+        if outcome is None:
+            return
+        if not outcome.ok or outcome.entry is None:
+            self.dice_bar.show_result(False, outcome.text)
+            return
+        from fightdesk.engine.notation import parse
+
+        rolls = [e.roll for e in outcome.entry.events if e.roll is not None]
+        target = parse(notation).target
+        self.dice_bar.show_result(True, outcome.text,
+                                  [(r.sides, list(r.faces)) for r in rolls], target)
 
     def _focus_dice(self) -> None:
         self.dice_toolbar.show()

@@ -253,3 +253,24 @@ def test_damage_and_healing_are_typed_as_a_change_from_the_keyboard(window: Any,
     qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
     assert card.health.property("level") == "danger"
     assert card.health.palette().color(card.health.palette().ColorRole.Highlight).name() == "#c8372d"
+
+
+def test_the_dice_bar_shows_every_die_and_ticks_the_successes(window: Any, qtbot: Any) -> None:
+    import re
+
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    qtbot.keyClicks(window.dice_bar.edit, "5d10>=6")
+    qtbot.keyClick(window.dice_bar.edit, Qt.Key.Key_Return)
+    [roll] = [e.roll for e in engine.session.log[-1].events if e.roll is not None]
+    text = window.dice_bar.result.text()
+    hits = sum(1 for f in roll.faces if f >= 6)
+    assert text.startswith(f"rolled 5d10>=6: {hits} success")
+    shown = re.findall(r"(\d+)(✓?)", text.split("dice:")[1])
+    assert [int(f) for f, _ in shown] == roll.faces
+    assert [bool(t) for _, t in shown] == [f >= 6 for f in roll.faces]
+    window.dice_bar.edit.clear()
+    qtbot.keyClicks(window.dice_bar.edit, "2d6+3")
+    qtbot.keyClick(window.dice_bar.edit, Qt.Key.Key_Return)
+    [roll] = [e.roll for e in engine.session.log[-1].events if e.roll is not None]
+    assert window.dice_bar.result.text().endswith("dice: " + " ".join(str(f) for f in roll.faces))
