@@ -35,7 +35,7 @@ from .document import FightDocument
 
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QResizeEvent
     from PySide6.QtWidgets import QDialog
 
     from fightdesk.engine.commands import Command
@@ -138,8 +138,10 @@ class MainWindow(QMainWindow):
         self.splitter.setObjectName("mainSplitter")
         self.splitter.addWidget(self.timeline)
         self.splitter.addWidget(lower)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
+        # The timeline keeps the height of its lanes (_fit_timeline_height); a taller or
+        # shorter window changes the cards' share.
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
 
@@ -560,6 +562,7 @@ class MainWindow(QMainWindow):
         enc = engine.encounter
         ruleset = engine.ruleset
         self.timeline.set_timeline(ruleset.timeline(enc))
+        self._fit_timeline_height()
         decision = engine.pending()
         stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
         self.decision_panel.show_decision(None if stack_open else decision)
@@ -587,7 +590,8 @@ class MainWindow(QMainWindow):
         # says what the fight waits for (the ruleset's status), or the state again.
         self.round_title.setText(state)
         self.round_title.setToolTip(state)
-        self.state_label.setText(controls.status or state)
+        status = controls.status if controls.status and controls.status not in state else ""
+        self.state_label.setText(status)
         self.cards.set_empty_hint(
             "" if anyone else
             "No fighters in this fight yet.\n\nAdd some from the campaign library (drag a "
@@ -1208,6 +1212,55 @@ class MainWindow(QMainWindow):
         if self._body_built:  # a frame closed before its docks exist keeps the old layout
             store.setValue("window/state", self.saveState())
         store.sync()
+
+    # --- room for the timeline -----------------------------------------------------------
+    def _fit_timeline_height(self) -> None:
+        """The timeline as tall as its lanes (when their number changes): the cards get
+        the rest. A height the GM dragged stays until the lanes change."""
+        lanes = len(self.timeline.timeline().lanes) if self.timeline.timeline() else 0
+        if lanes == getattr(self, "_fitted_lanes", None):
+            return
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if total <= 0:
+            return
+        self._fitted_lanes = lanes
+        wanted = min(self.timeline.content_height(), int(total * 0.5))
+        self.splitter.setSizes([wanted, total - wanted])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._body_built:
+            QTimer.singleShot(0, self, self.give_way_to_timeline)
+
+    def give_way_to_timeline(self) -> None:
+        """On a small screen the side docks narrow (down to what they need) so that the
+        whole timeline shows without scrolling sideways; the log dock keeps its place,
+        the library dock gives way first."""
+        from PySide6.QtCore import Qt
+
+        need = self.timeline.comfortable_width()
+        have = self.centralWidget().width() if self.centralWidget() is not None else 0
+        if have >= need:
+            return
+        short = need - have
+        docks = [d for d in (self.library_dock, getattr(self, "log_dock", None))
+                 if d is not None and d.isVisible() and not d.isFloating()]
+        sizes: list[int] = []
+        for dock in docks:
+            least = max(dock.minimumSizeHint().width(), 200)
+            give = max(0, min(short, dock.width() - least))
+            short -= give
+            sizes.append(dock.width() - give)
+        if docks:
+            self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
+        if short > 0 and self.library_dock is not None and self.library_dock.isVisible() \
+                and not self.library_dock.isFloating():
+            # Still not enough: the library tabs in with the log (a click brings it up).
+            log_dock = getattr(self, "log_dock", None)
+            if log_dock is not None and log_dock.isVisible() and not log_dock.isFloating():
+                self.tabifyDockWidget(log_dock, self.library_dock)
+                log_dock.raise_()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._may_discard(closing=True):

@@ -196,8 +196,20 @@ class TimelineView(QAbstractScrollArea):
         self._measure()
 
     def sizeHint(self) -> QSize:
-        lanes = min(len(self._tops) - 1, 8)
-        return QSize(720, self._header_height() + max(lanes, 4) * LANE_HEIGHT + 4)
+        return QSize(720, self.content_height())
+
+    def content_height(self) -> int:
+        """As tall as the header and the lanes (up to 8 lanes; more scroll), with the
+        frame and room for a horizontal scroll bar: no empty rows under the last lane."""
+        lanes = len(self._tops) - 1
+        shown = self._tops[min(lanes, 8)] if lanes > 0 else LANE_HEIGHT
+        return self._header_height() + shown + 2 * self.frameWidth() + 2
+
+    def comfortable_width(self) -> int:
+        """The width that shows every column with room for its chips, without a
+        horizontal scroll bar: what the window keeps for the timeline on a small screen."""
+        columns = len(self._timeline.columns) if self._timeline else 10
+        return 130 + columns * (MIN_COLUMN + 8) + 2 * self.frameWidth()
 
     def minimumSizeHint(self) -> QSize:
         return QSize(320, self._header_height() + 2 * LANE_HEIGHT)

@@ -274,3 +274,24 @@ def test_the_dice_bar_shows_every_die_and_ticks_the_successes(window: Any, qtbot
     qtbot.keyClick(window.dice_bar.edit, Qt.Key.Key_Return)
     [roll] = [e.roll for e in engine.session.log[-1].events if e.roll is not None]
     assert window.dice_bar.result.text().endswith("dice: " + " ".join(str(f) for f in roll.faces))
+
+
+def test_on_a_small_laptop_screen_the_whole_timeline_shows(window: Any, qtbot: Any) -> None:
+    """1093x614: a 1366x768 screen at 125%; both docks open (library and log)."""
+    window.add_library_panel()
+    demo_in_phases(window)
+    for size in ((1093, 614), (1280, 720)):
+        window.resize(*size)
+        qtbot.waitUntil(lambda s=size: window.width() == s[0])
+        QApplication.processEvents()
+        window.give_way_to_timeline()
+        QApplication.processEvents()
+        timeline = window.timeline
+        assert timeline.horizontalScrollBar().maximum() == 0, size
+        assert timeline.viewport().width() >= timeline.comfortable_width() - 4, size
+        # The timeline is as tall as its lanes: no vertical scrolling for three lanes.
+        assert timeline.verticalScrollBar().maximum() == 0, size
+        # The acting fighter's card is in view.
+        card = window.cards.card_for_fighter("dock-thug-1")
+        assert card is not None and not card.visibleRegion().isEmpty(), size
+        assert window.log_view.isVisible() or window.log_dock.isVisible()
