@@ -1217,7 +1217,8 @@ class MainWindow(QMainWindow):
     def _fit_timeline_height(self) -> None:
         """The timeline as tall as its lanes (when their number changes): the cards get
         the rest. A height the GM dragged stays until the lanes change."""
-        lanes = len(self.timeline.timeline().lanes) if self.timeline.timeline() else 0
+        shown = self.timeline.timeline()
+        lanes = len(shown.lanes) if shown is not None else 0
         if lanes == getattr(self, "_fitted_lanes", None):
             return
         sizes = self.splitter.sizes()
