@@ -117,7 +117,24 @@ class InterruptStackDialog(QDialog):
         for signal in (stack_model.rowsInserted, stack_model.rowsRemoved, stack_model.modelReset,
                        stack_model.dataChanged):
             signal.connect(self._update_buttons)
+            signal.connect(self._fit_fighter_column)
+        self._fit_fighter_column()
         self._update_buttons()
+
+    def _fit_fighter_column(self, *_: object) -> None:
+        """The Fighter column as wide as the longest name (with room either side), so no
+        name is cut or touches the next column."""
+        model = self.table.model()
+        if model is None:
+            return
+        metrics = self.table.fontMetrics()
+        names = [str(model.index(r, 0).data() or "") for r in range(model.rowCount())]
+        title = str(model.headerData(0, Qt.Orientation.Horizontal) or "")
+        header = self.table.horizontalHeader()
+        widest = max([metrics.horizontalAdvance(n) for n in names]
+                     + [header.fontMetrics().horizontalAdvance(title)])
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(0, widest + 24)
 
     # --- what the main window tells it -------------------------------------------------------
     def set_decision_widget(self, widget: QWidget) -> None:

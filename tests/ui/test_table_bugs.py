@@ -295,3 +295,29 @@ def test_on_a_small_laptop_screen_the_whole_timeline_shows(window: Any, qtbot: A
         card = window.cards.card_for_fighter("dock-thug-1")
         assert card is not None and not card.visibleRegion().isEmpty(), size
         assert window.log_view.isVisible() or window.log_dock.isVisible()
+
+
+def test_the_stack_dialog_says_what_each_move_interrupts_and_fits_names(window: Any, qtbot: Any) -> None:
+    engine = demo_in_phases(window)
+    window.decision_panel.findChild(QPushButton, "choice-lose").click()
+    assert window.document.apply(c.NextStep()).ok
+    rules, enc = engine.ruleset, engine.encounter
+
+    def act(fid: str, form: str, **values: object) -> None:
+        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        data = {f.name: f.default for f in chosen.fields}
+        data.update(values)
+        assert window.document.apply(rules.build_command(form, fid, data)).ok
+
+    act("brannock", "act", maneuver="Roundhouse")
+    act("kaede", "interrupt", ep_speed=1)
+    dialog = window._stack_dialog
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible())
+    dialog = window._stack_dialog
+    model = dialog.table.model()
+    assert model.headerData(6, Qt.Orientation.Horizontal) == "Interrupts"
+    rows = {model.index(r, 0).data(): model.index(r, 6).data() for r in range(model.rowCount())}
+    assert "Brannock Vale" in rows["Kaede Moriyama"] and "Roundhouse" in rows["Kaede Moriyama"]
+    assert rows["Brannock Vale"] == "\N{EM DASH}"
+    widest = max(dialog.table.fontMetrics().horizontalAdvance(name) for name in rows)
+    assert dialog.table.columnWidth(0) >= widest + 16
