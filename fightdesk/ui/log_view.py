@@ -82,7 +82,9 @@ class LogView(QWidget):
         header = self.tree.header()
         # A fixed "When" column: sizing it to contents would read every row on each change.
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        self.tree.setColumnWidth(0, self.fontMetrics().horizontalAdvance("R99 · 10") + 28)
+        # Room for "R12 · phase 10" beside the tree's fold arrow (the tooltip has any longer).
+        self.tree.setColumnWidth(0, self.fontMetrics().horizontalAdvance("R12 · phase 10")
+                                 + self.tree.indentation() + 12)
         header.setStretchLastSection(True)
         model.rowsInserted.connect(self._follow_end)
         # Undo removes rows and File > Open resets: the pane must not show a gone entry.
