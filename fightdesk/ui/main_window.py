@@ -205,6 +205,10 @@ class MainWindow(QMainWindow):
         self.act_action = action("&Act...", "F2", "Act with the fighter whose turn it is")
         self.health_action = action("Damage / &Heal...", "Ctrl+H",
                                     "Damage or heal the selected fighter (-3, +2)")
+        self.quick_add_action = action("&Quick Add Fighter...", "Ctrl+Shift+A",
+                                       "Put a fighter into this fight only: name, side, health")
+        self.keep_fighter_action = action("Save Fighter to &Campaign",
+                                          tip="Keep the selected fighter in the campaign library")
         self.stack_action = action("Interrupt &Stack...", "Ctrl+K", "Show the interrupt stack")
         self.dice_action = action("Free &Dice Roll", "Ctrl+D", "Type a free roll in the dice bar")
         self.options_action = action("Ruleset &Options...", "Ctrl+Shift+O",
@@ -247,6 +251,8 @@ class MainWindow(QMainWindow):
         self.fight_menu.addSeparator()
         self.fight_menu.addAction(self.act_action)
         self.fight_menu.addAction(self.health_action)
+        self.fight_menu.addAction(self.quick_add_action)
+        self.fight_menu.addAction(self.keep_fighter_action)
         self.fight_menu.addAction(self.stack_action)
         self.fight_menu.addAction(self.dice_action)
         self.fight_menu.addSeparator()
@@ -334,6 +340,8 @@ class MainWindow(QMainWindow):
         self.end_round_action.triggered.connect(lambda: self._round_command("end-round"))
         self.act_action.triggered.connect(self._act_with_current)
         self.health_action.triggered.connect(self._health_of_selected)
+        self.quick_add_action.triggered.connect(self.quick_add)
+        self.keep_fighter_action.triggered.connect(self.keep_in_campaign)
         self.stack_action.triggered.connect(self._open_stack_dialog)
         self.dice_action.triggered.connect(self._focus_dice)
         self.options_action.triggered.connect(self._edit_options)
@@ -583,6 +591,7 @@ class MainWindow(QMainWindow):
         self._show_forward(engine, controls)
         self.act_action.setEnabled(bool(enc.order) and ruleset.rules_built)
         self.health_action.setEnabled(bool(enc.order))
+        self.keep_fighter_action.setEnabled(bool(enc.order))
         has_stack = self.stack_model.rowCount() > 0
         self.stack_action.setEnabled(has_stack)
         state = ruleset.describe_state(enc)
@@ -1029,6 +1038,96 @@ class MainWindow(QMainWindow):
             if card.acting and not card.out:
                 return card.fighter_id
         return engine.encounter.order[0]
+
+    # --- fighters for this fight only -------------------------------------------------------
+    def quick_add(self) -> QDialog | None:
+        """Fight > Quick Add Fighter: a name, a side and a health; the ruleset's defaults
+        for the rest. Nothing is written to the campaign (Save Fighter to Campaign does)."""
+        from PySide6.QtCore import Qt
+
+        from fightdesk.storage.library import LibraryError, new_fighter
+
+        from .quick_add import QuickAddDialog
+
+        engine = self.document.engine
+        if engine is None:
+            return None
+        try:
+            blank = new_fighter(engine.encounter.ruleset, "New fighter")
+        except LibraryError as exc:
+            self._show_refusal(str(exc))
+            return None
+        key = self._health_key(engine.ruleset)
+        most = type(blank.sheet).model_fields[key].metadata if key in type(blank.sheet).model_fields else []
+        limit = next((int(m.le) for m in most if getattr(m, "le", None) is not None), 999)
+        dialog = QuickAddDialog(int(getattr(blank.sheet, key, 10) or 10), limit, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(name: str, side: str, health: int, count: int) -> None:
+            problem = self._quick_add(name, side, health, count)
+            if problem:
+                dialog.show_refusal(problem)
+            else:
+                dialog.accept()
+
+        dialog.chosen.connect(chosen)
+        dialog.open()
+        return dialog
+
+    @staticmethod
+    def _health_key(ruleset: Ruleset) -> str:
+        """The sheet field that holds a fighter's full health in this ruleset."""
+        return str(getattr(ruleset, "health_max_field", "health"))
+
+    def _quick_add(self, name: str, side: str, health: int, count: int = 1) -> str:
+        """Add the fighter; "" when added, else why not (in the GM's words)."""
+        from pydantic import ValidationError
+
+        from fightdesk.engine.commands import AddFighters
+        from fightdesk.storage.library import new_fighter, rested_status
+
+        engine = self.document.engine
+        if engine is None:
+            return "Open or start a fight first"
+        blank = new_fighter(engine.encounter.ruleset, name)
+        key = self._health_key(engine.ruleset)
+        try:
+            sheet = type(blank.sheet).model_validate({**blank.sheet.model_dump(), key: health})
+            fighter = blank.model_copy(update={"side": side, "sheet": sheet,
+                                               "status": rested_status(sheet)})
+        except ValidationError as exc:
+            return f"Health {health}: {exc.errors()[0]['msg']}"
+        outcome = self.document.apply(AddFighters(fighter=fighter.model_dump(mode="json"),
+                                                  count=count))
+        if not outcome.ok:
+            return outcome.error or "not added"
+        self.statusBar().showMessage(
+            f"{outcome.text} (this fight only; Fight > Save Fighter to Campaign keeps them)", 12000)
+        return ""
+
+    def keep_in_campaign(self) -> None:
+        """Save the selected fighter (rested, unlinked from this fight) to the open
+        campaign, e.g. after a quick add."""
+        from fightdesk.storage.library import LibraryError, rested_status
+
+        engine = self.document.engine
+        fighter_id = self.selected_fighter()
+        panel = self.library_panel
+        if engine is None or fighter_id is None:
+            return
+        campaign = panel.campaign if panel is not None else None
+        if campaign is None:
+            self.statusBar().showMessage("Open a campaign in the library first", 8000)
+            return
+        fighter = engine.encounter.fighters[fighter_id]
+        kept = fighter.model_copy(update={"id": "new", "group": None, "source_id": None,
+                                          "status": rested_status(fighter.sheet)}, deep=True)
+        try:
+            saved = campaign.add(kept)
+        except LibraryError as exc:
+            self._show_refusal(str(exc))
+            return
+        self.statusBar().showMessage(f"{saved.name} saved to the campaign {campaign.name}", 8000)
 
     def _health_of_selected(self) -> None:
         fighter_id = self.selected_fighter()

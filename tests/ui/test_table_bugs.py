@@ -321,3 +321,37 @@ def test_the_stack_dialog_says_what_each_move_interrupts_and_fits_names(window: 
     assert rows["Brannock Vale"] == "\N{EM DASH}"
     widest = max(dialog.table.fontMetrics().horizontalAdvance(name) for name in rows)
     assert dialog.table.columnWidth(0) >= widest + 16
+
+
+def test_quick_add_puts_a_fighter_in_this_fight_only_then_keeps_it_on_request(
+        window: Any, qtbot: Any) -> None:
+    from fightdesk.storage.library import Library
+
+    library = Library()
+    panel = window.add_library_panel(library)
+    window.show_session(Engine(Session.begin(new_encounter("street-fighter"))), None)
+    dialog = window.quick_add()
+    assert dialog is not None and dialog.isVisible()
+    dialog.buttons.accepted.emit()
+    assert dialog.error.isVisible() and "name" in dialog.error.text()
+    qtbot.keyClicks(dialog.name, "Harbour guard")
+    dialog.side.setCurrentIndex(dialog.side.findData("enemy"))
+    dialog.health.setValue(7)
+    dialog.buttons.accepted.emit()
+    assert not dialog.isVisible()
+    engine = window.document.engine
+    [fighter] = engine.encounter.fighters.values()
+    assert (fighter.name, fighter.side) == ("Harbour guard", "enemy")
+    assert engine.ruleset.card(engine.encounter, fighter.id).health == 7
+    before = len(panel.campaign.fighters) if panel.campaign is not None else 0
+    assert not any(f.name == "Harbour guard" for f in (panel.campaign.fighters if panel.campaign else ()))
+    window.keep_in_campaign()
+    assert panel.campaign is not None and len(panel.campaign.fighters) == before + 1
+    kept = panel.campaign.fighters[-1]
+    assert kept.name == "Harbour guard" and kept.sheet.health == 7
+    # Too much health for the ruleset: said in the dialog, nothing added.
+    dialog = window.quick_add()
+    qtbot.keyClicks(dialog.name, "Giant")
+    assert window._quick_add("Giant", "enemy", 90) != ""
+    assert len(engine.encounter.fighters) == 1
+    dialog.reject()
