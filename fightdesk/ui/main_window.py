@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
+    QInputDialog,
     QMessageBox,
     QPushButton,
     QSplitter,
@@ -207,6 +208,7 @@ class MainWindow(QMainWindow):
                                     "Damage or heal the selected fighter (-3, +2)")
         self.quick_add_action = action("&Quick Add Fighter...", "Ctrl+Shift+A",
                                        "Put a fighter into this fight only: name, side, health")
+        self.rename_action = action("Re&name Fight...", "Ctrl+Shift+N", "Give this fight a name")
         self.keep_fighter_action = action("Save Fighter to &Campaign",
                                           tip="Keep the selected fighter in the campaign library")
         self.stack_action = action("Interrupt &Stack...", "Ctrl+K", "Show the interrupt stack")
@@ -256,6 +258,7 @@ class MainWindow(QMainWindow):
         self.fight_menu.addAction(self.stack_action)
         self.fight_menu.addAction(self.dice_action)
         self.fight_menu.addSeparator()
+        self.fight_menu.addAction(self.rename_action)
         self.fight_menu.addAction(self.options_action)
         self.fight_menu.addAction(self.tables_action)
 
@@ -341,6 +344,7 @@ class MainWindow(QMainWindow):
         self.act_action.triggered.connect(self._act_with_current)
         self.health_action.triggered.connect(self._health_of_selected)
         self.quick_add_action.triggered.connect(self.quick_add)
+        self.rename_action.triggered.connect(self.rename_fight)
         self.keep_fighter_action.triggered.connect(self.keep_in_campaign)
         self.stack_action.triggered.connect(self._open_stack_dialog)
         self.dice_action.triggered.connect(self._focus_dice)
@@ -1104,6 +1108,34 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"{outcome.text} (this fight only; Fight > Save Fighter to Campaign keeps them)", 12000)
         return ""
+
+    def rename_fight(self) -> QInputDialog | None:
+        """Fight > Rename Fight: a name of the GM's for this fight (undoable like any step)."""
+        from PySide6.QtCore import Qt
+
+        engine = self.document.engine
+        if engine is None:
+            return None
+        dialog = QInputDialog(self)
+        dialog.setObjectName("RenameFightDialog")
+        dialog.setWindowTitle("Rename the fight")
+        dialog.setLabelText("Name of this fight:")
+        dialog.setTextValue(engine.encounter.name)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(text: str) -> None:
+            from fightdesk.engine.commands import RenameFight
+
+            name = " ".join(text.split())
+            if not name:
+                self.statusBar().showMessage("Not renamed: a fight needs a name", 8000)
+            elif name != engine.encounter.name:
+                self._apply(RenameFight(name=name[:200]))
+                self._update_title()
+
+        dialog.textValueSelected.connect(chosen)
+        dialog.open()
+        return dialog
 
     def keep_in_campaign(self) -> None:
         """Save the selected fighter (rested, unlinked from this fight) to the open

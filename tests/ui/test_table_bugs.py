@@ -355,3 +355,17 @@ def test_quick_add_puts_a_fighter_in_this_fight_only_then_keeps_it_on_request(
     assert window._quick_add("Giant", "enemy", 90) != ""
     assert len(engine.encounter.fighters) == 1
     dialog.reject()
+
+
+def test_rename_the_fight_and_undo_it(window: Any, qtbot: Any) -> None:
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    old = engine.encounter.name
+    dialog = window.rename_fight()
+    assert dialog is not None and dialog.textValue() == old
+    dialog.setTextValue("  Dockside   ambush ")
+    dialog.accept()
+    assert engine.encounter.name == "Dockside ambush"
+    assert engine.rebuild() == engine.encounter
+    window.undo_action.trigger()
+    assert engine.encounter.name == old
