@@ -19,10 +19,10 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
-    QInputDialog,
     QMessageBox,
     QPushButton,
     QSplitter,
