@@ -163,6 +163,15 @@ class FighterCard(QFrame):
         out = bool(self._cards) and all(c.out for c in self._cards)
         for button in self.role_buttons.values():
             button.setEnabled(not out)
+        # A button never narrower than its text: the card is made wide enough instead.
+        for button in (*self.role_buttons.values(), self.health_button):
+            button.setMinimumWidth(button.sizeHint().width())
+
+    def needed_width(self) -> int:
+        """The narrowest the card can be with every button's text whole."""
+        buttons = [*self.role_buttons.values(), self.health_button, self.more_button]
+        inner = sum(b.sizeHint().width() for b in buttons) + self._buttons.spacing() * (len(buttons) - 1)
+        return inner + 2 * 8 + 2 * self.frameWidth()
 
     @property
     def act_button(self) -> QPushButton | None:
@@ -384,12 +393,25 @@ class CardsView(QScrollArea):
         self._key_of_row: list[str] = []
         self._flow: tuple[int, int] = (0, 0)  # (columns, card width) laid out
         self._roles: tuple[tuple[str, str], ...] = DEFAULT_ROLES
+        self._min_width = MIN_CARD_WIDTH
 
     def set_roles(self, roles: tuple[tuple[str, str], ...]) -> None:
         """The action buttons every card shows, as (role, label): the ruleset's words."""
         self._roles = roles
         for card in self._cards.values():
             card.set_roles(roles)
+        probe = next(iter(self._cards.values()), None)
+        if probe is None:
+            probe = FighterCard("probe")
+            probe.set_roles(roles)
+            needed = probe.needed_width()
+            probe.deleteLater()
+        else:
+            needed = probe.needed_width()
+        if max(MIN_CARD_WIDTH, needed) != self._min_width:
+            self._min_width = max(MIN_CARD_WIDTH, needed)
+            self._flow = (0, 0)
+            self._reflow()
 
     def set_empty_hint(self, text: str) -> None:
         """The line shown while the fight has no fighters ("" hides it)."""
@@ -491,8 +513,9 @@ class CardsView(QScrollArea):
         """As many cards per row as fit, each stretched so the row fills the width; the
         cards go left to right, then down, in fight order. Re-run on every resize."""
         width = self.viewport().width() - 2 * GAP
-        columns = max(1, min(len(self._order) or 1, (width + GAP) // (MIN_CARD_WIDTH + GAP)))
-        card_width = max(MIN_CARD_WIDTH, (width - GAP * (columns - 1)) // columns)
+        least = self._min_width
+        columns = max(1, min(len(self._order) or 1, (width + GAP) // (least + GAP)))
+        card_width = max(least, (width - GAP * (columns - 1)) // columns)
         flow = (columns, card_width)
         if flow == self._flow:
             return

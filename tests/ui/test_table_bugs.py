@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton
 
@@ -369,3 +370,18 @@ def test_rename_the_fight_and_undo_it(window: Any, qtbot: Any) -> None:
     assert engine.rebuild() == engine.encounter
     window.undo_action.trigger()
     assert engine.encounter.name == old
+
+
+@pytest.mark.parametrize("ruleset", ["street-fighter", "d100", "roll-under", "ashes"])
+def test_card_buttons_never_squash_their_text(window: Any, qtbot: Any, ruleset: str) -> None:
+    window.show_session(Engine(Session.begin(new_encounter(ruleset))), None)
+    assert window._quick_add("Harbour guard", "enemy", 5) == ""
+    assert window._quick_add("Old Teodora Vrana", "ally", 5) == ""
+    for width in (1093, 1920):
+        window.resize(width, 700)
+        QApplication.processEvents()
+        for card in window.cards.cards():
+            for button in (*card.role_buttons.values(), card.health_button):
+                text = button.text().replace("&", "")
+                assert button.width() >= button.fontMetrics().horizontalAdvance(text) + 8, (
+                    ruleset, width, text, button.width())
