@@ -3,8 +3,10 @@
     python docs/make_screenshots.py [--tables]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
-with three moves, the action dialog with its exact odds, and Fight > Roll Tables
-(``--tables``: that dialog only). The user directories are
+with three moves, the action dialog with its odds, Fight > Roll Tables (``--tables``:
+that dialog only), a fight with two groups sharing a phase on a small laptop screen
+(1093x614, a 1366x768 screen at 125%), and a window switched from light to dark while
+it runs. The user directories are
 pointed at a temp folder so no real settings are read or written.
 """
 
@@ -140,6 +142,52 @@ def shoot_tables(suffix: str) -> None:
     window.close()
 
 
+def groups_window(width: int, height: int):  # type: ignore[no-untyped-def]
+    """The demo plus a quick-added group of two harbour guards, round 1 rolled, with two
+    Dock Thugs and a guard all on phase 10 (so chips share cells)."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import demo_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(width, height)
+    window.show_session(Engine(demo_session()), None)
+    window.show()
+    window.add_library_panel()
+    assert window._quick_add("Harbour Guard", "enemy", 6, 2) == ""
+    doc = window.document
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
+        assert doc.apply(command).ok
+    enc = doc.engine.encounter
+    for fid in ("dock-thug-3", "harbour-guard-1"):
+        doc.apply(c.SetValue(fighter_id=fid, field="status.dice.0.face", value=10))
+    assert enc.state.phase == 10
+    settle()
+    window.give_way_to_timeline()
+    settle()
+    return window
+
+
+def shoot_groups(suffix: str) -> None:
+    window = groups_window(1093, 614)
+    grab(window, f"groups-small-screen-{suffix}.png")
+    window.document.undo_stack.setClean()
+    window.close()
+
+
+def shoot_live_switch(app: QApplication, light: object) -> None:
+    """A window shown in the light palette, then switched to dark while it runs."""
+    window = groups_window(1280, 720)
+    app.setPalette(light)  # type: ignore[arg-type]
+    settle()
+    app.setPalette(dark_palette())
+    settle()
+    grab(window, "live-switch-to-dark.png")
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -148,11 +196,15 @@ def main() -> int:
     only_tables = "--tables" in sys.argv[1:]
     if not only_tables:
         shoot("light")
+        shoot_groups("light")
     shoot_tables("light")
     app.setPalette(dark_palette())
     if not only_tables:
         shoot("dark")
+        shoot_groups("dark")
     shoot_tables("dark")
+    if not only_tables:
+        shoot_live_switch(app, light)
     app.setPalette(light)
     return 0
 

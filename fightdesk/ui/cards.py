@@ -75,7 +75,9 @@ class FighterCard(QFrame):
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.Base)
         self.setFixedWidth(MIN_CARD_WIDTH)  # the view sets the width its grid gives
-        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Maximum)
+        # Never shorter than its contents: a short cards area scrolls rather than squash
+        # the buttons and the health bar.
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self._acting = False
         self._out = False
         self._look: tuple[bool, int] | None = None  # (out, the parent palette's key) shown
@@ -167,6 +169,19 @@ class FighterCard(QFrame):
         for button in (*self.role_buttons.values(), self.health_button):
             button.setMinimumWidth(button.sizeHint().width())
 
+    def fit_height(self) -> None:
+        """Never shorter than its lines need at its width: the grid otherwise keeps a
+        height from before a line appeared and squashes the buttons and health bar."""
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.invalidate()
+        need = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
+            else layout.totalSizeHint().height()
+        if self.minimumHeight() != need:
+            self.setMinimumHeight(need)
+        self.updateGeometry()
+
     def needed_width(self) -> int:
         """The narrowest the card can be with every button's text whole."""
         buttons = [*self.role_buttons.values(), self.health_button, self.more_button]
@@ -226,6 +241,9 @@ class FighterCard(QFrame):
         self._acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)
         self._set_out(out)
+        # A line shown or hidden changes the card's height: the grid must hear of it
+        # (else it keeps the old height and squashes the buttons and the health bar).
+        self.fit_height()
         self.update()
 
     def _show_members(self, cards: list[Card]) -> None:
@@ -525,6 +543,7 @@ class CardsView(QScrollArea):
             self.empty_hint.setFixedWidth(max(MIN_CARD_WIDTH, width))
         for card in self._cards.values():
             card.setFixedWidth(card_width)
+            card.fit_height()
         if not relayout:
             return
         while self._grid.count():

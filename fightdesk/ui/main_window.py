@@ -195,8 +195,8 @@ class MainWindow(QMainWindow):
 
         # The one way forward: what the fight needs next (start, roll, act, next phase);
         # its text follows the fight (_show_forward), the tool bar's button stays put.
-        self.forward_action = action("&Go On", "Ctrl+Return", "Do what the fight needs next")
-        self.pass_action = action("&Pass", "Ctrl+Shift+Return",
+        self.forward_action = action("&Go On", "F4", "Do what the fight needs next")
+        self.pass_action = action("&Pass", "Shift+F4",
                                   "Pass: the fighter whose turn it is lets it go")
         self.pass_action.setIconText("Pass")
         self.start_fight_action = action("Start &Fight", "Shift+F5", "Start the fight (before round 1)")
@@ -271,17 +271,9 @@ class MainWindow(QMainWindow):
         self.round_bar = QToolBar("Round")
         self.round_bar.setObjectName("RoundBar")
         self.round_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        # Where the GM looks: the round and phase or turn in large type, then the one
-        # forward button (a fixed width, so nothing after it moves as its text changes).
-        self.round_title = QLabel("")
-        self.round_title.setObjectName("roundTitle")
-        self.round_title.setTextFormat(Qt.TextFormat.PlainText)
-        big = self.round_title.font()
-        big.setBold(True)
-        big.setPointSizeF(big.pointSizeF() * 1.5)
-        self.round_title.setFont(big)
-        self.round_title.setContentsMargins(6, 0, 10, 0)
-        self.round_bar.addWidget(self.round_title)
+        # The one forward button first, at a fixed width, so nothing moves as its text
+        # changes; then Pass and End Round, Undo and Redo; then, where the GM looks, the
+        # round and phase or turn in large type and what the fight waits for.
         self.forward_button = QPushButton("Start the fight")
         self.forward_button.setObjectName("forwardButton")
         self.forward_button.setDefault(True)
@@ -294,6 +286,15 @@ class MainWindow(QMainWindow):
         self.round_bar.addAction(self.undo_action)
         self.round_bar.addAction(self.redo_action)
         self.round_bar.addSeparator()
+        self.round_title = QLabel("")
+        self.round_title.setObjectName("roundTitle")
+        self.round_title.setTextFormat(Qt.TextFormat.PlainText)
+        big = self.round_title.font()
+        big.setBold(True)
+        big.setPointSizeF(big.pointSizeF() * 1.5)
+        self.round_title.setFont(big)
+        self.round_title.setContentsMargins(6, 0, 10, 0)
+        self.round_bar.addWidget(self.round_title)
         self.round_bar.addWidget(self.state_label)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.round_bar)
         self.dice_toolbar = QToolBar("Dice")
@@ -712,7 +713,7 @@ class MainWindow(QMainWindow):
         shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
                                    self.forward_button.width() - 20)
         self.forward_button.setText(shown.replace("&", "&&"))
-        self.forward_button.setToolTip(f"{label} (Ctrl+Enter)")
+        self.forward_button.setToolTip(f"{label} (F4)")
         can_pass = actor is not None and controls.can_next_step
         self.pass_action.setEnabled(can_pass)
         pass_text = controls.next_step_label if can_pass else "Pass"

@@ -385,3 +385,30 @@ def test_card_buttons_never_squash_their_text(window: Any, qtbot: Any, ruleset: 
                 text = button.text().replace("&", "")
                 assert button.width() >= button.fontMetrics().horizontalAdvance(text) + 8, (
                     ruleset, width, text, button.width())
+
+
+def test_one_forward_button_stays_put_and_one_key_drives_the_fight(window: Any, qtbot: Any) -> None:
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    button = window.forward_button
+    place = (button.x(), button.width())
+    seen = []
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    for _ in range(3):
+        seen.append(button.text())
+        qtbot.keyClick(window, Qt.Key.Key_F4)
+        QApplication.processEvents()
+        assert (button.x(), button.width()) == place
+    assert seen == ["Start the fight", "Start round 1", "Roll action dice"]
+    assert engine.encounter.state.phase == 10
+    assert button.text().startswith("Act: Dock Thug 1")
+    assert window.round_title.text().startswith("Round 1 · phase 10")
+    assert window.round_title.font().pointSizeF() > window.state_label.font().pointSizeF()
+    # Passing is its own action; the forward key opens the action dialog instead.
+    assert window.pass_action.isEnabled() and window.pass_action.text() == "Dock Thug 1 lets the 10 go"
+    qtbot.keyClick(window, Qt.Key.Key_F4)
+    dialog = next(d for d in window.findChildren(ActionDialog) if d.isVisible())
+    assert dialog.current_form().id == "act" and dialog.windowTitle().startswith("Dock Thug 1")
+    dialog.reject()
+    assert engine.encounter.state.phase == 10 and engine.pending() is None
