@@ -167,7 +167,7 @@ class FighterCard(QFrame):
             button.setEnabled(not out)
         # A button never narrower than its text: the card is made wide enough instead.
         for button in (*self.role_buttons.values(), self.health_button):
-            button.setMinimumWidth(button.sizeHint().width())
+            button.setMinimumWidth(button.minimumSizeHint().width())
 
     def fit_height(self) -> None:
         """Never shorter than its lines need at its width: the grid otherwise keeps a
@@ -185,7 +185,7 @@ class FighterCard(QFrame):
     def needed_width(self) -> int:
         """The narrowest the card can be with every button's text whole."""
         buttons = [*self.role_buttons.values(), self.health_button, self.more_button]
-        inner = sum(b.sizeHint().width() for b in buttons) + self._buttons.spacing() * (len(buttons) - 1)
+        inner = sum(b.minimumSizeHint().width() for b in buttons) + self._buttons.spacing() * (len(buttons) - 1)
         return inner + 2 * 8 + 2 * self.frameWidth()
 
     @property

@@ -700,6 +700,8 @@ class MainWindow(QMainWindow):
             what, label = "end-round", f"End round {enc.round}"
         elif engine.pending() is not None:
             label = "Answer the question first"
+        elif controls.extra.get("resolve-next"):
+            label = "Resolve the stack first"
         else:
             label = controls.status or self.forward_action.text()
         self._forward = (what, fighter)

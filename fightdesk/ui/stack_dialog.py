@@ -53,13 +53,16 @@ class InterruptStackDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
-        # One line a move: every column but the last fits its contents, the cost takes
+        # One line a move: every column but the cost fits its contents, the cost takes
         # the rest and is cut short with "…" if it must (its tooltip has it whole).
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        # The cost takes what is left (cut short with its tooltip whole), so the last
+        # column, which move each one interrupts, is always in view.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
 
         self.fighter_box = QComboBox()
         self.fighter_box.setObjectName("interrupter")
@@ -107,7 +110,7 @@ class InterruptStackDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
-        self.resize(860, 380)
+        self.resize(960, 380)
 
         self.add_button.clicked.connect(self._ask_add)
         self.resolve_next.clicked.connect(self.resolveNextRequested)
