@@ -223,6 +223,7 @@ class MainWindow(QMainWindow):
                     self.stack_action):
             act.setEnabled(False)
         self._forward: tuple[str, str] = ("", "")  # (what, fighter id) the forward action does
+        self._round_going = False
         self._end_round_box: QMessageBox | None = None
 
     def _build_menus(self) -> None:
@@ -505,11 +506,41 @@ class MainWindow(QMainWindow):
         _set_tip(toggle, "Show or hide the campaign library")
         self.view_menu.addAction(toggle)
         self.library_dock = dock
+        # During a round the library gives its room to the timeline and the cards, and
+        # comes back between rounds; the GM may turn that off (remembered).
+        self.library_in_rounds_action = QAction("Hide Library During &Rounds", self)
+        self.library_in_rounds_action.setCheckable(True)
+        self.library_in_rounds_action.setChecked(
+            bool(settings.app_settings().value("view/hide_library_in_rounds", True, type=bool)))
+        self.library_in_rounds_action.toggled.connect(self._library_in_rounds_changed)
+        self.view_menu.addAction(self.library_in_rounds_action)
+        self._library_auto_hidden = False
+        self._show_views(auto_open=False)
         panel.addToEncounter.connect(self._add_from_library)
         panel.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         panel.set_encounter_source(
             lambda: self.document.engine.encounter if self.document.engine else None)
         return panel
+
+    def _library_in_rounds_changed(self, hide: bool) -> None:
+        store = settings.app_settings()
+        store.setValue("view/hide_library_in_rounds", hide)
+        store.sync()
+        self._follow_round_with_library(self._round_going)
+
+    def _follow_round_with_library(self, going: bool) -> None:
+        """Hide the library dock while a round is going (if the GM wants that), and
+        bring it back after the round if it was this that hid it."""
+        dock = self.library_dock
+        if dock is None or dock.isFloating():
+            return
+        hide = self.library_in_rounds_action.isChecked()
+        if going and hide and dock.isVisible():
+            dock.hide()
+            self._library_auto_hidden = True
+        elif (not going or not hide) and self._library_auto_hidden:
+            self._library_auto_hidden = False
+            dock.show()
 
     def _add_from_library(self, command: Command) -> None:
         """Fighters from the library join the fight through the engine, like any action."""
@@ -594,6 +625,11 @@ class MainWindow(QMainWindow):
             self.next_step_action.setText(controls.next_step_label)
             _set_tip(self.next_step_action, controls.next_step_label)
         self._show_forward(engine, controls)
+        # A round is going: started and not yet over (nothing to start right now).
+        self._round_going = enc.round > 0 and not (controls.can_start_round
+                                                   or controls.can_start_fight)
+        if self.library_dock is not None:
+            self._follow_round_with_library(self._round_going)
         self.act_action.setEnabled(bool(enc.order) and ruleset.rules_built)
         self.health_action.setEnabled(bool(enc.order))
         self.keep_fighter_action.setEnabled(bool(enc.order))

@@ -209,7 +209,7 @@ class TimelineView(QAbstractScrollArea):
         """The width that shows every column with room for its chips, without a
         horizontal scroll bar: what the window keeps for the timeline on a small screen."""
         columns = len(self._timeline.columns) if self._timeline else 10
-        return 130 + columns * (MIN_COLUMN + 8) + 2 * self.frameWidth()
+        return 120 + columns * (MIN_COLUMN + 8) + 2 * self.frameWidth()
 
     def minimumSizeHint(self) -> QSize:
         return QSize(320, self._header_height() + 2 * LANE_HEIGHT)

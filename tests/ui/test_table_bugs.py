@@ -412,3 +412,25 @@ def test_one_forward_button_stays_put_and_one_key_drives_the_fight(window: Any, 
     assert dialog.current_form().id == "act" and dialog.windowTitle().startswith("Dock Thug 1")
     dialog.reject()
     assert engine.encounter.state.phase == 10 and engine.pending() is None
+
+
+def test_the_library_dock_steps_aside_during_rounds_and_the_choice_is_kept(window: Any, qtbot: Any) -> None:
+    from fightdesk.ui import settings
+
+    window.resize(1600, 900)
+    window.add_library_panel()
+    window.show_session(Engine(demo_session()), None)
+    QApplication.processEvents()
+    dock = window.library_dock
+    assert dock is not None and dock.isVisible()
+    assert window.document.apply(c.StartFight()).ok
+    assert dock.isVisible()  # before round 1: fighters may still be added
+    assert window.document.apply(c.StartRound()).ok
+    assert not dock.isVisible()
+    assert window.document.apply(c.EndRound()).ok
+    assert window.document.engine.encounter.state.stage == "round-over"
+    assert dock.isVisible()
+    window.library_in_rounds_action.setChecked(False)
+    assert settings.app_settings().value("view/hide_library_in_rounds", type=bool) is False
+    assert window.document.apply(c.StartRound()).ok
+    assert dock.isVisible()
