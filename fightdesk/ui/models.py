@@ -373,6 +373,8 @@ class LogModel(QAbstractItemModel):
         if entry is None:
             return None
         if index.internalId() == 0:
+            if role == Qt.ItemDataRole.ToolTipRole and index.column() == 1:
+                return f"{entry.summary}\n({_when(entry)})"  # whole, with when
             if role in _TEXT_ROLES:
                 return _when(entry) if index.column() == 0 else entry.summary
             if role == ItemRole:

@@ -434,3 +434,18 @@ def test_the_library_dock_steps_aside_during_rounds_and_the_choice_is_kept(windo
     assert settings.app_settings().value("view/hide_library_in_rounds", type=bool) is False
     assert window.document.apply(c.StartRound()).ok
     assert dock.isVisible()
+
+
+def test_the_log_in_a_narrow_dock_gives_the_text_the_width(window: Any, qtbot: Any) -> None:
+    demo_in_phases(window)
+    log = window.log_view
+    model = window.log_model
+    top = model.index(model.rowCount() - 1, 1)
+    tip = top.data(Qt.ItemDataRole.ToolTipRole)
+    assert top.data() in tip and "R1" in tip  # whole text, and when, in the tooltip
+    log.resize(330, 400)
+    QApplication.processEvents()
+    assert log.tree.header().isSectionHidden(0) and log.tree.treePosition() == 1
+    log.resize(600, 400)
+    QApplication.processEvents()
+    assert not log.tree.header().isSectionHidden(0) and log.tree.treePosition() == 0
