@@ -167,7 +167,7 @@ class FighterCard(QFrame):
             button.setEnabled(not out)
         # A button never narrower than its text: the card is made wide enough instead.
         for button in (*self.role_buttons.values(), self.health_button):
-            button.setMinimumWidth(button.minimumSizeHint().width())
+            button.setMinimumWidth(_text_room(button))
 
     def fit_height(self) -> None:
         """Never shorter than its lines need at its width: the grid otherwise keeps a
@@ -185,7 +185,7 @@ class FighterCard(QFrame):
     def needed_width(self) -> int:
         """The narrowest the card can be with every button's text whole."""
         buttons = [*self.role_buttons.values(), self.health_button, self.more_button]
-        inner = sum(b.minimumSizeHint().width() for b in buttons) + self._buttons.spacing() * (len(buttons) - 1)
+        inner = sum(_text_room(b) for b in buttons) + self._buttons.spacing() * (len(buttons) - 1)
         return inner + 2 * 8 + 2 * self.frameWidth()
 
     @property
@@ -603,6 +603,12 @@ def _health_colours(bar: QProgressBar, share: float) -> None:
         pal.setColor(group, QPalette.ColorRole.Highlight, QColor(fill))
         pal.setColor(group, QPalette.ColorRole.HighlightedText, QColor(text))
     bar.setPalette(pal)
+
+
+def _text_room(button: QPushButton | QToolButton) -> int:
+    """The width a button needs for its text whole (the style's own minimum is wider
+    than "Act" needs; this lets two cards share a row while no text is ever cut)."""
+    return button.fontMetrics().horizontalAdvance(button.text().replace("&", "")) + 18
 
 
 def _outline_indicator(radio: QRadioButton, card: QPalette) -> None:
