@@ -32,6 +32,7 @@ from PySide6.QtGui import (
     QResizeEvent,
 )
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QButtonGroup,
     QFrame,
     QGridLayout,
@@ -184,7 +185,8 @@ class FighterCard(QFrame):
 
     def needed_width(self) -> int:
         """The narrowest the card can be with every button's text whole."""
-        buttons = [*self.role_buttons.values(), self.health_button, self.more_button]
+        buttons: list[QAbstractButton] = [*self.role_buttons.values(), self.health_button,
+                                          self.more_button]
         inner = sum(_text_room(b) for b in buttons) + self._buttons.spacing() * (len(buttons) - 1)
         return inner + 2 * 8 + 2 * self.frameWidth()
 
@@ -605,7 +607,7 @@ def _health_colours(bar: QProgressBar, share: float) -> None:
     bar.setPalette(pal)
 
 
-def _text_room(button: QPushButton | QToolButton) -> int:
+def _text_room(button: QAbstractButton) -> int:
     """The width a button needs for its text whole (the style's own minimum is wider
     than "Act" needs; this lets two cards share a row while no text is ever cut)."""
     return button.fontMetrics().horizontalAdvance(button.text().replace("&", "")) + 18
