@@ -183,6 +183,15 @@ class FighterCard(QFrame):
             self.setMinimumHeight(need)
         self.updateGeometry()
 
+    def hasHeightForWidth(self) -> bool:
+        # The card's width is fixed by the view and its height set by fit_height(): the
+        # grid then lays rows out from that height, not from a guess at another width.
+        return False
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width(), max(hint.height(), self.minimumHeight()))
+
     def needed_width(self) -> int:
         """The narrowest the card can be with every button's text whole."""
         buttons: list[QAbstractButton] = [*self.role_buttons.values(), self.health_button,

@@ -292,6 +292,12 @@ def test_on_a_small_laptop_screen_the_whole_timeline_shows(window: Any, qtbot: A
         assert timeline.viewport().width() >= timeline.comfortable_width() - 4, size
         # The timeline is as tall as its lanes: no vertical scrolling for three lanes.
         assert timeline.verticalScrollBar().maximum() == 0, size
+        # Cards never overlap, and none is shorter than its lines need.
+        cards = window.cards.cards()
+        for n, first in enumerate(cards):
+            assert first.height() >= first.layout().totalHeightForWidth(first.width()) - 1, size
+            for second in cards[n + 1:]:
+                assert not first.geometry().intersects(second.geometry()), size
         # The acting fighter's card is in view.
         card = window.cards.card_for_fighter("dock-thug-1")
         assert card is not None and not card.visibleRegion().isEmpty(), size
