@@ -3,7 +3,9 @@
     python docs/make_screenshots.py [--tables | --player | --roll-under | --simulate]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
-with three moves, the action dialog with its exact odds, and Fight > Roll Tables
+with three moves, the action dialog with its odds, a fight with two groups sharing a
+phase on a small laptop screen (1093x614, a 1366x768 screen at 125%), a window switched
+from light to dark while it runs, and Fight > Roll Tables
 (``--tables``: that dialog only), and the player view beside the GM's window
 (``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), and
 Fight > Simulate with the result of 500 demo fights (``--simulate``). The user
@@ -147,6 +149,52 @@ def shoot_tables(suffix: str) -> None:
     window.close()
 
 
+def groups_window(width: int, height: int):  # type: ignore[no-untyped-def]
+    """The demo plus a quick-added group of two harbour guards, round 1 rolled, with two
+    Dock Thugs and a guard all on phase 10 (so chips share cells)."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import demo_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(width, height)
+    window.show_session(Engine(demo_session()), None)
+    window.show()
+    window.add_library_panel()
+    assert window._quick_add("Harbour Guard", "enemy", 6, 2) == ""
+    doc = window.document
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
+        assert doc.apply(command).ok
+    enc = doc.engine.encounter
+    for fid in ("dock-thug-3", "harbour-guard-1"):
+        doc.apply(c.SetValue(fighter_id=fid, field="status.dice.0.face", value=10))
+    assert enc.state.phase == 10
+    settle()
+    window.give_way_to_timeline()
+    settle()
+    return window
+
+
+def shoot_groups(suffix: str) -> None:
+    window = groups_window(1093, 614)
+    grab(window, f"groups-small-screen-{suffix}.png")
+    window.document.undo_stack.setClean()
+    window.close()
+
+
+def shoot_live_switch(app: QApplication, light: object) -> None:
+    """A window shown in the light palette, then switched to dark while it runs."""
+    window = groups_window(1280, 720)
+    app.setPalette(light)  # type: ignore[arg-type]
+    settle()
+    app.setPalette(dark_palette())
+    settle()
+    grab(window, "live-switch-to-dark.png")
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def shoot_player_view(suffix: str) -> None:
     """The GM's window and the player view side by side, each at 1920x1080 (shown at
     half size): the demo mid-round with a hidden ambusher and the enemies' health as a bar."""
@@ -286,6 +334,7 @@ def main() -> int:
             app.setPalette(dark_palette())
         if not (only_tables or only_player):
             shoot(suffix)
+            shoot_groups(suffix)
         if not only_player:
             shoot_tables(suffix)
         if not only_tables:
@@ -293,6 +342,8 @@ def main() -> int:
         if not (only_tables or only_player):
             shoot_roll_under(suffix)
             shoot_simulate(suffix)
+    if not (only_tables or only_player):
+        shoot_live_switch(app, light)
     app.setPalette(light)
     return 0
 

@@ -210,6 +210,9 @@ def _set_window_icon(window: QWidget) -> None:
 
 def _close_on_interrupt(window: QWidget) -> None:
     """Ctrl+C in the terminal closes the window the normal way (asking about unsaved work).
+    SIGTERM (logout, shutdown, ``kill``) quits without a question, as nobody is there to
+    answer it: the autosave already holds every action, and the quit is marked clean, so
+    the next start reopens the fight instead of offering to restore it.
 
     Python runs signal handlers only between bytecodes, so a slow timer lets it run."""
     from PySide6.QtCore import QTimer
@@ -217,10 +220,24 @@ def _close_on_interrupt(window: QWidget) -> None:
     if sys.platform == "win32":
         return
     signal.signal(signal.SIGINT, lambda *_: window.close())
+    # The handler only schedules the quit: the event loop, not the signal, runs it.
+    signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, lambda: quit_on_terminate(window)))
     tick = QTimer(window)
     tick.setInterval(500)
     tick.timeout.connect(lambda: None)
     tick.start()
+
+
+def quit_on_terminate(window: QWidget) -> None:
+    """The session is ending: keep the window's layout and quit the app asking nothing.
+    Quitting emits ``aboutToQuit``, on which the autosave writes what it still holds and
+    marks the exit clean (docs/autosave.md)."""
+    from PySide6.QtWidgets import QApplication
+
+    save_layout = getattr(window, "save_layout", None)
+    if callable(save_layout):
+        save_layout()
+    QApplication.exit(0)
 
 
 def _version() -> str:

@@ -89,6 +89,15 @@ class Note(Command):
     text: str = Field(min_length=1)
 
 
+class RenameFight(Command):
+    """The GM names the fight ("Dockside ambush"): the title, the summary and the file's
+    suggested name follow."""
+
+    kind: Literal["rename-fight"] = "rename-fight"
+    core: ClassVar[bool] = True
+    name: str = Field(min_length=1, max_length=200)
+
+
 class AddCondition(Command):
     """The GM puts a condition on a fighter (engine/conditions.py): for ``rounds`` rounds,
     until the end of ``until_fighter``'s next turn, or until removed. ``tick``: when its

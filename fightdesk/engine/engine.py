@@ -342,6 +342,14 @@ class Engine:
         elif isinstance(command, c.Note):
             ctx.summary = command.text
             ctx.say(command.text, kind="note")
+        elif isinstance(command, c.RenameFight):
+            name = " ".join(command.name.split())
+            if not name:
+                ctx.fail("a fight needs a name")
+            before = ctx.enc.name
+            ctx.set((), "name", name)
+            ctx.summary = f"GM named the fight {name}"
+            ctx.say(f"{ctx.summary} (was {before})", kind="override")
         elif isinstance(command, c.AddCondition):
             from . import conditions  # only the GM's condition commands need the kit here
 

@@ -216,6 +216,9 @@ class ActionForm(NamedTuple):
     enabled: bool = True
     reason: str = ""
     role: FormRole = "act"
+    # The confirm button's word: "Roll", "Spend", "Convert"... so a form that spends
+    # points never reads "Roll". Empty: "Roll" when the preview shows odds, else "Apply".
+    verb: str = ""
 
 
 class Odds(NamedTuple):
@@ -227,6 +230,24 @@ class Odds(NamedTuple):
     @property
     def percent(self) -> str:
         return f"{float(self.chance) * 100:.1f}%"
+
+    @property
+    def rounded(self) -> str:
+        """Whole percent for a glance ("99%"): a result that can happen never reads 0%
+        or 100%, and only a certain one (or an impossible one) does."""
+        if self.chance <= 0:
+            return "0%"
+        if self.chance >= 1:
+            return "100%"
+        whole = int(self.chance * 100 + Fraction(1, 2))
+        return f"{min(99, max(1, whole))}%"
+
+    @property
+    def exact(self) -> str:
+        """The exact chance as a fraction ("3/4"; "1" or "0" when certain)."""
+        if self.chance in (0, 1):
+            return str(int(self.chance))
+        return f"{self.chance.numerator}/{self.chance.denominator}"
 
 
 class Preview(NamedTuple):
@@ -286,6 +307,12 @@ class RoundControls:
     next_step_label: str = "Next"
     status: str = ""
     extra: dict[str, bool] = field(default_factory=dict)
+    # What ending the round now would throw away, in the GM's words (unused dice of the
+    # phases still to come...); the window asks before it ends the round. "": nothing.
+    end_round_loses: str = ""
+    # The fighter whose turn it is now: the next step would pass them by, so the
+    # window's forward button offers their action instead (None: nobody's turn).
+    actor: str | None = None
 
 
 class LegalOption(NamedTuple):

@@ -296,7 +296,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         field = FormField("after", "Act right after", "choice", later,
                           default=later[0][0] if later else None)
         return ActionForm("hold-turn", "Hold the turn", (field,), enabled=not why, reason=why,
-                          shortcut="H")
+                          shortcut="H", verb="Hold")
 
     def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
         from . import commands as c

@@ -64,8 +64,12 @@ def _rounds_text(summary: FightSummary) -> str:
         return summary.rounds[0].title.lower()
     played = [n for n in numbers if n > 0]
     contiguous = played == list(range(played[0], played[-1] + 1)) if played else False
-    text = (f"rounds {played[0]}–{played[-1]}" if contiguous and len(played) > 1
-            else "rounds " + ", ".join(str(n) for n in played))
+    if len(played) == 1:
+        text = f"round {played[0]}"
+    elif contiguous:
+        text = f"rounds {played[0]}–{played[-1]}"
+    else:
+        text = "rounds " + ", ".join(str(n) for n in played)
     if 0 in numbers:
         text = "before round 1 and " + text if played else "before round 1"
     return text

@@ -354,6 +354,24 @@ class _LogReader:
         self.ruleset = ruleset
         self.names: dict[str, str] = {}
         self.before: dict[int, Encounter] = {}
+        # Log seq -> {fighter id: health change} of the GM's overrides in that entry.
+        self.overrides: dict[int, dict[str, int]] = {}
+
+    def _health_before(self, enc: Encounter, entry: LogEntry) -> dict[str, int]:
+        """Health of the fighters a GM override in ``entry`` names, before it replays:
+        an override event carries no amount, so the change is read off the card."""
+        ids = {e.fighter_id for e in entry.events if e.kind == "override" and e.fighter_id}
+        return {fid: self._health(enc, fid) for fid in ids if fid in enc.fighters}
+
+    def _health(self, enc: Encounter, fighter_id: str) -> int:
+        try:
+            return int(self.ruleset.card(enc, fighter_id).health)
+        except Exception:  # a fighter a damaged log left half-made counts as unchanged
+            return 0
+
+    def _health_changes(self, enc: Encounter, before: dict[str, int]) -> dict[str, int]:
+        return {fid: self._health(enc, fid) - was for fid, was in before.items()
+                if fid in enc.fighters and self._health(enc, fid) != was}
 
     def read(self, wanted: set[int]) -> tuple[list[RoundSummary], dict[int, Encounter]]:
         enc = self.session.start.model_copy(deep=True)
@@ -366,6 +384,7 @@ class _LogReader:
         for i, entry in enumerate(log):
             if entry.round not in self.before:
                 self.before[entry.round] = enc.model_copy(deep=True)
+            overridden = self._health_before(enc, entry) if entry.round in collected else {}
             try:
                 apply_all(enc, entry.changes)
             except Exception as exc:  # a hand-edited or damaged log
@@ -373,6 +392,8 @@ class _LogReader:
                     f"log entry {entry.seq} ({entry.summary!r}) does not replay: {exc}"
                 ) from None
             self._learn_names(enc)
+            if overridden:
+                self.overrides[entry.seq] = self._health_changes(enc, overridden)
             if entry.round in collected:
                 collected[entry.round].append((entry, entry.step == previous_step))
             previous_step = entry.step
@@ -446,6 +467,13 @@ class _LogReader:
                         tally(fid).conditions_gained.append(name)
                     else:
                         tally(fid).conditions_lost.append(name)
+                elif kind == "override" and fid and fid in self.overrides.get(entry.seq, {}):
+                    # The GM's damage / heal typed on the card counts like any other.
+                    change = self.overrides[entry.seq].pop(fid)
+                    if change < 0:
+                        tally(fid).damage_taken -= change
+                    else:
+                        tally(fid).healed += change
                 elif kind == "down" and fid:
                     tally(fid).went_down = True
                     if self.name(fid) not in down:

@@ -72,6 +72,8 @@ def atomic_write_bytes(path: Path, data: bytes, *, keep_backup: bool = True) -> 
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        # mkstemp makes the file owner-only; give it the mode the file would have had.
+        _set_mode(fd, path)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -95,6 +97,25 @@ def atomic_write_bytes(path: Path, data: bytes, *, keep_backup: bool = True) -> 
         if tmp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def _current_umask() -> int:
+    """The process's umask (reading it means setting it; set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _set_mode(fd: int, path: Path) -> None:
+    """A saved-over file keeps its own permissions; a new one gets what the GM's umask
+    gives any new file (mkstemp would leave it readable by the owner only)."""
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_current_umask()
+    if hasattr(os, "fchmod"):
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, mode)
 
 
 def atomic_write_text(path: Path, text: str, *, keep_backup: bool = True) -> None:

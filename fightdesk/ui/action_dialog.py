@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
-from .plain import plain_label
+from .plain import plain_label, plain_tip
 
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import ActionForm, FormField, Preview
@@ -139,12 +139,11 @@ class ActionDialog(QDialog):
         self.form_box.currentIndexChanged.connect(self._form_chosen)
         self.dice_edit.textChanged.connect(self._update_preview)
         self.typed.toggled.connect(self._update_preview)
-        start = 0
-        for n, form in enumerate(self._forms):
-            if form.id == form_id and form.enabled:
-                start = n
-                break
-        else:
+        # The form asked for opens even when it cannot be used now: it says why and
+        # nothing can be confirmed, rather than another form (spending points) taking
+        # its place under the same Enter key.
+        start = next((n for n, f in enumerate(self._forms) if f.id == form_id), None)
+        if start is None:
             start = next((n for n, f in enumerate(self._forms) if f.enabled), 0)
         self.form_box.setCurrentIndex(start)
         self._form_chosen(start)
@@ -189,8 +188,7 @@ class ActionDialog(QDialog):
             self.fields_layout.addRow(f"{fld.label}:", widget)
         self.fields_box.setVisible(bool(form.fields))
         self.go_button.setEnabled(form.enabled)
-        if form.shortcut:
-            self.go_button.setToolTip(f"{form.title} ({form.shortcut})")
+        self.go_button.setToolTip(f"{form.title} (Enter)")
         self._update_preview()
 
     def _widget_for(self, fld: FormField) -> QWidget:
@@ -233,14 +231,16 @@ class ActionDialog(QDialog):
         preview = self._preview(form.id, self.values())
         self.preview_lines.setText("\n".join(preview.lines))
         self.preview_lines.setVisible(bool(preview.lines))
-        from html import escape  # here: html loads a big table, and only the dialog needs it
-
-        self.odds_label.setText("<br>".join(
-            f"{escape(o.label)}: <b>{o.chance.numerator}/{o.chance.denominator}</b> ({o.percent})"
-            if o.chance not in (0, 1) else f"{escape(o.label)}: <b>{int(o.chance)}</b> ({o.percent})"
-            for o in preview.odds))
+        # Percentages first, for a glance; the exact fractions in the tooltip.
+        # Plain text: the labels name fighters, whose names come from files.
+        self.odds_label.setText("\n".join(f"{o.rounded}  {o.label}" for o in preview.odds))
+        self.odds_label.setToolTip(plain_tip("\n".join(
+            f"{o.label}: exactly {o.exact} ({o.percent})" for o in preview.odds)))
         self.odds_label.setVisible(bool(preview.odds))
+        self.go_button.setText(form.verb or ("Roll" if preview.odds else "Apply"))
         problem = preview.error or (form.reason if not form.enabled else None)
+        if not form.enabled and not problem:
+            problem = "This cannot be done right now."
         if problem is None and self.typed.isChecked():
             try:
                 parse_typed_dice(self.dice_edit.text())

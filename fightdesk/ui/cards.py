@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -21,8 +22,17 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QContextMenuEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QButtonGroup,
     QFrame,
     QGridLayout,
@@ -66,8 +76,11 @@ class FighterCard(QFrame):
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.Base)
         self.setFixedWidth(MIN_CARD_WIDTH)  # the view sets the width its grid gives
-        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Maximum)
+        # Never shorter than its contents: a short cards area scrolls rather than squash
+        # the buttons and the health bar.
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self._acting = False
+        self._out = False
         self._look: tuple[bool, int] | None = None  # (out, the parent palette's key) shown
         self._cards: list[Card] = []
         self._member_buttons = QButtonGroup(self)
@@ -153,6 +166,38 @@ class FighterCard(QFrame):
         out = bool(self._cards) and all(c.out for c in self._cards)
         for button in self.role_buttons.values():
             button.setEnabled(not out)
+        # A button never narrower than its text: the card is made wide enough instead.
+        for button in (*self.role_buttons.values(), self.health_button):
+            button.setMinimumWidth(_text_room(button))
+
+    def fit_height(self) -> None:
+        """Never shorter than its lines need at its width: the grid otherwise keeps a
+        height from before a line appeared and squashes the buttons and health bar."""
+        layout = self.layout()
+        if layout is None:
+            return
+        layout.invalidate()
+        need = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
+            else layout.totalSizeHint().height()
+        if self.minimumHeight() != need:
+            self.setMinimumHeight(need)
+        self.updateGeometry()
+
+    def hasHeightForWidth(self) -> bool:
+        # The card's width is fixed by the view and its height set by fit_height(): the
+        # grid then lays rows out from that height, not from a guess at another width.
+        return False
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width(), max(hint.height(), self.minimumHeight()))
+
+    def needed_width(self) -> int:
+        """The narrowest the card can be with every button's text whole."""
+        buttons: list[QAbstractButton] = [*self.role_buttons.values(), self.health_button,
+                                          self.more_button]
+        inner = sum(_text_room(b) for b in buttons) + self._buttons.spacing() * (len(buttons) - 1)
+        return inner + 2 * 8 + 2 * self.frameWidth()
 
     @property
     def act_button(self) -> QPushButton | None:
@@ -186,10 +231,12 @@ class FighterCard(QFrame):
             self.health.setRange(0, max(most, 1))
             self.health.setValue(min(total, max(most, 1)))
             self.health.setFormat(f"Health {total}/{most} · {len(alive)} standing")
+            _health_colours(self.health, total / most if most > 0 else 1.0)
         else:
             self.health.setRange(0, max(lead.health_max, 1))
             self.health.setValue(max(0, min(lead.health, max(lead.health_max, 1))))
             self.health.setFormat(f"Health {lead.health}/{lead.health_max}")
+            _health_colours(self.health, lead.health / lead.health_max if lead.health_max > 0 else 1.0)
         self.health.setVisible(lead.health_max > 0)
         shown = lead if not grouped else None
         res = "   ".join(_resource_text(r) for r in shown.resources) if shown else ""
@@ -208,6 +255,9 @@ class FighterCard(QFrame):
         self._acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)
         self._set_out(out)
+        # A line shown or hidden changes the card's height: the grid must hear of it
+        # (else it keeps the old height and squashes the buttons and the health bar).
+        self.fit_height()
         self.update()
 
     def _show_members(self, cards: list[Card]) -> None:
@@ -219,6 +269,7 @@ class FighterCard(QFrame):
             self._member_radios = []
             for _ in cards:
                 radio = QRadioButton()
+                _outline_indicator(radio, self.palette())
                 self._member_buttons.addButton(radio)
                 self.members_layout.addWidget(radio)
                 self._member_radios.append(radio)
@@ -241,7 +292,15 @@ class FighterCard(QFrame):
             (standing or self._member_radios)[0].setChecked(True)
         self.members.setVisible(bool(cards))
 
+    def changeEvent(self, event: QEvent) -> None:
+        """The palette changed under the card (light to dark while the app runs): the
+        colours it set itself follow, so no line keeps the old palette's."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and getattr(self, "_look", None) is not None:
+            self._set_out(self._out)
+
     def _set_out(self, out: bool) -> None:
+        self._out = out
         parent = self.parentWidget()
         base = parent.palette() if parent is not None else self.palette()
         # Setting a palette re-polishes every child: only when the look really changes.
@@ -255,6 +314,8 @@ class FighterCard(QFrame):
             pal.setColor(QPalette.ColorGroup.Active, role, base.color(src, role))
             pal.setColor(QPalette.ColorGroup.Inactive, role, base.color(src, role))
         self.setPalette(pal)
+        for radio in self._member_radios:
+            _outline_indicator(radio, pal)
         for button in self.role_buttons.values():
             button.setEnabled(not out)
         _set_tip(self, "Out of the fight" if out else "")
@@ -350,6 +411,15 @@ class CardsView(QScrollArea):
         self._grid.setSpacing(GAP)
         self._grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setWidget(self._inner)
+        # What to do next when there are no cards (a new fight): said, not a blank area.
+        self.empty_hint = plain_label("", self._inner)
+        self.empty_hint.setObjectName("emptyHint")
+        self.empty_hint.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setMargin(24)
+        self.empty_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.empty_hint.setVisible(False)
         self._model: QAbstractItemModel | None = None
         self._cards: dict[str, FighterCard] = {}
         self._order: list[str] = []  # card keys in fight order
@@ -357,12 +427,35 @@ class CardsView(QScrollArea):
         self._key_of_row: list[str] = []
         self._flow: tuple[int, int] = (0, 0)  # (columns, card width) laid out
         self._roles: tuple[tuple[str, str], ...] = DEFAULT_ROLES
+        self._min_width = MIN_CARD_WIDTH
 
     def set_roles(self, roles: tuple[tuple[str, str], ...]) -> None:
         """The action buttons every card shows, as (role, label): the ruleset's words."""
         self._roles = roles
         for card in self._cards.values():
             card.set_roles(roles)
+        probe = next(iter(self._cards.values()), None)
+        if probe is None:
+            probe = FighterCard("probe")
+            probe.set_roles(roles)
+            needed = probe.needed_width()
+            probe.deleteLater()
+        else:
+            needed = probe.needed_width()
+        if max(MIN_CARD_WIDTH, needed) != self._min_width:
+            self._min_width = max(MIN_CARD_WIDTH, needed)
+            self._flow = (0, 0)
+            self._reflow()
+
+    def set_empty_hint(self, text: str) -> None:
+        """The line shown while the fight has no fighters ("" hides it)."""
+        if self.empty_hint.text() != text:
+            self.empty_hint.setText(text)
+        shown = bool(text) and not self._order
+        if shown != self.empty_hint.isVisible():
+            self._flow = (0, 0)
+            self.empty_hint.setVisible(shown)
+            self._reflow()
 
     def set_model(self, model: QAbstractItemModel) -> None:
         self._model = model
@@ -406,7 +499,9 @@ class CardsView(QScrollArea):
         groups = self._groups()
         for key in list(self._cards):
             if key not in groups:
-                self._cards.pop(key).deleteLater()
+                gone = self._cards.pop(key)
+                gone.hide()  # at once: deleteLater waits for the event loop
+                gone.deleteLater()
         self._rows_of = {}
         self._key_of_row = []
         model = self._model
@@ -452,19 +547,25 @@ class CardsView(QScrollArea):
         """As many cards per row as fit, each stretched so the row fills the width; the
         cards go left to right, then down, in fight order. Re-run on every resize."""
         width = self.viewport().width() - 2 * GAP
-        columns = max(1, min(len(self._order) or 1, (width + GAP) // (MIN_CARD_WIDTH + GAP)))
-        card_width = max(MIN_CARD_WIDTH, (width - GAP * (columns - 1)) // columns)
+        least = self._min_width
+        columns = max(1, min(len(self._order) or 1, (width + GAP) // (least + GAP)))
+        card_width = max(least, (width - GAP * (columns - 1)) // columns)
         flow = (columns, card_width)
         if flow == self._flow:
             return
         relayout = columns != self._flow[0]
         self._flow = flow
+        if self.empty_hint.isVisible():
+            self.empty_hint.setFixedWidth(max(MIN_CARD_WIDTH, width))
         for card in self._cards.values():
             card.setFixedWidth(card_width)
+            card.fit_height()
         if not relayout:
             return
         while self._grid.count():
             self._grid.takeAt(0)
+        if not self._order and self.empty_hint.isVisible():
+            self._grid.addWidget(self.empty_hint, 0, 0)
         for n, key in enumerate(self._order):
             self._grid.addWidget(self._cards[key], n // columns, n % columns,
                                  Qt.AlignmentFlag.AlignTop)
@@ -486,6 +587,59 @@ class CardsView(QScrollArea):
 
     def sizeHint(self) -> QSize:
         return QSize(MIN_CARD_WIDTH * 2 + 3 * GAP + 20, 320)
+
+
+# The health bar's fill as health drops (share of the maximum): the palette's own
+# highlight, then amber, then red; the text over the fill stays dark on amber, white on red.
+HEALTH_WARNING = 0.5
+HEALTH_DANGER = 0.25
+_HEALTH_FILLS = {"warning": ("#e0a526", "#1a1a1a"), "danger": ("#c8372d", "#ffffff")}
+
+
+def health_level(share: float) -> str:
+    """'ok', 'warning' or 'danger' for health at ``share`` of its maximum."""
+    if share <= HEALTH_DANGER:
+        return "danger"
+    if share <= HEALTH_WARNING:
+        return "warning"
+    return "ok"
+
+
+def _health_colours(bar: QProgressBar, share: float) -> None:
+    level = health_level(share)
+    if bar.property("level") == level:
+        return
+    bar.setProperty("level", level)
+    if level == "ok":
+        bar.setPalette(QPalette())  # the palette of the card again (nothing set)
+        return
+    fill, text = _HEALTH_FILLS[level]
+    pal = QPalette(bar.palette())
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        pal.setColor(group, QPalette.ColorRole.Highlight, QColor(fill))
+        pal.setColor(group, QPalette.ColorRole.HighlightedText, QColor(text))
+    bar.setPalette(pal)
+
+
+def _text_room(button: QAbstractButton) -> int:
+    """The width a button needs for its text whole (the style's own minimum is wider
+    than "Act" needs; this lets two cards share a row while no text is ever cut)."""
+    return button.fontMetrics().horizontalAdvance(button.text().replace("&", "")) + 18
+
+
+def _outline_indicator(radio: QRadioButton, card: QPalette) -> None:
+    """Radio circles that show on the card's background in any palette: styles draw
+    the circle's edge a shade darker than the Window colour, which on a dark palette is
+    the card's own colour; a Window colour between the card's text and background
+    gives the edge contrast in light and dark alike."""
+    text, base = card.color(QPalette.ColorRole.Text), card.color(QPalette.ColorRole.Base)
+    mix = QColor.fromRgbF(0.6 * text.redF() + 0.4 * base.redF(),
+                          0.6 * text.greenF() + 0.4 * base.greenF(),
+                          0.6 * text.blueF() + 0.4 * base.blueF())
+    pal = radio.palette()
+    if pal.color(QPalette.ColorRole.Window) != mix:
+        pal.setColor(QPalette.ColorRole.Window, mix)
+        radio.setPalette(pal)
 
 
 def _set_tip(widget: QWidget, text: str) -> None:

@@ -6,7 +6,7 @@ command, so the roll comes from the session's seeded source and lands in the log
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from .inline import error_label
@@ -29,6 +29,7 @@ class DiceBar(QWidget):
         self.roll_button.setObjectName("diceRoll")
         self.result = plain_label()
         self.result.setObjectName("diceResult")
+        self.result.setTextFormat(Qt.TextFormat.PlainText)  # the notation is the GM's text
         self.error = error_label()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
@@ -45,11 +46,20 @@ class DiceBar(QWidget):
         if text:
             self.rollRequested.emit(text)
 
-    def show_result(self, ok: bool, text: str) -> None:
-        """The roll's sentence, or why the notation was refused (shown inline)."""
+    def show_result(self, ok: bool, text: str, dice: list[tuple[int, list[int]]] | None = None,
+                    target: int | None = None) -> None:
+        """The roll's sentence with every die it rolled ((sides, faces) per roll; a face
+        that counts as a success for ``target`` is ticked), or why the notation was
+        refused (shown inline)."""
         if ok:
-            self.result.setText(text)
-            self.result.setToolTip(text)
+            shown = text
+            faces = [(sides, f) for sides, rolled in dice or [] for f in rolled]
+            if faces:
+                marks = " ".join(f"{f}\N{CHECK MARK}" if target is not None and f >= target else str(f)
+                                 for _, f in faces)
+                shown = f"{text}  \N{MIDDLE DOT}  dice: {marks}"
+            self.result.setText(shown)
+            self.result.setToolTip(shown)
             self.error.setVisible(False)
             self.edit.selectAll()
         else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -24,6 +24,9 @@ from PySide6.QtWidgets import (
 from .models import HasRollsRole, ItemRole, KeyRole
 
 MAX_OPENED = 12
+# Below this width the "When" column goes (the round and phase stay in each line's
+# tooltip and in the details pane), so what happened gets the whole narrow dock.
+NARROW = 400
 
 
 class LogView(QWidget):
@@ -82,13 +85,24 @@ class LogView(QWidget):
         header = self.tree.header()
         # A fixed "When" column: sizing it to contents would read every row on each change.
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        self.tree.setColumnWidth(0, self.fontMetrics().horizontalAdvance("R99 · 10") + 28)
+        # Room for "R12 · phase 10" beside the tree's fold arrow (the tooltip has any longer).
+        self.tree.setColumnWidth(0, self.fontMetrics().horizontalAdvance("R12 · phase 10")
+                                 + self.tree.indentation() + 12)
         header.setStretchLastSection(True)
         model.rowsInserted.connect(self._follow_end)
         # Undo removes rows and File > Open resets: the pane must not show a gone entry.
         model.rowsRemoved.connect(self._selection_changed)
         model.modelReset.connect(self._selection_changed)
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        narrow = self.width() < NARROW
+        header = self.tree.header()
+        if self.tree.model() is not None and header.isSectionHidden(0) != narrow:
+            header.setSectionHidden(0, narrow)
+            # The fold arrows go with the text when the first column is hidden.
+            self.tree.setTreePosition(1 if narrow else 0)
 
     def selected_entry(self) -> Any:
         """The selected ``LogEntry`` (an event row selects its entry), or None."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QToolBar,
     QVBoxLayout,
@@ -32,11 +33,11 @@ from PySide6.QtWidgets import (
 
 from . import settings
 from .document import FightDocument
-from .plain import message_box, plain_tip, shown_as_is, warn
+from .plain import message_box, plain_tip, warn
 
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QResizeEvent
     from PySide6.QtWidgets import QDialog
 
     from fightdesk.engine.commands import Command
@@ -141,8 +142,10 @@ class MainWindow(QMainWindow):
         self.splitter.setObjectName("mainSplitter")
         self.splitter.addWidget(self.timeline)
         self.splitter.addWidget(lower)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
+        # The timeline keeps the height of its lanes (_fit_timeline_height); a taller or
+        # shorter window changes the cards' share.
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
 
@@ -194,11 +197,24 @@ class MainWindow(QMainWindow):
         self.undo_action.setIconText("Undo")
         self.redo_action.setIconText("Redo")
 
+        # The one way forward: what the fight needs next (start, roll, act, next phase);
+        # its text follows the fight (_show_forward), the tool bar's button stays put.
+        self.forward_action = action("&Go On", "F4", "Do what the fight needs next")
+        self.pass_action = action("&Pass", "Shift+F4",
+                                  "Pass: the fighter whose turn it is lets it go")
+        self.pass_action.setIconText("Pass")
         self.start_fight_action = action("Start &Fight", "Shift+F5", "Start the fight (before round 1)")
         self.start_round_action = action("Start &Round", "F5", "Start the next round")
         self.next_step_action = action("&Next Phase", "F6", "Go on to the next phase or turn")
         self.end_round_action = action("&End Round", "F8", "End the round (end-of-round steps)")
         self.act_action = action("&Act...", "F2", "Act with the fighter whose turn it is")
+        self.health_action = action("Damage / &Heal...", "Ctrl+H",
+                                    "Damage or heal the selected fighter (-3, +2)")
+        self.quick_add_action = action("&Quick Add Fighter...", "Ctrl+Shift+A",
+                                       "Put a fighter into this fight only: name, side, health")
+        self.rename_action = action("Re&name Fight...", "Ctrl+Shift+N", "Give this fight a name")
+        self.keep_fighter_action = action("Save Fighter to &Campaign",
+                                          tip="Keep the selected fighter in the campaign library")
         self.stack_action = action("Interrupt &Stack...", "Ctrl+K", "Show the interrupt stack")
         self.dice_action = action("Free &Dice Roll", "Ctrl+D", "Type a free roll in the dice bar")
         self.options_action = action("Ruleset &Options...", "Ctrl+Shift+O",
@@ -223,8 +239,12 @@ class MainWindow(QMainWindow):
                                       "Play this fight many times from here: who wins, how often")
         self.round_actions = (self.start_fight_action, self.start_round_action,
                               self.next_step_action, self.end_round_action)
-        for act in (*self.round_actions, self.act_action, self.stack_action):
+        for act in (*self.round_actions, self.forward_action, self.pass_action, self.act_action,
+                    self.stack_action):
             act.setEnabled(False)
+        self._forward: tuple[str, str] = ("", "")  # (what, fighter id) the forward action does
+        self._round_going = False
+        self._end_round_box: QMessageBox | None = None
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -246,13 +266,20 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(self.redo_action)
 
         self.fight_menu = bar.addMenu("F&ight")
+        self.fight_menu.addAction(self.forward_action)
+        self.fight_menu.addAction(self.pass_action)
+        self.fight_menu.addSeparator()
         for act in self.round_actions:
             self.fight_menu.addAction(act)
         self.fight_menu.addSeparator()
         self.fight_menu.addAction(self.act_action)
+        self.fight_menu.addAction(self.health_action)
+        self.fight_menu.addAction(self.quick_add_action)
+        self.fight_menu.addAction(self.keep_fighter_action)
         self.fight_menu.addAction(self.stack_action)
         self.fight_menu.addAction(self.dice_action)
         self.fight_menu.addSeparator()
+        self.fight_menu.addAction(self.rename_action)
         self.fight_menu.addAction(self.options_action)
         self.fight_menu.addAction(self.tables_action)
         self.fight_menu.addSeparator()
@@ -273,12 +300,30 @@ class MainWindow(QMainWindow):
         self.round_bar = QToolBar("Round")
         self.round_bar.setObjectName("RoundBar")
         self.round_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for act in self.round_actions:
-            self.round_bar.addAction(act)
+        # The one forward button first, at a fixed width, so nothing moves as its text
+        # changes; then Pass and End Round, Undo and Redo; then, where the GM looks, the
+        # round and phase or turn in large type and what the fight waits for.
+        self.forward_button = QPushButton("Start the fight")
+        self.forward_button.setObjectName("forwardButton")
+        self.forward_button.setDefault(True)
+        self.forward_button.setFixedWidth(self.forward_button.fontMetrics().averageCharWidth() * 26 + 24)
+        self.forward_button.clicked.connect(self.forward_action.trigger)
+        self.round_bar.addWidget(self.forward_button)
+        self.round_bar.addAction(self.pass_action)
+        self.round_bar.addAction(self.end_round_action)
         self.round_bar.addSeparator()
         self.round_bar.addAction(self.undo_action)
         self.round_bar.addAction(self.redo_action)
         self.round_bar.addSeparator()
+        self.round_title = QLabel("")
+        self.round_title.setObjectName("roundTitle")
+        self.round_title.setTextFormat(Qt.TextFormat.PlainText)
+        big = self.round_title.font()
+        big.setBold(True)
+        big.setPointSizeF(big.pointSizeF() * 1.5)
+        self.round_title.setFont(big)
+        self.round_title.setContentsMargins(6, 0, 10, 0)
+        self.round_bar.addWidget(self.round_title)
         self.round_bar.addWidget(self.state_label)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.round_bar)
         self.dice_toolbar = QToolBar("Dice")
@@ -320,11 +365,17 @@ class MainWindow(QMainWindow):
         self.save_as_action.triggered.connect(self.save_as)
         self.quit_action.triggered.connect(self.close)
 
+        self.forward_action.triggered.connect(self._go_forward)
+        self.pass_action.triggered.connect(lambda: self._round_command("next-step"))
         self.start_fight_action.triggered.connect(lambda: self._round_command("start-fight"))
         self.start_round_action.triggered.connect(lambda: self._round_command("start-round"))
         self.next_step_action.triggered.connect(lambda: self._round_command("next-step"))
         self.end_round_action.triggered.connect(lambda: self._round_command("end-round"))
         self.act_action.triggered.connect(self._act_with_current)
+        self.health_action.triggered.connect(self._health_of_selected)
+        self.quick_add_action.triggered.connect(self.quick_add)
+        self.rename_action.triggered.connect(self.rename_fight)
+        self.keep_fighter_action.triggered.connect(self.keep_in_campaign)
         self.stack_action.triggered.connect(self._open_stack_dialog)
         self.dice_action.triggered.connect(self._focus_dice)
         self.options_action.triggered.connect(self._edit_options)
@@ -510,11 +561,41 @@ class MainWindow(QMainWindow):
         _set_tip(toggle, "Show or hide the campaign library")
         self.view_menu.addAction(toggle)
         self.library_dock = dock
+        # During a round the library gives its room to the timeline and the cards, and
+        # comes back between rounds; the GM may turn that off (remembered).
+        self.library_in_rounds_action = QAction("Hide Library During &Rounds", self)
+        self.library_in_rounds_action.setCheckable(True)
+        self.library_in_rounds_action.setChecked(
+            bool(settings.app_settings().value("view/hide_library_in_rounds", True, type=bool)))
+        self.library_in_rounds_action.toggled.connect(self._library_in_rounds_changed)
+        self.view_menu.addAction(self.library_in_rounds_action)
+        self._library_auto_hidden = False
+        self._show_views(auto_open=False)
         panel.addToEncounter.connect(self._add_from_library)
         panel.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         panel.set_encounter_source(
             lambda: self.document.engine.encounter if self.document.engine else None)
         return panel
+
+    def _library_in_rounds_changed(self, hide: bool) -> None:
+        store = settings.app_settings()
+        store.setValue("view/hide_library_in_rounds", hide)
+        store.sync()
+        self._follow_round_with_library(self._round_going)
+
+    def _follow_round_with_library(self, going: bool) -> None:
+        """Hide the library dock while a round is going (if the GM wants that), and
+        bring it back after the round if it was this that hid it."""
+        dock = self.library_dock
+        if dock is None or dock.isFloating():
+            return
+        hide = self.library_in_rounds_action.isChecked()
+        if going and hide and dock.isVisible():
+            dock.hide()
+            self._library_auto_hidden = True
+        elif (not going or not hide) and self._library_auto_hidden:
+            self._library_auto_hidden = False
+            dock.show()
 
     def _add_from_library(self, command: Command) -> None:
         """Fighters from the library join the fight through the engine, like any action."""
@@ -580,6 +661,7 @@ class MainWindow(QMainWindow):
         enc = engine.encounter
         ruleset = engine.ruleset
         self.timeline.set_timeline(ruleset.timeline(enc))
+        self._fit_timeline_height()
         decision = engine.pending()
         stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
         self.decision_panel.show_decision(None if stack_open else decision)
@@ -594,18 +676,38 @@ class MainWindow(QMainWindow):
         if self._stack_decision is not None:
             self._stack_decision.show_decision(decision if stack_open else None)
         controls = ruleset.round_controls(enc)
-        self.start_fight_action.setEnabled(controls.can_start_fight)
-        self.start_round_action.setEnabled(controls.can_start_round)
-        self.next_step_action.setEnabled(controls.can_next_step)
+        # Nobody to fight: nothing to start (whatever the ruleset would allow).
+        anyone = bool(enc.order)
+        self.start_fight_action.setEnabled(controls.can_start_fight and anyone)
+        self.start_round_action.setEnabled(controls.can_start_round and anyone)
+        self.next_step_action.setEnabled(controls.can_next_step and anyone)
         self.end_round_action.setEnabled(controls.can_end_round)
         if self.next_step_action.text() != controls.next_step_label:
             self.next_step_action.setText(controls.next_step_label)
             _set_tip(self.next_step_action, controls.next_step_label)
+        self._show_forward(engine, controls)
+        # A round is going: started and not yet over (nothing to start right now).
+        self._round_going = enc.round > 0 and not (controls.can_start_round
+                                                   or controls.can_start_fight)
+        if self.library_dock is not None:
+            self._follow_round_with_library(self._round_going)
         self.act_action.setEnabled(bool(enc.order) and ruleset.rules_built)
+        self.health_action.setEnabled(bool(enc.order))
+        self.keep_fighter_action.setEnabled(bool(enc.order))
         has_stack = self.stack_model.rowCount() > 0
         self.stack_action.setEnabled(has_stack)
         state = ruleset.describe_state(enc)
-        self.state_label.setText(f"{state}  ·  {controls.status}" if controls.status else state)
+        # The round and phase or turn in large type; the small line beside the buttons
+        # says what the fight waits for (the ruleset's status), or the state again.
+        self.round_title.setText(state)
+        self.round_title.setToolTip(state)
+        status = controls.status if controls.status and controls.status not in state else ""
+        self.state_label.setText(status)
+        self.cards.set_empty_hint(
+            "" if anyone else
+            "No fighters in this fight yet.\n\nAdd some from the campaign library (drag a "
+            "fighter here, or select and choose Add to Fight), or with Fight > Quick Add "
+            "Fighter (Ctrl+Shift+A).\nThen the button at the top starts the fight.")
         if self._stack_dialog is not None:
             self._stack_dialog.set_reaction_word(ruleset.role_labels.get("react", "React"))
             self._stack_dialog.set_controls(
@@ -627,16 +729,120 @@ class MainWindow(QMainWindow):
     def _round_command(self, kind: str) -> None:
         from fightdesk.engine import commands as c
 
+        engine = self.document.engine
+        if kind == "end-round" and engine is not None:
+            loses = engine.ruleset.round_controls(engine.encounter).end_round_loses
+            if loses:
+                self._ask_end_round(loses)
+                return
         made = {"start-fight": c.StartFight, "start-round": c.StartRound,
                 "next-step": c.NextStep, "end-round": c.EndRound}[kind]
         self._apply(made())
+
+    def _ask_end_round(self, loses: str) -> QMessageBox:
+        """End Round would throw something away (dice of phases still to come): say what,
+        and end it only if the GM says so. "Keep playing" is the default."""
+        from PySide6.QtCore import Qt
+
+        box = QMessageBox(QMessageBox.Icon.Question, "End the round?", "", parent=self)
+        box.setObjectName("EndRoundQuestion")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        head, _, rest = loses.partition("\n")
+        box.setText(head)
+        box.setInformativeText(rest)
+        end = box.addButton("End Round", QMessageBox.ButtonRole.DestructiveRole)
+        end.setObjectName("endRoundButton")
+        keep = box.addButton("Keep playing", QMessageBox.ButtonRole.RejectRole)
+        keep.setObjectName("keepPlayingButton")
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def done(*_: object) -> None:
+            self._end_round_box = None
+            if box.clickedButton() is end:
+                from fightdesk.engine.commands import EndRound
+
+                self._apply(EndRound())
+
+        box.finished.connect(done)
+        self._end_round_box = box
+        box.open()
+        return box
+
+    # --- the one way forward ---------------------------------------------------------------
+    def _show_forward(self, engine: Engine, controls: object) -> None:
+        """The forward action's text and what it does, from the ruleset's round controls:
+        start the fight, start the round, act with whoever's turn it is, the next step,
+        or end the round. Passing a turn is the separate Pass action."""
+        from fightdesk.engine.ruleset import RoundControls
+
+        assert isinstance(controls, RoundControls)
+        enc = engine.encounter
+        anyone = bool(enc.order)
+        actor = controls.actor if controls.actor in enc.fighters else None
+        what, label, fighter = "", "", ""
+        if not anyone:
+            label = "Add fighters first"
+        elif controls.can_start_fight:
+            what, label = "start-fight", "Start the fight"
+        elif controls.can_start_round:
+            what, label = "start-round", f"Start round {enc.round + 1}"
+        elif actor is not None and controls.can_next_step:
+            what, fighter = "act", actor
+            label = f"Act: {enc.fighters[actor].name}\N{HORIZONTAL ELLIPSIS}"
+        elif controls.can_next_step:
+            what, label = "next-step", controls.next_step_label
+        elif controls.can_end_round:
+            what, label = "end-round", f"End round {enc.round}"
+        elif engine.pending() is not None:
+            label = "Answer the question first"
+        elif controls.extra.get("resolve-next"):
+            label = "Resolve the stack first"
+        else:
+            label = controls.status or self.forward_action.text()
+        self._forward = (what, fighter)
+        self.forward_action.setEnabled(bool(what))
+        self.forward_button.setEnabled(bool(what))
+        if self.forward_action.text() != label:
+            self.forward_action.setText(label.replace("&", "&&"))
+        metrics = self.forward_button.fontMetrics()
+        from PySide6.QtCore import Qt
+
+        shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
+                                   self.forward_button.width() - 20)
+        self.forward_button.setText(shown.replace("&", "&&"))
+        self.forward_button.setToolTip(f"{label} (F4)")
+        can_pass = actor is not None and controls.can_next_step
+        self.pass_action.setEnabled(can_pass)
+        pass_text = controls.next_step_label if can_pass else "Pass"
+        if self.pass_action.text() != pass_text:
+            self.pass_action.setText(pass_text.replace("&", "&&"))
+            self.pass_action.setIconText("Pass")
+            _set_tip(self.pass_action, f"{pass_text}: the turn goes by unused")
+
+    def _go_forward(self) -> None:
+        what, fighter = self._forward
+        if what == "act":
+            self.open_action_dialog(fighter, role="act")
+        elif what:
+            self._round_command(what)
 
     def _free_roll(self, notation: str) -> None:
         from fightdesk.engine.commands import FreeRoll
 
         outcome = self.document.engine.apply(FreeRoll(notation=notation)) if self.document.engine else None
-        if outcome is not None:
-            self.dice_bar.show_result(outcome.ok, outcome.text)
+        if outcome is None:
+            return
+        if not outcome.ok or outcome.entry is None:
+            self.dice_bar.show_result(False, outcome.text)
+            return
+        from fightdesk.engine.notation import parse
+
+        rolls = [e.roll for e in outcome.entry.events if e.roll is not None]
+        target = parse(notation).target
+        self.dice_bar.show_result(True, outcome.text,
+                                  [(r.sides, list(r.faces)) for r in rolls], target)
 
     def _focus_dice(self) -> None:
         self.dice_toolbar.show()
@@ -930,23 +1136,19 @@ class MainWindow(QMainWindow):
         self._show_views(auto_open=False)
 
     # --- GM overrides -------------------------------------------------------------------------
-    def _ask_health(self, fighter_id: str) -> QInputDialog | None:
-        """Damage / heal: the GM types the new health (a ``SetValue`` override)."""
+    def _ask_health(self, fighter_id: str) -> QDialog | None:
+        """Damage / heal: the GM types a change (-3, +2) or the new health; it becomes a
+        ``SetValue`` override of the health."""
         from PySide6.QtCore import Qt
 
         engine = self.document.engine
         if engine is None or fighter_id not in engine.encounter.fighters:
             return None
+        from .health_dialog import HealthDialog
+
         card = engine.ruleset.card(engine.encounter, fighter_id)
         field = card.health_field
-        dialog = QInputDialog(self)
-        dialog.setObjectName("HealthDialog")
-        dialog.setWindowTitle("Damage / heal")
-        dialog.setLabelText(shown_as_is(
-            f"New health for {card.title} (now {card.health}/{card.health_max}):"))
-        dialog.setInputMode(QInputDialog.InputMode.IntInput)
-        dialog.setIntRange(0, max(card.health_max * 3, 99))
-        dialog.setIntValue(card.health)
+        dialog = HealthDialog(card.title, card.health, card.health_max, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def chosen(value: int) -> None:
@@ -955,9 +1157,151 @@ class MainWindow(QMainWindow):
             if value != card.health:
                 self._apply(SetValue(fighter_id=fighter_id, field=field, value=value))
 
-        dialog.intValueSelected.connect(chosen)
+        dialog.chosen.connect(chosen)
         dialog.open()
         return dialog
+
+    def selected_fighter(self) -> str | None:
+        """The fighter the keyboard means: the card with the focus (its checked member),
+        else whoever's turn it is, else the first fighter."""
+        from .cards import FighterCard
+
+        widget: QWidget | None = self.focusWidget()
+        while widget is not None and not isinstance(widget, FighterCard):
+            widget = widget.parentWidget()
+        if isinstance(widget, FighterCard):
+            return widget.selected_fighter()
+        engine = self.document.engine
+        if engine is None or not engine.encounter.order:
+            return None
+        for row in range(self.fighters_model.rowCount()):
+            card = self.fighters_model.item(row)
+            if card.acting and not card.out:
+                return card.fighter_id
+        return engine.encounter.order[0]
+
+    # --- fighters for this fight only -------------------------------------------------------
+    def quick_add(self) -> QDialog | None:
+        """Fight > Quick Add Fighter: a name, a side and a health; the ruleset's defaults
+        for the rest. Nothing is written to the campaign (Save Fighter to Campaign does)."""
+        from PySide6.QtCore import Qt
+
+        from fightdesk.storage.library import LibraryError, new_fighter
+
+        from .quick_add import QuickAddDialog
+
+        engine = self.document.engine
+        if engine is None:
+            return None
+        try:
+            blank = new_fighter(engine.encounter.ruleset, "New fighter")
+        except LibraryError as exc:
+            self._show_refusal(str(exc))
+            return None
+        key = self._health_key(engine.ruleset)
+        most = type(blank.sheet).model_fields[key].metadata if key in type(blank.sheet).model_fields else []
+        limit = next((int(m.le) for m in most if getattr(m, "le", None) is not None), 999)
+        dialog = QuickAddDialog(int(getattr(blank.sheet, key, 10) or 10), limit, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(name: str, side: str, health: int, count: int) -> None:
+            problem = self._quick_add(name, side, health, count)
+            if problem:
+                dialog.show_refusal(problem)
+            else:
+                dialog.accept()
+
+        dialog.chosen.connect(chosen)
+        dialog.open()
+        return dialog
+
+    @staticmethod
+    def _health_key(ruleset: Ruleset) -> str:
+        """The sheet field that holds a fighter's full health in this ruleset."""
+        return str(getattr(ruleset, "health_max_field", "health"))
+
+    def _quick_add(self, name: str, side: str, health: int, count: int = 1) -> str:
+        """Add the fighter; "" when added, else why not (in the GM's words)."""
+        from pydantic import ValidationError
+
+        from fightdesk.engine.commands import AddFighters
+        from fightdesk.storage.library import new_fighter, rested_status
+
+        engine = self.document.engine
+        if engine is None:
+            return "Open or start a fight first"
+        blank = new_fighter(engine.encounter.ruleset, name)
+        key = self._health_key(engine.ruleset)
+        try:
+            sheet = type(blank.sheet).model_validate({**blank.sheet.model_dump(), key: health})
+            fighter = blank.model_copy(update={"side": side, "sheet": sheet,
+                                               "status": rested_status(sheet)})
+        except ValidationError as exc:
+            return f"Health {health}: {exc.errors()[0]['msg']}"
+        outcome = self.document.apply(AddFighters(fighter=fighter.model_dump(mode="json"),
+                                                  count=count))
+        if not outcome.ok:
+            return outcome.error or "not added"
+        self.statusBar().showMessage(
+            f"{outcome.text} (this fight only; Fight > Save Fighter to Campaign keeps them)", 12000)
+        return ""
+
+    def rename_fight(self) -> QInputDialog | None:
+        """Fight > Rename Fight: a name of the GM's for this fight (undoable like any step)."""
+        from PySide6.QtCore import Qt
+
+        engine = self.document.engine
+        if engine is None:
+            return None
+        dialog = QInputDialog(self)
+        dialog.setObjectName("RenameFightDialog")
+        dialog.setWindowTitle("Rename the fight")
+        dialog.setLabelText("Name of this fight:")
+        dialog.setTextValue(engine.encounter.name)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(text: str) -> None:
+            from fightdesk.engine.commands import RenameFight
+
+            name = " ".join(text.split())
+            if not name:
+                self.statusBar().showMessage("Not renamed: a fight needs a name", 8000)
+            elif name != engine.encounter.name:
+                self._apply(RenameFight(name=name[:200]))
+                self._update_title()
+
+        dialog.textValueSelected.connect(chosen)
+        dialog.open()
+        return dialog
+
+    def keep_in_campaign(self) -> None:
+        """Save the selected fighter (rested, unlinked from this fight) to the open
+        campaign, e.g. after a quick add."""
+        from fightdesk.storage.library import LibraryError, rested_status
+
+        engine = self.document.engine
+        fighter_id = self.selected_fighter()
+        panel = self.library_panel
+        if engine is None or fighter_id is None:
+            return
+        campaign = panel.campaign if panel is not None else None
+        if campaign is None:
+            self.statusBar().showMessage("Open a campaign in the library first", 8000)
+            return
+        fighter = engine.encounter.fighters[fighter_id]
+        kept = fighter.model_copy(update={"id": "new", "group": None, "source_id": None,
+                                          "status": rested_status(fighter.sheet)}, deep=True)
+        try:
+            saved = campaign.add(kept)
+        except LibraryError as exc:
+            self._show_refusal(str(exc))
+            return
+        self.statusBar().showMessage(f"{saved.name} saved to the campaign {campaign.name}", 8000)
+
+    def _health_of_selected(self) -> None:
+        fighter_id = self.selected_fighter()
+        if fighter_id is not None:
+            self._ask_health(fighter_id)
 
     def _add_condition(self, fighter_id: str) -> QDialog | None:
         """The card's "Add condition...": the dialog gathers it, an ``AddCondition`` puts
@@ -1155,6 +1499,56 @@ class MainWindow(QMainWindow):
             store.setValue("window/state", self.saveState())
         store.sync()
 
+    # --- room for the timeline -----------------------------------------------------------
+    def _fit_timeline_height(self) -> None:
+        """The timeline as tall as its lanes (when their number changes): the cards get
+        the rest. A height the GM dragged stays until the lanes change."""
+        shown = self.timeline.timeline()
+        lanes = len(shown.lanes) if shown is not None else 0
+        if lanes == getattr(self, "_fitted_lanes", None):
+            return
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if total <= 0:
+            return
+        self._fitted_lanes = lanes
+        wanted = min(self.timeline.content_height(), int(total * 0.5))
+        self.splitter.setSizes([wanted, total - wanted])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._body_built:
+            QTimer.singleShot(0, self, self.give_way_to_timeline)
+
+    def give_way_to_timeline(self) -> None:
+        """On a small screen the side docks narrow (down to what they need) so that the
+        whole timeline shows without scrolling sideways; the log dock keeps its place,
+        the library dock gives way first."""
+        from PySide6.QtCore import Qt
+
+        need = self.timeline.comfortable_width()
+        have = self.centralWidget().width() if self.centralWidget() is not None else 0
+        if have >= need:
+            return
+        short = need - have
+        docks = [d for d in (self.library_dock, getattr(self, "log_dock", None))
+                 if d is not None and d.isVisible() and not d.isFloating()]
+        sizes: list[int] = []
+        for dock in docks:
+            least = max(dock.minimumSizeHint().width(), 200)
+            give = max(0, min(short, dock.width() - least))
+            short -= give
+            sizes.append(dock.width() - give)
+        if docks:
+            self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
+        if short > 0 and self.library_dock is not None and self.library_dock.isVisible() \
+                and not self.library_dock.isFloating():
+            # Still not enough: the library tabs in with the log (a click brings it up).
+            log_dock = getattr(self, "log_dock", None)
+            if log_dock is not None and log_dock.isVisible() and not log_dock.isFloating():
+                self.tabifyDockWidget(log_dock, self.library_dock)
+                log_dock.raise_()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._may_discard(closing=True):
             event.ignore()
@@ -1192,8 +1586,8 @@ def _pick_form(forms: tuple, role: str, chip_id: str) -> tuple[str | None, dict[
     if role:
         of_role = [f for f in forms if f.role == role]
         main = next((f for f in of_role if f.id == role), None)
-        chosen = main if main is not None and main.enabled else next(
-            (f for f in of_role if f.enabled), main or (of_role[0] if of_role else None))
+        chosen = main if main is not None else next(
+            (f for f in of_role if f.enabled), of_role[0] if of_role else None)
         if chosen is not None:
             return chosen.id, {}
     return (usable[0].id if usable else None), {}

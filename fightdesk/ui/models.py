@@ -235,10 +235,17 @@ class StackModel(_ViewRowsModel):
     """The reaction stack in the order it will resolve; the column titles are the
     ruleset's (an interrupt stack of maneuvers and dice, or defenses and assists)."""
 
-    headers: tuple[str, ...] = ("Fighter", "Action", "Uses", "Speed", "Spent", "Cost")
+    headers: tuple[str, ...] = ("Fighter", "Action", "Uses", "Speed", "Spent", "Cost", "Reacts to")
 
     def set_engine(self, engine: Engine | None) -> None:
-        titles = engine.ruleset.stack_columns if engine is not None else type(self).headers
+        # The ruleset's columns, then which move each one reacts to ("Interrupts" in a
+        # ruleset whose reaction is an interrupt).
+        if engine is not None:
+            word = engine.ruleset.role_labels.get("react", "React")
+            last = "Interrupts" if word == "Interrupt" else "Reacts to"
+            titles = (*engine.ruleset.stack_columns, last)
+        else:
+            titles = type(self).headers
         if titles != self.headers:
             self.headers = titles
             self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(titles) - 1)
@@ -251,11 +258,12 @@ class StackModel(_ViewRowsModel):
     def _cell(self, row: Any, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             values = (row.fighter, row.action, row.source,
-                      "" if row.speed is None else str(row.speed), str(row.spent), row.cost)
+                      "" if row.speed is None else str(row.speed), str(row.spent), row.cost,
+                      row.reacts_to or "\N{EM DASH}")
             return values[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             # The action and the cost can be cut short in the table: whole here.
-            whole = {1: row.action, 5: row.cost}.get(column, "")
+            whole = {1: row.action, 5: row.cost, 6: row.reacts_to}.get(column, "")
             reacts = f"Reacts to {row.reacts_to}" if row.reacts_to and column == 1 else ""
             return plain_tip("\n".join(text for text in (whole, reacts, row.note) if text)) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4):
@@ -371,6 +379,8 @@ class LogModel(QAbstractItemModel):
         if entry is None:
             return None
         if index.internalId() == 0:
+            if role == Qt.ItemDataRole.ToolTipRole and index.column() == 1:
+                return f"{entry.summary}\n({_when(entry)})"  # whole, with when
             if role in _TEXT_ROLES:
                 return _when(entry) if index.column() == 0 else entry.summary
             if role == ItemRole:

@@ -115,8 +115,10 @@ class RollPanel(QFrame):
             self.dice.clear()
         self.title.setText(f"{view.title} ({view.roller} rolls {view.dice})")
         self.total.setText(view.total_line)
-        self.odds.setText("   ".join(f"{o.label}: {o.percent} ({o.chance})" for o in view.odds)
+        self.odds.setText("   ".join(f"{o.label}: {o.rounded}" for o in view.odds)
                           or "No odds for this roll")
+        self.odds.setToolTip("\n".join(f"{o.label}: exactly {o.exact} ({o.percent})"
+                                        for o in view.odds))
         self._show_rows(view)
         self.option.blockSignals(True)
         self.option.clear()

@@ -54,13 +54,16 @@ class InterruptStackDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
-        # One line a move: every column but the last fits its contents, the cost takes
+        # One line a move: every column but the cost fits its contents, the cost takes
         # the rest and is cut short with "…" if it must (its tooltip has it whole).
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        # The cost takes what is left (cut short with its tooltip whole), so the last
+        # column, which move each one interrupts, is always in view.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
 
         self.fighter_box = QComboBox()
         self.fighter_box.setObjectName("interrupter")
@@ -108,7 +111,7 @@ class InterruptStackDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
-        self.resize(860, 380)
+        self.resize(960, 380)
 
         self.add_button.clicked.connect(self._ask_add)
         self.resolve_next.clicked.connect(self.resolveNextRequested)
@@ -118,7 +121,24 @@ class InterruptStackDialog(QDialog):
         for signal in (stack_model.rowsInserted, stack_model.rowsRemoved, stack_model.modelReset,
                        stack_model.dataChanged):
             signal.connect(self._update_buttons)
+            signal.connect(self._fit_fighter_column)
+        self._fit_fighter_column()
         self._update_buttons()
+
+    def _fit_fighter_column(self, *_: object) -> None:
+        """The Fighter column as wide as the longest name (with room either side), so no
+        name is cut or touches the next column."""
+        model = self.table.model()
+        if model is None:
+            return
+        metrics = self.table.fontMetrics()
+        names = [str(model.index(r, 0).data() or "") for r in range(model.rowCount())]
+        title = str(model.headerData(0, Qt.Orientation.Horizontal) or "")
+        header = self.table.horizontalHeader()
+        widest = max([metrics.horizontalAdvance(n) for n in names]
+                     + [header.fontMetrics().horizontalAdvance(title)])
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(0, widest + 24)
 
     # --- what the main window tells it -------------------------------------------------------
     def set_decision_widget(self, widget: QWidget) -> None:

@@ -118,6 +118,9 @@ class TimelineView(QAbstractScrollArea):
         # and geometry), the pens/brushes/fonts per chip look (per palette and font), the
         # elided lane titles, the label widths. A repaint is then just the drawing calls.
         self._lane_chips: dict[int, list[tuple[Chip, QRectF]]] = {}
+        # Chips that share a cell too narrow for them side by side are drawn as one
+        # "×N" chip: its id -> the chips it stands for (their tooltips in its own).
+        self._merged: dict[str, tuple[Chip, ...]] = {}
         self._styles: dict[tuple[str, bool], _ChipStyle] = {}
         self._images: dict[tuple[str, bool, str, int, int, float], tuple[QPixmap, int, int]] = {}
         self._titles: dict[tuple[str, bool, bool, int], str] = {}
@@ -195,8 +198,20 @@ class TimelineView(QAbstractScrollArea):
         self._measure()
 
     def sizeHint(self) -> QSize:
-        lanes = min(len(self._tops) - 1, 8)
-        return QSize(720, self._header_height() + max(lanes, 4) * LANE_HEIGHT + 4)
+        return QSize(720, self.content_height())
+
+    def content_height(self) -> int:
+        """As tall as the header and the lanes (up to 8 lanes; more scroll), with the
+        frame and room for a horizontal scroll bar: no empty rows under the last lane."""
+        lanes = len(self._tops) - 1
+        shown = self._tops[min(lanes, 8)] if lanes > 0 else LANE_HEIGHT
+        return self._header_height() + shown + 2 * self.frameWidth() + 2
+
+    def comfortable_width(self) -> int:
+        """The width that shows every column with room for its chips, without a
+        horizontal scroll bar: what the window keeps for the timeline on a small screen."""
+        columns = len(self._timeline.columns) if self._timeline else 10
+        return 120 + columns * (MIN_COLUMN + 8) + 2 * self.frameWidth()
 
     def minimumSizeHint(self) -> QSize:
         return QSize(320, self._header_height() + 2 * LANE_HEIGHT)
@@ -234,6 +249,10 @@ class TimelineView(QAbstractScrollArea):
             timed = self._countdown[0] if self._countdown is not None else None
             wanted = max(max(self._text_width("00:00" if c.id == timed else c.label)
                              for c in chips) + 10, 18)
+            if len(chips) > 1 and wanted * len(chips) > cell.width():
+                # Side by side they would overlap or clip: one chip says how many.
+                chips = [self._merge(lane_no, column, chips)]
+                wanted = max(self._text_width(chips[0].label) + 10, 18)
             width = min(wanted, cell.width() / len(chips))
             start = cell.left() + (cell.width() - width * len(chips)) / 2
             # Whole pixels, so a chip's picture can be cached and copied (see _chip_image).
@@ -243,6 +262,23 @@ class TimelineView(QAbstractScrollArea):
                 laid.append((chip, QRectF(left, cell.top(), right - left, cell.height())))
         self._lane_chips[lane_no] = laid
         return laid
+
+    def _merge(self, lane_no: int, column: int, chips: list[Chip]) -> Chip:
+        """One chip for several in one cell: "×2", the most pressing state of them (acting,
+        held, ready...), every member's own tooltip in its tooltip."""
+        rank = ("acting", "held", "ready", "waiting", "converted", "spent", "done", "lost")
+        state = min((c.state for c in chips),
+                    key=lambda st: rank.index(st) if st in rank else len(rank))
+        chip_id = f"×{lane_no}:{column}"
+        merged = chips[0]._replace(id=chip_id, label=f"×{len(chips)}", state=state,
+                                   tooltip="\n".join(self._chip_tip(c) for c in chips),
+                                   clickable=any(c.clickable for c in chips))
+        self._merged[chip_id] = tuple(chips)
+        return merged
+
+    def merged_chips(self, chip_id: str) -> tuple[Chip, ...]:
+        """The chips a "×N" chip stands for (empty for an ordinary chip)."""
+        return self._merged.get(chip_id, ())
 
     def _chip_rects(self, lane_no: int, column: int) -> list[tuple[Chip, QRectF]]:
         """The chips on one lane and column, in viewport coordinates (scrolled)."""
@@ -269,7 +305,7 @@ class TimelineView(QAbstractScrollArea):
             return QRect()
         lane_no, chip = found
         for other, rect in self._chip_rects(lane_no, chip.column):
-            if other.id == chip_id:
+            if other.id == chip_id or any(c.id == chip_id for c in self.merged_chips(other.id)):
                 return rect.toAlignedRect()
         return QRect()
 
@@ -563,8 +599,9 @@ class TimelineView(QAbstractScrollArea):
             return True
         return super().viewportEvent(event)
 
-    @staticmethod
-    def _chip_tip(chip: Chip) -> str:
+    def _chip_tip(self, chip: Chip) -> str:
+        if chip.id in self._merged:
+            return chip.tooltip
         word = STATE_WORDS.get(chip.state, chip.state)
         tip = chip.tooltip or chip.label
         hint = "\nClick to act or interrupt with it." if chip.clickable else ""
@@ -596,7 +633,7 @@ class TimelineView(QAbstractScrollArea):
                 self._drag = (lane_no, pos)
                 self._drop = None
             elif chip is not None and chip.clickable:
-                self.chipClicked.emit(chip.fighter_id, chip.id)
+                self._click(chip, event.globalPosition().toPoint())
         event.accept()  # clicks land on the timeline itself, never on what is behind it
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
@@ -607,10 +644,29 @@ class TimelineView(QAbstractScrollArea):
             if drop is None:  # no move: an ordinary click
                 chip = self._chip_at(event.position().toPoint())
                 if chip is not None and chip.clickable:
-                    self.chipClicked.emit(chip.fighter_id, chip.id)
+                    self._click(chip, event.globalPosition().toPoint())
             else:
                 self.drop_lane(drag[0], *drop)
         event.accept()
+
+    def _click(self, chip: Chip, where: QPoint) -> None:
+        """A click on a chip that can act: on a "×N" chip with more than one that can,
+        a menu asks which (each named by its tooltip's first line)."""
+        members = [c for c in self.merged_chips(chip.id) if c.clickable] or [chip]
+        if len(members) == 1:
+            self.chipClicked.emit(members[0].fighter_id, members[0].id)
+            return
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu(self)
+        menu.setObjectName("mergedChipMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        for member in members:
+            text = (member.tooltip or member.label).split("\n")[0].split(". Click")[0]
+            act = menu.addAction(text.replace("&", "&&"))
+            act.triggered.connect(
+                lambda _=False, m=member: self.chipClicked.emit(m.fighter_id, m.id))
+        menu.popup(where)
 
     def _drop_place(self, pos: QPoint) -> tuple[int, int]:
         """(insert before lane number, column) for the pointer at ``pos``."""

@@ -74,7 +74,8 @@ def log_lines(window: Any) -> list[str]:
 
 def end_a_round(qtbot: Any, window: Any) -> None:
     """Start a round and end it before the dice are rolled (nothing to ask)."""
-    click(qtbot, window.round_bar.widgetForAction(window.start_round_action))
+    click(qtbot, window.forward_button)
+    assert window.forward_button.text() == "Roll action dice"
     click(qtbot, window.round_bar.widgetForAction(window.end_round_action))
     assert window.document.engine.encounter.state.stage == "round-over"
 
@@ -117,7 +118,7 @@ def test_a_condition_for_two_rounds_counts_down_on_the_card(window: Any, qtbot: 
     assert card.conditions.textFormat() == Qt.TextFormat.PlainText
     assert "Kaede Moriyama is stunned (2 rounds)" in log_lines(window)
 
-    click(qtbot, window.round_bar.widgetForAction(window.start_fight_action))
+    click(qtbot, window.forward_button)
     end_a_round(qtbot, window)
     assert card.conditions.text() == "Stunned · 1 round"
     assert "Kaede Moriyama: Stunned, 1 round left" in log_lines(window)

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
+from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import demo_session, save_session
+from fightdesk.ui.health_dialog import HealthDialog
 
 from .conftest import ShownBox
 
@@ -47,10 +48,11 @@ def test_demo_damage_through_the_card_then_undo_redo_in_edit_menu(window: MainWi
     assert not window.isWindowModified()
 
     qtbot.mouseClick(card.health_button, Qt.MouseButton.LeftButton)
-    dialog = window.findChild(QInputDialog, "HealthDialog")
+    dialog = window.findChild(HealthDialog, "HealthDialog")
     assert dialog is not None and dialog.isVisible()
-    dialog.setIntValue(4)
-    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    qtbot.keyClicks(dialog.edit, "-6")
+    assert dialog.outcome.text() == "Health 10 \N{RIGHTWARDS ARROW} 4"
+    qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
     assert engine.encounter.fighters["kaede"].status.health == 4
     assert card.health.format() == "Health 4/10"
     assert window.isWindowModified()

@@ -69,7 +69,7 @@ def test_initiative_rows_typed_and_rolled_then_the_turns_on_the_timeline(
     assert timeline.movable and timeline.column_ids == ("quick", "slow")
     assert timeline.lanes[0].title == "Kaede"
     assert timeline.lanes[0].chips[0].state == "acting"
-    assert window.state_label.text().startswith("Round 1 · quick, Kaede's turn")
+    assert window.round_title.text().startswith("Round 1 · quick, Kaede's turn")
 
 
 def _lane_point(window: MainWindow, lane_no: int, column: int) -> QPoint:
@@ -146,16 +146,17 @@ def test_a_contribution_added_and_taken_back_changes_the_odds_then_a_typed_roll(
     panel = window.roll_panel
     assert panel.isVisible()
     assert panel.title.text() == "Kaede strikes Brannock (Kaede rolls 1d20)"
-    assert panel.odds.text() == "11 or less on a d20: 55.0% (11/20)"  # 14 - (13 - 10)
+    assert panel.odds.text() == "11 or less on a d20: 55%"  # 14 - (13 - 10)
+    assert panel.odds.toolTip() == "11 or less on a d20: exactly 11/20 (55.0%)"
     options = [panel.option.itemText(i) for i in range(panel.option.count())]
     assert options == ["Brannock: brace (-2) (1 assist)", "Thug 1: assist (1 assist a point)"]
     panel.option.setCurrentIndex(1)
     qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
-    assert panel.odds.text() == "12 or less on a d20: 60.0% (3/5)"
+    assert panel.odds.text() == "12 or less on a d20: 60%"
     assert engine.encounter.fighters["thug-1"].status.assists == 0
     contribution = engine.encounter.state.roll.contributions[0].id
     qtbot.mouseClick(panel.take_back_button(contribution), Qt.MouseButton.LeftButton)
-    assert panel.odds.text() == "11 or less on a d20: 55.0% (11/20)"
+    assert panel.odds.text() == "11 or less on a d20: 55%"
     assert engine.encounter.fighters["thug-1"].status.assists == 1
     # The player's roll typed for the strike only; the app rolls the damage.
     qtbot.keyClicks(panel.dice, "4")

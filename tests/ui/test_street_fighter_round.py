@@ -5,6 +5,7 @@ dice: Dock Thug 1 rolls the 10, Brannock a 9, 5 and 4, Kaede 6, 6, 5 and 2."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -66,21 +67,27 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     engine = window.document.engine
     enc = engine.encounter
 
-    # Start the fight, round 1, roll the action dice (the next-step button rolls them).
-    click(qtbot, toolbar_button(window, window.start_fight_action))
-    click(qtbot, toolbar_button(window, window.start_round_action))
-    assert window.next_step_action.text() == "Roll action dice"
-    click(qtbot, toolbar_button(window, window.next_step_action))
+    # Start the fight, round 1, roll the action dice: the one forward button each time.
+    forward = window.forward_button
+    assert forward.text() == "Start the fight"
+    click(qtbot, forward)
+    assert forward.text() == "Start round 1"
+    click(qtbot, forward)
+    assert forward.text() == "Roll action dice" == window.next_step_action.text()
+    click(qtbot, forward)
     assert enc.state.phase == 10
-    assert window.state_label.text().startswith("Round 1 · phase 10")
+    assert window.round_title.text().startswith("Round 1 · phase 10")
+    assert forward.text() == "Act: Dock Thug 1\N{HORIZONTAL ELLIPSIS}"
     assert window.timeline.timeline().current_column == 0
 
-    # Dock Thug 1 lets the 10 go; the decision panel asks hold or lose: lose it.
-    click(qtbot, toolbar_button(window, window.next_step_action))
+    # Dock Thug 1 lets the 10 go (Pass); the decision panel asks hold or lose: lose it.
+    assert window.pass_action.text() == "Dock Thug 1 lets the 10 go"
+    click(qtbot, toolbar_button(window, window.pass_action))
     assert window.decision_panel.isVisible()
     click(qtbot, window.decision_panel.findChild(QPushButton, "choice-lose"))
     assert not window.decision_panel.isVisible()
-    click(qtbot, toolbar_button(window, window.next_step_action))
+    assert forward.text() == "Next phase (9)"
+    click(qtbot, forward)
     assert enc.state.phase == 9 and window.timeline.timeline().current_column == 1
     brannock_card = window.cards.card("brannock")
     assert brannock_card.is_acting()
@@ -97,7 +104,8 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     choose(qtbot, dialog.input("maneuver"), "Roundhouse")
     assert dialog.values()["maneuver"] == "Roundhouse"
     assert "Speed 8" in dialog.preview_lines.text()
-    assert "/" in dialog.odds_label.text() and "%" in dialog.odds_label.text()
+    assert "%" in dialog.odds_label.text() and not re.search(r"\d/\d", dialog.odds_label.text())
+    assert "exactly" in dialog.odds_label.toolTip() and re.search(r"\d/\d", dialog.odds_label.toolTip())
     click(qtbot, dialog.go_button)
     assert dialog.result_label.isVisible() and "Roundhouse on Kaede Moriyama" in dialog.result_label.text()
     click(qtbot, dialog.close_button)
@@ -156,7 +164,7 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
         elif stack_dialog.resolve_all.isEnabled():
             click(qtbot, stack_dialog.resolve_all)
         else:
-            raise AssertionError(f"stuck: {window.state_label.text()}")
+            raise AssertionError(f"stuck: {window.round_title.text()} {window.state_label.text()}")
     assert engine.pending() is None
     assert table.rowCount() == 0 and stack_dialog.close_button.isEnabled()
     click(qtbot, stack_dialog.close_button)
@@ -181,11 +189,15 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     assert window.cards.card("brannock").health.format() == (
         f"Health {enc.fighters['brannock'].status.health}/12")
 
-    # End the round: unused dice are offered as EP or lost; answer, and the round is over.
+    # End the round: it says which dice go unplayed and asks; then they are offered as
+    # EP or lost; answer, and the round is over.
     click(qtbot, toolbar_button(window, window.end_round_action))
+    question = window._end_round_box
+    assert question is not None and "unused dice" in question.text()
+    click(qtbot, question.findChild(QPushButton, "endRoundButton"))
     answer_decisions(qtbot, window.decision_panel)
     assert enc.state.stage == "round-over"
-    assert window.state_label.text().startswith("Round 1 over")
+    assert window.round_title.text().startswith("Round 1 over")
     assert window.start_round_action.isEnabled()
     assert engine.rebuild().model_dump(mode="json") == dump(engine)
 

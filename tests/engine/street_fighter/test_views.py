@@ -55,7 +55,7 @@ def test_timeline_lanes_chips_and_current_phase() -> None:
     assert [lane.title for lane in tl.lanes] == ["Ken", "Ryu", "Mook"]
     mooks = tl.lanes[2]
     assert mooks.compact and mooks.fighter_ids == ("m1", "m2")
-    assert [(ch.label, ch.column) for ch in mooks.chips] == [("1:5", 5), ("2:2", 8)]
+    assert [(ch.label, ch.column) for ch in mooks.chips] == [("#1", 5), ("#2", 8)]
     ken = {ch.label: ch for ch in tl.lanes[0].chips}
     assert ken["6"].clickable and not ken["3"].clickable  # Ken's turn, on his 6
     ok(eng, sf.HoldDie(fighter_id="ken"))

@@ -49,6 +49,7 @@ from .state import (
     can_use_ep,
     effective_face,
     held_die,
+    in_fight,
     is_out,
     maneuvers_of,
     name,
@@ -145,7 +146,9 @@ def _chips(enc: Encounter, fid: str, actor: str | None, usable: str, *,
         state: ChipState = die.state
         label = f"{die.face}" if die.state != "held" else f"H{die.face}"
         if prefix:
-            label = f"{prefix}:{label}"
+            # A group member's chip says who it is ("#2"); its column already says the
+            # face, so only a held die adds its mark ("#2H"). The tooltip says it all.
+            label = f"#{prefix}H" if die.state == "held" else f"#{prefix}"
         clickable = False
         hint = ""
         if not out and die.state in ("ready", "held"):
@@ -635,7 +638,19 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
                                                default=droppable[0]),)))
     forms.append(_learn_form(enc, fid))
     forms.append(_edit_form(enc, fid))
-    return tuple(forms)
+    return tuple(f._replace(verb=FORM_VERBS.get(f.id, f.verb)) for f in forms)
+
+
+# The action dialog's confirm button per form: what pressing it does, so spending
+# Willpower or turning a die into EP never reads "Roll".
+FORM_VERBS = {
+    "concentrate": "Concentrate", "intimidate": "Roll", "deceive": "Roll", "buy-dice": "Buy",
+    "roll-dice": "Roll", "act": "Roll", "interrupt": "Roll", "hold": "Hold",
+    "pass": "Let it go", "convert": "Convert", "interrupt-break-free": "Roll",
+    "break-free": "Roll", "sustain-hold": "Roll", "willpower-ep": "Spend", "recover": "Start",
+    "stop-recovery": "Roll", "activate": "Switch on", "drop": "Drop",
+    "learn-maneuver": "Add", "edit-maneuver": "Change",
+}
 
 
 def _learn_form(enc: Encounter, fid: str) -> ActionForm:
@@ -1032,6 +1047,8 @@ def round_controls(enc: Encounter) -> RoundControls:
         can_end_round=stage in ("round-start", "phases") and free,
         next_step_label=label,
         status=status_text,
+        end_round_loses=_end_round_loses(enc) if stage in ("round-start", "phases") else "",
+        actor=actor,
         extra={
             "resolve-next": stack_open and not waiting,
             "resolve-all": stack_open and not waiting,
@@ -1040,6 +1057,26 @@ def round_controls(enc: Encounter) -> RoundControls:
             "end-fight": stage not in ("setup", "fight-over"),
         },
     )
+
+
+def _end_round_loses(enc: Encounter) -> str:
+    """The unused dice that ending the round now lets go (no phase comes for them)."""
+    lost: list[str] = []
+    count = 0
+    for fid in in_fight(enc):
+        dice = sorted(unspent(status(enc, fid)), key=lambda d: -d.face)
+        if not dice:
+            continue
+        count += len(dice)
+        faces = [f"H{d.face}" if d.state == "held" else str(d.face) for d in dice]
+        lost.append(f"{name(enc, fid)}: {', '.join(faces)}")
+    if not count:
+        return ""
+    phase = enc.state.phase
+    where = (f"phases {phase - 1} to 1 are skipped" if phase is not None and phase > 2 else
+             "phase 1 is skipped" if phase == 2 else "the phases are skipped")
+    return (f"Ending round {enc.round} now: {where} and {plural(count, 'unused die', 'unused dice')} "
+            f"go unplayed (each may still be turned into EP).\n" + "\n".join(lost))
 
 
 def describe_state(enc: Encounter) -> str:

@@ -1,0 +1,73 @@
+"""Quick add: a fighter for this fight only, from a name, a side and a health; the
+ruleset's defaults fill the rest (editable later with the card's Edit...). The dialog
+knows no engine: it hands back (name, side, health) and the window builds the fighter."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .inline import error_label
+
+SIDES = (("enemy", "Enemy"), ("ally", "Ally"), ("pc", "Player character"))
+
+
+class QuickAddDialog(QDialog):
+    """Name, side, health and how many; ``chosen(name, side, health, count)`` on OK."""
+
+    chosen = Signal(str, str, int, int)
+
+    def __init__(self, health: int, most: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("QuickAddDialog")
+        self.setWindowTitle("Quick add a fighter")
+        self.name = QLineEdit()
+        self.name.setObjectName("quickName")
+        self.name.setPlaceholderText("e.g. Harbour guard")
+        self.side = QComboBox()
+        self.side.setObjectName("quickSide")
+        for key, label in SIDES:
+            self.side.addItem(label, key)
+        self.health = QSpinBox()
+        self.health.setObjectName("quickHealth")
+        self.health.setRange(1, max(most, health))
+        self.health.setValue(health)
+        self.count = QSpinBox()
+        self.count.setObjectName("quickCount")
+        self.count.setRange(1, 100)
+        self.count.setToolTip("More than one makes a group of numbered copies")
+        self.error = error_label()
+        form = QFormLayout()
+        form.addRow("&Name:", self.name)
+        form.addRow("&Side:", self.side)
+        form.addRow("&Health:", self.health)
+        form.addRow("&How many:", self.count)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self._accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    def show_refusal(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def _accept(self) -> None:
+        name = self.name.text().strip()
+        if not name:
+            self.show_refusal("Give the fighter a name")
+            self.name.setFocus()
+            return
+        self.chosen.emit(name, str(self.side.currentData()), self.health.value(), self.count.value())
