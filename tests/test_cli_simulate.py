@@ -93,9 +93,10 @@ def test_a_ruleset_whose_rules_are_not_built_is_refused(tmp_path: Path,
 def test_a_fight_already_won_has_nothing_to_simulate(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(DEMO.read_text(encoding="utf-8"))
-    for fighter in data["encounter"]["fighters"].values():
-        if fighter["side"] == "enemy":
-            fighter["status"]["health"] = 0
+    for fight in ("encounter", "start"):  # a fight that starts won (its log replays)
+        for fighter in data[fight]["fighters"].values():
+            if fighter["side"] == "enemy":
+                fighter["status"]["health"] = 0
     path = tmp_path / "won.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert cli.main(["simulate", str(path)]) == 2

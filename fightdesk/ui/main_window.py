@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         self._stack_dialog: InterruptStackDialog | None = None
         self._stack_decision: DecisionPanel | None = None
         self.player_view: PlayerView | None = None
+        self._fight_was_shown = False
         # The turn timer: which turn it runs on (chip id, turn number) and since when.
         self.turn_clock = QTimer(self)
         self.turn_clock.setInterval(250)
@@ -524,6 +525,11 @@ class MainWindow(QMainWindow):
         engine = self.document.engine
         for model in (self.fighters_model, self.log_model, self.stack_model):
             model.set_engine(engine)
+        if self._fight_was_shown:
+            # The last fight's message says nothing of this one (at start-up, a word on
+            # the autosave or the library stays).
+            self.statusBar().clearMessage()
+        self._fight_was_shown = engine is not None
         if engine is not None:
             ruleset = engine.ruleset
             self.cards.set_roles(tuple((role, ruleset.role_labels.get(role, role.title()))

@@ -54,7 +54,8 @@ def test_surprise_then_a_split_initiative_through_the_widgets(window: MainWindow
     assert roll is not None and roll.roller_id == "ji-woo" and roll.by_player
     need = 13 - (14 - 10)  # Ji-woo's Defense 13 against the sniper's Attack 14
     assert roll.base == need
-    assert panel.odds.text() == f"{need} or less on a d20: {need * 5}.0% ({_frac(need)})"
+    assert panel.odds.text() == f"{need} or less on a d20: {need * 5}%"
+    assert _frac(need) in panel.odds.toolTip()
     options = [panel.option.itemText(i) for i in range(panel.option.count())]
     tomasz = next(i for i, text in enumerate(options) if text.startswith("Tomasz"))
     panel.option.setCurrentIndex(tomasz)

@@ -152,7 +152,7 @@ def test_action_dialog_preview_odds_typed_dice_and_result(qtbot: Any) -> None:
     qtbot.addWidget(dialog)
     dialog.show()
     assert dialog.values() == {"maneuver": "fierce", "ep": 0, "all_out": False, "note": ""}
-    assert "<b>75%</b>" in dialog.odds_label.text()
+    assert dialog.odds_label.text() == "75%  hit"
     assert "exactly 3/4 (75.0%)" in dialog.odds_label.toolTip()
     spin = dialog.input("ep")
     for _ in range(3):
