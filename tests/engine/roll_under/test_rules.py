@@ -343,3 +343,40 @@ def test_an_unsurprisable_enemy_who_acts_twice_takes_each_turn_once() -> None:
         assert engine.apply(c.NextStep()).ok
         assert len(seen) < 20
     assert seen.count("enforcer") == 2
+
+
+def test_a_disarmed_fighter_strikes_unarmed_until_taking_the_weapon_back() -> None:
+    engine = fight()
+    start(engine, miguel=20, ana=20)
+    go_to(engine, "enforcer")
+    assert engine.apply(ru.CombatManeuver(fighter_id="enforcer", target_id="miguel",
+                                          maneuver="disarm")).ok
+    assert engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[20]])).ok  # not resisted
+    miguel = engine.encounter.fighters["miguel"]
+    assert [x.name for x in miguel.status.conditions] == ["Disarmed"]
+    go_to(engine, "miguel")
+    preview = engine.ruleset.preview(engine.encounter, "act", "miguel",
+                                     {"target": "rent-a-cop", "weapon": "0"})
+    assert "Damage on a hit: 1d6 (unarmed)" in preview.lines
+    assert engine.apply(ru.PickUpWeapon(fighter_id="miguel")).ok
+    assert engine.encounter.fighters["miguel"].status.conditions == []
+    assert engine.encounter.fighters["miguel"].status.action is None  # it was free
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="rent-a-cop", weapon=0)).ok
+    assert engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[1], [9]])).ok
+    assert engine.encounter.fighters["rent-a-cop"].status.hp == 0  # the katana's d10 again
+
+
+def test_the_autopilot_disarms_a_big_weapon_it_can_hardly_hit_past() -> None:
+    import random
+
+    engine = fight(without=("mook",))
+    enforcer = engine.encounter.fighters["enforcer"]
+    enforcer.sheet.defense = 22  # Ana can hardly hit it; its chainsaw is a d12
+    enforcer.sheet.attack = 10  # and it is easy to disarm
+    engine.session.start = engine.encounter.model_copy(deep=True)
+    engine.session.log.clear()
+    start(engine, miguel=20, ana=1)
+    engine.encounter.fighters["rent-a-cop"].status.lethal = 1  # out: only the Enforcer left
+    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    assert isinstance(command, ru.CombatManeuver) and command.maneuver == "disarm"
+    assert command.target_id == "enforcer"

@@ -44,7 +44,13 @@ def next_command(ruleset: RollUnder, enc: Encounter, rng: random.Random) -> c.Co
     if fid is None or fid not in enc.fighters:
         return c.NextStep()
     me = enc.fighters[fid]
-    if me.status.action is None and not ruleset.is_out(me):
+    if ruleset.is_out(me):
+        return c.NextStep()
+    from .rules import disarmed
+
+    if disarmed(me) and me.sheet.weapons:
+        return ru.PickUpWeapon(fighter_id=me.id)
+    if me.status.action is None:
         attack = _best_attack(ruleset, enc, me, rng)
         if attack is not None:
             return attack
@@ -73,7 +79,38 @@ def _best_attack(ruleset: RollUnder, enc: Encounter, me: Fighter,
     top = max(best)[:2]
     choices = [fid for value, hp, fid in best if (value, hp) == top]
     target = choices[0] if len(choices) == 1 else rng.choice(choices)
+    disarm = _worth_disarming(ruleset, enc, me, top[0])
+    if disarm is not None:
+        return ru.CombatManeuver(fighter_id=me.id, target_id=disarm, maneuver="disarm")
     return ru.Attack(fighter_id=me.id, target_id=target, weapon=weapon)
+
+
+def _worth_disarming(ruleset: RollUnder, enc: Encounter, me: Fighter,
+                     attack_value: Fraction) -> str | None:
+    """A foe with a big weapon is worth disarming when the damage that saves (for the
+    round it takes to pick the weapon up, at even odds of hitting) beats this turn's
+    attack less what a failed try costs (the foe's automatic hit)."""
+    from .rules import disarmed, maneuver_target, player_faces
+
+    best: tuple[Fraction, str] | None = None
+    for fid in enc.order:
+        foe = enc.fighters[fid]
+        if (foe.side in PARTY) == (me.side in PARTY) or ruleset.is_out(foe):
+            continue
+        if not foe.sheet.weapons or disarmed(foe):
+            continue
+        sides, _ = ruleset.weapon_die(foe, 0)
+        if sides < 10:
+            continue
+        if player_faces(me, foe):
+            works = 1 - d20_at_or_under(maneuver_target(foe, me, "disarm"))
+        else:
+            works = d20_at_or_under(maneuver_target(me, foe, "disarm"))
+        foe_mean = Fraction(sides + 1, 2)
+        value = works * (foe_mean - Fraction(7, 2)) / 2 - (1 - works) * foe_mean / 2
+        if value > attack_value and (best is None or value > best[0]):
+            best = (value, fid)
+    return best[1] if best else None
 
 
 def _best_weapon(ruleset: RollUnder, me: Fighter) -> int | None:

@@ -64,3 +64,10 @@ class Rest(Command):
 
     kind: Literal["ru-rest"] = "ru-rest"
     fighter_id: str
+
+
+class PickUpWeapon(Command):
+    """A disarmed fighter takes their weapon back (free: retrieving an item is)."""
+
+    kind: Literal["ru-pick-up"] = "ru-pick-up"
+    fighter_id: str

@@ -126,6 +126,8 @@ class RollUnder(TurnOrderRuleset):
             self._set_ambusher(ctx, command)
         elif isinstance(command, ru.Rest):
             self._rest(ctx, command)
+        elif isinstance(command, ru.PickUpWeapon):
+            self._pick_up(ctx, command)
         else:
             super().handle(ctx, command)
 
@@ -381,6 +383,17 @@ class RollUnder(TurnOrderRuleset):
         ctx.summary = f"{me.name} removes a Fatal Wound from {patient.name}"
         ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="remove a Fatal Wound")
 
+    def _pick_up(self, ctx: Context, command: ru.PickUpWeapon) -> None:
+        """docs/rulesets/roll-under.md#combat-maneuvers: taking the weapon back is free."""
+        from ... import conditions
+
+        me = self._actor(ctx, command.fighter_id, action=False)
+        if not disarmed(me):
+            ctx.fail(f"{me.name} is not disarmed")
+        conditions.remove(ctx, me.id, "Disarmed")
+        ctx.summary = f"{me.name} takes their weapon back"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="note")
+
     def _set_ambusher(self, ctx: Context, command: ru.SetAmbusher) -> None:
         fighter = self._other(ctx, command.fighter_id)
         if ctx.enc.round or ctx.enc.state.stage != "setup":
@@ -545,7 +558,7 @@ class RollUnder(TurnOrderRuleset):
     @staticmethod
     def weapon_die(fighter: Fighter, weapon: int | None) -> tuple[int, str]:
         weapons = fighter.sheet.weapons
-        if weapon is None or not 0 <= weapon < len(weapons):
+        if weapon is None or not 0 <= weapon < len(weapons) or disarmed(fighter):
             return UNARMED_DIE, "unarmed"
         chosen = weapons[weapon]
         return DAMAGE_DIE[chosen.weapon_class], chosen.name
@@ -636,6 +649,9 @@ class RollUnder(TurnOrderRuleset):
         forms.append(ActionForm("remove-wound", "Remove a Fatal Wound", (
             FormField("target", "From", "choice", wounded, default=wounded[0][0] if wounded else None),),
             enabled=not wound_why, reason=wound_why))
+        if disarmed(f):
+            forms.append(ActionForm("pick-up", "Take the weapon back (free)",
+                                    enabled=not why, reason=why))
         move_why = why or ("already moved this turn" if f.status.moved else "")
         forms.append(ActionForm("move", "Move (about 60 feet)", enabled=not move_why,
                                 reason=move_why))
@@ -695,6 +711,8 @@ class RollUnder(TurnOrderRuleset):
             return ru.OtherTurnAction(fighter_id=fighter_id, action=values.get("action") or "run")
         if form_id == "move":
             return ru.Move(fighter_id=fighter_id)
+        if form_id == "pick-up":
+            return ru.PickUpWeapon(fighter_id=fighter_id)
         if form_id == "remove-wound":
             return ru.RemoveFatalWound(fighter_id=fighter_id, target_id=target)
         if form_id == "rest":
@@ -711,6 +729,12 @@ class RollUnder(TurnOrderRuleset):
         if stage == "initiative":
             controls.status = "each PC rolls Wisdom: type the rolls or leave them to the app"
         return controls
+
+
+def disarmed(fighter: Fighter) -> bool:
+    """docs/rulesets/roll-under.md#combat-maneuvers: a disarmed fighter strikes unarmed
+    until they take their weapon back."""
+    return any(c.name == "Disarmed" for c in fighter.status.conditions)
 
 
 def _weapon_value(value: Any) -> int | None:
