@@ -275,16 +275,22 @@ class Engine:
 
     def redo(self) -> bool:
         """Apply the last undone step again; all or nothing like :meth:`undo`."""
-        group = _last_group(self.session.redo)
+        group = self._redo_step()
         if not group:
             return False
-        changes = [ch for e in group for ch in e.changes]
-        _apply_or_restore(self.encounter, changes, "redo", group)
-        del self.session.redo[-len(group):]
-        self.session.log.extend(group)
-        changes_done = tuple(changes)
+        changes_done = tuple(ch for e in group for ch in e.changes)
         self._notify(Notice("redo", tuple(group), changes_done, _touched_fighters(changes_done)))
         return True
+
+    def _redo_step(self) -> list[LogEntry]:
+        """Apply the last undone step again without telling anyone; its entries."""
+        group = _last_group(self.session.redo)
+        if not group:
+            return []
+        _apply_or_restore(self.encounter, [ch for e in group for ch in e.changes], "redo", group)
+        del self.session.redo[-len(group):]
+        self.session.log.extend(group)
+        return group
 
     def revert_to(self, seq: int) -> int:
         """Undo back to just after log entry ``seq`` ("Revert to here"); returns steps undone.
@@ -301,11 +307,7 @@ class Engine:
         except StepFailed as failed:
             try:
                 for _ in range(steps):
-                    group = _last_group(self.session.redo)
-                    _apply_or_restore(self.encounter, [ch for e in group for ch in e.changes],
-                                      "redo", group)
-                    del self.session.redo[-len(group):]
-                    self.session.log.extend(group)
+                    self._redo_step()
             except StepFailed:  # pragma: no cover - redo of a step just undone fits
                 pass
             raise StepFailed(f"Revert stopped: {failed}; nothing was changed") from failed
