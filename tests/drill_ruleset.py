@@ -107,12 +107,8 @@ class DrillRuleset(TurnOrderRuleset):
                 continue
             typed = command.values.get(fid)
             who = fighter.name
-            if typed is None:
-                roll = ctx.roll(1, 20, who=who, purpose="Wisdom", fighter_id=fid)
-            else:
-                roll = Roll(who=who, purpose="Wisdom", count=1, sides=20, faces=[int(typed)],
-                            source="typed")
-                ctx.say(roll.describe(), fighter_id=fid, kind="roll", roll=roll)
+            roll = ctx.roll(1, 20, who=who, purpose="Wisdom", fighter_id=fid,
+                            typed=None if typed is None else [int(typed)])
             face = roll.faces[0]
             slot = TurnSlot(id=fid, fighter_id=fid, score=face)
             (quick if face <= fighter.sheet.wisdom else slow).append(slot)

@@ -86,11 +86,14 @@ class DiceTray:
         self.rolls: list[Roll] = []
 
     def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
-             coins: bool = False) -> Roll:
+             coins: bool = False, typed: list[int] | None = None) -> Roll:
         """Roll ``count`` dice (or flip coins); an empty typed entry means the app rolls
-        this one, so the GM can type one player's roll and let the app roll the others."""
+        this one, so the GM can type one player's roll and let the app roll the others.
+        ``typed``: faces given for this very roll (a player's roll typed in a question's
+        row), checked like the command's typed faces; None takes the next of those."""
         count = max(0, count)
-        typed = self._typed.pop(0) if self._typed else []
+        if typed is None:
+            typed = self._typed.pop(0) if self._typed else []
         if typed:
             faces = typed
             if len(faces) != count:

@@ -176,25 +176,9 @@ class Engine:
         tx = Transaction(enc)
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
         ctx = Context(enc, tx, tray)
-        try:
-            refusal = self.ruleset.check_command(enc, command)
-            if refusal:
-                raise RuleViolation(refusal)
-            if command.core:
-                self._handle_core(ctx, command)
-            else:
-                self.ruleset.handle(ctx, command)
-            if tray.unused_typed:
-                raise RuleViolation(
-                    f"{tray.unused_typed} typed-in roll(s) were not needed by this action"
-                )
-            tx.set((), "dice_drawn", tray.drawn)
-        except RuleViolation as exc:
-            tx.rollback()
-            return Outcome(ok=False, error=str(exc))
-        except Exception:
-            tx.rollback()
-            raise
+        refused = self._play(ctx, self.ruleset, command)
+        if refused is not None:
+            return refused
         if not keep:
             events = ctx.events
             tx.rollback()
@@ -228,8 +212,14 @@ class Engine:
         ruleset = self.ruleset
         quiet = not self.narrating and not command.core
         ctx = QuietContext(enc, tx, tray) if quiet else Context(enc, tx, tray)
+        return self._play(ctx, ruleset, command) or Outcome(ok=True)
+
+    def _play(self, ctx: Context, ruleset: Ruleset, command: c.Command) -> Outcome | None:
+        """Run one command's rule in its transaction; the refusal (everything rolled
+        back), or None when it applied. The one body both ``_run`` and ``_run_lean`` use."""
+        tx, tray = ctx.tx, ctx.dice
         try:
-            refusal = ruleset.check_command(enc, command)
+            refusal = ruleset.check_command(ctx.enc, command)
             if refusal:
                 raise RuleViolation(refusal)
             if command.core:
@@ -247,7 +237,7 @@ class Engine:
         except Exception:
             tx.rollback()
             raise
-        return Outcome(ok=True)
+        return None
 
     def undo(self) -> bool:
         """Take back the last step as a whole (a whole interrupt resolution is one step).

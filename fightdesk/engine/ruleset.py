@@ -43,10 +43,11 @@ class Context:
         self.events.append(Event(text=text, fighter_id=fighter_id, kind=kind, roll=roll, data=data))
 
     def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
-             fighter_id: str | None = None) -> Roll:
+             fighter_id: str | None = None, typed: list[int] | None = None) -> Roll:
         """Roll (or take the typed-in faces) and log it; set ``outcome`` before returning
-        it to the GM if the rule reads more than the faces."""
-        record = self.dice.roll(count, sides, who=who, purpose=purpose)
+        it to the GM if the rule reads more than the faces. ``typed``: a player's faces for
+        this roll given another way (a decision's row)."""
+        record = self.dice.roll(count, sides, who=who, purpose=purpose, typed=typed)
         self.say(record.describe(), fighter_id=fighter_id, kind="roll", roll=record)
         return record
 
@@ -73,8 +74,8 @@ class QuietContext(Context):
         return None
 
     def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
-             fighter_id: str | None = None) -> Roll:
-        return self.dice.roll(count, sides, who=who, purpose=purpose)
+             fighter_id: str | None = None, typed: list[int] | None = None) -> Roll:
+        return self.dice.roll(count, sides, who=who, purpose=purpose, typed=typed)
 
     def flip(self, count: int, *, who: str = "", purpose: str = "",
              fighter_id: str | None = None) -> Roll:

@@ -68,11 +68,15 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         first turn."""
         enc = ctx.enc
         ctx.set((), "round", enc.round + 1)
-        ctx.set(("state",), "stage", "turns")
         ctx.say(f"Round {ctx.enc.round} begins", kind="round-start")
-        laid_out = sections if sections is not None else self.sections(ctx)
-        first = turns.begin(ctx, TURNS, laid_out, self._skips(ctx.enc))
         ctx.summary = f"Round {ctx.enc.round} begins"
+        self.lay_out(ctx, sections if sections is not None else self.sections(ctx))
+
+    def lay_out(self, ctx: Context, sections: list[TurnSection]) -> None:
+        """Put these turns in the round's order and give the first waiting one (a new
+        round, or a round that goes on with more sections after a surprise step)."""
+        ctx.set(("state",), "stage", "turns")
+        first = turns.begin(ctx, TURNS, sections, self._skips(ctx.enc))
         if first is not None:
             self._turn_begins(ctx, first.fighter_id)
 

@@ -28,7 +28,7 @@ from ...ruleset import (
     StackRow,
     register,
 )
-from ...turn_ruleset import TURNS, TurnOrderRuleset
+from ...turn_ruleset import TurnOrderRuleset
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
 
@@ -144,17 +144,12 @@ class RollUnder(TurnOrderRuleset):
         immune = [fid for fid in enc.order
                   if fid not in ambushers and enc.fighters[fid].sheet.immune_to_surprise]
         ctx.set((), "round", 1)
-        ctx.set(("state",), "stage", "turns")
         ctx.set(("state",), "surprise", True)
         ctx.say("Round 1 begins with a surprise", kind="round-start")
-        section = TurnSection(id="surprise", label="Surprise", slots=[
-            TurnSlot(id=fid, fighter_id=fid) for fid in [*ambushers, *immune]])
-        first = turns.begin(ctx, TURNS, [section], self._skips(enc))
         names = ", ".join(enc.name_of(f) for f in ambushers)
         ctx.summary = f"Surprise! {names} act first"
-        if first is not None:
-            self._turn_begins(ctx, first.fighter_id)
-            ctx.summary = f"Surprise! {names} act first"
+        self.lay_out(ctx, [TurnSection(id="surprise", label="Surprise", slots=[
+            TurnSlot(id=fid, fighter_id=fid) for fid in [*ambushers, *immune]])])
 
     def _ask_initiative(self, ctx: Context, *, new_round: bool) -> None:
         """docs/rulesets/roll-under.md#initiative: each PC rolls Wisdom, less the worst
@@ -211,15 +206,8 @@ class RollUnder(TurnOrderRuleset):
 
     def _d20(self, ctx: Context, fighter: Fighter, purpose: str, typed: int | None) -> Roll:
         """A d20 a player rolled at the table (typed) or the app rolls, logged alike."""
-        from ...dice import Roll
-
-        if typed is None:
-            return ctx.roll(1, 20, who=fighter.name, purpose=purpose, fighter_id=fighter.id)
-        record = Roll(who=fighter.name, purpose=purpose, count=1, sides=20, faces=[typed],
-                      source="typed")
-        ctx.dice.rolls.append(record)
-        ctx.say(record.describe(), fighter_id=fighter.id, kind="roll", roll=record)
-        return record
+        return ctx.roll(1, 20, who=fighter.name, purpose=purpose, fighter_id=fighter.id,
+                        typed=None if typed is None else [typed])
 
     def _lay_out(self, ctx: Context, rolled: dict[str, int], *, new_round: bool,
                  by: str = "") -> None:
@@ -252,13 +240,9 @@ class RollUnder(TurnOrderRuleset):
             return
         # After the surprise step: the same round goes on with its initiative order.
         surprise = [sec for sec in enc.state.turns.sections if sec.id == "surprise"]
-        ctx.set(("state",), "stage", "turns")
         ctx.set(("state",), "surprise", False)
-        first = turns.begin(ctx, TURNS, [*surprise, *sections], self._skips(enc))
         ctx.summary = f"Round {enc.round} goes on: {summary}"
-        if first is not None:
-            self._turn_begins(ctx, first.fighter_id)
-            ctx.summary = f"Round {enc.round} goes on: {summary}"
+        self.lay_out(ctx, [*surprise, *sections])
 
     def next_turn(self, ctx: Context) -> None:
         """After the surprise step's last turn, the round's initiative is rolled."""
