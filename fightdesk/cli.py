@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import NoReturn
 
 from . import __version__
 
@@ -89,6 +90,23 @@ def _dispatch(args: list[str]) -> int:
                    f"to open a file, give its path, e.g. ./{first}")
             return 2
     return _start_window(args)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage mistakes as one line on stderr ("fightdesk simulate: ..."), exit 2: argparse's
+    documented way (a subclass overriding ``error``), instead of its whole usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.split()[-1]  # the prog starts with the top parser's usage
+        print(" ".join(f"fightdesk {command}: {message}".splitlines()), file=sys.stderr)
+        raise SystemExit(2)
+
+
+def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Make a sub-command's parser (made by ``add_parser``, which cannot be told the class
+    to use per command) a :class:`OneLineParser`."""
+    parser.__class__ = OneLineParser
+    return parser
 
 
 def version_text() -> str:

@@ -14,7 +14,8 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+
+from .cli import one_line_errors
 
 EXAMPLES = """\
 examples:
@@ -23,13 +24,6 @@ examples:
   fightdesk simulate fight.json --policy random --max-rounds 10
 """
 
-
-class _OneLineParser(argparse.ArgumentParser):
-    """Usage mistakes as one line on stderr, exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        print(f"fightdesk simulate: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def _count(what: str, low: int, high: int) -> Callable[[str], int]:
@@ -58,7 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.__class__ = _OneLineParser
+    one_line_errors(parser)
     parser.add_argument("session", metavar="SESSION", type=Path, help="the session file (.json)")
     parser.add_argument("--fights", "-n", type=_count("--fights", 1, 1_000_000), default=1000,
                         metavar="N", help="how many fights to play (default 1000)")

@@ -14,7 +14,9 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
+
+from .cli import one_line_errors
 
 if TYPE_CHECKING:
     from .report import FightSummary
@@ -32,13 +34,6 @@ examples:
   fightdesk summary fight.json --all --format html -o fight.html --paper letter
 """
 
-
-class _OneLineParser(argparse.ArgumentParser):
-    """Usage mistakes as one line on stderr, exit 2 (argparse prints the usage too)."""
-
-    def error(self, message: str) -> NoReturn:
-        print(f"fightdesk summary: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def _round_number(text: str) -> int:
@@ -62,7 +57,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     # Sub-parsers are built by the parent parser's class; make this one's errors one line.
-    parser.__class__ = _OneLineParser
+    one_line_errors(parser)
     parser.add_argument("session", metavar="SESSION", type=Path, help="the session file (.json)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--round", "-r", dest="round", type=_round_number, metavar="N",
