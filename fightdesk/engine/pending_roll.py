@@ -132,10 +132,12 @@ def make(ctx: Context, path: Path, rules: RollRules, roll_id: int) -> Roll:
     it, and let the ruleset apply the result."""
     roll = _the_roll(ctx, path, roll_id)
     who = ctx.enc.name_of(roll.roller_id) if roll.roller_id else ""
+    # "Dee rolls Defense against …" is logged as "Dee: 1d20 for Defense against …".
+    purpose = roll.label.removeprefix(f"{who} rolls ") if who else roll.label
     if roll.what == "coins":
-        result = ctx.flip(roll.count, who=who, purpose=roll.label, fighter_id=roll.roller_id)
+        result = ctx.flip(roll.count, who=who, purpose=purpose, fighter_id=roll.roller_id)
     else:
-        result = ctx.roll(roll.count, roll.sides, who=who, purpose=roll.label,
+        result = ctx.roll(roll.count, roll.sides, who=who, purpose=purpose,
                           fighter_id=roll.roller_id)
     ctx.set(path[:-1], str(path[-1]), None)
     rules.resolve(ctx, roll, result)
