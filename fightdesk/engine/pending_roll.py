@@ -21,7 +21,8 @@ from .changes import Path, resolve
 
 if TYPE_CHECKING:
     from .dice import Roll
-    from .ruleset import Context
+    from .model import Encounter
+    from .ruleset import Context, Odds
 
 
 class Contribution(StateModel):
@@ -67,6 +68,10 @@ class PendingRoll(StateModel):
 
 class RollRules:
     """What a ruleset does with its pending rolls; subclasses override what they use."""
+
+    def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        """The exact chances of the roll with its contributions so far."""
+        return ()
 
     def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
             amount: int) -> Contribution:
@@ -134,11 +139,17 @@ def make(ctx: Context, path: Path, rules: RollRules, roll_id: int) -> Roll:
     who = ctx.enc.name_of(roll.roller_id) if roll.roller_id else ""
     # "Dee rolls Defense against …" is logged as "Dee: 1d20 for Defense against …".
     purpose = roll.label.removeprefix(f"{who} rolls ") if who else roll.label
+    waiting = roll
+
+    def odds() -> tuple[Odds, ...]:  # what the roll panel showed, logged with the roll
+        return rules.roll_odds(ctx.enc, waiting)
+
     if roll.what == "coins":
-        result = ctx.flip(roll.count, who=who, purpose=purpose, fighter_id=roll.roller_id)
+        result = ctx.flip(roll.count, who=who, purpose=purpose, fighter_id=roll.roller_id,
+                          odds=odds)
     else:
         result = ctx.roll(roll.count, roll.sides, who=who, purpose=purpose,
-                          fighter_id=roll.roller_id)
+                          fighter_id=roll.roller_id, odds=odds)
     ctx.set(path[:-1], str(path[-1]), None)
     rules.resolve(ctx, roll, result)
     return result

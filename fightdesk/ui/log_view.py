@@ -54,7 +54,8 @@ def two_lines(metrics: QFontMetrics, text: str, width: int, lines: int = LINES) 
     most = lines * metrics.lineSpacing()
 
     def fits(candidate: str) -> bool:
-        return metrics.boundingRect(room, flags, candidate).height() <= most
+        bounds = metrics.boundingRect(room, flags, candidate)
+        return bounds.height() <= most and bounds.width() <= width
 
     if fits(text):
         return text
@@ -246,21 +247,26 @@ class LogView(QWidget):
                 return
             index = model.index(last, 0)
             # Its dice's faces in view (not the round start of a 200-fighter fight: that
-            # one stays one click away).
+            # one stays one click away); the action opened before folds.
             if model.data(index, HasRollsRole) and model.rowCount(index) <= MAX_OPENED:
                 self._open(index)
+            else:
+                self._open(None)
             self._count_earlier()
         elif parent.row() == model.rowCount() - 1 and not parent.parent().isValid():
             if model.data(parent, HasRollsRole) and model.rowCount(parent) <= MAX_OPENED:
                 self._open(parent)
         self.tree.scrollToBottom()
 
-    def _open(self, index: QModelIndex) -> None:
+    def _open(self, index: QModelIndex | None) -> None:
+        """Open ``index`` (the newest action with dice), folding the one opened before."""
         opened = self._opened
         if opened is not None and opened.isValid() and opened != index:
             self.tree.collapse(opened.sibling(opened.row(), 0))
-        self.tree.expand(index)
-        self._opened = QPersistentModelIndex(index)
+        self._opened = None
+        if index is not None:
+            self.tree.expand(index)
+            self._opened = QPersistentModelIndex(index)
 
     def _count_earlier(self, *_: object) -> None:
         model = self.tree.model()
@@ -329,9 +335,29 @@ def entry_html(entry: Any) -> str:
                 f"faces: {escape(faces)}"]
         if roll.outcome:
             bits.append(f"outcome: {escape(roll.outcome)}")
+        bits += [f"chance of {escape(label)}: {escape(text)}" for label, text in logged_odds(event)]
         lines.append("<li>" + "<br>".join(bits) + "</li>")
     if lines:
         parts.append("<ul>" + "".join(lines) + "</ul>")
     else:
         parts.append("<p><i>No events.</i></p>")
     return "".join(parts)
+
+
+def logged_odds(event: Any) -> list[tuple[str, str]]:
+    """The exact chances logged with a roll, each as (what, "3/4 (75%)"); nothing for a
+    roll logged without them (an older file, a free roll)."""
+    from fractions import Fraction
+
+    from fightdesk.engine.ruleset import Odds
+
+    found: list[tuple[str, str]] = []
+    odds = event.data.get("odds") if isinstance(event.data, dict) else None
+    for pair in odds if isinstance(odds, list) else ():
+        try:
+            label, exact = pair
+            chance = Odds(str(label), Fraction(str(exact)))
+        except (TypeError, ValueError, ZeroDivisionError):
+            continue  # a damaged line says nothing rather than something wrong
+        found.append((chance.label, f"{chance.exact} ({chance.rounded})"))
+    return found
