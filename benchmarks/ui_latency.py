@@ -181,6 +181,8 @@ class Fight:
         return None
 
     def move_here(self) -> tuple[Any, Any] | None:
+        from fightdesk.engine.engine import Engine
+
         engine = self.engine
         enc, rules = engine.encounter, engine.ruleset
         timeline = rules.timeline(enc)
@@ -190,8 +192,10 @@ class Fight:
             act = self.command(fid, "act")
             if act is None or not engine.check(act).ok:
                 continue
-            # Someone else interrupts it: tried on a copy, so the fight does not change.
-            probe = type(engine)(engine.session.model_copy(deep=True))
+            # Someone else interrupts it: tried on a copy of the fight (not of its log),
+            # so the fight does not change.
+            probe = Engine(engine.session.model_copy(update={
+                "encounter": enc.model_copy(deep=True), "log": [], "redo": []}))
             if not probe.apply(act).ok:
                 continue
             for other in enc.order:

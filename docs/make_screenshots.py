@@ -1,6 +1,6 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables | --player | --roll-under | --simulate]
+    python docs/make_screenshots.py [--tables | --player | --roll-under | --simulate | --log]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its odds, a fight with two groups sharing a
@@ -8,7 +8,8 @@ phase on a small laptop screen (1093x614, a 1366x768 screen at 125%), a window s
 from light to dark while it runs, and Fight > Roll Tables
 (``--tables``: that dialog only), and the player view beside the GM's window
 (``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), and
-Fight > Simulate with the result of 500 demo fights (``--simulate``). The user
+Fight > Simulate with the result of 500 demo fights (``--simulate``), and the log dock
+narrow and wide with a resolved exchange selected (``--log``). The user
 directories are
 pointed at a temp folder so no real settings are read or written.
 """
@@ -145,6 +146,48 @@ def shoot_tables(suffix: str) -> None:
     dialog.grid.selectRow(3)  # type: ignore[attr-defined]
     grab(dialog, f"roll-tables-{suffix}.png")
     dialog.reject()
+    window.document.undo_stack.setClean()
+    window.close()
+
+
+def shoot_log(suffix: str) -> None:
+    """The log dock, narrow and wide: the demo's phase 9 exchange resolved (one action,
+    its interrupts, answers and dice folded under it), that action selected so the
+    details show every roll with the chances the GM saw before it."""
+    from PySide6.QtCore import QItemSelectionModel, Qt
+
+    from fightdesk.engine import commands as c
+    from fightdesk.ui.models import HasRollsRole
+
+    window = mid_round_window()
+    engine = window.document.engine
+    stack = window._stack_dialog
+    for _ in range(30):
+        decision = engine.pending()
+        if decision is not None:
+            ids = [choice.id for choice in decision.choices]
+            answer = c.Answer(decision_id=decision.id, choice=ids[0]) if ids else \
+                c.Answer(decision_id=decision.id, amount=decision.minimum or 0)
+            assert window.document.apply(answer).ok
+        elif engine.encounter.state.stack:
+            assert window.document.apply(engine.ruleset.build_command("resolve-all", "", {})).ok
+        else:
+            break
+    if stack is not None:
+        stack.hide()
+    settle()
+    model, tree = window.log_model, window.log_view.tree
+    rows = [r for r in range(model.rowCount()) if model.index(r, 0).data(HasRollsRole)]
+    index = model.index(rows[-1], 0)
+    tree.expand(index)
+    tree.selectionModel().select(
+        index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+    for width, name in ((300, "narrow"), (560, "wide")):
+        window.resizeDocks([window.log_dock], [width], Qt.Orientation.Horizontal)
+        window.log_view.splitter.setSizes([430, 300])
+        settle()
+        tree.scrollTo(index, tree.ScrollHint.PositionAtTop)
+        grab(window.log_dock, f"log-{name}-{suffix}.png")
     window.document.undo_stack.setClean()
     window.close()
 
@@ -319,6 +362,14 @@ def main() -> int:
     only_player = "--player" in sys.argv[1:]
     only_roll_under = "--roll-under" in sys.argv[1:]
     only_simulate = "--simulate" in sys.argv[1:]
+    only_log = "--log" in sys.argv[1:]
+    if only_log:
+        for suffix in ("light", "dark"):
+            if suffix == "dark":
+                app.setPalette(dark_palette())
+            shoot_log(suffix)
+        app.setPalette(light)
+        return 0
     if only_roll_under or only_simulate:
         for suffix in ("light", "dark"):
             if suffix == "dark":
@@ -334,6 +385,7 @@ def main() -> int:
             app.setPalette(dark_palette())
         if not (only_tables or only_player):
             shoot(suffix)
+            shoot_log(suffix)
             shoot_groups(suffix)
         if not only_player:
             shoot_tables(suffix)
