@@ -157,7 +157,7 @@ def shoot_log(suffix: str) -> None:
     from PySide6.QtCore import QItemSelectionModel, Qt
 
     from fightdesk.engine import commands as c
-    from fightdesk.ui.models import HasRollsRole
+    from fightdesk.ui.models import EntryRole, HasRollsRole
 
     window = mid_round_window()
     engine = window.document.engine
@@ -180,13 +180,17 @@ def shoot_log(suffix: str) -> None:
     rows = [r for r in range(model.rowCount()) if model.index(r, 0).data(HasRollsRole)]
     index = model.index(rows[-1], 0)
     tree.expand(index)
+    # The damage roll's line: the details scroll to its entry, the chances in view.
+    line = next((model.index(r, 0, index) for r in range(model.rowCount(index))
+                 if "damage (" in (model.index(r, 1, index).data() or "")), index)
     tree.selectionModel().select(
-        index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        line, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
     for width, name in ((300, "narrow"), (560, "wide")):
         window.resizeDocks([window.log_dock], [width], Qt.Orientation.Horizontal)
         window.log_view.splitter.setSizes([430, 300])
         settle()
-        tree.scrollTo(index, tree.ScrollHint.PositionAtTop)
+        tree.scrollTo(line, tree.ScrollHint.PositionAtCenter)
+        window.log_view.details.scrollToAnchor(f"entry-{line.data(EntryRole).seq}")
         grab(window.log_dock, f"log-{name}-{suffix}.png")
     window.document.undo_stack.setClean()
     window.close()

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .models import HasRollsRole, ItemRole, KeyRole, StepRole
+from .models import EntryRole, HasRollsRole, ItemRole, KeyRole, StepRole
 
 MAX_OPENED = 12
 # Below this width the "When" column goes (the round and phase stay in each line's
@@ -287,15 +287,23 @@ class LogView(QWidget):
         model = self.tree.model()
         last = model.index(model.rowCount() - 1, 0).data(KeyRole) if model.rowCount() else None
         self.revert_button.setEnabled(seq is not None and seq != last)
-        self._show_details(self.selected_step())
+        selection = self.tree.selectionModel()
+        indexes = selection.selectedIndexes() if selection is not None else []
+        line = indexes[0].data(EntryRole) if indexes else None
+        self._show_details(self.selected_step(), line)
 
-    def _show_details(self, step: tuple[Any, ...]) -> None:
-        # Only on a selection change, never per new log entry: the tree stays fast.
+    def _show_details(self, step: tuple[Any, ...], line: Any = None) -> None:
+        """The selected action in full, scrolled to the entry of the selected line. Only
+        on a selection change, never per new log entry: the tree stays fast."""
         shown = self._shown
-        if step and len(step) == len(shown) and all(a is b for a, b in zip(step, shown, strict=True)):
-            return
-        self._shown = step
-        self.details.setHtml("".join(entry_html(entry) for entry in step))
+        if not (step and len(step) == len(shown)
+                and all(a is b for a, b in zip(step, shown, strict=True))):
+            self._shown = step
+            self.details.setHtml("".join(entry_html(entry) for entry in step))
+        if line is not None and step and line is not step[0]:
+            self.details.scrollToAnchor(f"entry-{line.seq}")
+        else:
+            self.details.verticalScrollBar().setValue(0)
 
     def _revert(self) -> None:
         seq = self.selected_seq()
@@ -320,7 +328,8 @@ def entry_html(entry: Any) -> str:
     when = f"Round {entry.round}" if entry.round else "Setup"
     if entry.where and entry.round:
         when += f", {entry.where}"
-    parts = [f"<p><b>{escape(entry.summary)}</b><br><i>{escape(when)} · log entry "
+    parts = [f"<p><a name='entry-{entry.seq}'></a><b>{escape(entry.summary)}</b><br>"
+             f"<i>{escape(when)} · log entry "
              f"{entry.seq}</i></p>"]
     lines: list[str] = []
     for event in entry.events:

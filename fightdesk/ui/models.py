@@ -35,6 +35,7 @@ GroupRole = Qt.ItemDataRole.UserRole + 3  # the fighter's group id ("" when alon
 GroupNameRole = Qt.ItemDataRole.UserRole + 4
 HasRollsRole = Qt.ItemDataRole.UserRole + 5  # a log entry with dice in it
 StepRole = Qt.ItemDataRole.UserRole + 6  # the log entries of a log row's action (one undo step)
+EntryRole = Qt.ItemDataRole.UserRole + 7  # the log entry a log row's line belongs to
 
 
 def _sync_rows(model: QAbstractItemModel, old: list[Hashable], new: list[Hashable],
@@ -523,7 +524,7 @@ class LogModel(QAbstractItemModel):
                 return _when(head) if index.column() == 0 else head.summary
             if role == Qt.ItemDataRole.ToolTipRole:  # whole, with when
                 return plain_tip(f"{head.summary}\n({_when(head)})")
-            if role == ItemRole:
+            if role in (ItemRole, EntryRole):
                 return head
             if role == HasRollsRole:
                 return any(e.roll is not None for entry in entries for e in entry.events)
@@ -534,6 +535,8 @@ class LogModel(QAbstractItemModel):
         entry, event = lines[index.row()]
         if role == ItemRole:
             return event if event is not None else entry
+        if role == EntryRole:
+            return entry
         if role in _TEXT_ROLES:
             if index.column() == 0:
                 return ""
@@ -552,7 +555,8 @@ _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _ENTRY_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _EVENT_FLAGS = _ENTRY_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
 _TEXT_ROLES = frozenset({int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole)})
-_LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole), int(StepRole)}
+_LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole), int(StepRole),
+                            int(EntryRole)}
 
 
 def folded_lines(entries: list[LogEntry]) -> list[LogLine]:
