@@ -406,11 +406,13 @@ class LogModel(QAbstractItemModel):
     def _refold(self, action: int, old: list[LogLine] | None) -> None:
         """An action whose entries changed: its folded lines grow or shrink at the end (a
         step only gains or loses entries at its end), and its own row may read anew."""
-        self._lines.pop(action, None)
-        if action < self._first:
-            return
+        if action < self._first or old is None:  # no view has asked for these lines
+            self._lines.pop(action, None)
+            if action < self._first:
+                return
         row = action - self._first
         if old is not None:  # the view has seen these lines: tell it how they changed
+            # (the old lines stay until the change is announced: rowCount() reads them)
             new = folded_lines(self._action(action))
             parent = self.index(row, 0)
             if len(new) > len(old):

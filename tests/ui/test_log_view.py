@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QApplication
@@ -20,6 +23,16 @@ from tests.drill_ruleset import Strike, drill_engine
 from tests.engine.test_shared_core import start
 
 from .fake_ruleset import PracticeEngine, practice_engine
+
+SMALL_WINDOW = 3
+
+
+@pytest.fixture
+def monkeypatch_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows hold only the latest three actions, so a short fight moves the window."""
+    from fightdesk.ui import models
+
+    monkeypatch.setattr(models, "SHOWN_ACTIONS", SMALL_WINDOW)
 
 
 def top_texts(model: LogModel) -> list[str]:
@@ -223,3 +236,79 @@ def test_older_actions_come_back_on_request_and_revert_refreshes_once(window: An
     assert len(changed) == 1
     assert model.rowCount() == SHOWN_ACTIONS + 10
     assert model.index(model.rowCount() - 1, 0).data(KeyRole) == target
+
+
+# --- the rows always read as a model built afresh -----------------------------------------
+
+
+def rows_of(model: LogModel) -> list[tuple[Any, str, list[str]]]:
+    return [(model.index(r, 0).data(KeyRole), model.index(r, 1).data(), folded_texts(model, r))
+            for r in range(model.rowCount())]
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["note", "strike", "help", "roll", "undo", "redo", "earlier"]),
+                max_size=25))
+def test_the_rows_followed_step_by_step_read_as_rows_built_afresh(
+        monkeypatch_shown: None, steps: list[str]) -> None:
+    """Whatever the GM does (actions, a strike whose help and roll join it, undo, redo,
+    older actions brought back), the rows kept up to date one change at a time are the
+    latest actions of the whole log, each with its folded lines."""
+    engine = drill_engine()
+    start(engine)
+    model = LogModel()
+    model.set_engine(engine)
+    engine.subscribe(model.refresh)
+    for n, step in enumerate(steps):
+        roll = engine.encounter.state.roll
+        if step == "note":
+            engine.apply(c.Note(text=f"note {n}"))
+        elif step == "strike" and roll is None:
+            engine.apply(Strike(fighter_id="kaede", target_id="thug-1"))
+        elif step == "help" and roll is not None:
+            engine.apply(c.Contribute(roll_id=roll.id, fighter_id="brannock",
+                                      contribution="assist", amount=1))
+        elif step == "roll" and roll is not None:
+            engine.apply(c.MakeRoll(roll_id=roll.id))
+        elif step == "undo":
+            engine.undo()
+        elif step == "redo":
+            engine.redo()
+        elif step == "earlier":
+            model.show_earlier()
+        fresh = LogModel()
+        fresh.set_engine(engine)
+        fresh.show_earlier()
+        whole = rows_of(fresh)
+        shown = rows_of(model)
+        assert shown == whole[len(whole) - len(shown):]
+        assert model.earlier == len(whole) - len(shown)
+        assert len(shown) >= min(len(whole), SMALL_WINDOW)
+
+
+def test_the_model_keeps_qts_rules_while_its_rows_move(qtmodeltester: Any,
+                                                        monkeypatch_shown: None) -> None:
+    """Qt's model tester watches every signal while actions join, drop off the top, come
+    back after undo, and older ones are brought back."""
+    engine = drill_engine()
+    start(engine)
+    model = LogModel()
+    model.set_engine(engine)
+    engine.subscribe(model.refresh)
+    qtmodeltester.check(model)
+    for n in range(5):
+        assert engine.apply(c.Note(text=f"note {n}")).ok
+    assert engine.apply(Strike(fighter_id="kaede", target_id="thug-1")).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert engine.apply(c.Contribute(roll_id=roll.id, fighter_id="brannock",
+                                     contribution="assist", amount=1)).ok
+    assert engine.apply(c.MakeRoll(roll_id=roll.id)).ok
+    assert model.rowCount() == SMALL_WINDOW and model.earlier == 4
+    for _ in range(3):
+        assert engine.undo()
+    assert engine.redo()
+    model.show_earlier()
+    assert model.earlier == 0
+    qtmodeltester.check(model)
