@@ -47,7 +47,8 @@ def fight(*, without: tuple[str, ...] = (), seed: int = 3, **changes: dict[str, 
         fighter["side"] = side
         fighter["sheet"].update({**sheet, **changes.get(fid, {})})
         fighter["status"].update(hp=fighter["sheet"]["max_hp"], speed=fighter["sheet"]["speed"],
-                                 force=fighter["sheet"].get("force", 0))
+                                 force=fighter["sheet"].get("force", 0),
+                                 physical=dict(fighter["sheet"]["physical"]))
         out = engine.apply(c.AddFighters(fighter=fighter))
         assert out.ok, out.error
     return engine

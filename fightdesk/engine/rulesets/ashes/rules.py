@@ -988,6 +988,7 @@ class Ashes(TurnOrderRuleset):
             enabled=stage == "turns", reason="" if stage == "turns" else "no round is going",
             verb="Apply"))
         forms.append(self.hold_form(enc, fighter_id))
+        forms.append(self._defend_form(enc, fighter_id))
         forms.append(ActionForm("damage", "GM: damage", (
             FormField("amount", "Damage", "number", default=1, minimum=1, maximum=999),
             FormField("subdual", "Subdual", "flag", default=False)), role="gm", verb="Apply"))
@@ -997,6 +998,26 @@ class Ashes(TurnOrderRuleset):
             FormField("days", "Days", "number", default=0, minimum=0, maximum=365)),
             role="gm", enabled=not rest_why, reason=rest_why, verb="Rest"))
         return tuple(forms)
+
+    def _defend_form(self, enc: Encounter, fighter_id: str) -> ActionForm:
+        """A defense on the waiting challenge, as a reaction (the stack dialog's Add; the
+        roll panel offers the same)."""
+        roll = enc.state.roll
+        options = [o for o in self.contribution_options(enc, roll) if o.fighter_id == fighter_id] \
+            if roll is not None else []
+        why = "" if options else (
+            "no challenge is waiting" if roll is None else
+            f"only {enc.name_of(roll.data.get('target'))} defends, with speed and burst left"
+            if roll.data.get("kind") != "dc" else "a DC challenge has a fixed difficulty")
+        choices = tuple((f"{roll.id}:{o.kind}", f"{o.label} ({o.cost})") for o in options) \
+            if roll is not None else ()
+        most = max((o.maximum for o in options if o.kind == "dodge"), default=DODGE_STEP)
+        return ActionForm("defend", "Defend (skill or dodge)", (
+            FormField("defense", "Defense", "choice", choices,
+                      default=choices[0][0] if choices else None),
+            FormField("speed", "Dodge speed", "number", default=DODGE_STEP, minimum=DODGE_STEP,
+                      maximum=max(DODGE_STEP, most), tooltip="Only for a dodge")),
+            role="react", enabled=not why, reason=why, verb="Defend")
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
                 values: dict[str, Any]) -> Preview:
@@ -1062,6 +1083,21 @@ class Ashes(TurnOrderRuleset):
             got = challenge_odds(a, automatic_beyond_six=auto)
             return Preview(lines=(f"Together {total} against {foe.name}: advantage {a:+d}",),
                            odds=(Odds("success", got.success),))
+        if form_id == "defend":
+            roll = enc.state.roll
+            picked = str(values.get("defense") or "")
+            if roll is None or ":" not in picked:
+                return Preview(error="no challenge is waiting")
+            kind = picked.split(":", 1)[1]
+            if kind == "dodge":
+                bonus = int(values.get("speed") or DODGE_STEP) // DODGE_STEP
+            else:
+                found = skill_of(me, kind.removeprefix("skill:"))
+                bonus = int(found.rating) if found else 0
+            a = roll.total - bonus
+            got = challenge_odds(a, automatic_beyond_six=auto)
+            return Preview(lines=(f"Advantage {roll.total:+d} -> {a:+d}",),
+                           odds=(Odds(f"{enc.name_of(roll.data.get('actor'))} wins", got.success),))
         if form_id == "hold-turn":
             return super().preview(enc, form_id, fighter_id, values)
         return Preview(lines=())
@@ -1094,6 +1130,14 @@ class Ashes(TurnOrderRuleset):
         if form_id == "coop-join":
             return ash.JoinCooperative(fighter_id=fighter_id, skill=skill,
                                        complete=bool(values.get("complete")))
+        if form_id == "defend":
+            picked = str(values.get("defense") or "")
+            rid, _, kind = picked.partition(":")
+            if not rid.isdigit() or not kind:
+                raise RuleViolation("choose a defense")
+            return c.Contribute(roll_id=int(rid), fighter_id=fighter_id, contribution=kind,
+                                amount=int(values.get("speed") or DODGE_STEP)
+                                if kind == "dodge" else 0)
         if form_id == "damage":
             return ash.Damage(fighter_id=fighter_id, amount=int(values.get("amount") or 1),
                               subdual=bool(values.get("subdual")))
