@@ -92,6 +92,13 @@ class SetInitiator(Command):
     initiator: bool = True
 
 
+class FlipWaiting(Command):
+    """Flip the waiting challenge's coins (the stack dialog's Resolve): the app's flip,
+    or the coins typed in ``dice``."""
+
+    kind: Literal["ash-flip"] = "ash-flip"
+
+
 class Damage(Command):
     """The GM deals damage (any kind, subdual too): it counts for the half-HP rule."""
 

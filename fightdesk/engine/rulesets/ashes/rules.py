@@ -13,7 +13,7 @@ import random
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import commands as c
-from ... import rulesets, turns
+from ... import pending_roll, rulesets, turns
 from ...changes import RuleViolation
 from ...odds import AUTOMATIC_BEYOND, challenge_odds
 from ...pending_roll import Contribution, PendingRoll
@@ -31,7 +31,7 @@ from ...ruleset import (
     StackRow,
     register,
 )
-from ...turn_ruleset import TurnOrderRuleset
+from ...turn_ruleset import ROLL, TurnOrderRuleset
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ash
 from .model import AshesSkill, Cooperative, CoopPart
@@ -184,6 +184,11 @@ class Ashes(TurnOrderRuleset):
             self._gm_damage(ctx, command)
         elif isinstance(command, ash.Recover):
             self._recover(ctx, command)
+        elif isinstance(command, ash.FlipWaiting):
+            roll = state.roll
+            if roll is None:
+                ctx.fail("no challenge is waiting")
+            pending_roll.make(ctx, ROLL, self, roll.id)
         else:
             super().handle(ctx, command)
 
@@ -1086,8 +1091,10 @@ class Ashes(TurnOrderRuleset):
         if form_id == "defend":
             roll = enc.state.roll
             picked = str(values.get("defense") or "")
-            if roll is None or ":" not in picked:
+            if roll is None:
                 return Preview(error="no challenge is waiting")
+            if ":" not in picked:
+                return Preview(error="choose a defense")
             kind = picked.split(":", 1)[1]
             if kind == "dodge":
                 bonus = int(values.get("speed") or DODGE_STEP) // DODGE_STEP
@@ -1130,6 +1137,8 @@ class Ashes(TurnOrderRuleset):
         if form_id == "coop-join":
             return ash.JoinCooperative(fighter_id=fighter_id, skill=skill,
                                        complete=bool(values.get("complete")))
+        if form_id in ("resolve-next", "resolve-all"):
+            return ash.FlipWaiting()
         if form_id == "defend":
             picked = str(values.get("defense") or "")
             rid, _, kind = picked.partition(":")
@@ -1153,6 +1162,10 @@ class Ashes(TurnOrderRuleset):
         stage = enc.state.stage
         controls.can_start_fight = stage == "setup" and bool(enc.order)
         controls.can_start_round = stage == "round-over" and bool(enc.order)
+        # The stack dialog: its Resolve flips the waiting coins, its Add adds a defense.
+        waiting = enc.state.roll is not None
+        controls.extra = {"resolve-next": waiting, "resolve-all": waiting,
+                          "cancel-stack": False, "interrupt": waiting}
         return controls
 
 
