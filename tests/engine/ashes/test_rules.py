@@ -552,3 +552,21 @@ def test_the_autopilot_plays_a_fight_to_its_end(seed: int) -> None:
     else:
         raise AssertionError("the fight never ended")
     assert coins("HT") == [2, 1]
+
+
+def test_the_summary_counts_challenges_damage_and_speed_and_shows_coins_as_heads_and_tails() -> None:
+    from fightdesk.report import summarize, to_markdown
+
+    engine = fight()
+    ok(engine, c.StartRound())
+    ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
+    assert defend(engine, "vader", "skill:Absorb power") is None
+    assert defend(engine, "vader", "dodge", 3) is None  # the second use: 1 + 3 speed
+    flip(engine, "HHHHHH HH H")  # -2: 7 coins for the challenge, all heads
+    summary = summarize(engine.session)
+    totals = {t.fighter: t for t in summary.totals}
+    assert summary.points_label == "Speed"
+    assert (totals["Han"].actions, totals["Han"].damage_dealt) == (1, 6)
+    assert (totals["Vader"].damage_taken, totals["Vader"].points_spent) == (6, 4)
+    text = to_markdown(summary)
+    assert "[H, H, H, H, H, H, H, H, H]" in text

@@ -315,8 +315,9 @@ class Ashes(TurnOrderRuleset):
                 physical = {**me.sheet.physical, **ctx.enc.fighters[me.id].status.physical}
                 physical[pool] = now - amount
                 ctx.set(_path(me.id), "physical", physical)
+            # Speed is the summary's points; Force and stats are told in words.
             ctx.say(f"{me.name} spends {amount} {pool.title()}", fighter_id=me.id,
-                    kind="points-spend", pool=pool, amount=amount)
+                    kind="note", pool=pool, amount=amount)
             if pool != "force" and now - amount <= 0:
                 ctx.say(f"{me.name}'s {pool} is at 0: unconscious", fighter_id=me.id,
                         kind="note")
@@ -382,6 +383,8 @@ class Ashes(TurnOrderRuleset):
                   "skill": skill, "attack": attack, "defense": defense, "damage": damage,
                   "resisted_by": resisted, "parts": " + ".join(parts),
                   "defense_parts": defense_words, "reacts_to": reacts_to})
+        ctx.say(label, fighter_id=me.id, kind="note" if kind == "counter" else "act",
+                maneuver=skill, target=foe.id if foe else None)
         self.open_roll(ctx, roll)
         ctx.summary = label
 
@@ -434,6 +437,8 @@ class Ashes(TurnOrderRuleset):
         if paid:
             ctx.set(_path(me.id), "speed", st.speed - paid)
             ctx.set(_path(me.id), "move_speed", st.move_speed + paid)
+            ctx.say(f"{me.name} spends {paid} speed moving", fighter_id=me.id,
+                    kind="points-spend", pool="speed", amount=paid, why="movement")
         how = f"{paid} speed" if paid else "free"
         ctx.summary = f"{me.name} moves {command.metres} m ({how})" + (
             ", giving up the offensive action" if command.second else "")
@@ -498,7 +503,8 @@ class Ashes(TurnOrderRuleset):
                              skill="a cooperative action", damage=coop.damage, parts=words)
 
     # --- hit points ------------------------------------------------------------------------------
-    def hurt(self, ctx: Context, target: Fighter, amount: int, why: str) -> None:
+    def hurt(self, ctx: Context, target: Fighter, amount: int, why: str,
+             source: str | None = None) -> None:
         """docs/rulesets/ashes.md#hit-points: damage, the half-HP rule, unconscious at 0,
         dead below 0."""
         enc = ctx.enc
@@ -509,7 +515,7 @@ class Ashes(TurnOrderRuleset):
         taken = int(st.damage_this_round) + amount
         ctx.set(_path(target.id), "damage_this_round", taken)
         ctx.say(f"{target.name} takes {amount} damage ({why})", fighter_id=target.id,
-                kind="damage", target=target.id, amount=amount)
+                kind="damage", target=target.id, amount=amount, source=source)
         half = -(-int(target.sheet.max_hp) // 2)
         if (taken >= half > taken - amount and not target.sheet.negates_half_hp
                 and st.offense is None and enc.state.stage == "turns"):
@@ -624,6 +630,8 @@ class Ashes(TurnOrderRuleset):
             ctx.set(_path(me.id), "free_defenses", st.free_defenses - 1)
         if spent:
             ctx.set(_path(me.id), "speed", st.speed - spent)
+            ctx.say(f"{me.name} spends {spent} speed on a defense", fighter_id=me.id,
+                    kind="points-spend", pool="speed", amount=spent, why=roll.label)
         if use:
             ctx.set(_path(me.id), "defense_speed", st.defense_speed + use)
         if dodge:
@@ -651,6 +659,9 @@ class Ashes(TurnOrderRuleset):
             ctx.set(_path(fid), "free_defenses", st.free_defenses + 1)
         if use + dodge:
             ctx.set(_path(fid), "speed", st.speed + use + dodge)
+            ctx.say(f"{ctx.enc.name_of(fid)} gets {use + dodge} speed back", fighter_id=fid,
+                    kind="points-gain", pool="speed", amount=use + dodge,
+                    why="defense taken back")
         if use:
             ctx.set(_path(fid), "defense_speed", st.defense_speed - use)
         if dodge:
@@ -772,7 +783,7 @@ class Ashes(TurnOrderRuleset):
         if wins:
             damage = int(data.get("damage") or 0)
             if damage and target is not None:
-                self.hurt(ctx, target, damage, str(data.get("skill")))
+                self.hurt(ctx, target, damage, str(data.get("skill")), source=actor.id)
             return
         if target is None:
             return
