@@ -161,3 +161,28 @@ def test_surprise_round_then_a_full_round_through_the_widgets(window: MainWindow
 
 def _frac(chance: Fraction) -> str:
     return f"{chance.numerator}/{chance.denominator}"
+
+
+def test_the_sheet_form_edits_named_physical_stats_and_keeps_a_negative_hp(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QLineEdit
+
+    from fightdesk.ui.fighter_editor import FighterEditor
+    from fightdesk.ui.fighter_form import FighterForm
+
+    fighter = load_session(DEMO).encounter.fighters["oren"]
+    form = FighterForm(fighter)
+    qtbot.addWidget(form)
+    assert form.errors() == {}
+    line = form.editors["sheet.physical"].input
+    assert isinstance(line, QLineEdit) and line.text() == "strength 4, agility 4, endurance 4"
+    line.setText("strength 5, agility 4, endurance 4, will 2")
+    assert form.data()["sheet"]["physical"] == {"strength": 5, "agility": 4, "endurance": 4,
+                                                "will": 2}
+    assert form.errors() == {}
+    line.setText("strength five")
+    assert "sheet.physical" in form.errors()
+    # The in-fight editor keeps an ashes HP below 0 (dead) as it is.
+    fighter.status.hp = -3
+    editor = FighterEditor(fighter)
+    qtbot.addWidget(editor)
+    assert editor.changes() == []
