@@ -364,11 +364,17 @@ def test_the_surprise_round_is_for_the_initiators_then_initiative_rounds() -> No
     assert turn_of(engine) == "han"
 
 
-def test_extra_turns_from_skills_come_after_everyones_first() -> None:
+def test_extra_turns_from_skills_come_after_everyones_first_with_an_offensive_action() -> None:
     engine = fight(trooper={"extra_turns": 1})
     ok(engine, c.StartRound())
     assert [s.id for s in slots(engine.encounter.state.turns)] == [
         "han", "ben", "vader", "trooper", "trooper#2"]
+    go_to(engine, "trooper")
+    ok(engine, ash.Challenge(fighter_id="trooper", target_id="han", skill="Rifle"))
+    flip_all(engine, "T")
+    ok(engine, c.NextStep())
+    assert turn_of(engine) == "trooper"
+    ok(engine, ash.Challenge(fighter_id="trooper", target_id="han", skill="Rifle"))
 
 
 def test_when_the_timer_runs_out_the_turn_passes_with_no_action() -> None:

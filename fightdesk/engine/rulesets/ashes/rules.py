@@ -248,8 +248,19 @@ class Ashes(TurnOrderRuleset):
                     ctx.set(_path(fid), key, value)
 
     def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
-        """docs/rulesets/ashes.md#cooperative-actions: a cooperative action whose last
+        """docs/rulesets/ashes.md#initiative: an extra turn from a skill brings another
+        offensive action (not one lost to the half-HP rule);
+        docs/rulesets/ashes.md#cooperative-actions: a cooperative action whose last
         participant acted more than a turn ago falls apart."""
+        slot = turns.current_slot(ctx.enc.state.turns)
+        fighter = ctx.enc.fighters.get(fighter_id)
+        if slot is not None and slot.extra and fighter is not None:
+            used = fighter.status.offense
+            if used is not None and not used.startswith("lost"):
+                ctx.set(_path(fighter_id), "offense", None)
+                ctx.set(_path(fighter_id), "attacks_left", 0)
+                ctx.say(f"{fighter.name}'s extra turn: another offensive action",
+                        fighter_id=fighter_id, kind="note")
         coop = ctx.enc.state.cooperative
         if coop is not None and ctx.enc.state.turns.turn_number - coop.last_turn > 1:
             ctx.set(("state",), "cooperative", None)
