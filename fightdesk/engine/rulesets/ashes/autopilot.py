@@ -2,8 +2,9 @@
 
 Its choices (docs/rulesets/ashes.md#autopilot): on its turn a fighter challenges the foe
 it is most likely to hurt (the exact chance at the advantage before defenses, times the
-skill's damage) with the skill it can pay for, auxiliaries added; a fighter with little
-HP left and poor odds takes the defensive stance instead. A defender always takes a free
+skill's damage) with the skill it can pay for, auxiliaries added (without the skill when
+it can pay for none); a fighter with little HP left and poor odds takes the defensive
+stance instead. A defender always takes a free
 defense, pays speed for one only when the hit matters and the defense is worth its
 speed, and so keeps burst for the hits that count; a dodge likewise. Deterministic: the
 same fight gives the same command (``rng`` only breaks exact ties).
@@ -75,10 +76,10 @@ def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
     skills = offensive_skills(me)
     if st.attacks_left > 0:
         skills = [s for s in skills if s.name == st.offense]
-    best: list[tuple[Fraction, int, str, str | None, bool]] = []
+    best: list[tuple[Fraction, int, str, str | None, bool, Fraction]] = []
     for skill in [*skills, None]:
-        if skill is None and (skills or st.attacks_left > 0):
-            continue
+        if skill is None and (best or st.attacks_left > 0):
+            continue  # without the skill only when no skill can be paid for
         for aux in (True, False):
             try:
                 attack, costs, _ = attacking_total(me, skill, 0, aux, penalty)
@@ -95,15 +96,15 @@ def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
                                            automatic_beyond_six=auto)
                 damage = int(skill.damage) if skill else 1
                 best.append((chance * max(1, damage), -int(foe.status.hp), fid,
-                             skill.name if skill else None, aux))
+                             skill.name if skill else None, aux, chance))
             break  # with auxiliaries when they can be paid for, else without
     if not best:
         return None
     top = max(best)[:2]
     picks = [b for b in best if b[:2] == top]
-    value, _, target, skill_name, aux = picks[0] if len(picks) == 1 else rng.choice(picks)
+    _, _, target, skill_name, aux, chance = picks[0] if len(picks) == 1 else rng.choice(picks)
     low = int(me.status.hp) * 2 <= int(me.sheet.max_hp)
-    if low and st.offense is None and value < Fraction(1, 4):
+    if low and st.offense is None and chance < Fraction(1, 4):
         return ash.Stance(fighter_id=me.id)
     return ash.Challenge(fighter_id=me.id, target_id=target, skill=skill_name, auxiliaries=aux)
 
