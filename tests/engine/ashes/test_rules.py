@@ -576,3 +576,21 @@ def test_the_summary_counts_challenges_damage_and_speed_and_shows_coins_as_heads
     assert (totals["Vader"].damage_taken, totals["Vader"].points_spent) == (6, 4)
     text = to_markdown(summary)
     assert "[H, H, H, H, H, H, H, H, H]" in text
+
+
+def test_the_simulator_plays_the_demo_and_the_lean_engine_plays_it_alike() -> None:
+    from pathlib import Path
+
+    from fightdesk.engine.simulate import play_fight, simulate
+    from fightdesk.storage.sessions import load_session
+
+    demo = load_session(Path(__file__).resolve().parents[3] / "resources" / "demo_ashes.json")
+    enc_json = demo.encounter.model_dump_json()
+    ids = tuple(demo.encounter.order)
+    for policy in ("autopilot", "random"):
+        lean = play_fight(enc_json, ids, 1, 5, policy, 3)  # type: ignore[arg-type]
+        full = play_fight(enc_json, ids, 1, 5, policy, 3, make_engine=Engine)  # type: ignore[arg-type]
+        assert lean == full
+    result = simulate(demo, fights=12, seed=7, workers=1)
+    assert result is not None and sum(result.wins.values()) + result.draws == 12
+    assert result.wins["party"] and result.wins["enemies"]
