@@ -588,8 +588,8 @@ def test_the_simulator_plays_the_demo_and_the_lean_engine_plays_it_alike() -> No
     enc_json = demo.encounter.model_dump_json()
     ids = tuple(demo.encounter.order)
     for policy in ("autopilot", "random"):
-        lean = play_fight(enc_json, ids, 1, 5, policy, 3)  # type: ignore[arg-type]
-        full = play_fight(enc_json, ids, 1, 5, policy, 3, make_engine=Engine)  # type: ignore[arg-type]
+        lean = play_fight(enc_json, ids, 1, 5, policy, 3)
+        full = play_fight(enc_json, ids, 1, 5, policy, 3, make_engine=Engine)
         assert lean == full
     result = simulate(demo, fights=12, seed=7, workers=1)
     assert result is not None and sum(result.wins.values()) + result.draws == 12
