@@ -145,7 +145,7 @@ class Ashes(TurnOrderRuleset):
     lasting_status = ("hp", "force", "physical")
     stack_columns = ("Fighter", "Challenge or defense", "Coins", "Advantage", "Spent", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Defend", "assist": "Defend", "gm": "GM"}
+        "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}
     card_roles = ("act",)
     condition_names = ("Stunned", "Unconscious")
 
