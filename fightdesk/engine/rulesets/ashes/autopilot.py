@@ -21,6 +21,14 @@ from ... import turns
 from ...changes import RuleViolation
 from ...odds import challenge_success
 from . import commands as ash
+from .totals import (
+    attacking_total,
+    defending_total,
+    defense_use_cost,
+    foes_of,
+    offensive_skills,
+    pool_now,
+)
 
 if TYPE_CHECKING:
     from ...model import Encounter, Fighter
@@ -62,14 +70,6 @@ def _stake(enc: Encounter, damage: int, defender: Fighter) -> Fraction:
 
 def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
                     rng: random.Random) -> c.Command | None:
-    from .rules import (
-        attacking_total,
-        defending_total,
-        foes_of,
-        offensive_skills,
-        pool_now,
-    )
-
     auto = bool(enc.options.automatic_beyond_six)
     penalty = int(enc.options.unskilled_penalty)
     st = me.status
@@ -110,8 +110,6 @@ def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
 
 
 def _defend_or_flip(ruleset: Ashes, enc: Encounter) -> c.Command:
-    from .rules import defense_use_cost
-
     roll = enc.state.roll
     assert roll is not None
     make = c.MakeRoll(roll_id=roll.id)

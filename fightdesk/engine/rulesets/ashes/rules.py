@@ -14,27 +14,28 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import commands as c
 from ... import pending_roll, rulesets, turns
-from ...changes import RuleViolation
 from ...odds import AUTOMATIC_BEYOND, challenge_odds
 from ...pending_roll import Contribution, PendingRoll
-from ...ruleset import (
-    ActionForm,
-    Card,
-    ConditionView,
-    ContributionOption,
-    FormField,
-    LegalOption,
-    Odds,
-    Preview,
-    Resource,
-    RollView,
-    StackRow,
-    register,
-)
-from ...turn_ruleset import ROLL, TurnOrderRuleset
+from ...ruleset import ContributionOption, LegalOption, Odds, register
+from ...turn_ruleset import ROLL
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ash
+from . import health
 from .model import AshesSkill, Cooperative, CoopPart
+from .totals import (
+    DODGE_STEP,
+    RESIST_WORDS,
+    STANCE_FREE,
+    attacking_total,
+    defending_total,
+    defense_use_cost,
+    defensive_skills,
+    is_out_of_fight,
+    pool_now,
+    skill_of,
+    status_path,
+)
+from .views import AshesViews
 
 if TYPE_CHECKING:
     from ...commands import Command
@@ -42,103 +43,8 @@ if TYPE_CHECKING:
     from ...model import Encounter, Fighter
     from ...ruleset import Context
 
-PARTY = ("pc", "ally")
-STANCE_FREE = 3  # docs/rulesets/ashes.md#defensive-stance
-DODGE_STEP = 3  # docs/rulesets/ashes.md#dodge: +1 defense per 3 speed
-OUT_CONDITIONS = ("Stunned", "Unconscious")
-RESIST_WORDS = {"body": "resist body", "mind": "resist mind", "none": "nothing"}
 
-
-def _path(fid: str) -> tuple[str, ...]:
-    return ("fighters", fid, "status")
-
-
-# --- totals --------------------------------------------------------------------------------
-
-
-def skill_of(fighter: Fighter, name: str | None) -> AshesSkill | None:
-    return next((s for s in fighter.sheet.skills if s.name == name), None) if name else None
-
-
-def offensive_skills(fighter: Fighter) -> list[AshesSkill]:
-    """The skills that are used as an offensive action (auxiliaries come with theirs)."""
-    return [s for s in fighter.sheet.skills if s.kind == "offensive" and not s.auxiliary_to]
-
-
-def defensive_skills(fighter: Fighter) -> list[AshesSkill]:
-    return [s for s in fighter.sheet.skills if s.kind == "defensive"]
-
-
-def auxiliaries_of(fighter: Fighter, skill: AshesSkill) -> list[AshesSkill]:
-    """docs/rulesets/ashes.md#pumping: auxiliary skills add their rating to the skill."""
-    return [s for s in fighter.sheet.skills if s.auxiliary_to == skill.name]
-
-
-def defending_total(fighter: Fighter, resisted_by: str) -> int:
-    """docs/rulesets/ashes.md#challenges: resist body, resist mind or nothing, plus the
-    passive defense (defensive skills and dodges come as contributions)."""
-    resist = {"body": int(fighter.sheet.resist_body), "mind": int(fighter.sheet.resist_mind)}
-    return resist.get(resisted_by, 0) + int(fighter.sheet.passive_defense)
-
-
-def pump_cost(skill: AshesSkill, levels: int) -> int:
-    """docs/rulesets/ashes.md#pumping: each level above the rating doubles the cost."""
-    return int(skill.cost) * 2 ** levels
-
-
-def attacking_total(fighter: Fighter, skill: AshesSkill | None, pump: int, auxiliaries: bool,
-                    penalty: int) -> tuple[int, dict[str, int], list[str]]:
-    """The attacking total, what it costs by pool, and its parts in words. Raises
-    RuleViolation when the rules forbid it (pumping a skill that is not pumpable, or past
-    burst)."""
-    if skill is None:
-        return -penalty, {}, [f"without the skill {-penalty:+d}"]
-    if pump and not skill.pumpable:
-        raise RuleViolation(f"{skill.name} cannot be pumped")
-    cost = pump_cost(skill, pump)
-    if pump and cost > int(fighter.sheet.burst):
-        raise RuleViolation(f"pumping {skill.name} to {skill.rating + pump} costs {cost}, more "
-                            f"than {fighter.name}'s burst {fighter.sheet.burst}")
-    total = int(skill.rating) + pump
-    costs: dict[str, int] = {}
-    if cost:
-        costs[skill.pays_with] = cost
-    parts = [f"{skill.name} {total}" + (f" (pumped {pump})" if pump else "")]
-    if auxiliaries:
-        for aux in auxiliaries_of(fighter, skill):
-            total += int(aux.rating)
-            if aux.cost:
-                costs[aux.pays_with] = costs.get(aux.pays_with, 0) + int(aux.cost)
-            parts.append(f"{aux.name} {aux.rating}")
-    return total, costs, parts
-
-
-def pool_now(fighter: Fighter, pool: str) -> int:
-    if pool == "force":
-        return int(fighter.status.force)
-    return int(fighter.status.physical.get(pool, fighter.sheet.physical.get(pool, 0)))
-
-
-def cost_words(costs: dict[str, int]) -> str:
-    return ", ".join(f"{n} {pool.title()}" for pool, n in costs.items()) or "free"
-
-
-def defense_use_cost(fighter: Fighter) -> int:
-    """docs/rulesets/ashes.md#defensive-skills: the next defensive use's speed: the first
-    in a round is free, each further one costs one more (0, 1, 2...); the stance's free
-    uses cost nothing, and the count keeps running through them."""
-    st = fighter.status
-    if st.free_defenses > 0:
-        return 0
-    return int(st.defenses)
-
-
-def foes_of(enc: Encounter, fighter: Fighter) -> list[str]:
-    mine = fighter.side in PARTY
-    return [fid for fid in enc.order if (enc.fighters[fid].side in PARTY) != mine]
-
-
-class Ashes(TurnOrderRuleset):
+class Ashes(AshesViews):
     id = "ashes"
     title = rulesets.info("ashes").title
     # Injuries and spent Force and physical stats outlast one fight (recovery brings them back).
@@ -181,9 +87,9 @@ class Ashes(TurnOrderRuleset):
         elif isinstance(command, ash.SetInitiator):
             self._set_initiator(ctx, command)
         elif isinstance(command, ash.Damage):
-            self._gm_damage(ctx, command)
+            health.gm_damage(ctx, command)
         elif isinstance(command, ash.Recover):
-            self._recover(ctx, command)
+            health.recover(ctx, command)
         elif isinstance(command, ash.FlipWaiting):
             roll = state.roll
             if roll is None:
@@ -245,7 +151,7 @@ class Ashes(TurnOrderRuleset):
             values = {**fresh, "speed": int(fighter.sheet.speed)}
             for key, value in values.items():
                 if getattr(st, key) != value:
-                    ctx.set(_path(fid), key, value)
+                    ctx.set(status_path(fid), key, value)
 
     def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
         """docs/rulesets/ashes.md#initiative: an extra turn from a skill brings another
@@ -257,8 +163,8 @@ class Ashes(TurnOrderRuleset):
         if slot is not None and slot.extra and fighter is not None:
             used = fighter.status.offense
             if used is not None and not used.startswith("lost"):
-                ctx.set(_path(fighter_id), "offense", None)
-                ctx.set(_path(fighter_id), "attacks_left", 0)
+                ctx.set(status_path(fighter_id), "offense", None)
+                ctx.set(status_path(fighter_id), "attacks_left", 0)
                 ctx.say(f"{fighter.name}'s extra turn: another offensive action",
                         fighter_id=fighter_id, kind="note")
         coop = ctx.enc.state.cooperative
@@ -307,11 +213,11 @@ class Ashes(TurnOrderRuleset):
         st = me.status
         if st.offense is not None:
             ctx.fail(f"{me.name} has already used this round's offensive action ({st.offense})")
-        ctx.set(_path(me.id), "offense", what)
-        ctx.set(_path(me.id), "attacks_left", attacks - 1)
+        ctx.set(status_path(me.id), "offense", what)
+        ctx.set(status_path(me.id), "attacks_left", attacks - 1)
         if st.readying is not None and not what.startswith(f"readying {st.readying}"):
-            ctx.set(_path(me.id), "readying", None)
-            ctx.set(_path(me.id), "readied", 0)
+            ctx.set(status_path(me.id), "readying", None)
+            ctx.set(status_path(me.id), "readied", 0)
 
     def _pay(self, ctx: Context, me: Fighter, costs: dict[str, int]) -> None:
         """docs/rulesets/ashes.md#force-and-physical-stats: spend the points a use costs."""
@@ -321,11 +227,11 @@ class Ashes(TurnOrderRuleset):
         for pool, amount in costs.items():
             now = pool_now(me, pool)
             if pool == "force":
-                ctx.set(_path(me.id), "force", now - amount)
+                ctx.set(status_path(me.id), "force", now - amount)
             else:
                 physical = {**me.sheet.physical, **ctx.enc.fighters[me.id].status.physical}
                 physical[pool] = now - amount
-                ctx.set(_path(me.id), "physical", physical)
+                ctx.set(status_path(me.id), "physical", physical)
             # Speed is the summary's points; Force and stats are told in words.
             ctx.say(f"{me.name} spends {amount} {pool.title()}", fighter_id=me.id,
                     kind="note", pool=pool, amount=amount)
@@ -342,7 +248,7 @@ class Ashes(TurnOrderRuleset):
         name = skill.name if skill else "unskilled"
         again = skill is not None and st.offense == skill.name and st.attacks_left > 0
         if again:
-            ctx.set(_path(me.id), "attacks_left", st.attacks_left - 1)
+            ctx.set(status_path(me.id), "attacks_left", st.attacks_left - 1)
         elif skill is not None and skill.rounds > 1:
             if not self._ready(ctx, me, skill):
                 return
@@ -363,12 +269,12 @@ class Ashes(TurnOrderRuleset):
         done = int(st.readied) if st.readying == skill.name else 0
         if done + 1 >= skill.rounds:
             self._use_offense(ctx, me, skill.name, skill.attacks)
-            ctx.set(_path(me.id), "readying", None)
-            ctx.set(_path(me.id), "readied", 0)
+            ctx.set(status_path(me.id), "readying", None)
+            ctx.set(status_path(me.id), "readied", 0)
             return True
         self._use_offense(ctx, me, f"readying {skill.name}")
-        ctx.set(_path(me.id), "readying", skill.name)
-        ctx.set(_path(me.id), "readied", done + 1)
+        ctx.set(status_path(me.id), "readying", skill.name)
+        ctx.set(status_path(me.id), "readied", done + 1)
         ctx.summary = f"{me.name} readies {skill.name} ({done + 1} of {skill.rounds} rounds)"
         ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver=skill.name)
         return False
@@ -425,7 +331,7 @@ class Ashes(TurnOrderRuleset):
         """docs/rulesets/ashes.md#defensive-stance."""
         me = self._actor(ctx, command.fighter_id)
         self._use_offense(ctx, me, "defensive stance")
-        ctx.set(_path(me.id), "free_defenses", STANCE_FREE)
+        ctx.set(status_path(me.id), "free_defenses", STANCE_FREE)
         ctx.summary = f"{me.name} takes a defensive stance: the next {STANCE_FREE} defenses are free"
         ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="defensive stance")
 
@@ -444,10 +350,10 @@ class Ashes(TurnOrderRuleset):
                      f"(burst {me.sheet.burst})")
         if paid > st.speed:
             ctx.fail(f"{me.name} has {st.speed} speed left")
-        ctx.set(_path(me.id), "free_metres", free - min(free, command.metres))
+        ctx.set(status_path(me.id), "free_metres", free - min(free, command.metres))
         if paid:
-            ctx.set(_path(me.id), "speed", st.speed - paid)
-            ctx.set(_path(me.id), "move_speed", st.move_speed + paid)
+            ctx.set(status_path(me.id), "speed", st.speed - paid)
+            ctx.set(status_path(me.id), "move_speed", st.move_speed + paid)
             ctx.say(f"{me.name} spends {paid} speed moving", fighter_id=me.id,
                     kind="points-spend", pool="speed", amount=paid, why="movement")
         how = f"{paid} speed" if paid else "free"
@@ -513,82 +419,13 @@ class Ashes(TurnOrderRuleset):
         self._open_challenge(ctx, me, foe, total, coop.resisted_by, kind="cooperative",
                              skill="a cooperative action", damage=coop.damage, parts=words)
 
-    # --- hit points ------------------------------------------------------------------------------
-    def hurt(self, ctx: Context, target: Fighter, amount: int, why: str,
-             source: str | None = None) -> None:
-        """docs/rulesets/ashes.md#hit-points: damage, the half-HP rule, unconscious at 0,
-        dead below 0."""
-        enc = ctx.enc
-        st = enc.fighters[target.id].status
-        before = int(st.hp)
-        hp = before - amount
-        ctx.set(_path(target.id), "hp", hp)
-        taken = int(st.damage_this_round) + amount
-        ctx.set(_path(target.id), "damage_this_round", taken)
-        ctx.say(f"{target.name} takes {amount} damage ({why})", fighter_id=target.id,
-                kind="damage", target=target.id, amount=amount, source=source)
-        half = -(-int(target.sheet.max_hp) // 2)
-        if (taken >= half > taken - amount and not target.sheet.negates_half_hp
-                and st.offense is None and enc.state.stage == "turns"):
-            ctx.set(_path(target.id), "offense", "lost: reeling from half HP lost this round")
-            ctx.say(f"{target.name} has lost half their HP this round and loses the "
-                    "offensive action", fighter_id=target.id, kind="note")
-        if hp < 0 <= before:
-            ctx.say(f"{target.name} is dead", fighter_id=target.id, kind="note")
-        elif hp == 0 < before:
-            ctx.say(f"{target.name} is unconscious, bleeding out within 5 minutes",
-                    fighter_id=target.id, kind="note")
-
-    def _gm_damage(self, ctx: Context, command: ash.Damage) -> None:
-        enc = ctx.enc
-        if command.fighter_id not in enc.fighters:
-            ctx.fail(f"no fighter {command.fighter_id!r}")
-        target = enc.fighters[command.fighter_id]
-        self.hurt(ctx, target, command.amount, "subdual" if command.subdual else "GM")
-        ctx.summary = f"GM: {target.name} takes {command.amount} damage"
-
-    def _recover(self, ctx: Context, command: ash.Recover) -> None:
-        """docs/rulesets/ashes.md#recovery: between fights, a GM action."""
-        enc = ctx.enc
-        if command.fighter_id not in enc.fighters:
-            ctx.fail(f"no fighter {command.fighter_id!r}")
-        if enc.state.stage == "turns":
-            ctx.fail("recovery is between fights, not in a round")
-        if not command.quarters and not command.days:
-            ctx.fail("give the time spent resting")
-        f = enc.fighters[command.fighter_id]
-        gained: list[str] = []
-        pools = {"force": (int(f.status.force), int(f.sheet.force))}
-        for stat, full in f.sheet.physical.items():
-            pools[stat] = (pool_now(f, stat), int(full))
-        physical = {**f.sheet.physical, **f.status.physical}
-        for pool, (now, full) in pools.items():
-            missing = full - now
-            if missing <= 0:
-                continue
-            back = missing if command.days else min(missing, max(1, missing // 10) * command.quarters)
-            if pool == "force":
-                ctx.set(_path(f.id), "force", now + back)
-            else:
-                physical[pool] = now + back
-            gained.append(f"{back} {pool.title()}")
-        if physical != {**f.sheet.physical, **f.status.physical}:
-            ctx.set(_path(f.id), "physical", physical)
-        if command.days and f.status.hp < f.sheet.max_hp:
-            hp = min(int(f.sheet.max_hp), int(f.status.hp) + command.days)
-            gained.append(f"{hp - int(f.status.hp)} HP")
-            ctx.set(_path(f.id), "hp", hp)
-        time = f"{command.days} day(s)" if command.days else f"{command.quarters * 15} minutes"
-        ctx.summary = f"{f.name} rests {time}: " + (", ".join(gained) or "nothing to recover")
-        ctx.say(ctx.summary, fighter_id=f.id, kind="points-gain")
-
     def _set_initiator(self, ctx: Context, command: ash.SetInitiator) -> None:
         enc = ctx.enc
         if command.fighter_id not in enc.fighters:
             ctx.fail(f"no fighter {command.fighter_id!r}")
         if enc.round or enc.state.stage != "setup":
             ctx.fail("who starts the fight is chosen before it starts")
-        ctx.set(_path(command.fighter_id), "initiator", command.initiator)
+        ctx.set(status_path(command.fighter_id), "initiator", command.initiator)
         name = enc.name_of(command.fighter_id)
         ctx.summary = (f"GM: {name} starts the fight (surprise round)" if command.initiator
                        else f"GM: {name} does not start the fight")
@@ -636,17 +473,17 @@ class Ashes(TurnOrderRuleset):
         else:
             ctx.fail(f"no defense {kind!r} in ashes")
         spent = use + dodge
-        ctx.set(_path(me.id), "defenses", st.defenses + 1)
+        ctx.set(status_path(me.id), "defenses", st.defenses + 1)
         if free:
-            ctx.set(_path(me.id), "free_defenses", st.free_defenses - 1)
+            ctx.set(status_path(me.id), "free_defenses", st.free_defenses - 1)
         if spent:
-            ctx.set(_path(me.id), "speed", st.speed - spent)
+            ctx.set(status_path(me.id), "speed", st.speed - spent)
             ctx.say(f"{me.name} spends {spent} speed on a defense", fighter_id=me.id,
                     kind="points-spend", pool="speed", amount=spent, why=roll.label)
         if use:
-            ctx.set(_path(me.id), "defense_speed", st.defense_speed + use)
+            ctx.set(status_path(me.id), "defense_speed", st.defense_speed + use)
         if dodge:
-            ctx.set(_path(me.id), "dodge_speed", st.dodge_speed + dodge)
+            ctx.set(status_path(me.id), "dodge_speed", st.dodge_speed + dodge)
         words = [f"{use} speed" if use else ("free (stance)" if free else "free")]
         if dodge:
             words.append(f"{dodge} speed dodging")
@@ -665,18 +502,18 @@ class Ashes(TurnOrderRuleset):
             ctx.fail(f"take back {ctx.enc.name_of(fid)}'s latest defense first ({mine[-1].label})")
         st = ctx.enc.fighters[fid].status
         use, dodge, free = (contribution.paid.get(k, 0) for k in ("use", "dodge", "free"))
-        ctx.set(_path(fid), "defenses", max(0, st.defenses - 1))
+        ctx.set(status_path(fid), "defenses", max(0, st.defenses - 1))
         if free:
-            ctx.set(_path(fid), "free_defenses", st.free_defenses + 1)
+            ctx.set(status_path(fid), "free_defenses", st.free_defenses + 1)
         if use + dodge:
-            ctx.set(_path(fid), "speed", st.speed + use + dodge)
+            ctx.set(status_path(fid), "speed", st.speed + use + dodge)
             ctx.say(f"{ctx.enc.name_of(fid)} gets {use + dodge} speed back", fighter_id=fid,
                     kind="points-gain", pool="speed", amount=use + dodge,
                     why="defense taken back")
         if use:
-            ctx.set(_path(fid), "defense_speed", st.defense_speed - use)
+            ctx.set(status_path(fid), "defense_speed", st.defense_speed - use)
         if dodge:
-            ctx.set(_path(fid), "dodge_speed", st.dodge_speed - dodge)
+            ctx.set(status_path(fid), "dodge_speed", st.dodge_speed - dodge)
 
     def contribution_options(self, enc: Encounter,
                              roll: PendingRoll) -> tuple[ContributionOption, ...]:
@@ -724,23 +561,6 @@ class Ashes(TurnOrderRuleset):
         return (Odds(f"{actor} wins at {a:+d}", got.success),
                 Odds("attacker's critical", got.attacker_critical),
                 Odds("defender's critical", got.defender_critical))
-
-    def roll_view(self, enc: Encounter) -> RollView | None:
-        view = super().roll_view(enc)
-        roll = enc.state.roll
-        if view is None or roll is None:
-            return view
-        a = roll.total
-        how = "automatic, coins for criticals" if (
-            enc.options.automatic_beyond_six and abs(a) > AUTOMATIC_BEYOND) else \
-            f"{5 + abs(a)} for the challenge"
-        line = (f"attack {roll.data.get('attack')} ({roll.data.get('parts')}) against "
-                f"{roll.data.get('defense')} ({roll.data.get('defense_parts')})")
-        defended = -sum(x.amount for x in roll.contributions)
-        if defended:
-            line += f", defenses +{defended}"
-        return view._replace(dice=f"{7 + abs(a)} coins ({how} + 2)",
-                             total_line=f"advantage {a:+d}: {line}")
 
     # --- the flip ----------------------------------------------------------------------------------
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
@@ -794,7 +614,7 @@ class Ashes(TurnOrderRuleset):
         if wins:
             damage = int(data.get("damage") or 0)
             if damage and target is not None:
-                self.hurt(ctx, target, damage, str(data.get("skill")), source=actor.id)
+                health.hurt(ctx, target, damage, str(data.get("skill")), source=actor.id)
             return
         if target is None:
             return
@@ -848,384 +668,13 @@ class Ashes(TurnOrderRuleset):
                     problems.append((f"state.roll.data.{key}", f"names no fighter: {fid!r}"))
         return problems
 
-    # --- views --------------------------------------------------------------------------------------
     def is_out(self, fighter: Fighter) -> bool:
-        """docs/rulesets/ashes.md#hit-points: 0 HP or less, a physical stat at 0, stunned
-        or unconscious."""
-        st = fighter.status
-        if int(st.hp) <= 0:
-            return True
-        if any(int(v) <= 0 for v in {**fighter.sheet.physical, **st.physical}.values()):
-            return True
-        return any(cond.name in OUT_CONDITIONS for cond in st.conditions)
-
-    def where(self, enc: Encounter) -> str:
-        if enc.state.stage == "turns" and enc.state.surprise:
-            who = turns.current_fighter(enc.state.turns)
-            return f"surprise round, {enc.name_of(who)}'s turn" if who else "surprise round"
-        return super().where(enc)
-
-    def card(self, enc: Encounter, fighter_id: str) -> Card:
-        """The card shows speed left and each burst used this round."""
-        base = super().card(enc, fighter_id)
-        f = enc.fighters[fighter_id]
-        st, sh = f.status, f.sheet
-        burst = int(sh.burst)
-        resources = [
-            Resource("Speed", int(st.speed), int(sh.speed), "Left this round; back each round"),
-            Resource("Defense burst", int(st.defense_speed), burst,
-                     f"Speed spent on rising defense costs this round ({st.defenses} defense(s) "
-                     f"used; the next costs {defense_use_cost(f)})"),
-            Resource("Dodge burst", int(st.dodge_speed), burst, "Speed spent dodging this round"),
-            Resource("Move burst", int(st.move_speed), burst, "Speed spent moving this round"),
-        ]
-        if sh.force:
-            resources.append(Resource("Force", int(st.force), int(sh.force), "Force points"))
-        for stat, full in sh.physical.items():
-            now = int(st.physical.get(stat, full))
-            if now != int(full):
-                resources.append(Resource(stat.title(), now, int(full), "Physical stat; 0: unconscious"))
-        offense = st.offense
-        resources.append(Resource("Offense", 0 if offense else 1, 1,
-                                  f"Used: {offense}" if offense else "One offensive action a round"))
-        if st.attacks_left:
-            resources.append(Resource("Attacks left", int(st.attacks_left), None,
-                                      f"More challenges of {offense}"))
-        if st.free_defenses:
-            resources.append(Resource("Free defenses", int(st.free_defenses), STANCE_FREE,
-                                      "Defensive stance"))
-        if st.readying:
-            skill = skill_of(f, st.readying)
-            resources.append(Resource(f"Readying {st.readying}", int(st.readied),
-                                      int(skill.rounds) if skill else None,
-                                      "Rounds of offensive actions put in"))
-        if st.initiator and enc.state.stage == "setup":
-            resources.append(Resource("Starts the fight", 1, None, "Acts in the surprise round"))
-        extra: list[ConditionView] = []
-        hp = int(st.hp)
-        if hp < 0:
-            extra.append(ConditionView("Dead", tooltip="Below 0 HP"))
-        elif hp == 0:
-            extra.append(ConditionView("Unconscious", "bleeding out within 5 minutes",
-                                       tooltip="0 HP"))
-        elif any(int(v) <= 0 for v in {**sh.physical, **st.physical}.values()):
-            extra.append(ConditionView("Unconscious", tooltip="A physical stat at 0"))
-        return base._replace(resources=tuple(resources),
-                             conditions=(*base.conditions, *extra))
-
-    def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
-        """The waiting challenge and the defenses on it (reactions to it), and a
-        cooperative action under way."""
-        rows: list[StackRow] = []
-        coop = enc.state.cooperative
-        if coop is not None:
-            names = ", ".join(f"{enc.name_of(p.fighter_id)} {p.rating}" for p in coop.parts)
-            rows.append(StackRow(id="cooperative", fighter_id=coop.parts[0].fighter_id,
-                                 fighter=enc.name_of(coop.parts[0].fighter_id),
-                                 action=f"cooperative action on {enc.name_of(coop.target_id)}",
-                                 source="", speed=sum(p.rating for p in coop.parts), spent=0,
-                                 cost="", note=names))
-        roll = enc.state.roll
-        if roll is None:
-            return tuple(rows)
-        rows.append(StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
-                             fighter=enc.name_of(roll.roller_id), action=roll.label,
-                             source=f"{self.roll_count(roll)} coins", speed=roll.total, spent=0,
-                             cost="", reacts_to=str(roll.data.get("reacts_to") or "")))
-        for x in roll.contributions:
-            rows.append(StackRow(id=f"defense-{x.id}", fighter_id=x.fighter_id or "",
-                                 fighter=enc.name_of(x.fighter_id), action=x.label, source="",
-                                 speed=x.amount, spent=x.paid.get("use", 0) + x.paid.get("dodge", 0),
-                                 cost=x.cost, reacts_to=roll.label))
-        return tuple(rows)
-
-    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
-        f = enc.fighters[fighter_id]
-        st = f.status
-        forms: list[ActionForm] = []
-        stage = enc.state.stage
-        if stage == "setup":
-            forms.append(ActionForm("initiator-off", "GM: does not start the fight", role="gm")
-                         if st.initiator else
-                         ActionForm("initiator-on", "GM: starts the fight (surprise round)",
-                                    role="gm"))
-        mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
-        why = "" if mine else "not this fighter's turn"
-        if mine and enc.state.roll is not None:
-            why = "a challenge is waiting: flip it first"
-        used = f"already used this round's offensive action ({st.offense})" if st.offense else ""
-        act_why = why or used
-        others = tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id)
-        foes = tuple((o, enc.name_of(o)) for o in foes_of(enc, f)) or others
-        target = FormField("target", "Target", "choice", foes, default=foes[0][0] if foes else None)
-        pen = int(enc.options.unskilled_penalty)
-        skills = (*((s.name, f"{s.name} {s.rating}") for s in offensive_skills(f)),
-                  ("none", f"without the skill (-{pen})"))
-        again = next((s for s in offensive_skills(f) if s.name == st.offense), None) \
-            if st.attacks_left else None
-        most_pump = max((_most_pump(f, s) for s in offensive_skills(f)), default=0)
-        skill_fields = (
-            FormField("skill", "Skill", "choice",
-                      ((again.name, f"{again.name} again ({st.attacks_left} left)"),) if again
-                      else skills, default=again.name if again else skills[0][0]),
-            FormField("pump", "Pump (levels)", "number", default=0, minimum=0, maximum=most_pump,
-                      tooltip="Each level doubles the skill's cost, never past burst"),
-            FormField("auxiliaries", "Add auxiliary skills", "flag", default=True))
-        challenge_why = why if again else act_why
-        forms.append(ActionForm("act", "Challenge", (
-            target, *skill_fields,
-            FormField("resisted_by", "Defends with", "choice",
-                      (("skill", "as the skill says"), ("body", "resist body"),
-                       ("mind", "resist mind"), ("none", "nothing")), default="skill")),
-            enabled=not challenge_why, reason=challenge_why, shortcut="C", verb="Challenge"))
-        forms.append(ActionForm("dc", "Challenge against a difficulty", (
-            FormField("skill", "Skill", "choice", skills, default=skills[0][0]),
-            FormField("parts", "Difficulty parts", "text", default="difficulty 1",
-                      tooltip="e.g. 'grip 1, break grip 1' (each part a name and a number)"),
-            FormField("target", "Add the resist body of", "choice",
-                      (("none", "nobody"), *others), default="none"),
-            skill_fields[1], skill_fields[2]),
-            enabled=not act_why, reason=act_why, verb="Challenge"))
-        forms.append(ActionForm("stance", "Defensive stance (next 3 defenses free)",
-                                enabled=not act_why, reason=act_why, shortcut="D", verb="Apply"))
-        coop = enc.state.cooperative
-        if coop is None:
-            forms.append(ActionForm("coop-start", "Start a cooperative action", (
-                target, FormField("skill", "Skill", "choice", skills, default=skills[0][0])),
-                enabled=not act_why, reason=act_why, verb="Start"))
-        else:
-            late = enc.state.turns.turn_number - coop.last_turn > 1
-            joined = any(p.fighter_id == fighter_id for p in coop.parts)
-            join_why = act_why or ("already part of it" if joined else "") or (
-                "too late: more than a turn since the last participant" if late else "")
-            forms.append(ActionForm("coop-join", "Join the cooperative action", (
-                FormField("skill", "Skill", "choice", skills, default=skills[0][0]),
-                FormField("complete", "Complete it now (challenge)", "flag", default=True)),
-                enabled=not join_why, reason=join_why, verb="Join"))
-        paid_most = max(0, min(int(f.sheet.burst) - int(st.move_speed), int(st.speed)))
-        free = int(st.free_metres)
-        forms.append(ActionForm("move", "Move", (
-            FormField("metres", "Metres", "number", default=1, minimum=1,
-                      maximum=max(1, free + paid_most + (0 if st.offense else 1))),
-            FormField("second", "Second move (gives up the offensive action)", "flag",
-                      default=False)),
-            enabled=not why, reason=why, shortcut="M", verb="Move"))
-        forms.append(ActionForm("free", "Free action", (
-            FormField("what", "What", "text", default="talks"),),
-            enabled=stage == "turns", reason="" if stage == "turns" else "no round is going",
-            verb="Apply"))
-        forms.append(self.hold_form(enc, fighter_id))
-        forms.append(self._defend_form(enc, fighter_id))
-        forms.append(ActionForm("damage", "GM: damage", (
-            FormField("amount", "Damage", "number", default=1, minimum=1, maximum=999),
-            FormField("subdual", "Subdual", "flag", default=False)), role="gm", verb="Apply"))
-        rest_why = "between fights, not in a round" if stage == "turns" else ""
-        forms.append(ActionForm("recover", "GM: recover (rest)", (
-            FormField("quarters", "Quarters of an hour", "number", default=1, minimum=0, maximum=96),
-            FormField("days", "Days", "number", default=0, minimum=0, maximum=365)),
-            role="gm", enabled=not rest_why, reason=rest_why, verb="Rest"))
-        return tuple(forms)
-
-    def _defend_form(self, enc: Encounter, fighter_id: str) -> ActionForm:
-        """A defense on the waiting challenge, as a reaction (the stack dialog's Add; the
-        roll panel offers the same)."""
-        roll = enc.state.roll
-        options = [o for o in self.contribution_options(enc, roll) if o.fighter_id == fighter_id] \
-            if roll is not None else []
-        why = "" if options else (
-            "no challenge is waiting" if roll is None else
-            f"only {enc.name_of(roll.data.get('target'))} defends, with speed and burst left"
-            if roll.data.get("kind") != "dc" else "a DC challenge has a fixed difficulty")
-        choices = tuple((f"{roll.id}:{o.kind}", f"{o.label} ({o.cost})") for o in options) \
-            if roll is not None else ()
-        most = max((o.maximum for o in options if o.kind == "dodge"), default=DODGE_STEP)
-        return ActionForm("defend", "Defend (skill or dodge)", (
-            FormField("defense", "Defense", "choice", choices,
-                      default=choices[0][0] if choices else None),
-            FormField("speed", "Dodge speed", "number", default=DODGE_STEP, minimum=DODGE_STEP,
-                      maximum=max(DODGE_STEP, most), tooltip="Only for a dodge")),
-            role="react", enabled=not why, reason=why, verb="Defend")
-
-    def preview(self, enc: Encounter, form_id: str, fighter_id: str,
-                values: dict[str, Any]) -> Preview:
-        me = enc.fighters[fighter_id]
-        pen = int(enc.options.unskilled_penalty)
-        auto = bool(enc.options.automatic_beyond_six)
-        if form_id in ("act", "dc", "coop-start"):
-            skill = skill_of(me, _skill_value(values.get("skill")))
-            pump = int(values.get("pump") or 0) if form_id != "coop-start" else 0
-            aux = bool(values.get("auxiliaries", True)) if form_id != "coop-start" else False
-            try:
-                attack, costs, parts = attacking_total(me, skill, pump, aux, pen)
-            except RuleViolation as exc:
-                return Preview(error=str(exc))
-            lines = [f"Attack {attack}: {' + '.join(parts)}; costs {cost_words(costs)}"]
-            if form_id == "dc":
-                try:
-                    dc_parts = parse_parts(str(values.get("parts") or ""))
-                except RuleViolation as exc:
-                    return Preview(error=str(exc))
-                whose = enc.fighters.get(str(values.get("target")))
-                if whose is not None:
-                    dc_parts.append((f"{whose.name}'s resist body", int(whose.sheet.resist_body)))
-                defense = sum(v for _, v in dc_parts)
-                lines.append("Difficulty " + " + ".join(f"{k} {v}" for k, v in dc_parts)
-                             + f" = {defense}")
-            else:
-                foe = enc.fighters.get(str(values.get("target")))
-                if foe is None:
-                    return Preview(error="choose a target")
-                resisted = str(values.get("resisted_by") or "skill")
-                if resisted == "skill":
-                    resisted = skill.resisted_by if skill else "body"
-                defense = defending_total(foe, resisted)
-                lines.append(f"{foe.name} defends with {RESIST_WORDS[resisted]} + passive "
-                             f"defense: {defense}, before defensive skills and dodges")
-                if form_id == "coop-start":
-                    lines.append("The challenge is made when the last participant completes it")
-                    return Preview(lines=tuple(lines))
-            a = attack - defense
-            got = challenge_odds(a, automatic_beyond_six=auto)
-            lines.append(f"Advantage {a:+d}: {7 + abs(a)} coins")
-            return Preview(lines=tuple(lines), odds=(
-                Odds("success", got.success), Odds("attacker's critical", got.attacker_critical),
-                Odds("defender's critical", got.defender_critical)))
-        if form_id == "move":
-            metres = int(values.get("metres") or 1)
-            free = int(me.status.free_metres) + (1 if values.get("second") else 0)
-            paid = max(0, metres - free)
-            return Preview(lines=(f"{metres} m: {paid} speed" + (
-                ", the offensive action given up" if values.get("second") else ""),))
-        if form_id == "coop-join":
-            coop = enc.state.cooperative
-            if coop is None:
-                return Preview(error="no cooperative action is under way")
-            skill = skill_of(me, _skill_value(values.get("skill")))
-            rating = attacking_total(me, skill, 0, False, pen)[0]
-            total = sum(p.rating for p in coop.parts) + rating
-            foe = enc.fighters.get(coop.target_id)
-            if foe is None or not values.get("complete"):
-                return Preview(lines=(f"Adds {rating}: {total} so far",))
-            a = total - defending_total(foe, coop.resisted_by)
-            got = challenge_odds(a, automatic_beyond_six=auto)
-            return Preview(lines=(f"Together {total} against {foe.name}: advantage {a:+d}",),
-                           odds=(Odds("success", got.success),))
-        if form_id == "defend":
-            roll = enc.state.roll
-            picked = str(values.get("defense") or "")
-            if roll is None:
-                return Preview(error="no challenge is waiting")
-            if ":" not in picked:
-                return Preview(error="choose a defense")
-            kind = picked.split(":", 1)[1]
-            if kind == "dodge":
-                bonus = int(values.get("speed") or DODGE_STEP) // DODGE_STEP
-            else:
-                found = skill_of(me, kind.removeprefix("skill:"))
-                bonus = int(found.rating) if found else 0
-            a = roll.total - bonus
-            got = challenge_odds(a, automatic_beyond_six=auto)
-            return Preview(lines=(f"Advantage {roll.total:+d} -> {a:+d}",),
-                           odds=(Odds(f"{enc.name_of(roll.data.get('actor'))} wins", got.success),))
-        if form_id == "hold-turn":
-            return super().preview(enc, form_id, fighter_id, values)
-        return Preview(lines=())
-
-    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
-        skill = _skill_value(values.get("skill"))
-        if form_id == "act":
-            resisted = values.get("resisted_by")
-            return ash.Challenge(fighter_id=fighter_id, target_id=str(values.get("target") or ""),
-                                 skill=skill, pump=int(values.get("pump") or 0),
-                                 auxiliaries=bool(values.get("auxiliaries", True)),
-                                 resisted_by=None if resisted in (None, "skill") else resisted)
-        if form_id == "dc":
-            whose = values.get("target")
-            return ash.DcChallenge(fighter_id=fighter_id, skill=skill,
-                                   parts=parse_parts(str(values.get("parts") or "")),
-                                   pump=int(values.get("pump") or 0),
-                                   auxiliaries=bool(values.get("auxiliaries", True)),
-                                   target_id=None if whose in (None, "", "none") else str(whose))
-        if form_id == "stance":
-            return ash.Stance(fighter_id=fighter_id)
-        if form_id == "move":
-            return ash.Move(fighter_id=fighter_id, metres=int(values.get("metres") or 1),
-                            second=bool(values.get("second")))
-        if form_id == "free":
-            return ash.FreeAction(fighter_id=fighter_id, what=str(values.get("what") or ""))
-        if form_id == "coop-start":
-            return ash.StartCooperative(fighter_id=fighter_id,
-                                        target_id=str(values.get("target") or ""), skill=skill)
-        if form_id == "coop-join":
-            return ash.JoinCooperative(fighter_id=fighter_id, skill=skill,
-                                       complete=bool(values.get("complete")))
-        if form_id in ("resolve-next", "resolve-all"):
-            return ash.FlipWaiting()
-        if form_id == "defend":
-            picked = str(values.get("defense") or "")
-            rid, _, kind = picked.partition(":")
-            if not rid.isdigit() or not kind:
-                raise RuleViolation("choose a defense")
-            return c.Contribute(roll_id=int(rid), fighter_id=fighter_id, contribution=kind,
-                                amount=int(values.get("speed") or DODGE_STEP)
-                                if kind == "dodge" else 0)
-        if form_id == "damage":
-            return ash.Damage(fighter_id=fighter_id, amount=int(values.get("amount") or 1),
-                              subdual=bool(values.get("subdual")))
-        if form_id == "recover":
-            return ash.Recover(fighter_id=fighter_id, quarters=int(values.get("quarters") or 0),
-                               days=int(values.get("days") or 0))
-        if form_id in ("initiator-on", "initiator-off"):
-            return ash.SetInitiator(fighter_id=fighter_id, initiator=form_id == "initiator-on")
-        return super().build_command(form_id, fighter_id, values)
-
-    def round_controls(self, enc: Encounter) -> Any:
-        controls = super().round_controls(enc)
-        stage = enc.state.stage
-        controls.can_start_fight = stage == "setup" and bool(enc.order)
-        controls.can_start_round = stage == "round-over" and bool(enc.order)
-        # The stack dialog: its Resolve flips the waiting coins, its Add adds a defense.
-        waiting = enc.state.roll is not None
-        controls.extra = {"resolve-next": waiting, "resolve-all": waiting,
-                          "cancel-stack": False, "interrupt": waiting}
-        return controls
-
-
-def _most_pump(fighter: Fighter, skill: AshesSkill) -> int:
-    """The most levels the skill can be pumped: its doubled cost stays within burst."""
-    if not skill.pumpable or not skill.cost:
-        return 0
-    levels = 0
-    while levels < 20 and pump_cost(skill, levels + 1) <= int(fighter.sheet.burst):
-        levels += 1
-    return levels
-
-
-def _skill_value(value: Any) -> str | None:
-    return None if value in (None, "", "none") else str(value)
+        return is_out_of_fight(fighter)
 
 
 def _contribute(rid: int, fid: str, kind: str) -> Any:
     return lambda v: c.Contribute(roll_id=rid, fighter_id=fid, contribution=kind,
                                   amount=int(v.get("amount", 0)))
-
-
-def parse_parts(text: str) -> list[tuple[str, int]]:
-    """'grip 1, break grip 1' -> [('grip', 1), ('break grip', 1)]; a bare number is a part
-    named 'difficulty'."""
-    parts: list[tuple[str, int]] = []
-    for chunk in text.replace("+", ",").split(","):
-        words = chunk.split()
-        if not words:
-            continue
-        try:
-            value = int(words[-1])
-        except ValueError:
-            raise RuleViolation(f"difficulty part {chunk.strip()!r} does not end in a number") from None
-        parts.append((" ".join(words[:-1]) or "difficulty", value))
-    if not parts:
-        raise RuleViolation("give the difficulty (at least one part, e.g. 'grip 1')")
-    return parts
 
 
 register(Ashes())
