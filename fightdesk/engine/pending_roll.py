@@ -87,7 +87,7 @@ class RollRules:
 
     def roll_count(self, roll: PendingRoll) -> int:
         """How many dice or coins the roll takes now: ``roll.count`` unless the
-        contributions change it (an ashes challenge flips 7 + |advantage| coins)."""
+        contributions change it (coins that grow with the advantage)."""
         return roll.count
 
 

@@ -51,7 +51,7 @@ class FighterEditor(QDialog):
             if isinstance(value, bool) or not isinstance(value, int):
                 continue
             spin = QSpinBox()
-            # A value that may go below 0 (an ashes fighter's HP: dead below 0) keeps its sign.
+            # A value the model lets go below 0 (a health that counts past 0) keeps its sign.
             lows = [int(m.ge) for m in info.metadata if getattr(m, "ge", None) is not None]
             spin.setRange(max(lows) if lows else -999, 999)
             spin.setValue(value)

@@ -190,7 +190,7 @@ class FieldEditor(QWidget):
             if spec.kind == "multi":
                 line.setPlaceholderText("comma separated")
             if spec.kind == "pairs":
-                line.setPlaceholderText("name and number, comma separated: strength 3, agility 4")
+                line.setPlaceholderText("a name and a number each, comma separated")
             line.textChanged.connect(self.changed)
             widget = line
         widget.setObjectName(f"field_{spec.name}")
