@@ -236,7 +236,7 @@ class FieldEditor(QWidget):
 
 
 def parse_pairs(text: str) -> dict[str, int] | str:
-    """'strength 3, agility 4' -> {'strength': 3, 'agility': 4}; text that is not such
+    """'reach 3, grip 4' -> {'reach': 3, 'grip': 4}; text that is not such
     pairs comes back as it is, for the model's check to name the field."""
     out: dict[str, int] = {}
     for chunk in text.split(","):
