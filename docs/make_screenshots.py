@@ -1,13 +1,14 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables | --player | --roll-under | --simulate | --log]
+    python docs/make_screenshots.py [--tables | --player | --roll-under | --ashes | --simulate | --log]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its odds, a fight with two groups sharing a
 phase on a small laptop screen (1093x614, a 1366x768 screen at 125%), a window switched
 from light to dark while it runs, and Fight > Roll Tables
 (``--tables``: that dialog only), and the player view beside the GM's window
-(``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), and
+(``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), the
+ashes demo in round 2 with a challenge waiting on its defenses (``--ashes``),
 Fight > Simulate with the result of 500 demo fights (``--simulate``), and the log dock
 narrow and wide with a resolved exchange selected (``--log``). The user
 directories are
@@ -328,6 +329,69 @@ def shoot_roll_under(suffix: str) -> None:
     window.close()
 
 
+def shoot_ashes(suffix: str) -> None:
+    """The ashes demo in round 2: the surprise round played, Kestrel's second blaster
+    shot waiting on the roll panel with the Ash Warlord's parry and a dodge on it."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.rulesets.ashes import commands as ash
+    from fightdesk.resources_path import resource_path
+    from fightdesk.storage.sessions import load_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    engine = Engine(load_session(resource_path("demo_ashes.json")))
+    window.show_session(engine, None)
+    window.show()
+    doc = window.document
+
+    def flip(text: str) -> None:
+        roll = engine.encounter.state.roll
+        assert roll is not None
+        count = 7 + abs(roll.total)  # the pattern, repeated to the coins the roll takes
+        faces = [2 if ch == "H" else 1 for ch in (text * count)[:count]]
+        assert doc.apply(c.MakeRoll(roll_id=roll.id, dice=[faces])).ok
+
+    # The surprise round: the hound acts (a skill), then the raiders fire at Mira.
+    assert doc.apply(c.StartFight()).ok
+    assert doc.apply(ash.Challenge(fighter_id="ash-hound", target_id="kestrel", skill="Bite")).ok
+    assert doc.apply(c.Contribute(roll_id=engine.encounter.state.roll.id, fighter_id="kestrel",
+                                  contribution="skill:Dodge roll")).ok
+    flip("HTTHTTT")
+    for raider in ("ash-raider-1", "ash-raider-2"):
+        assert doc.apply(c.NextStep()).ok
+        assert doc.apply(ash.Challenge(fighter_id=raider, target_id="mira",
+                                       skill="Scrap rifle")).ok
+        flip("HHHTHHTTHH")
+    while engine.encounter.state.stage == "turns":  # the hound's extra turn passes
+        assert doc.apply(c.NextStep()).ok
+    assert doc.apply(c.StartRound()).ok
+    # Round 2: the hound bites first; then Kestrel shoots twice at the Warlord.
+    assert doc.apply(ash.Challenge(fighter_id="ash-hound", target_id="oren", skill="Bite")).ok
+    flip("TTHTHTTHH")
+    assert doc.apply(c.NextStep()).ok
+    assert doc.apply(ash.Move(fighter_id="kestrel", metres=3)).ok
+    assert doc.apply(ash.Challenge(fighter_id="kestrel", target_id="ash-warlord",
+                                   skill="Twin blasters")).ok
+    rid = engine.encounter.state.roll.id
+    assert doc.apply(c.Contribute(roll_id=rid, fighter_id="ash-warlord",
+                                  contribution="skill:Absorb power")).ok
+    flip("HTHHTTT")
+    assert doc.apply(ash.Challenge(fighter_id="kestrel", target_id="ash-warlord",
+                                   skill="Twin blasters")).ok
+    rid = engine.encounter.state.roll.id
+    assert doc.apply(c.Contribute(roll_id=rid, fighter_id="ash-warlord",
+                                  contribution="skill:Cleaver parry")).ok
+    assert doc.apply(c.Contribute(roll_id=rid, fighter_id="ash-warlord",
+                                  contribution="dodge", amount=3)).ok
+    window._show_views()
+    settle()
+    grab(window, f"ashes-{suffix}.png")
+    doc.undo_stack.setClean()
+    window.close()
+
+
 def shoot_simulate(suffix: str) -> None:
     """Fight > Simulate on the demo before round 1: 500 fights, seed 7, the autopilot."""
     import time
@@ -366,6 +430,7 @@ def main() -> int:
     only_player = "--player" in sys.argv[1:]
     only_roll_under = "--roll-under" in sys.argv[1:]
     only_simulate = "--simulate" in sys.argv[1:]
+    only_ashes = "--ashes" in sys.argv[1:]
     only_log = "--log" in sys.argv[1:]
     if only_log:
         for suffix in ("light", "dark"):
@@ -374,12 +439,14 @@ def main() -> int:
             shoot_log(suffix)
         app.setPalette(light)
         return 0
-    if only_roll_under or only_simulate:
+    if only_roll_under or only_simulate or only_ashes:
         for suffix in ("light", "dark"):
             if suffix == "dark":
                 app.setPalette(dark_palette())
             if only_roll_under:
                 shoot_roll_under(suffix)
+            if only_ashes:
+                shoot_ashes(suffix)
             if only_simulate:
                 shoot_simulate(suffix)
         app.setPalette(light)
@@ -397,6 +464,7 @@ def main() -> int:
             shoot_player_view(suffix)
         if not (only_tables or only_player):
             shoot_roll_under(suffix)
+            shoot_ashes(suffix)
             shoot_simulate(suffix)
     if not (only_tables or only_player):
         shoot_live_switch(app, light)

@@ -129,6 +129,20 @@ def test_ashes_challenge(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[1].split() == ["success", "0", "0%"]
 
 
+def test_ashes_beyond_six_only_the_favoured_side_may_crit(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/odds.md#ashes-criticals: with the automatic rule, no critical against the outcome."""
+    _, out, _ = call(["ashes", "--advantage", "7", "--json"], capsys)
+    got = json.loads(out)
+    assert (got["success"], got["defender_critical"]) == ("1", "0")
+    assert got["attacker_critical"] == "2477/4096"  # 7 or more heads of 14
+    _, out, _ = call(["ashes", "--advantage", "-9", "--json"], capsys)
+    got = json.loads(out)
+    assert (got["success"], got["attacker_critical"]) == ("0", "0")
+    assert got["defender_critical"] not in ("0", "1")
+    _, out, _ = call(["ashes", "--advantage", "7", "--no-automatic", "--json"], capsys)
+    assert json.loads(out)["defender_critical"] == "1/16384"
+
+
 def test_d100_strike_and_counter(capsys: pytest.CaptureFixture[str]) -> None:
     # Equal bonuses: 1/10 fumbles; for natural s = 11..100 the defense wins on 100 - s
     # faces, 4005 of 10000 in all; the strike hits on the other 4995.

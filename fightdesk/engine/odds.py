@@ -345,7 +345,14 @@ class ChallengeOdds:
 
 
 def challenge_odds(advantage: int, *, automatic_beyond_six: bool = True) -> ChallengeOdds:
+    """Success and both criticals. With the automatic rule on, beyond +/-6 only the side
+    the outcome favours can score a critical (docs/odds.md#ashes-criticals): a defender's
+    critical at +7 would contradict the automatic success."""
     attacker_critical, defender_critical = challenge_criticals(advantage)
+    if automatic_beyond_six and advantage > AUTOMATIC_BEYOND:
+        defender_critical = ZERO
+    if automatic_beyond_six and advantage < -AUTOMATIC_BEYOND:
+        attacker_critical = ZERO
     return ChallengeOdds(
         advantage=advantage,
         success=challenge_success(advantage, automatic_beyond_six=automatic_beyond_six),

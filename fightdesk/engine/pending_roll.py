@@ -85,6 +85,16 @@ class RollRules:
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
         """Apply a made roll's result (the pending roll is already cleared)."""
 
+    def roll_purpose(self, roll: PendingRoll, who: str) -> str:
+        """What the log says the roll is for: "Dee rolls Defense against …" is logged as
+        "Dee: 1d20 for Defense against …"."""
+        return roll.label.removeprefix(f"{who} rolls ") if who else roll.label
+
+    def roll_count(self, roll: PendingRoll) -> int:
+        """How many dice or coins the roll takes now: ``roll.count`` unless the
+        contributions change it (coins that grow with the advantage)."""
+        return roll.count
+
 
 def open_roll(ctx: Context, path: Path, roll: PendingRoll) -> PendingRoll:
     """Put a roll on hold for contributions (``path`` is where the roll lives)."""
@@ -137,18 +147,18 @@ def make(ctx: Context, path: Path, rules: RollRules, roll_id: int) -> Roll:
     it, and let the ruleset apply the result."""
     roll = _the_roll(ctx, path, roll_id)
     who = ctx.enc.name_of(roll.roller_id) if roll.roller_id else ""
-    # "Dee rolls Defense against …" is logged as "Dee: 1d20 for Defense against …".
-    purpose = roll.label.removeprefix(f"{who} rolls ") if who else roll.label
+    purpose = rules.roll_purpose(roll, who)
+    count = rules.roll_count(roll)
     waiting = roll
 
     def odds() -> tuple[Odds, ...]:  # what the roll panel showed, logged with the roll
         return rules.roll_odds(ctx.enc, waiting)
 
     if roll.what == "coins":
-        result = ctx.flip(roll.count, who=who, purpose=purpose, fighter_id=roll.roller_id,
+        result = ctx.flip(count, who=who, purpose=purpose, fighter_id=roll.roller_id,
                           odds=odds)
     else:
-        result = ctx.roll(roll.count, roll.sides, who=who, purpose=purpose,
+        result = ctx.roll(count, roll.sides, who=who, purpose=purpose,
                           fighter_id=roll.roller_id, odds=odds)
     ctx.set(path[:-1], str(path[-1]), None)
     rules.resolve(ctx, roll, result)

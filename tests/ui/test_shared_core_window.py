@@ -206,15 +206,15 @@ def test_a_condition_counts_down_on_the_card_and_ends(window: MainWindow, qtbot:
 
 
 def test_a_fight_whose_rules_are_not_built_yet(window: MainWindow, qtbot: QtBot) -> None:
-    engine = Engine(Session.begin(new_encounter("ashes", "Ash road")))
+    engine = Engine(Session.begin(new_encounter("d100", "Ash road")))
     window.show_session(engine, None)
-    fighter = new_fighter("ashes", "Vera").model_dump(mode="json")
+    fighter = new_fighter("d100", "Vera").model_dump(mode="json")
     assert window.document.apply(c.AddFighters(fighter=fighter)).ok
     assert window.cards.card("vera") is not None
     assert not window.start_round_action.isEnabled() and not window.act_action.isEnabled()
-    assert "From the Ashes: rules not built yet" in window.state_label.text()
+    assert "d100: rules not built yet" in window.state_label.text()
     window.open_action_dialog("vera", role="act")
-    assert window.statusBar().currentMessage() == "From the Ashes: rules not built yet"
+    assert window.statusBar().currentMessage() == "d100: rules not built yet"
 
 
 def test_new_fight_asks_the_ruleset(window: MainWindow, qtbot: QtBot, monkeypatch: object) -> None:
