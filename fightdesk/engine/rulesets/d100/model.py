@@ -77,18 +77,46 @@ class D100Status(StateModel):
     weapon_hp: list[int] = Field(default_factory=list)
     armour_hp: int | None = Field(None, ge=0)
     conditions: list[Condition] = Field(default_factory=list)
+    # docs/rulesets/d100.md#actions: actions left this round (a borrowed one included),
+    # and whether next round's action is already borrowed.
+    actions: int = Field(1, ge=0, le=2)
+    owes: bool = False
+    # Weapons on the floor (their places on the sheet): dropped on a natural 01-10 or
+    # taken by a disarm, until picked up.
+    dropped: list[int] = Field(default_factory=list)
+    # docs/rulesets/d100.md#serious-wounds: the round the fighter became seriously wounded
+    # (None: not seriously wounded).
+    wounded_round: int | None = None
+    # docs/rulesets/d100.md#obstacles: behind cover (the GM sets it).
+    cover: Literal["none", "partial", "full"] = "none"
+
+
+InitiativeMethod = Literal["declared", "A", "B", "C", "D"]
 
 
 class D100Options(StateModel):
-    """Per-fight options of the d100 ruleset (its rules add theirs)."""
+    """Per-fight options (docs/rulesets/d100.md#options)."""
 
     ruleset: Literal["d100"] = "d100"
+    initiative: InitiativeMethod = Field(
+        "declared", description="Turn order: declared (the GM orders, no roll), or method "
+        "A (1d100), B (1d100 + Combat), C (1d100 + Wit), D (1d100, then by seat)")
+    initiative_every_round: bool = Field(
+        True, description="Roll initiative every round (off: once, kept for the fight)")
+    fierce_with_weapons: bool = Field(
+        False, description="Fierce strikes (-20 to strike, +1 damage) with melee weapons too")
+    partial_cover_low: int = Field(
+        30, ge=1, le=100, description="Partial cover stops natural strike rolls from ...")
+    partial_cover_high: int = Field(
+        70, ge=1, le=100, description="... up to this one")
 
 
 class D100Round(TurnRoundState):
-    """Round state: the shared turn order, roll and question."""
+    """Round state: the shared turn order, roll and question, and the initiative rolls
+    kept for the fight (when initiative is rolled once)."""
 
     ruleset: Literal["d100"] = "d100"
+    initiative: dict[str, int] = Field(default_factory=dict)
 
 
 # What the session models take from this module (see fightdesk/engine/rulesets/__init__.py).

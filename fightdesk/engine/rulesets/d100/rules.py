@@ -1,20 +1,583 @@
-"""The d100 ruleset object the engine calls. Its rules are not built yet: a d100 fight
-opens, takes fighters and edits them on the shared turn order, but cannot be started or
-played (docs/rulesets/README.md)."""
+"""The d100 ruleset: the round, initiative and actions, on the shared turn order and
+pending roll; the exchange of strike and defense is in ``exchange.py``.
+
+Every rule names its section of docs/rulesets/d100.md. A round is one turn for each
+fighter in the declared order (or an initiative method's), one action each; parry,
+dodge and entangle are free, a counterstrike costs the defender's action, and an action
+may be borrowed from the next round.
+"""
 
 from __future__ import annotations
 
-from ... import rulesets
-from ...ruleset import register
+import random
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ... import rulesets, turns
+from ...base import Decision, DecisionField
+from ...changes import RuleViolation
+from ...odds import d100_beats, d100_beats_one_and_a_half, d100_damage, d100_strike_odds
+from ...pending_roll import Contribution, PendingRoll
+from ...ruleset import (
+    ActionForm,
+    Card,
+    ContributionOption,
+    FormField,
+    Odds,
+    Preview,
+    Resource,
+    StackRow,
+    register,
+)
 from ...turn_ruleset import TurnOrderRuleset
+from ...turns import TurnSection, TurnSlot
+from . import commands as dc
+from . import exchange as ex
+from . import values as v
+
+if TYPE_CHECKING:
+    from ...commands import Command
+    from ...dice import Roll
+    from ...model import Encounter, Fighter
+    from ...ruleset import Context
+
+PARTY = ("pc", "ally")
+# docs/rulesets/d100.md#initiative: the bonus each method adds to its 1d100.
+METHOD_BONUS = {"A": None, "B": "combat_skill", "C": "wit_skill", "D": None}
+METHOD_WORDS = {"A": "1d100", "B": "1d100 + Combat", "C": "1d100 + Wit",
+                "D": "1d100, then by seat"}
 
 
 class D100(TurnOrderRuleset):
     id = "d100"
     title = rulesets.info("d100").title
-    rules_built = False
-    # Injuries outlast one fight.
+    # Injuries outlast one fight, and so does the damage to armour.
     lasting_status = ("hp",)
+    stack_columns = ("Fighter", "Roll or choice", "Roll", "Bonus", "Spent", "Cost")
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "Defend", "assist": "Defend", "gm": "GM"}
+    card_roles = ("act",)
+    condition_names = ("Entangled",)
+    condition_tick = "turn-start"
+
+    # --- the round ----------------------------------------------------------------------------
+    def handle(self, ctx: Context, command: Command) -> None:
+        from ... import commands as c
+
+        state = ctx.enc.state
+        if isinstance(command, c.StartFight | c.StartRound):
+            if state.stage in ("turns", "initiative"):
+                ctx.fail("finish this round first (End Round)")
+            self._new_round(ctx)
+        elif isinstance(command, c.Answer):
+            self._answer(ctx, command)
+        elif isinstance(command, c.MakeRoll) and self._takes_the_strike(ctx, command.roll_id):
+            return
+        elif isinstance(command, dc.Strike):
+            self._strike(ctx, command)
+        elif isinstance(command, dc.BreakFree):
+            self._break_free(ctx, command)
+        elif isinstance(command, dc.Disarm):
+            self._disarm(ctx, command)
+        elif isinstance(command, dc.PickUp):
+            self._pick_up(ctx, command)
+        elif isinstance(command, dc.SetCover):
+            self._cover(ctx, command)
+        else:
+            super().handle(ctx, command)
+
+    def _new_round(self, ctx: Context) -> None:
+        """docs/rulesets/d100.md#initiative: the declared order needs no roll; a method
+        rolls every round, or once for the fight."""
+        enc = ctx.enc
+        method = enc.options.initiative
+        if method == "declared":
+            self._begin(ctx, self._declared(enc), {})
+            return
+        kept = enc.state.initiative
+        if not enc.options.initiative_every_round and kept and \
+                all(fid in kept for fid in enc.order if not self.is_out(enc.fighters[fid])):
+            self._begin(ctx, self._by_rolls(enc, kept), kept)
+            return
+        rows = [DecisionField(name=fid, label=f"{enc.name_of(fid)}: {METHOD_WORDS[method]}",
+                              minimum=1, maximum=100, optional=True)
+                for fid in enc.order if not self.is_out(enc.fighters[fid])]
+        round_no = enc.round + 1
+        ctx.set(("state",), "stage", "initiative")
+        ctx.set(("state",), "pending", Decision(
+            id=f"initiative-{round_no}", prompt=f"Round {round_no} initiative: "
+            f"method {method}, {METHOD_WORDS[method]} each", fields=rows, asks="the table"))
+        ctx.summary = f"Round {round_no}: initiative (method {method})"
+        ctx.say(ctx.summary, kind="ask")
+
+    def _declared(self, enc: Encounter) -> list[str]:
+        """The order the GM declared: last round's (with the GM's drags), else the fight's."""
+        last = [s.fighter_id for s in turns.slots(enc.state.turns)]
+        seen = [fid for fid in dict.fromkeys(last) if fid in enc.fighters]
+        return seen + [fid for fid in enc.order if fid not in seen]
+
+    def _answer(self, ctx: Context, command: Any) -> None:
+        enc = ctx.enc
+        pending = enc.state.pending
+        if pending is None or pending.id != command.decision_id:
+            ctx.fail("no such question is waiting")
+        method = enc.options.initiative
+        scores: dict[str, int] = {}
+        for row in pending.fields:
+            fighter = enc.fighters.get(row.name)
+            if fighter is None:
+                continue
+            typed = command.values.get(row.name)
+            if typed is not None and not (isinstance(typed, int) and 1 <= typed <= 100):
+                ctx.fail(f"{fighter.name}'s initiative roll must be a number from 1 to 100")
+            record = ctx.roll(1, 100, who=fighter.name, purpose=f"initiative ({method})",
+                              fighter_id=fighter.id, typed=None if typed is None else [typed])
+            scores[row.name] = record.faces[0] + self._initiative_bonus(enc, fighter)
+            record.outcome = f"initiative {scores[row.name]}"
+        ctx.set(("state",), "pending", None)
+        ctx.set(("state",), "initiative", scores)
+        self._begin(ctx, self._by_rolls(enc, scores), scores)
+
+    def _initiative_bonus(self, enc: Encounter, fighter: Fighter) -> int:
+        skill = METHOD_BONUS.get(enc.options.initiative)
+        return v.value(fighter, skill) if skill else 0
+
+    def _by_rolls(self, enc: Encounter, scores: dict[str, int]) -> list[str]:
+        """docs/rulesets/d100.md#initiative: highest first (ties: the higher bonus, then
+        the fight's order); method D: the highest roller, then clockwise by seat."""
+        place = {fid: i for i, fid in enumerate(enc.order)}
+        rolled = [fid for fid in enc.order if fid in scores and fid in enc.fighters]
+        ranked = sorted(rolled, key=lambda f: (-scores[f],
+                                                -self._initiative_bonus(enc, enc.fighters[f]),
+                                                place[f]))
+        if enc.options.initiative != "D" or not ranked:
+            return ranked
+        seated = sorted((f for f in ranked if enc.fighters[f].sheet.seat > 0),
+                        key=lambda f: (enc.fighters[f].sheet.seat, place[f]))
+        unseated = [f for f in ranked if enc.fighters[f].sheet.seat == 0]
+        if not seated:
+            return ranked
+        top = next(f for f in ranked if f in seated)
+        at = seated.index(top)
+        return seated[at:] + seated[:at] + unseated
+
+    def _begin(self, ctx: Context, order: list[str], scores: dict[str, int]) -> None:
+        """A new round: each fighter's action (none after borrowing, one every second round
+        while seriously wounded), then the turns."""
+        enc = ctx.enc
+        new_round = enc.round + 1
+        for fid in enc.order:
+            fighter = enc.fighters[fid]
+            st = fighter.status
+            wounded = v.seriously_wounded(fighter)
+            since = st.wounded_round
+            if wounded and since is None:  # the GM set the hit points by hand
+                since = new_round - 1
+                ctx.set(ex.path(fid), "wounded_round", since)
+            elif not wounded and since is not None:
+                since = None
+                ctx.set(ex.path(fid), "wounded_round", None)
+            acts = since is None or (new_round - since) % 2 == 0
+            actions = 0 if st.owes or not acts else 1
+            if st.owes:
+                ctx.say(f"{fighter.name} borrowed this round's action: no action this round",
+                        fighter_id=fid, kind="note")
+                ctx.set(ex.path(fid), "owes", False)
+            elif not acts:
+                ctx.say(f"{fighter.name} is seriously wounded: no action this round",
+                        fighter_id=fid, kind="note")
+            ctx.set(ex.path(fid), "actions", actions)
+        label = "Declared order" if enc.options.initiative == "declared" else \
+            f"Initiative ({enc.options.initiative})"
+        section = TurnSection(id="round", label=label, slots=[
+            TurnSlot(id=fid, fighter_id=fid, score=scores.get(fid)) for fid in order])
+        self.start_round(ctx, [section])
+
+    def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
+        """An entanglement ends when the entangler is out of the fight or gone."""
+        fighter = ctx.enc.fighters[fighter_id]
+        holder = v.entangled_by(fighter)
+        if holder is not None:
+            other = ctx.enc.fighters.get(holder)
+            if other is None or self.is_out(other):
+                from ... import conditions
+
+                conditions.remove(ctx, fighter_id, "Entangled")
+
+    def release(self, ctx: Context, fighter_id: str) -> None:
+        """A fighter out of the fight lets go of everyone they entangle."""
+        from ... import conditions
+
+        for fid in ctx.enc.order:
+            if v.entangled_by(ctx.enc.fighters[fid]) == fighter_id:
+                conditions.remove(ctx, fid, "Entangled")
+
+    # --- the turn's action --------------------------------------------------------------------
+    def _actor(self, ctx: Context, fid: str) -> Fighter:
+        enc = ctx.enc
+        if fid not in enc.fighters:
+            ctx.fail(f"no fighter {fid!r}")
+        fighter = enc.fighters[fid]
+        if enc.state.stage != "turns" or turns.current_fighter(enc.state.turns) != fid:
+            ctx.fail(f"not {fighter.name}'s turn")
+        if enc.state.roll is not None:
+            ctx.fail("a roll is waiting: make it first")
+        return fighter
+
+    def _other(self, ctx: Context, fid: str) -> Fighter:
+        if fid not in ctx.enc.fighters:
+            ctx.fail("choose a target")
+        return ctx.enc.fighters[fid]
+
+    def _strike(self, ctx: Context, command: dc.Strike) -> None:
+        me = self._actor(ctx, command.fighter_id)
+        foe = self._other(ctx, command.target_id)
+        if foe.id == me.id:
+            ctx.fail("choose someone else to strike")
+        if self.is_out(foe):
+            ctx.fail(f"{foe.name} is out of the fight")
+        holder = v.entangled_by(me)
+        if holder is not None:
+            ctx.fail(f"{me.name} is entangled by {ctx.enc.name_of(holder)}: break free first")
+        weapons = me.sheet.weapons
+        if command.weapon is not None:
+            if not 0 <= command.weapon < len(weapons):
+                ctx.fail(f"{me.name} has no weapon {command.weapon}")
+            if command.weapon in me.status.dropped:
+                ctx.fail(f"{me.name}'s {weapons[command.weapon].name} is on the floor: "
+                         "pick it up first")
+        if command.fierce:
+            why = v.may_be_fierce(ctx.enc, me, command.weapon)
+            if why:
+                ctx.fail(why)
+        ex.open_strike(self, ctx, me, foe, command.weapon, command.fierce)
+
+    def _opposed(self, ctx: Context, me: Fighter, other: Fighter, why: str) -> tuple[int, int]:
+        """Both roll 1d100 + Damage skill (docs/rulesets/d100.md#entangle)."""
+        mine = ctx.roll(1, 100, who=me.name, purpose=f"{why} (+ Damage skill)", fighter_id=me.id)
+        theirs = ctx.roll(1, 100, who=other.name, purpose=f"against {me.name}'s {why}",
+                          fighter_id=other.id)
+        a = mine.faces[0] + v.value(me, "damage_skill")
+        b = theirs.faces[0] + v.value(other, "damage_skill")
+        mine.outcome, theirs.outcome = str(a), str(b)
+        return a, b
+
+    def _break_free(self, ctx: Context, command: dc.BreakFree) -> None:
+        """docs/rulesets/d100.md#entangle: the entangled fighter's action; only winning
+        breaks free (ties hold)."""
+        from ... import conditions
+
+        me = self._actor(ctx, command.fighter_id)
+        holder = v.entangled_by(me)
+        if holder is None or holder not in ctx.enc.fighters:
+            ctx.fail(f"{me.name} is not entangled")
+        other = ctx.enc.fighters[holder]
+        ex.use_action(ctx, me, "breaking free")
+        a, b = self._opposed(ctx, me, other, "breaking free")
+        if a > b:
+            conditions.remove(ctx, me.id, "Entangled")
+            ctx.summary = f"{me.name} breaks free of {other.name} ({a} to {b})"
+        else:
+            ctx.summary = f"{me.name} stays entangled by {other.name} ({a} to {b})"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="resolve")
+
+    def _disarm(self, ctx: Context, command: dc.Disarm) -> None:
+        """docs/rulesets/d100.md#entangle: the entangler's action; beat 1.5 x the other's
+        roll, and the entangled fighter drops what they hold."""
+        me = self._actor(ctx, command.fighter_id)
+        foe = self._other(ctx, command.target_id)
+        if v.entangled_by(foe) != me.id:
+            ctx.fail(f"{me.name} does not hold {foe.name} entangled")
+        if not v.held_weapons(foe):
+            ctx.fail(f"{foe.name} holds no weapon")
+        ex.use_action(ctx, me, "a disarm")
+        a, b = self._opposed(ctx, me, foe, "disarm")
+        need = b + b // 2
+        if a > need:
+            ctx.set(ex.path(foe.id), "dropped", list(range(len(foe.sheet.weapons))))
+            ctx.summary = f"{me.name} disarms {foe.name} ({a} beats {need})"
+        else:
+            ctx.summary = f"{me.name} fails to disarm {foe.name} ({a}, needed more than {need})"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="resolve")
+
+    def _pick_up(self, ctx: Context, command: dc.PickUp) -> None:
+        """docs/rulesets/d100.md#natural-01-10: picking dropped weapons up is an action."""
+        me = self._actor(ctx, command.fighter_id)
+        if not me.status.dropped:
+            ctx.fail(f"{me.name} has dropped nothing")
+        ex.use_action(ctx, me, "picking up")
+        ctx.set(ex.path(me.id), "dropped", [])
+        ctx.summary = f"{me.name} picks up their weapons"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="note")
+
+    def _cover(self, ctx: Context, command: dc.SetCover) -> None:
+        fighter = self._other(ctx, command.fighter_id)
+        if fighter.status.cover == command.cover:
+            ctx.fail(f"{fighter.name} is already there")
+        ctx.set(ex.path(fighter.id), "cover", command.cover)
+        words = {"none": "out of cover", "partial": "behind partial cover",
+                 "full": "behind full cover"}
+        ctx.summary = f"GM: {fighter.name} is {words[command.cover]}"
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
+
+    # --- the waiting rolls --------------------------------------------------------------------
+    def _takes_the_strike(self, ctx: Context, roll_id: int) -> bool:
+        """A defense roll with "no defense" chosen is not rolled: the strike hits; one
+        with nothing chosen waits for the choice."""
+        roll = ctx.enc.state.roll
+        if roll is None or roll.id != roll_id or roll.data.get("kind") != "defense":
+            return False
+        chosen = ex.chosen_defense(roll)
+        if chosen is None:
+            ctx.fail("choose parry, dodge or entangle (or no defense) first")
+        if chosen != ex.TAKE:
+            return False
+        ex.take_the_strike(self, ctx, roll)
+        return True
+
+    def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
+            amount: int) -> Contribution:
+        if roll.data.get("kind") == "strike" and kind.startswith("counter"):
+            return ex.pay_counter(ctx, roll, fighter_id, kind)
+        if roll.data.get("kind") == "defense":
+            return ex.pay_defense(ctx, roll, fighter_id, kind)
+        ctx.fail("nothing can be added to this roll")
+
+    def refund(self, ctx: Context, roll: PendingRoll, contribution: Contribution) -> None:
+        fid = contribution.fighter_id
+        if fid is not None and fid in ctx.enc.fighters:
+            ex.give_back(ctx, ctx.enc.fighters[fid], contribution.paid)
+
+    def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+        kind = roll.data.get("kind")
+        if kind == "strike":
+            ex.resolve_strike(self, ctx, roll, result)
+        elif kind == "defense":
+            ex.resolve_defense(self, ctx, roll, result)
+        elif kind == "counter":
+            ex.resolve_counter(self, ctx, roll, result)
+
+    def contribution_options(self, enc: Encounter,
+                             roll: PendingRoll) -> tuple[ContributionOption, ...]:
+        kind = roll.data.get("kind")
+        if kind == "strike":
+            return tuple(ex.counter_options(self, enc, roll))
+        if kind == "defense":
+            return tuple(ex.defense_options(self, enc, roll))
+        return ()
+
+    def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        kind = roll.data.get("kind")
+        if kind == "strike":
+            return ex.strike_odds(self, enc, roll)
+        if kind == "defense":
+            return ex.defense_odds(self, enc, roll)
+        if kind == "counter":
+            return ex.counter_odds(enc, roll)
+        return ()
+
+    # --- the simulator ------------------------------------------------------------------------
+    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
+        """docs/rulesets/d100.md#autopilot."""
+        from .autopilot import next_command
+
+        return next_command(self, enc, rng)
+
+    # --- views --------------------------------------------------------------------------------
+    def card(self, enc: Encounter, fighter_id: str) -> Card:
+        base = super().card(enc, fighter_id)
+        f = enc.fighters[fighter_id]
+        st = f.status
+        resources = []
+        if enc.state.stage in ("turns", "round-over", "initiative"):
+            tip = "Counterstrikes use it too"
+            if st.owes:
+                tip = "Next round's action is borrowed: none next round"
+            resources.append(Resource("Action", int(st.actions), 1, tip))
+            if st.owes:
+                resources.append(Resource("Borrowed", 1, None,
+                                          "Next round's action is used already"))
+        if f.sheet.armour is not None:
+            armour = f.sheet.armour
+            resources.append(Resource("Armour", v.armour_left(f), int(armour.hp),
+                                      f"{armour.name}: stops natural strike rolls "
+                                      f"{armour.low:02d}-{armour.high:02d}"))
+        if v.seriously_wounded(f):
+            resources.append(Resource("Seriously wounded", 1, None,
+                                      "Values halved; an action every second round"))
+        if st.dropped:
+            names = ", ".join(f.sheet.weapons[i].name for i in st.dropped
+                              if 0 <= i < len(f.sheet.weapons))
+            resources.append(Resource("Dropped", len(st.dropped), None, names))
+        if st.cover != "none":
+            resources.append(Resource(f"{st.cover.title()} cover", 1, None,
+                                      "Behind an obstacle (docs/rulesets/d100.md#obstacles)"))
+        return base._replace(resources=tuple(resources))
+
+    def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
+        """The waiting roll and the choices on it (a counterstrike, a defense)."""
+        roll = enc.state.roll
+        if roll is None:
+            return ()
+        rows = [StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
+                         fighter=enc.name_of(roll.roller_id), action=roll.label, source="d100",
+                         speed=roll.total, spent=0, cost="")]
+        for c in roll.contributions:
+            rows.append(StackRow(id=f"choice-{c.id}", fighter_id=c.fighter_id or "",
+                                 fighter=enc.name_of(c.fighter_id), action=c.label, source="",
+                                 speed=c.amount or None, spent=c.paid.get("action", 0),
+                                 cost=c.cost, reacts_to=roll.label))
+        return tuple(rows)
+
+    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
+        f = enc.fighters[fighter_id]
+        forms: list[ActionForm] = []
+        stage = enc.state.stage
+        mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
+        why = "" if mine else "not this fighter's turn"
+        if mine and enc.state.roll is not None:
+            why = "a roll is waiting: make it first"
+        word = v.action_word(f)
+        act_why = why or ("no action left (next round's is borrowed)" if not word else "")
+        holder = v.entangled_by(f)
+        strike_why = act_why or (f"entangled by {enc.name_of(holder)}: break free first"
+                                 if holder else "")
+        foes = tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id
+                     and not self.is_out(enc.fighters[o])
+                     and (enc.fighters[o].side in PARTY) != (f.side in PARTY)) \
+            or tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id
+                     and not self.is_out(enc.fighters[o]))
+        weapons = (*((str(i), f"{f.sheet.weapons[i].name} (damage {f.sheet.weapons[i].damage})")
+                     for i in v.held_weapons(f)), ("none", "punches and kicks (damage 1)"))
+        fields = [FormField("target", "Target", "choice", foes, default=foes[0][0] if foes else None),
+                  FormField("weapon", "Weapon", "choice", weapons, default=weapons[0][0]),
+                  FormField("fierce", "Fierce (-20 to strike, +1 damage)", "flag", default=False)]
+        title = "Strike" + (" (borrows next round's action)" if word == "borrow" else "")
+        forms.append(ActionForm("strike", title, tuple(fields), enabled=not strike_why,
+                                reason=strike_why, shortcut="S", verb="Strike"))
+        if holder:
+            forms.append(ActionForm("break-free", "Break free", enabled=not act_why,
+                                    reason=act_why, shortcut="B", verb="Roll"))
+        held = tuple((o, enc.name_of(o)) for o in enc.order
+                     if v.entangled_by(enc.fighters[o]) == fighter_id)
+        if held:
+            forms.append(ActionForm("disarm", "Disarm the one entangled", (
+                FormField("target", "Whom", "choice", held, default=held[0][0]),),
+                enabled=not act_why, reason=act_why, verb="Roll"))
+        if f.status.dropped:
+            forms.append(ActionForm("pick-up", "Pick up the dropped weapons", enabled=not act_why,
+                                    reason=act_why, verb="Pick up"))
+        forms.append(self.hold_form(enc, fighter_id))
+        forms.append(ActionForm("cover", "GM: cover", (FormField(
+            "cover", "Cover", "choice", (("none", "none"), ("partial", "partial"),
+                                         ("full", "full")), default=f.status.cover),),
+            role="gm", verb="Apply"))
+        return tuple(forms)
+
+    def preview(self, enc: Encounter, form_id: str, fighter_id: str,
+                values: dict[str, Any]) -> Preview:
+        me = enc.fighters[fighter_id]
+        if form_id == "strike":
+            foe = enc.fighters.get(str(values.get("target")))
+            if foe is None:
+                return Preview(error="choose a target")
+            try:
+                weapon = _weapon_value(values.get("weapon"))
+            except RuleViolation as exc:
+                return Preview(error=str(exc))
+            fierce = bool(values.get("fierce"))
+            if fierce and v.may_be_fierce(enc, me, weapon):
+                return Preview(error=v.may_be_fierce(enc, me, weapon))
+            bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
+            around = v.AROUND_COVER if foe.status.cover == "full" else 0
+            damage = v.weapon_damage(me, weapon, fierce)
+            lines = [f"{me.name} rolls 1d100 {bonus:+d}; {foe.name} then chooses a defense "
+                     f"(or declares a counterstrike before the roll)",
+                     f"Damage {damage} by the chart; {foe.name}'s Toughness "
+                     f"{v.value(foe, 'toughness')} off outside the armour"]
+            if around:
+                lines.append(f"{foe.name} is behind full cover: striking around it gives "
+                             f"+{around} to the defense")
+            if v.action_word(me) == "borrow":
+                lines.append(f"{me.name} borrows next round's action for this strike")
+            if v.seriously_wounded(me):
+                lines.append(f"{me.name} is seriously wounded: bonuses halved")
+            odds = []
+            armour = v.armour_range(foe)
+            for name in v.DEFENSES:
+                defense = v.value(foe, name) + around
+                got = d100_strike_odds(bonus, defense)
+                odds.append(Odds(f"hits against a {name} {defense:+d}", got.hit))
+            best = max(v.value(foe, name) for name in v.DEFENSES) + around
+            dist = d100_damage(bonus, best, damage, toughness=v.value(foe, "toughness"),
+                               armour=armour, chart=v.chart(enc))
+            hurt = sum((p for amount, p in dist.items() if amount > 0), Fraction(0))
+            odds.append(Odds(f"{foe.name} loses health (best defense)", hurt))
+            return Preview(lines=tuple(lines), odds=tuple(odds))
+        if form_id == "break-free":
+            holder = v.entangled_by(me)
+            other = enc.fighters.get(holder or "")
+            if other is None:
+                return Preview(error="not entangled")
+            mine, theirs = v.value(me, "damage_skill"), v.value(other, "damage_skill")
+            return Preview(lines=(f"{me.name} 1d100 {mine:+d} against {other.name} 1d100 "
+                                  f"{theirs:+d}; ties hold",),
+                           odds=(Odds("breaks free", d100_beats(mine, theirs)),))
+        if form_id == "disarm":
+            foe = enc.fighters.get(str(values.get("target")))
+            if foe is None:
+                return Preview(error="choose whom to disarm")
+            mine, theirs = v.value(me, "damage_skill"), v.value(foe, "damage_skill")
+            return Preview(lines=(f"{me.name} 1d100 {mine:+d} must beat 1.5 x {foe.name}'s "
+                                  f"1d100 {theirs:+d}",),
+                           odds=(Odds("disarms", d100_beats_one_and_a_half(mine, theirs)),))
+        if form_id == "pick-up":
+            return Preview(lines=(f"{me.name} uses the action to pick up the weapons",))
+        if form_id == "cover":
+            return Preview(lines=(f"{me.name}: cover {values.get('cover') or 'none'}",))
+        return super().preview(enc, form_id, fighter_id, values)
+
+    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
+        if form_id == "strike":
+            return dc.Strike(fighter_id=fighter_id, target_id=str(values.get("target") or ""),
+                             weapon=_weapon_value(values.get("weapon")),
+                             fierce=bool(values.get("fierce")))
+        if form_id == "break-free":
+            return dc.BreakFree(fighter_id=fighter_id)
+        if form_id == "disarm":
+            return dc.Disarm(fighter_id=fighter_id, target_id=str(values.get("target") or ""))
+        if form_id == "pick-up":
+            return dc.PickUp(fighter_id=fighter_id)
+        if form_id == "cover":
+            return dc.SetCover(fighter_id=fighter_id, cover=values.get("cover") or "none")
+        return super().build_command(form_id, fighter_id, values)
+
+    def round_controls(self, enc: Encounter) -> Any:
+        controls = super().round_controls(enc)
+        stage = enc.state.stage
+        controls.can_start_fight = stage == "setup" and bool(enc.order)
+        controls.can_start_round = stage == "round-over" and bool(enc.order)
+        if stage == "initiative":
+            controls.status = "initiative: type the rolls or leave them to the app"
+        return controls
+
+    def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
+        problems = []
+        for fid, fighter in enc.fighters.items():
+            for i in fighter.status.dropped:
+                if not 0 <= i < len(fighter.sheet.weapons):
+                    problems.append((f"fighters.{fid}.status.dropped",
+                                     f"names weapon {i}, which the sheet does not have"))
+        return problems
+
+
+def _weapon_value(value: Any) -> int | None:
+    if value in (None, "", "none"):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise RuleViolation(f"no weapon {value!r}") from None
 
 
 register(D100())

@@ -1,0 +1,140 @@
+"""What the d100 rules read off a fighter: bonuses halved by serious wounds, the weapon in
+hand, the armour still standing, actions left. No state changes here (the rules in
+``rules.py`` and ``exchange.py`` make them)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ...odds import DAMAGE_CHART, DamageChart
+from ...tables import multiplier
+
+if TYPE_CHECKING:
+    from ...model import Encounter, Fighter
+
+DAMAGE_TABLE = "damage-chart"
+DEFENSES = ("parry", "dodge", "entangle")
+UNARMED = "punches and kicks"
+# docs/rulesets/d100.md#multiple-weapons and #obstacles: what a strike around full cover
+# adds to the defense roll.
+AROUND_COVER = 20
+FIERCE_PENALTY = 20
+
+
+def seriously_wounded(fighter: Fighter) -> bool:
+    """docs/rulesets/d100.md#serious-wounds: 1/5 of the hit points (at least 1) or less,
+    and still in the fight."""
+    hp = int(fighter.status.hp)
+    return 0 < hp <= max(1, int(fighter.sheet.max_hp) // 5)
+
+
+def value(fighter: Fighter, name: str) -> int:
+    """A sheet value as the rules use it now: halved, rounded down, while seriously
+    wounded (docs/rulesets/d100.md#serious-wounds)."""
+    raw = int(getattr(fighter.sheet, name))
+    return raw // 2 if seriously_wounded(fighter) else raw
+
+
+def weapon(fighter: Fighter, index: int | None) -> Any:
+    """The weapon at ``index`` if the fighter holds it (not dropped, not broken);
+    None means punches and kicks."""
+    weapons = fighter.sheet.weapons
+    if index is None or not 0 <= index < len(weapons) or index in fighter.status.dropped:
+        return None
+    return weapons[index]
+
+
+def weapon_name(fighter: Fighter, index: int | None) -> str:
+    held = weapon(fighter, index)
+    return held.name if held is not None else UNARMED
+
+
+def armed(fighter: Fighter, index: int | None) -> bool:
+    """A weapon that can be dropped: anything but punches, kicks and unarmed 'weapons'."""
+    held = weapon(fighter, index)
+    return held is not None and held.kind != "unarmed"
+
+
+def weapon_damage(fighter: Fighter, index: int | None, fierce: bool = False) -> int:
+    """docs/rulesets/d100.md#damage: the weapon's damage (a punch or kick does 1), +1 for
+    a Fierce strike."""
+    held = weapon(fighter, index)
+    return (int(held.damage) if held is not None else 1) + (1 if fierce else 0)
+
+
+def may_be_fierce(enc: Encounter, fighter: Fighter, index: int | None) -> str:
+    """Why this strike may not be Fierce ("" if it may): punches and kicks, or melee
+    weapons when the GM's option allows (docs/rulesets/d100.md#fierce-strikes)."""
+    held = weapon(fighter, index)
+    if held is None or held.kind == "unarmed":
+        return ""
+    if held.kind == "melee" and enc.options.fierce_with_weapons:
+        return ""
+    if held.kind == "melee":
+        return "Fierce strikes are for punches and kicks (the options may allow melee weapons)"
+    return f"no Fierce strike with a {held.kind} weapon"
+
+
+def held_weapons(fighter: Fighter) -> list[int]:
+    return [i for i in range(len(fighter.sheet.weapons)) if weapon(fighter, i) is not None]
+
+
+def armour_left(fighter: Fighter) -> int:
+    """The armour's hit points now (0 with no armour)."""
+    armour = fighter.sheet.armour
+    if armour is None:
+        return 0
+    now = fighter.status.armour_hp
+    return int(armour.hp) if now is None else int(now)
+
+
+def armour_range(fighter: Fighter) -> tuple[int, int] | None:
+    """docs/rulesets/d100.md#armour: the natural rolls the armour stops, while it has hit
+    points left (at 0 it counts as no armour)."""
+    armour = fighter.sheet.armour
+    if armour is None or armour_left(fighter) <= 0:
+        return None
+    return int(armour.low), int(armour.high)
+
+
+def cover_range(enc: Encounter, fighter: Fighter) -> tuple[int, int] | None:
+    """docs/rulesets/d100.md#obstacles: partial cover stops a range like armour."""
+    if fighter.status.cover != "partial":
+        return None
+    return int(enc.options.partial_cover_low), int(enc.options.partial_cover_high)
+
+
+def chart(enc: Encounter) -> DamageChart:
+    """The fight's damage chart (an editable roll table), as multipliers by natural roll;
+    the text's chart when the fight has none."""
+    table = enc.tables.get(DAMAGE_TABLE)
+    if table is None:
+        return DAMAGE_CHART
+    rows = []
+    for row in table.rows:
+        times = multiplier(row.effect)
+        rows.append((row.low, row.high, times if times is not None else Fraction(1)))
+    return tuple(rows)
+
+
+def entangled_by(fighter: Fighter) -> str | None:
+    """Who holds this fighter entangled (docs/rulesets/d100.md#entangle)."""
+    for cond in fighter.status.conditions:
+        if cond.name == "Entangled" and cond.imposed_by:
+            return str(cond.imposed_by)
+    return None
+
+
+def can_borrow(fighter: Fighter) -> bool:
+    """docs/rulesets/d100.md#actions: one borrowed action at a time; never while
+    seriously wounded."""
+    return not fighter.status.owes and not seriously_wounded(fighter)
+
+
+def action_word(fighter: Fighter) -> str:
+    """What using an action now costs: "" (none left, none to borrow), "action", or
+    "borrow"."""
+    if int(fighter.status.actions) > 0:
+        return "action"
+    return "borrow" if can_borrow(fighter) else ""
