@@ -22,9 +22,10 @@ from fightdesk.storage.sessions import session_to_json
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 # Each built ruleset's demo fight (a ruleset whose rules are built adds its own here).
-RULES_PREFIX = {"street-fighter": "sf-", "roll-under": "ru-"}
+RULES_PREFIX = {"street-fighter": "sf-", "roll-under": "ru-", "d100": "d100-"}
 DEMOS = {"street-fighter": RESOURCES / "demo_fight.json",
-         "roll-under": RESOURCES / "demo_roll-under.json"}
+         "roll-under": RESOURCES / "demo_roll-under.json",
+         "d100": RESOURCES / "demo_d100.json"}
 DEFAULT_FIGHTS = 150
 STEPS = 30
 USED = ("spent", "lost", "converted")

@@ -1,0 +1,385 @@
+"""d100 scenarios with pinned dice (typed in): each rule of docs/rulesets/d100.md, able
+to fail if the rule were wrong."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.rulesets.d100 import commands as dc
+
+from .fight import choose, fight, go_to, make, start, turn_of
+
+
+def hp(engine: Engine, fid: str) -> int:
+    return int(engine.encounter.fighters[fid].status.hp)
+
+
+def status(engine: Engine, fid: str):  # type: ignore[no-untyped-def]
+    return engine.encounter.fighters[fid].status
+
+
+def strike(engine: Engine, me: str, foe: str, weapon: int | None = 0, fierce: bool = False) -> None:
+    out = engine.apply(dc.Strike(fighter_id=me, target_id=foe, weapon=weapon, fierce=fierce))
+    assert out.ok, out.error
+
+
+def started() -> Engine:
+    engine = fight()
+    start(engine)
+    return engine
+
+
+# --- the round and the actions --------------------------------------------------------------------
+
+
+def test_the_declared_order_needs_no_roll_and_keeps_the_gms_drag() -> None:
+    engine = started()
+    assert engine.pending() is None and turn_of(engine) == "rook"
+    assert all(f.status.actions == 1 for f in engine.encounter.fighters.values())
+    assert engine.apply(c.MoveTurn(slot_id="tariq", section="round", index=0)).ok
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    order = [s.fighter_id for s in engine.encounter.state.turns.sections[0].slots]
+    assert order[:3] == ["tariq", "rook", "vesna"]
+
+
+def test_a_strike_uses_the_action_then_one_is_borrowed_then_none() -> None:
+    engine = started()
+    strike(engine, "rook", "bandit-1")
+    make(engine, 5)  # natural 05: fails, no defense roll
+    assert status(engine, "rook").actions == 0 and not status(engine, "rook").owes
+    assert engine.apply(dc.PickUp(fighter_id="rook")).ok  # borrows for it
+    assert status(engine, "rook").owes and status(engine, "rook").dropped == []
+    refused = engine.apply(dc.Strike(fighter_id="rook", target_id="bandit-1", weapon=0))
+    assert refused.error == ("Rook has no action left for a strike (next round's action is "
+                             "already borrowed)")
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    assert status(engine, "rook").actions == 0 and not status(engine, "rook").owes
+    # No action this round, but borrowing again during it is allowed.
+    strike(engine, "rook", "bandit-1")
+    assert status(engine, "rook").owes
+
+
+# --- the exchange ---------------------------------------------------------------------------------
+
+
+def test_a_hit_outside_the_armour_takes_the_chart_multiplier_less_toughness() -> None:
+    engine = started()
+    strike(engine, "rook", "bandit-1")
+    make(engine, 80)  # natural 80: x1.5, outside the quarter suit's 45-70; total 95
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.roller_id == "bandit-1" and roll.data["strike_total"] == 95
+    odds = {o.label: o.chance for o in engine.ruleset.roll_odds(engine.encounter, roll)}
+    assert odds["parry +5 beats 95"] == Fraction(10, 100)  # naturals 91-00
+    refused = engine.apply(c.MakeRoll(roll_id=roll.id))
+    assert refused.error == "choose parry, dodge or entangle (or no defense) first"
+    choose(engine, "bandit-1", "parry")
+    make(engine, 50)  # 55 does not beat 95
+    assert hp(engine, "bandit-1") == 10 - 6  # floor(4 x 1.5) = 6, Toughness 0
+    assert engine.encounter.state.roll is None
+
+
+def test_a_hit_inside_the_armour_hurts_the_armour_until_it_is_gone() -> None:
+    engine = started()
+    strike(engine, "rook", "bandit-1")
+    make(engine, 50)  # x1, inside 45-70
+    choose(engine, "bandit-1", "dodge")
+    make(engine, 10)
+    assert hp(engine, "bandit-1") == 10 and status(engine, "bandit-1").armour_hp == 0
+    strike(engine, "rook", "bandit-1")  # borrowed
+    make(engine, 50)
+    choose(engine, "bandit-1", "none")
+    make(engine)  # no defense: nothing is rolled
+    assert hp(engine, "bandit-1") == 10 - 4  # the armour at 0 stops nothing
+
+
+def test_armour_takes_no_more_than_it_has_and_the_wearer_nothing() -> None:
+    engine = started()
+    go_to(engine, "vesna")
+    strike(engine, "vesna", "bandit-captain", weapon=0)
+    make(engine, 97)  # x2, outside full plate's 5-95: 4 - Toughness 1
+    choose(engine, "bandit-captain", "none")
+    make(engine)
+    assert hp(engine, "bandit-captain") == 20 - 3
+
+
+def test_ties_go_to_the_attacker_and_half_damage_rounds_down() -> None:
+    engine = started()
+    go_to(engine, "vesna")
+    strike(engine, "vesna", "bandit-1", weapon=0)
+    make(engine, 20)  # x0.5, total 40
+    choose(engine, "bandit-1", "parry")
+    make(engine, 35)  # 40 ties 40: the strike hits
+    assert hp(engine, "bandit-1") == 10 - 1  # floor(2 x 0.5)
+
+
+def test_a_defense_that_beats_the_strike_stops_it() -> None:
+    engine = started()
+    strike(engine, "rook", "bandit-1")
+    make(engine, 30)  # total 45
+    choose(engine, "bandit-1", "parry")
+    choose(engine, "bandit-1", "dodge")  # a new choice replaces the old one
+    roll = engine.encounter.state.roll
+    assert roll is not None and [x.kind for x in roll.contributions] == ["dodge"]
+    make(engine, 41)  # 46 beats 45
+    assert hp(engine, "bandit-1") == 10 and status(engine, "bandit-1").armour_hp is None
+
+
+def test_a_natural_01_to_10_drops_a_weapon_but_not_fists() -> None:
+    engine = started()
+    strike(engine, "rook", "bandit-1")
+    make(engine, 10)
+    assert engine.encounter.state.roll is None and status(engine, "rook").dropped == [0]
+    refused = engine.apply(dc.Strike(fighter_id="rook", target_id="bandit-1", weapon=0))
+    assert refused.error == "Rook's Longsword is on the floor: pick it up first"
+    go_to(engine, "vesna")
+    strike(engine, "vesna", "bandit-1", weapon=0)
+    make(engine, 1)
+    assert status(engine, "vesna").dropped == []
+
+
+def test_fierce_is_for_fists_unless_the_option_allows_melee_weapons() -> None:
+    engine = started()
+    refused = engine.apply(dc.Strike(fighter_id="rook", target_id="bandit-1", weapon=0, fierce=True))
+    assert refused.error == ("Fierce strikes are for punches and kicks (the options may allow "
+                             "melee weapons)")
+    assert engine.apply(c.SetOption(option="fierce_with_weapons", value=True)).ok
+    strike(engine, "rook", "bandit-1", fierce=True)
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.base == 15 - 20
+    make(engine, 80)  # total 60
+    choose(engine, "bandit-1", "none")
+    make(engine)
+    assert hp(engine, "bandit-1") == 10 - 7  # floor((4 + 1) x 1.5)
+    go_to(engine, "tariq")
+    refused = engine.apply(dc.Strike(fighter_id="tariq", target_id="bandit-1", weapon=0, fierce=True))
+    assert refused.error == "no Fierce strike with a bullet weapon"
+
+
+def test_the_damage_chart_is_the_fights_editable_table() -> None:
+    engine = started()
+    table = engine.encounter.tables["damage-chart"].model_dump(mode="json")
+    table["rows"][2]["effect"] = "x3"  # 26-75
+    assert engine.apply(c.SetTable(table=table)).ok
+    strike(engine, "rook", "bandit-1")
+    make(engine, 30)
+    choose(engine, "bandit-1", "none")
+    make(engine)
+    assert hp(engine, "bandit-1") == 10 - 12 + 2  # 12 damage, 0 is the floor
+
+
+# --- the counterstrike ----------------------------------------------------------------------------
+
+
+def counter_case(counter: int) -> Engine:
+    """Bandit 1 strikes Vesna (natural 50: total 55; 1.5 x is 82); she counterstrikes +20."""
+    engine = started()
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "vesna")
+    choose(engine, "vesna", "counter-0")
+    assert status(engine, "vesna").actions == 0
+    make(engine, 50)
+    make(engine, counter)
+    return engine
+
+
+@pytest.mark.parametrize(("counter", "vesna", "bandit"), [
+    (35, 14 - 1, 10),   # 55 <= 55: only the strike (club 3 - Toughness 2)
+    (61, 14 - 1, 10),   # 81: both; fists x1 at 61 hit the quarter suit (4 -> 2)
+    (62, 14, 10 - 0),   # 82: only the counter, on the armour
+    (80, 14, 10 - 3),   # 100: only the counter, x1.5 outside the armour
+    (7, 14 - 1, 10),    # the counter's own 01-10 fails
+])
+def test_counterstrike_outcomes(counter: int, vesna: int, bandit: int) -> None:
+    engine = counter_case(counter)
+    assert hp(engine, "vesna") == vesna and hp(engine, "bandit-1") == bandit
+    if counter == 61:
+        assert status(engine, "bandit-1").armour_hp == 2
+
+
+def test_a_counter_against_a_natural_01_to_10_hits_if_it_beats_the_strike() -> None:
+    engine = started()
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "vesna")
+    choose(engine, "vesna", "counter-0")
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert engine.apply(c.MakeRoll(roll_id=roll.id, dice=[[5], [30]])).ok  # 10 against 50
+    assert engine.encounter.state.roll is None
+    assert hp(engine, "bandit-1") == 10 - 2 and status(engine, "bandit-1").dropped == [0]
+    assert hp(engine, "vesna") == 14
+
+
+def test_a_counterstrike_taken_back_gives_the_action_back() -> None:
+    engine = started()
+    strike(engine, "rook", "vesna")
+    choose(engine, "vesna", "counter")
+    roll = engine.encounter.state.roll
+    assert roll is not None and status(engine, "vesna").actions == 0
+    assert engine.apply(c.Withdraw(roll_id=roll.id, contribution_id=roll.contributions[0].id)).ok
+    assert status(engine, "vesna").actions == 1
+
+
+def test_a_counterstrike_after_the_action_borrows_next_rounds() -> None:
+    engine = started()
+    go_to(engine, "vesna")
+    strike(engine, "vesna", "bandit-1", weapon=0)
+    make(engine, 1)
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "vesna")
+    choose(engine, "vesna", "counter")
+    assert status(engine, "vesna").owes
+
+
+# --- entangle and disarm --------------------------------------------------------------------------
+
+
+def entangled() -> Engine:
+    engine = started()
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "vesna")
+    make(engine, 50)  # 55
+    choose(engine, "vesna", "entangle")
+    make(engine, 31)  # 56 beats 55
+    conds = status(engine, "bandit-1").conditions
+    assert [(x.name, x.imposed_by) for x in conds] == [("Entangled", "vesna")]
+    return engine
+
+
+def test_an_entangled_fighter_must_break_free_and_ties_hold() -> None:
+    engine = entangled()
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    go_to(engine, "bandit-1")
+    refused = engine.apply(dc.Strike(fighter_id="bandit-1", target_id="vesna", weapon=0))
+    assert refused.error == "Bandit 1 is entangled by Vesna: break free first"
+    assert engine.apply(dc.BreakFree(fighter_id="bandit-1", dice=[[60], [50]])).ok  # 65 = 65
+    assert status(engine, "bandit-1").conditions and status(engine, "bandit-1").actions == 0
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    go_to(engine, "bandit-1")
+    assert engine.apply(dc.BreakFree(fighter_id="bandit-1", dice=[[61], [50]])).ok  # 66 > 65
+    assert not status(engine, "bandit-1").conditions
+
+
+@pytest.mark.parametrize(("mine", "theirs", "works"), [(53, 40, True), (52, 40, False)])
+def test_the_entangler_disarms_by_beating_one_and_a_half_times(mine: int, theirs: int,
+                                                               works: bool) -> None:
+    engine = entangled()
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    go_to(engine, "vesna")
+    # 1.5 x (40 + 5) is 67: Vesna's 53 + 15 = 68 disarms, 52 + 15 = 67 does not.
+    assert engine.apply(dc.Disarm(fighter_id="vesna", target_id="bandit-1",
+                                  dice=[[mine], [theirs]])).ok
+    assert (status(engine, "bandit-1").dropped == [0]) == works
+
+
+def test_an_entangler_out_of_the_fight_lets_go() -> None:
+    engine = entangled()
+    assert engine.apply(c.SetValue(fighter_id="vesna", field="status.hp", value=0)).ok
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    go_to(engine, "bandit-1")
+    assert not status(engine, "bandit-1").conditions
+
+
+# --- obstacles ------------------------------------------------------------------------------------
+
+
+def test_full_cover_adds_twenty_to_the_defense_and_partial_cover_stops_its_range() -> None:
+    engine = started()
+    assert engine.apply(dc.SetCover(fighter_id="bandit-1", cover="full")).ok
+    strike(engine, "rook", "bandit-1")
+    make(engine, 80)
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.base == 20
+    choose(engine, "bandit-1", "parry")
+    make(engine, 71)  # 71 + 5 + 20 = 96 beats 95
+    assert hp(engine, "bandit-1") == 10
+    assert engine.apply(dc.SetCover(fighter_id="bandit-1", cover="partial")).ok
+    strike(engine, "rook", "bandit-1")
+    make(engine, 35)  # inside the partial cover's 30-70
+    choose(engine, "bandit-1", "none")
+    make(engine)
+    assert hp(engine, "bandit-1") == 10 and status(engine, "bandit-1").armour_hp is None
+
+
+# --- serious wounds -------------------------------------------------------------------------------
+
+
+def test_a_seriously_wounded_fighter_is_halved_and_acts_every_second_round() -> None:
+    engine = started()
+    go_to(engine, "bandit-captain")
+    strike(engine, "bandit-captain", "tariq")
+    make(engine, 97)  # axe 5 x 2 = 10 outside the jacket: Tariq 12 -> 2 (1/5 of 12 is 2)
+    choose(engine, "tariq", "none")
+    make(engine)
+    assert hp(engine, "tariq") == 2 and status(engine, "tariq").wounded_round == 1
+    acted = []
+    for _ in range(2):
+        assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+        acted.append(status(engine, "tariq").actions)
+    assert acted == [0, 1]  # round 2 skipped, round 3 acts
+    go_to(engine, "tariq")
+    assert engine.encounter.round == 3
+    strike(engine, "tariq", "bandit-1")
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.base == 10 // 2
+    make(engine, 1)
+    refused = engine.apply(dc.Strike(fighter_id="tariq", target_id="bandit-1", weapon=1))
+    assert refused.error == ("Tariq has no action left for a strike (seriously wounded "
+                             "fighters cannot borrow)")
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    assert status(engine, "tariq").actions == 0
+
+
+# --- initiative -----------------------------------------------------------------------------------
+
+
+def test_method_b_adds_combat_and_ties_go_to_the_higher_bonus_once_per_fight() -> None:
+    engine = fight()
+    assert engine.apply(c.SetOption(option="initiative", value="B")).ok
+    assert engine.apply(c.SetOption(option="initiative_every_round", value=False)).ok
+    assert engine.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None and pending.fields[0].label == "Rook: 1d100 + Combat"
+    # Rook 50 + 12 = 62, Vesna 47 + 15 = 62 (higher bonus first), Tariq 90 + 8 = 98...
+    typed = {"rook": 50, "vesna": 47, "tariq": 90, "bandit-captain": 1, "bandit-1": 2,
+             "bandit-2": 3}
+    assert engine.apply(c.Answer(decision_id=pending.id, values=typed)).ok
+    order = [s.fighter_id for s in engine.encounter.state.turns.sections[0].slots]
+    assert order == ["tariq", "vesna", "rook", "bandit-captain", "bandit-2", "bandit-1"]
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    assert engine.pending() is None
+    assert [s.fighter_id for s in engine.encounter.state.turns.sections[0].slots] == order
+
+
+def test_method_d_goes_clockwise_by_seat_from_the_highest_roll() -> None:
+    engine = fight()
+    assert engine.apply(c.SetOption(option="initiative", value="D")).ok
+    assert engine.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None
+    typed = {"rook": 10, "vesna": 20, "tariq": 30, "bandit-captain": 99, "bandit-1": 40,
+             "bandit-2": 50}
+    assert engine.apply(c.Answer(decision_id=pending.id, values=typed)).ok
+    order = [s.fighter_id for s in engine.encounter.state.turns.sections[0].slots]
+    # Seats: Rook 1, Vesna 2, Tariq 3, Captain 4, the bandits 5 (in the fight's order).
+    assert order == ["bandit-captain", "bandit-1", "bandit-2", "rook", "vesna", "tariq"]
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    assert engine.pending() is not None  # every round by default
+
+
+# --- one undo step ------------------------------------------------------------------------------
+
+
+def test_the_whole_exchange_is_one_undo_step() -> None:
+    engine = started()
+    before = engine.encounter.model_dump(mode="json")
+    strike(engine, "rook", "bandit-1")
+    make(engine, 80)
+    choose(engine, "bandit-1", "parry")
+    make(engine, 50)
+    assert hp(engine, "bandit-1") == 4
+    assert engine.undo()
+    assert engine.encounter.model_dump(mode="json") == before
