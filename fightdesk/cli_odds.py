@@ -297,7 +297,7 @@ def _d100(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
             ("only the counter hits", got.only_counter),
             ("neither hits", got.neither),
         ]
-        data = {
+        data: dict[str, Any] = {
             "only_attack": fraction_text(got.only_attack),
             "both": fraction_text(got.both),
             "only_counter": fraction_text(got.only_counter),

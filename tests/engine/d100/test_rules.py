@@ -4,6 +4,7 @@ to fail if the rule were wrong."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ def hp(engine: Engine, fid: str) -> int:
     return int(engine.encounter.fighters[fid].status.hp)
 
 
-def status(engine: Engine, fid: str):  # type: ignore[no-untyped-def]
+def status(engine: Engine, fid: str) -> Any:
     return engine.encounter.fighters[fid].status
 
 

@@ -143,9 +143,9 @@ def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     if foe is None:
         return ()
     if roll.contributions:
-        got = d100_counterstrike(roll.total, v.value(foe, "counterstrike"))
-        return (Odds("only the strike hits", got.only_attack), Odds("both hit", got.both),
-                Odds("only the counter hits", got.only_counter), Odds("neither", got.neither))
+        met = d100_counterstrike(roll.total, v.value(foe, "counterstrike"))
+        return (Odds("only the strike hits", met.only_attack), Odds("both hit", met.both),
+                Odds("only the counter hits", met.only_counter), Odds("neither", met.neither))
     around = v.AROUND_COVER if foe.status.cover == "full" else 0
     out = [Odds("natural 01-10, fails", d100_strike_odds(roll.total, 0).fumbled)]
     for name in v.DEFENSES:
@@ -171,7 +171,7 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
         dropped = v.armed(me, weapon)
         result.outcome = f"natural {natural:02d}: the strike fails" + (
             f", {me.name} drops the {v.weapon_name(me, weapon)}" if dropped else "")
-        if dropped:
+        if dropped and weapon is not None:
             ctx.set(path(me.id), "dropped", sorted({*me.status.dropped, int(weapon)}))
         ctx.summary = f"{me.name}'s strike fails (natural {natural:02d})"
         ctx.say(ctx.summary + (": the weapon is dropped" if dropped else ""),

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 DAMAGE_TABLE = "damage-chart"
 DEFENSES = ("parry", "dodge", "entangle")
 UNARMED = "punches and kicks"
-# docs/rulesets/d100.md#multiple-weapons and #obstacles: what a strike around full cover
+# docs/rulesets/d100.md#obstacles: what a strike around full cover
 # adds to the defense roll.
 AROUND_COVER = 20
 FIERCE_PENALTY = 20
