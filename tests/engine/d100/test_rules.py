@@ -384,3 +384,62 @@ def test_the_whole_exchange_is_one_undo_step() -> None:
     assert hp(engine, "bandit-1") == 4
     assert engine.undo()
     assert engine.encounter.model_dump(mode="json") == before
+
+
+# --- weapon destruction ---------------------------------------------------------------------------
+
+
+def parried_with_the_club(engine: Engine, natural: int) -> None:
+    """Rook's strike beats Bandit 1's parry with the Club (Club: damage 3, 3 HP)."""
+    strike(engine, "rook", "bandit-1")
+    make(engine, natural)
+    choose(engine, "bandit-1", "parry-0")
+    make(engine, 1)
+    pending = engine.pending()
+    assert pending is not None and [ch.id for ch in pending.choices] == ["weapon", "defender"]
+
+
+def test_a_failed_parry_with_a_weapon_lets_the_attacker_strike_the_weapon() -> None:
+    engine = started()
+    parried_with_the_club(engine, 20)  # x0.5: 2 to the Club
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id=pending.id, choice="weapon")).ok
+    assert status(engine, "bandit-1").weapon_hp == [1] and hp(engine, "bandit-1") == 10
+    # The weaker-weapon option: a Club with 1 HP left deals 1.
+    assert engine.apply(c.SetOption(option="weaker_weapons", value=True)).ok
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "tariq")
+    make(engine, 30)
+    choose(engine, "tariq", "none")
+    make(engine)
+    assert hp(engine, "tariq") == 12 - 1
+
+
+def test_a_weapon_at_0_is_unusable_and_twice_its_damage_destroys_it() -> None:
+    engine = started()
+    parried_with_the_club(engine, 50)  # 4 to the Club: 0 HP, 4 of the 6 that destroy it
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id=pending.id, choice="weapon")).ok
+    go_to(engine, "bandit-1")
+    refused = engine.apply(dc.Strike(fighter_id="bandit-1", target_id="rook", weapon=0))
+    assert refused.error == "Bandit 1's Club is broken (0 HP): unusable until repaired"
+    # Repaired by the GM, then struck for 2 more: 6 in all, destroyed.
+    assert engine.apply(c.SetValue(fighter_id="bandit-1", field="status.weapon_hp", value=[3])).ok
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    parried_with_the_club(engine, 20)
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id=pending.id, choice="weapon")).ok
+    assert status(engine, "bandit-1").weapon_harm == [6]
+    assert engine.session.log[-1].summary == "Rook strikes Bandit 1's Club for 2: destroyed beyond repair"
+
+
+def test_a_failed_parry_the_attacker_turns_on_the_defender() -> None:
+    engine = started()
+    parried_with_the_club(engine, 80)
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id=pending.id, choice="defender")).ok
+    assert hp(engine, "bandit-1") == 10 - 6 and status(engine, "bandit-1").weapon_hp == []

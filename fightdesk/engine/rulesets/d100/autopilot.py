@@ -34,6 +34,11 @@ PARTY = ("pc", "ally")
 def next_command(ruleset: D100, enc: Encounter, rng: random.Random) -> c.Command | None:
     state = enc.state
     pending = ruleset.pending(enc)
+    if pending is not None and pending.choices:
+        # After a failed parry: strike the defender unless only the weapon would suffer.
+        hit = state.hit or {}
+        pick = "defender" if int(hit.get("to_defender", 0)) > 0 else "weapon"
+        return c.Answer(decision_id=pending.id, choice=pick, by="autopilot")
     if pending is not None:
         return c.Answer(decision_id=pending.id, values={}, by="autopilot")
     if state.stage == "setup":
@@ -69,7 +74,7 @@ def strike_value(enc: Encounter, me: Fighter, foe: Fighter, weapon: int | None,
     bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
     around = v.AROUND_COVER if foe.status.cover == "full" else 0
     defense = max(v.value(foe, name) for name in v.DEFENSES) + around
-    dist = d100_damage(bonus, defense, v.weapon_damage(me, weapon, fierce),
+    dist = d100_damage(bonus, defense, v.weapon_damage(me, weapon, fierce, enc),
                        toughness=v.value(foe, "toughness"), armour=v.armour_range(foe),
                        chart=v.chart(enc))
     return expected(dist)
@@ -119,15 +124,15 @@ def _counter_if_it_pays(ruleset: D100, enc: Encounter, roll: PendingRoll) -> str
     weapon = roll.data.get("weapon")
     fierce = bool(roll.data.get("fierce"))
     mine = max([*v.held_weapons(me), None],
-               key=lambda i: (v.weapon_damage(me, i), -1 if i is None else -i))
+               key=lambda i: (v.weapon_damage(me, i, enc=enc), -1 if i is None else -i))
     got = d100_counterstrike(roll.total, v.value(me, "counterstrike"))
     # Average damage each way, on an average hit (the chart's x1 band).
-    theirs = Fraction(max(0, v.weapon_damage(attacker, weapon, fierce) - v.value(me, "toughness")))
-    ours = Fraction(max(0, v.weapon_damage(me, mine) - v.value(attacker, "toughness")))
+    theirs = Fraction(max(0, v.weapon_damage(attacker, weapon, fierce, enc) - v.value(me, "toughness")))
+    ours = Fraction(max(0, v.weapon_damage(me, mine, enc=enc) - v.value(attacker, "toughness")))
     taken = (got.only_attack + got.both) * theirs
     dealt = (got.only_counter + got.both) * ours
     defended = expected(d100_damage(roll.total, max(v.value(me, n) for n in v.DEFENSES),
-                                    v.weapon_damage(attacker, weapon, fierce),
+                                    v.weapon_damage(attacker, weapon, fierce, enc),
                                     toughness=v.value(me, "toughness"),
                                     armour=v.armour_range(me), chart=v.chart(enc)))
     later = strike_value(enc, me, attacker, mine, False)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...base import Condition
 from ...odds import (
     FUMBLE_TOP,
+    chart_multiplier,
     d100_beats_total,
     d100_counterstrike,
     d100_hit_damage,
@@ -242,14 +243,32 @@ def defense_options(rules: D100, enc: Any, roll: PendingRoll) -> list[Contributi
     chosen = {c.kind for c in roll.contributions}
     out = []
     for name in v.DEFENSES:
-        if name in chosen:
-            continue
         bonus = v.value(foe, name)
-        out.append(ContributionOption(foe.id, foe.name, name, f"{name} {bonus:+d}", 0, 0, 0, ""))
+        if name not in chosen:
+            out.append(ContributionOption(foe.id, foe.name, name, f"{name} {bonus:+d}",
+                                          0, 0, 0, ""))
+        if name != "parry":
+            continue
+        for index in parrying_weapons(foe):
+            kind = f"parry-{index}"
+            if kind not in chosen:
+                out.append(ContributionOption(
+                    foe.id, foe.name, kind,
+                    f"parry {bonus:+d} with the {foe.sheet.weapons[index].name}", 0, 0, 0, ""))
     if TAKE not in chosen:
         out.append(ContributionOption(foe.id, foe.name, TAKE, "no defense (take the strike)",
                                       0, 0, 0, ""))
     return out
+
+
+def parrying_weapons(fighter: Fighter) -> list[int]:
+    """Melee weapons in hand: a parry with one risks it (docs/rulesets/d100.md#weapon-destruction)."""
+    return [i for i in v.held_weapons(fighter) if fighter.sheet.weapons[i].kind == "melee"]
+
+
+def defense_kind(kind: str) -> str:
+    """parry, dodge or entangle, whatever weapon goes with it."""
+    return kind.split("-", 1)[0]
 
 
 def pay_defense(ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str) -> Contribution:
@@ -258,15 +277,21 @@ def pay_defense(ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: s
     if fighter_id != target:
         ctx.fail("only the one struck chooses the defense")
     foe = enc.fighters[target]
-    if kind not in (*v.DEFENSES, TAKE):
+    index = None
+    if kind.startswith("parry-"):
+        index = _index(ctx, kind.removeprefix("parry-"))
+        if index not in parrying_weapons(foe):
+            ctx.fail(f"{foe.name} holds no melee weapon {index} to parry with")
+    elif kind not in (*v.DEFENSES, TAKE):
         ctx.fail(f"no defense {kind!r}: parry, dodge, entangle or none")
     if roll.contributions:
         # One defense per roll: the new choice replaces the old (both are free).
         ctx.set(("state", "roll"), "contributions", [])
     if kind == TAKE:
         return Contribution(id=0, fighter_id=foe.id, kind=TAKE, label="no defense", amount=0)
-    bonus = v.value(foe, kind)
-    return Contribution(id=0, fighter_id=foe.id, kind=kind, label=kind, amount=bonus)
+    bonus = v.value(foe, defense_kind(kind))
+    label = kind if index is None else f"parry with the {foe.sheet.weapons[index].name}"
+    return Contribution(id=0, fighter_id=foe.id, kind=kind, label=label, amount=bonus)
 
 
 def defense_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
@@ -279,7 +304,7 @@ def defense_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     out = []
     for name in v.DEFENSES:
         bonus = v.value(foe, name) + roll.base
-        mark = " (chosen)" if name == chosen else ""
+        mark = " (chosen)" if chosen is not None and defense_kind(chosen) == name else ""
         out.append(Odds(f"{name} {bonus:+d} beats {strike}{mark}", d100_beats_total(bonus, strike)))
     return tuple(out)
 
@@ -310,7 +335,8 @@ def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
     foe = enc.fighters.get(str(roll.data["target"]))
     if me is None or foe is None:
         return
-    kind = chosen_defense(roll) or "defense"
+    chosen = chosen_defense(roll) or "defense"
+    kind = defense_kind(chosen)
     strike = int(roll.data["strike_total"])
     total = result.faces[0] + roll.total
     if total > strike:
@@ -327,8 +353,85 @@ def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
     result.outcome = f"{kind} {total} does not beat {strike}"
     ctx.say(f"{me.name}'s strike beats {foe.name}'s {kind} ({strike} to {total})",
             fighter_id=me.id, kind="resolve")
+    if chosen.startswith("parry-"):
+        ask_weapon_or_defender(rules, ctx, me, foe, int(chosen.removeprefix("parry-")), roll)
+        return
     deal_damage(rules, ctx, me, foe, roll.data.get("weapon"), int(roll.data["strike_natural"]),
                 fierce=bool(roll.data.get("fierce")))
+
+
+# --- a failed parry with a weapon ------------------------------------------------------------
+
+
+def ask_weapon_or_defender(rules: D100, ctx: Context, me: Fighter, foe: Fighter, index: int,
+                           roll: PendingRoll) -> None:
+    """docs/rulesets/d100.md#weapon-destruction: after a failed parry with a weapon the
+    attacker chooses: damage the weapon or the defender."""
+    from ...base import Choice, Decision
+
+    enc = ctx.enc
+    natural = int(roll.data["strike_natural"])
+    fierce = bool(roll.data.get("fierce"))
+    base = v.weapon_damage(me, roll.data.get("weapon"), fierce, enc)
+    to_weapon = int(base * chart_multiplier(v.chart(enc), natural))
+    to_defender, on_armour = d100_hit_damage(
+        base, natural, toughness=v.value(foe, "toughness"), armour=v.armour_range(foe),
+        chart=v.chart(enc))
+    cover = v.cover_range(enc, foe)
+    if on_armour or (cover is not None and cover[0] <= natural <= cover[1]):
+        to_defender = 0
+    name = foe.sheet.weapons[index].name
+    ctx.set(("state",), "hit", {"actor": me.id, "target": foe.id, "weapon": roll.data.get("weapon"),
+                                "fierce": fierce, "natural": natural, "parry_weapon": index,
+                                "to_weapon": to_weapon, "to_defender": to_defender})
+    where = "the armour" if on_armour else f"{to_defender} health"
+    ctx.set(("state",), "pending", Decision(
+        id=f"parry-{roll.id}", fighter_id=me.id,
+        prompt=f"{me.name}'s strike beat {foe.name}'s parry: strike the {name} or {foe.name}?",
+        choices=[Choice(id="weapon", label=f"the {name} ({to_weapon} damage, "
+                        f"{v.weapon_hp(foe, index)} HP left)"),
+                 Choice(id="defender", label=f"{foe.name} ({where})")],
+        asks=f"{me.name}'s player" if me.side == "pc" else "the GM"))
+    ctx.summary = f"{me.name}'s strike beats {foe.name}'s parry: the weapon or {foe.name}?"
+
+
+def answer_hit(rules: D100, ctx: Context, choice: str | None, by: str) -> None:
+    enc = ctx.enc
+    hit = enc.state.hit
+    if choice not in ("weapon", "defender") or hit is None:
+        ctx.fail("choose the weapon or the defender")
+    ctx.set(("state",), "pending", None)
+    ctx.set(("state",), "hit", None)
+    me = enc.fighters.get(str(hit["actor"]))
+    foe = enc.fighters.get(str(hit["target"]))
+    if me is None or foe is None:
+        return
+    if choice == "defender":
+        deal_damage(rules, ctx, me, foe, hit.get("weapon"), int(hit["natural"]),
+                    fierce=bool(hit.get("fierce")))
+        return
+    damage_weapon(ctx, foe, int(hit["parry_weapon"]), int(hit["to_weapon"]), me)
+
+
+def damage_weapon(ctx: Context, owner: Fighter, index: int, amount: int, by: Fighter) -> None:
+    """A weapon loses hit points: at 0 it is unusable but repairable; dealt twice its
+    damage in all, it is destroyed (docs/rulesets/d100.md#weapon-destruction)."""
+    count = len(owner.sheet.weapons)
+    hp = [v.weapon_hp(owner, i) for i in range(count)]
+    harm = [v.weapon_harm(owner, i) for i in range(count)]
+    hp[index] = max(0, hp[index] - amount)
+    harm[index] += amount
+    ctx.set(path(owner.id), "weapon_hp", hp)
+    ctx.set(path(owner.id), "weapon_harm", harm)
+    owner = ctx.enc.fighters[owner.id]
+    name = owner.sheet.weapons[index].name
+    state = f"{hp[index]} HP left"
+    if v.destroyed(owner, index):
+        state = "destroyed beyond repair"
+    elif hp[index] <= 0:
+        state = "broken: unusable until repaired"
+    ctx.summary = f"{by.name} strikes {owner.name}'s {name} for {amount}: {state}"
+    ctx.say(ctx.summary, fighter_id=owner.id, kind="resolve")
 
 
 # --- the counterstrike -----------------------------------------------------------------------
@@ -401,7 +504,7 @@ def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
     health lost."""
     enc = ctx.enc
     target = enc.fighters[target.id]
-    base = v.weapon_damage(attacker, weapon, fierce)
+    base = v.weapon_damage(attacker, weapon, fierce, enc)
     cover = v.cover_range(enc, target)
     if cover is not None and cover[0] <= natural <= cover[1]:
         ctx.summary = f"{attacker.name} hits {target.name}'s cover (natural {natural:02d})"

@@ -7,7 +7,7 @@ order, so undo, redo and the log rebuild cover it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -89,6 +89,9 @@ class D100Status(StateModel):
     wounded_round: int | None = None
     # docs/rulesets/d100.md#obstacles: behind cover (the GM sets it).
     cover: Literal["none", "partial", "full"] = "none"
+    # docs/rulesets/d100.md#weapon-destruction: the damage each weapon has taken in all
+    # (by position on the sheet); twice its damage destroys it.
+    weapon_harm: list[int] = Field(default_factory=list)
 
 
 InitiativeMethod = Literal["declared", "A", "B", "C", "D"]
@@ -105,6 +108,8 @@ class D100Options(StateModel):
         True, description="Roll initiative every round (off: once, kept for the fight)")
     fierce_with_weapons: bool = Field(
         False, description="Fierce strikes (-20 to strike, +1 damage) with melee weapons too")
+    weaker_weapons: bool = Field(
+        False, description="A damaged weapon deals no more damage than its hit points now")
     partial_cover_low: int = Field(
         30, ge=1, le=100, description="Partial cover stops natural strike rolls from ...")
     partial_cover_high: int = Field(
@@ -117,6 +122,9 @@ class D100Round(TurnRoundState):
 
     ruleset: Literal["d100"] = "d100"
     initiative: dict[str, int] = Field(default_factory=dict)
+    # A hit waiting for the attacker's choice after a failed parry with a weapon: strike
+    # the weapon or the defender (docs/rulesets/d100.md#weapon-destruction).
+    hit: dict[str, Any] | None = None
 
 
 # What the session models take from this module (see fightdesk/engine/rulesets/__init__.py).

@@ -121,6 +121,9 @@ class D100(TurnOrderRuleset):
         pending = enc.state.pending
         if pending is None or pending.id != command.decision_id:
             ctx.fail("no such question is waiting")
+        if pending.id.startswith("parry-"):
+            ex.answer_hit(self, ctx, command.choice, command.by)
+            return
         method = enc.options.initiative
         scores: dict[str, int] = {}
         for row in pending.fields:
@@ -243,9 +246,9 @@ class D100(TurnOrderRuleset):
         if command.weapon is not None:
             if not 0 <= command.weapon < len(weapons):
                 ctx.fail(f"{me.name} has no weapon {command.weapon}")
-            if command.weapon in me.status.dropped:
-                ctx.fail(f"{me.name}'s {weapons[command.weapon].name} is on the floor: "
-                         "pick it up first")
+            why = v.unusable(me, command.weapon)
+            if why:
+                ctx.fail(why)
         if command.fierce:
             why = v.may_be_fierce(ctx.enc, me, command.weapon)
             if why:
@@ -409,6 +412,12 @@ class D100(TurnOrderRuleset):
             names = ", ".join(f.sheet.weapons[i].name for i in st.dropped
                               if 0 <= i < len(f.sheet.weapons))
             resources.append(Resource("Dropped", len(st.dropped), None, names))
+        for index, held in enumerate(f.sheet.weapons):
+            if v.destroyed(f, index):
+                resources.append(Resource(held.name, 0, int(held.hp), "Destroyed beyond repair"))
+            elif v.weapon_hp(f, index) < int(held.hp):
+                resources.append(Resource(held.name, v.weapon_hp(f, index), int(held.hp),
+                                          "The weapon's hit points (0: unusable until repaired)"))
         if st.cover != "none":
             resources.append(Resource(f"{st.cover.title()} cover", 1, None,
                                       "Behind an obstacle (docs/rulesets/d100.md#obstacles)"))
@@ -490,7 +499,7 @@ class D100(TurnOrderRuleset):
                 return Preview(error=v.may_be_fierce(enc, me, weapon))
             bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
             around = v.AROUND_COVER if foe.status.cover == "full" else 0
-            damage = v.weapon_damage(me, weapon, fierce)
+            damage = v.weapon_damage(me, weapon, fierce, enc)
             lines = [f"{me.name} rolls 1d100 {bonus:+d}; {foe.name} then chooses a defense "
                      f"(or declares a counterstrike before the roll)",
                      f"Damage {damage} by the chart; {foe.name}'s Toughness "

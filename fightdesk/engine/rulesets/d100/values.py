@@ -37,12 +37,45 @@ def value(fighter: Fighter, name: str) -> int:
 
 
 def weapon(fighter: Fighter, index: int | None) -> Any:
-    """The weapon at ``index`` if the fighter holds it (not dropped, not broken);
-    None means punches and kicks."""
+    """The weapon at ``index`` if the fighter holds it (not dropped) and can use it (hit
+    points left); None means punches and kicks."""
     weapons = fighter.sheet.weapons
     if index is None or not 0 <= index < len(weapons) or index in fighter.status.dropped:
         return None
+    if weapon_hp(fighter, index) <= 0:
+        return None
     return weapons[index]
+
+
+def weapon_hp(fighter: Fighter, index: int) -> int:
+    """docs/rulesets/d100.md#weapon-destruction: the weapon's hit points now."""
+    now = fighter.status.weapon_hp
+    if index < len(now):
+        return int(now[index])
+    return int(fighter.sheet.weapons[index].hp)
+
+
+def weapon_harm(fighter: Fighter, index: int) -> int:
+    harm = fighter.status.weapon_harm
+    return int(harm[index]) if index < len(harm) else 0
+
+
+def destroyed(fighter: Fighter, index: int) -> bool:
+    """Dealt twice its damage in all: beyond repair."""
+    damage = int(fighter.sheet.weapons[index].damage)
+    return damage > 0 and weapon_harm(fighter, index) >= 2 * damage
+
+
+def unusable(fighter: Fighter, index: int) -> str:
+    """Why a weapon of the sheet cannot strike now ("" if it can)."""
+    held = fighter.sheet.weapons[index]
+    if index in fighter.status.dropped:
+        return f"{fighter.name}'s {held.name} is on the floor: pick it up first"
+    if destroyed(fighter, index):
+        return f"{fighter.name}'s {held.name} is destroyed"
+    if weapon_hp(fighter, index) <= 0:
+        return f"{fighter.name}'s {held.name} is broken (0 HP): unusable until repaired"
+    return ""
 
 
 def weapon_name(fighter: Fighter, index: int | None) -> str:
@@ -56,11 +89,16 @@ def armed(fighter: Fighter, index: int | None) -> bool:
     return held is not None and held.kind != "unarmed"
 
 
-def weapon_damage(fighter: Fighter, index: int | None, fierce: bool = False) -> int:
+def weapon_damage(fighter: Fighter, index: int | None, fierce: bool = False,
+                  enc: Encounter | None = None) -> int:
     """docs/rulesets/d100.md#damage: the weapon's damage (a punch or kick does 1), +1 for
-    a Fierce strike."""
+    a Fierce strike; with the option for weaker weapons, no more than its hit points now
+    (docs/rulesets/d100.md#weapon-destruction)."""
     held = weapon(fighter, index)
-    return (int(held.damage) if held is not None else 1) + (1 if fierce else 0)
+    damage = int(held.damage) if held is not None else 1
+    if held is not None and index is not None and enc is not None and enc.options.weaker_weapons:
+        damage = min(damage, weapon_hp(fighter, index))
+    return damage + (1 if fierce else 0)
 
 
 def may_be_fierce(enc: Encounter, fighter: Fighter, index: int | None) -> str:
