@@ -443,3 +443,81 @@ def test_a_failed_parry_the_attacker_turns_on_the_defender() -> None:
     assert pending is not None
     assert engine.apply(c.Answer(decision_id=pending.id, choice="defender")).ok
     assert hp(engine, "bandit-1") == 10 - 6 and status(engine, "bandit-1").weapon_hp == []
+
+
+# --- multiple weapons and projectile parry ----------------------------------------------------------
+
+
+def test_a_strike_with_every_weapon_sums_their_damage_and_costs_twenty_on_defense() -> None:
+    engine = started()
+    go_to(engine, "tariq")
+    out = engine.apply(dc.Strike(fighter_id="tariq", target_id="bandit-1", every_weapon=True))
+    assert out.ok, out.error
+    assert engine.ruleset.preview(engine.encounter, "strike", "tariq", {"target": "bandit-1"}).odds
+    make(engine, 30)
+    choose(engine, "bandit-1", "none")
+    make(engine)
+    assert hp(engine, "bandit-1") == 10 - 7  # Revolver 5 + Knife 2
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "tariq")
+    make(engine, 50)
+    choose(engine, "tariq", "dodge")
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == 15 - 20
+    make(engine, 99)
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    assert status(engine, "tariq").defense_penalty == 0
+    refused = engine.apply(dc.Strike(fighter_id="rook", target_id="bandit-1", every_weapon=True))
+    assert refused.error == "Rook holds fewer than two weapons"
+
+
+@pytest.mark.parametrize(("parry", "dodge_base"), [(90, -50), (40, -20)])
+def test_parry_and_strike_uses_the_action_and_the_other_weapon(parry: int, dodge_base: int) -> None:
+    engine = started()
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "tariq")
+    make(engine, 80)  # 85, outside the jacket
+    choose(engine, "tariq", "parry+strike")
+    assert status(engine, "tariq").actions == 0
+    make(engine, parry)  # parry +0: 90 holds, 40 does not (club 3 x 1.5 hits)
+    assert hp(engine, "tariq") == (12 if parry == 90 else 12 - 4)
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.roller_id == "tariq" and roll.data["weapon"] == 0
+    assert engine.ruleset.contribution_options(engine.encounter, roll) == ()  # no counter
+    make(engine, 40)  # Revolver: 50
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.base == dodge_base
+    assert [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)] == \
+        ["dodge", "none"]
+    refused = engine.apply(c.Contribute(roll_id=roll.id, fighter_id="bandit-1",
+                                        contribution="parry"))
+    assert refused.error == "Bandit 1 cannot parry now"
+    choose(engine, "bandit-1", "dodge")
+    make(engine, 90)  # 90 + 5 + base: beats 50 only at -20
+    assert hp(engine, "bandit-1") == (10 - 5 if dodge_base == -50 else 10)
+
+
+def test_a_projectile_is_shot_down_but_not_a_bullet() -> None:
+    engine = started()
+    bow = {"name": "Shortbow", "damage": 3, "hp": 3, "kind": "projectile"}
+    for fid in ("rook", "bandit-captain"):
+        engine.encounter.fighters[fid].sheet.weapons.append(
+            type(engine.encounter.fighters[fid].sheet.weapons[0]).model_validate(bow))
+    strike(engine, "rook", "bandit-captain", weapon=1)
+    make(engine, 50)  # 65
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    kinds = [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)]
+    assert "shoot-down" in kinds
+    choose(engine, "bandit-captain", "shoot-down")
+    make(engine, 51)  # parry +15: 66 beats 65
+    assert hp(engine, "bandit-captain") == 20
+    assert engine.session.log[-1].summary == ("Bandit Captain shoots Rook's projectile down: "
+                                              "both are destroyed")
+    go_to(engine, "tariq")
+    strike(engine, "tariq", "bandit-captain", weapon=0)  # the Revolver: bullets
+    make(engine, 50)
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    kinds = [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)]
+    assert "shoot-down" not in kinds

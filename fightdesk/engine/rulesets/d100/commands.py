@@ -16,6 +16,8 @@ class Strike(Command):
     target_id: str
     weapon: int | None = None
     fierce: bool = False
+    # docs/rulesets/d100.md#multiple-weapons: every weapon in hand at once.
+    every_weapon: bool = False
 
 
 class BreakFree(Command):

@@ -68,11 +68,15 @@ def give_back(ctx: Context, fighter: Fighter, paid: dict[str, int]) -> None:
 # --- the strike ------------------------------------------------------------------------------
 
 
-def open_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter, weapon: int | None,
+def open_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter, weapon: v.Weapons,
                 fierce: bool) -> None:
     """docs/rulesets/d100.md#the-exchange: the strike roll waits for the defender to
     declare a counterstrike before it is made."""
     paid = use_action(ctx, me, "a strike")
+    if isinstance(weapon, list):
+        ctx.set(path(me.id), "defense_penalty", v.SIMULTANEOUS_PENALTY)
+        ctx.say(f"{me.name} strikes with every weapon: -{v.SIMULTANEOUS_PENALTY} to parry, "
+                "dodge and entangle for the rest of the round", fighter_id=me.id, kind="note")
     bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
     how = v.weapon_name(me, weapon) + (", Fierce" if fierce else "")
     label = f"{me.name} rolls Strike against {foe.name} ({how})"
@@ -89,7 +93,8 @@ def counter_options(rules: D100, ctx_enc: Any, roll: PendingRoll) -> list[Contri
     hand, or punches and kicks), if they have an action or may borrow one."""
     enc = ctx_enc
     foe = enc.fighters.get(str(roll.data.get("target")))
-    if foe is None or rules.is_out(foe) or roll.contributions or v.entangled_by(foe):
+    if foe is None or rules.is_out(foe) or roll.contributions or v.entangled_by(foe) \
+            or roll.data.get("riposte"):
         return []
     word = v.action_word(foe)
     if not word:
@@ -149,6 +154,10 @@ def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
                 Odds("only the counter hits", met.only_counter), Odds("neither", met.neither))
     around = v.AROUND_COVER if foe.status.cover == "full" else 0
     out = [Odds("natural 01-10, fails", d100_strike_odds(roll.total, 0).fumbled)]
+    riposte = int(roll.data.get("riposte") or 0)
+    if riposte:
+        got = d100_strike_odds(roll.total, v.value(foe, "dodge") + around - riposte)
+        return (*out, Odds(f"hits against a dodge -{riposte}", got.hit))
     for name in v.DEFENSES:
         got = d100_strike_odds(roll.total, v.value(foe, name) + around)
         out.append(Odds(f"hits against a {name}", got.hit))
@@ -169,11 +178,13 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
     if natural <= FUMBLE_TOP:
         # docs/rulesets/d100.md#natural-01-10: no damage, no defense roll.
         weapon = data.get("weapon")
-        dropped = v.armed(me, weapon)
+        used = weapon if isinstance(weapon, list) else [] if weapon is None else [int(weapon)]
+        lost = [i for i in used if v.armed(me, i)]
+        dropped = bool(lost)
         result.outcome = f"natural {natural:02d}: the strike fails" + (
-            f", {me.name} drops the {v.weapon_name(me, weapon)}" if dropped else "")
-        if dropped and weapon is not None:
-            ctx.set(path(me.id), "dropped", sorted({*me.status.dropped, int(weapon)}))
+            f", {me.name} drops the {v.weapon_name(me, lost)}" if dropped else "")
+        if dropped:
+            ctx.set(path(me.id), "dropped", sorted({*me.status.dropped, *lost}))
         ctx.summary = f"{me.name}'s strike fails (natural {natural:02d})"
         ctx.say(ctx.summary + (": the weapon is dropped" if dropped else ""),
                 fighter_id=me.id, kind="resolve")
@@ -194,10 +205,14 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
         ctx.summary = f"{me.name} strikes {foe.name}: {total}; {foe.name} counterstrikes"
         return
     around = v.AROUND_COVER if foe.status.cover == "full" else 0
+    riposte = int(data.get("riposte") or 0)
     label = f"{foe.name} rolls Defense against {me.name}'s strike of {total}"
+    if riposte:
+        label = f"{foe.name} rolls Dodge against {me.name}'s strike of {total} (-{riposte})"
     rules.open_roll(ctx, PendingRoll(
         id=0, label=label, roller_id=foe.id, by_player=foe.side == "pc", sides=100,
-        measure="defense bonus", base=around, data={**common, "kind": "defense"}))
+        measure="defense bonus", base=around - riposte,
+        data={**common, "kind": "defense", "dodge_only": bool(riposte)}))
     ctx.summary = f"{me.name} strikes {foe.name}: {total}; {foe.name} chooses a defense"
 
 
@@ -233,32 +248,17 @@ def _fumble(ctx: Context, fighter: Fighter, weapon: int | None, natural: int) ->
 
 # --- the defense -----------------------------------------------------------------------------
 
+# The defenses beyond the three plain ones: the bonus each rolls with.
+BOTH = ("parry+strike", "entangle+strike")
+SHOOT_DOWN = "shoot-down"
 
-def defense_options(rules: D100, enc: Any, roll: PendingRoll) -> list[ContributionOption]:
-    """The defender's choices, each free and unlimited (docs/rulesets/d100.md#defense);
-    choosing another replaces the one chosen."""
-    foe = enc.fighters.get(str(roll.data.get("target")))
-    if foe is None:
-        return []
-    chosen = {c.kind for c in roll.contributions}
-    out = []
-    for name in v.DEFENSES:
-        bonus = v.value(foe, name)
-        if name not in chosen:
-            out.append(ContributionOption(foe.id, foe.name, name, f"{name} {bonus:+d}",
-                                          0, 0, 0, ""))
-        if name != "parry":
-            continue
-        for index in parrying_weapons(foe):
-            kind = f"parry-{index}"
-            if kind not in chosen:
-                out.append(ContributionOption(
-                    foe.id, foe.name, kind,
-                    f"parry {bonus:+d} with the {foe.sheet.weapons[index].name}", 0, 0, 0, ""))
-    if TAKE not in chosen:
-        out.append(ContributionOption(foe.id, foe.name, TAKE, "no defense (take the strike)",
-                                      0, 0, 0, ""))
-    return out
+
+def defense_kind(kind: str) -> str:
+    """The bonus a defense choice rolls with: parry (also with a weapon, with a strike
+    after it, or shooting a projectile down), dodge or entangle."""
+    if kind == SHOOT_DOWN:
+        return "parry"
+    return kind.split("-", 1)[0].split("+", 1)[0]
 
 
 def parrying_weapons(fighter: Fighter) -> list[int]:
@@ -266,9 +266,66 @@ def parrying_weapons(fighter: Fighter) -> list[int]:
     return [i for i in v.held_weapons(fighter) if fighter.sheet.weapons[i].kind == "melee"]
 
 
-def defense_kind(kind: str) -> str:
-    """parry, dodge or entangle, whatever weapon goes with it."""
-    return kind.split("-", 1)[0]
+def striking_back_with(fighter: Fighter) -> int | None:
+    """docs/rulesets/d100.md#multiple-weapons: with two weapons or more in hand, the one
+    that strikes while the other parries or entangles (the one doing the most damage)."""
+    held = [i for i in v.held_weapons(fighter) if fighter.sheet.weapons[i].kind != "unarmed"]
+    if len(held) < 2:
+        return None
+    return max(held, key=lambda i: (int(fighter.sheet.weapons[i].damage), -i))
+
+
+def can_shoot_down(enc: Any, roll: PendingRoll, foe: Fighter) -> bool:
+    """docs/rulesets/d100.md#projectile-parry: a projectile (never a bullet) shot down
+    with a projectile weapon in hand."""
+    attacker = enc.fighters.get(str(roll.data.get("actor")))
+    weapon = roll.data.get("weapon")
+    if attacker is None or not isinstance(weapon, int):
+        return False
+    held = v.weapon(attacker, weapon)
+    if held is None or held.kind != "projectile":
+        return False
+    return any(foe.sheet.weapons[i].kind == "projectile" for i in v.held_weapons(foe))
+
+
+def choices(enc: Any, roll: PendingRoll, foe: Fighter) -> list[tuple[str, str]]:
+    """Every defense the defender may choose now: (kind, label)."""
+    if roll.data.get("dodge_only"):
+        return [("dodge", f"dodge {v.value(foe, 'dodge') + roll.base:+d}")]
+    out = []
+    for name in v.DEFENSES:
+        bonus = v.value(foe, name)
+        out.append((name, f"{name} {bonus:+d}"))
+        if name == "parry":
+            for index in parrying_weapons(foe):
+                out.append((f"parry-{index}",
+                            f"parry {bonus:+d} with the {foe.sheet.weapons[index].name}"))
+    if can_shoot_down(enc, roll, foe):
+        out.append((SHOOT_DOWN, f"shoot it down {v.value(foe, 'parry'):+d}"))
+    back = striking_back_with(foe)
+    if back is not None and v.action_word(foe) and not v.entangled_by(foe):
+        weapon = foe.sheet.weapons[back].name
+        for kind in BOTH:
+            name = defense_kind(kind)
+            out.append((kind, f"{name} {v.value(foe, name):+d} and strike with the {weapon} "
+                              "(uses the action)"))
+    return out
+
+
+def defense_options(rules: D100, enc: Any, roll: PendingRoll) -> list[ContributionOption]:
+    """The defender's choices, free and unlimited except a strike with the other weapon
+    (docs/rulesets/d100.md#defense); choosing another replaces the one chosen."""
+    foe = enc.fighters.get(str(roll.data.get("target")))
+    if foe is None:
+        return []
+    chosen = {c.kind for c in roll.contributions}
+    out = [ContributionOption(foe.id, foe.name, kind, label, 0, 0, 0,
+                              "action" if kind in BOTH else "")
+           for kind, label in choices(enc, roll, foe) if kind not in chosen]
+    if TAKE not in chosen:
+        out.append(ContributionOption(foe.id, foe.name, TAKE, "no defense (take the strike)",
+                                      0, 0, 0, ""))
+    return out
 
 
 def pay_defense(ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str) -> Contribution:
@@ -277,21 +334,29 @@ def pay_defense(ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: s
     if fighter_id != target:
         ctx.fail("only the one struck chooses the defense")
     foe = enc.fighters[target]
-    index = None
-    if kind.startswith("parry-"):
-        index = _index(ctx, kind.removeprefix("parry-"))
-        if index not in parrying_weapons(foe):
-            ctx.fail(f"{foe.name} holds no melee weapon {index} to parry with")
-    elif kind not in (*v.DEFENSES, TAKE):
-        ctx.fail(f"no defense {kind!r}: parry, dodge, entangle or none")
+    offered = dict(choices(enc, roll, foe))
+    if kind != TAKE and kind not in offered:
+        ctx.fail(f"{foe.name} cannot {kind} now" if kind in (*v.DEFENSES, *BOTH, SHOOT_DOWN)
+                 or kind.startswith("parry-") else
+                 f"no defense {kind!r}: parry, dodge, entangle or none")
+    for old in roll.contributions:
+        # One defense per roll: the new choice replaces the old (an action comes back).
+        give_back(ctx, foe, old.paid)
+        foe = ctx.enc.fighters[target]
     if roll.contributions:
-        # One defense per roll: the new choice replaces the old (both are free).
         ctx.set(("state", "roll"), "contributions", [])
     if kind == TAKE:
         return Contribution(id=0, fighter_id=foe.id, kind=TAKE, label="no defense", amount=0)
-    bonus = v.value(foe, defense_kind(kind))
-    label = kind if index is None else f"parry with the {foe.sheet.weapons[index].name}"
-    return Contribution(id=0, fighter_id=foe.id, kind=kind, label=label, amount=bonus)
+    paid: dict[str, int] = {}
+    cost = ""
+    if kind in BOTH:
+        paid = use_action(ctx, foe, "a strike with the other weapon")
+        cost = "action" if paid.get("action") else "next round's action (borrowed)"
+    bonus = v.value(ctx.enc.fighters[target], defense_kind(kind))
+    label = offered[kind].rsplit(" (", 1)[0]
+    label = label.replace(f" {bonus:+d}", "", 1)
+    return Contribution(id=0, fighter_id=foe.id, kind=kind, label=label, amount=bonus,
+                        cost=cost, paid=paid)
 
 
 def defense_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
@@ -301,11 +366,18 @@ def defense_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
         return ()
     strike = int(roll.data["strike_total"])
     chosen = roll.contributions[0].kind if roll.contributions else None
+    names = ["dodge"] if roll.data.get("dodge_only") else list(v.DEFENSES)
+    if not roll.data.get("dodge_only") and can_shoot_down(enc, roll, foe):
+        names.append(SHOOT_DOWN)
     out = []
-    for name in v.DEFENSES:
-        bonus = v.value(foe, name) + roll.base
-        mark = " (chosen)" if chosen is not None and defense_kind(chosen) == name else ""
-        out.append(Odds(f"{name} {bonus:+d} beats {strike}{mark}", d100_beats_total(bonus, strike)))
+    for name in names:
+        bonus = v.value(foe, defense_kind(name)) + roll.base
+        mine = chosen is not None and (chosen == name or (
+            name != SHOOT_DOWN and chosen != SHOOT_DOWN and defense_kind(chosen) == name))
+        mark = " (chosen)" if mine else ""
+        words = "shoot it down" if name == SHOOT_DOWN else name
+        out.append(Odds(f"{words} {bonus:+d} beats {strike}{mark}",
+                        d100_beats_total(bonus, strike)))
     return tuple(out)
 
 
@@ -329,17 +401,19 @@ def take_the_strike(rules: D100, ctx: Context, roll: PendingRoll) -> None:
 
 def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -> None:
     """docs/rulesets/d100.md#defense: the defense total must beat the strike total; ties
-    go to the attacker. A successful entangle holds the attacker."""
+    go to the attacker. A successful entangle holds the attacker; a shot-down projectile
+    is gone; a parry or entangle with a strike after it opens that strike."""
     enc = ctx.enc
     me = enc.fighters.get(str(roll.data["actor"]))
     foe = enc.fighters.get(str(roll.data["target"]))
     if me is None or foe is None:
         return
     chosen = chosen_defense(roll) or "defense"
-    kind = defense_kind(chosen)
+    kind = "shooting it down" if chosen == SHOOT_DOWN else defense_kind(chosen)
     strike = int(roll.data["strike_total"])
     total = result.faces[0] + roll.total
-    if total > strike:
+    held = total > strike
+    if held:
         result.outcome = f"{kind} {total} beats {strike}"
         ctx.summary = f"{foe.name}'s {kind} beats {me.name}'s strike ({total} to {strike})"
         ctx.say(ctx.summary, fighter_id=foe.id, kind="resolve")
@@ -349,15 +423,40 @@ def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
             conditions.add(ctx, me.id, Condition(name="Entangled", duration="until-removed",
                                                  imposed_by=foe.id))
             ctx.summary = f"{foe.name} entangles {me.name} ({total} to {strike})"
+        if chosen == SHOOT_DOWN:
+            ctx.summary = f"{foe.name} shoots {me.name}'s projectile down: both are destroyed"
+            ctx.say(ctx.summary, fighter_id=foe.id, kind="note")
+    else:
+        result.outcome = f"{kind} {total} does not beat {strike}"
+        ctx.say(f"{me.name}'s strike beats {foe.name}'s {kind} ({strike} to {total})",
+                fighter_id=me.id, kind="resolve")
+        if chosen.startswith("parry-"):
+            ask_weapon_or_defender(rules, ctx, me, foe, int(chosen.removeprefix("parry-")), roll)
+            return
+        deal_damage(rules, ctx, me, foe, roll.data.get("weapon"),
+                    int(roll.data["strike_natural"]), fierce=bool(roll.data.get("fierce")))
+    if chosen in BOTH:
+        strike_back(rules, ctx, foe.id, me.id, held)
+
+
+def strike_back(rules: D100, ctx: Context, fid: str, at: str, held: bool) -> None:
+    """docs/rulesets/d100.md#multiple-weapons: the other weapon's strike, which the
+    opponent can only dodge, at -50 after a successful parry or entangle, else -20."""
+    enc = ctx.enc
+    me, foe = enc.fighters.get(fid), enc.fighters.get(at)
+    if me is None or foe is None or rules.is_out(me) or rules.is_out(foe):
         return
-    result.outcome = f"{kind} {total} does not beat {strike}"
-    ctx.say(f"{me.name}'s strike beats {foe.name}'s {kind} ({strike} to {total})",
-            fighter_id=me.id, kind="resolve")
-    if chosen.startswith("parry-"):
-        ask_weapon_or_defender(rules, ctx, me, foe, int(chosen.removeprefix("parry-")), roll)
+    weapon = striking_back_with(me)
+    if weapon is None:
         return
-    deal_damage(rules, ctx, me, foe, roll.data.get("weapon"), int(roll.data["strike_natural"]),
-                fierce=bool(roll.data.get("fierce")))
+    penalty = 50 if held else 20
+    label = (f"{me.name} rolls Strike against {foe.name} ({v.weapon_name(me, weapon)}; "
+             f"-{penalty} to the dodge)")
+    rules.open_roll(ctx, PendingRoll(
+        id=0, label=label, roller_id=me.id, by_player=me.side == "pc", sides=100,
+        measure="strike bonus", base=v.value(me, "strike"),
+        data={"kind": "strike", "actor": me.id, "target": foe.id, "weapon": weapon,
+              "fierce": False, "riposte": penalty}))
 
 
 # --- a failed parry with a weapon ------------------------------------------------------------
@@ -497,7 +596,7 @@ def resolve_counter(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
 
 
 def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
-                weapon: int | None, natural: int, *, fierce: bool) -> int:
+                weapon: v.Weapons, natural: int, *, fierce: bool) -> int:
     """docs/rulesets/d100.md#damage: the weapon's damage times the chart's multiplier for
     the natural roll, rounded down; inside the cover's range nothing; inside the armour's
     range the armour takes it; else Toughness comes off; never below 0. Returns the

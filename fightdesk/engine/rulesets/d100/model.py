@@ -89,6 +89,9 @@ class D100Status(StateModel):
     wounded_round: int | None = None
     # docs/rulesets/d100.md#obstacles: behind cover (the GM sets it).
     cover: Literal["none", "partial", "full"] = "none"
+    # docs/rulesets/d100.md#multiple-weapons: taken off parry, dodge and entangle for the
+    # rest of the round after a strike with every weapon.
+    defense_penalty: int = Field(0, ge=0)
     # docs/rulesets/d100.md#weapon-destruction: the damage each weapon has taken in all
     # (by position on the sheet); twice its damage destroys it.
     weapon_harm: list[int] = Field(default_factory=list)

@@ -190,6 +190,8 @@ class D100(TurnOrderRuleset):
                 ctx.say(f"{fighter.name} is seriously wounded: no action this round",
                         fighter_id=fid, kind="note")
             ctx.set(ex.path(fid), "actions", actions)
+            if st.defense_penalty:
+                ctx.set(ex.path(fid), "defense_penalty", 0)
         label = "Declared order" if enc.options.initiative == "declared" else \
             f"Initiative ({enc.options.initiative})"
         section = TurnSection(id="round", label=label, slots=[
@@ -243,6 +245,14 @@ class D100(TurnOrderRuleset):
         if holder is not None:
             ctx.fail(f"{me.name} is entangled by {ctx.enc.name_of(holder)}: break free first")
         weapons = me.sheet.weapons
+        if command.every_weapon:
+            every = v.every_weapon(me)
+            if not every:
+                ctx.fail(f"{me.name} holds fewer than two weapons")
+            if command.fierce:
+                ctx.fail("no Fierce strike with every weapon at once")
+            ex.open_strike(self, ctx, me, foe, every, False)
+            return
         if command.weapon is not None:
             if not 0 <= command.weapon < len(weapons):
                 ctx.fail(f"{me.name} has no weapon {command.weapon}")
@@ -461,6 +471,10 @@ class D100(TurnOrderRuleset):
         fields = [FormField("target", "Target", "choice", foes, default=foes[0][0] if foes else None),
                   FormField("weapon", "Weapon", "choice", weapons, default=weapons[0][0]),
                   FormField("fierce", "Fierce (-20 to strike, +1 damage)", "flag", default=False)]
+        if v.every_weapon(f):
+            fields.append(FormField("every_weapon", "With every weapon in hand (-20 to own "
+                                    "parry, dodge and entangle this round)", "flag",
+                                    default=False))
         title = "Strike" + (" (borrows next round's action)" if word == "borrow" else "")
         forms.append(ActionForm("strike", title, tuple(fields), enabled=not strike_why,
                                 reason=strike_why, shortcut="S", verb="Strike"))
@@ -495,11 +509,16 @@ class D100(TurnOrderRuleset):
             except RuleViolation as exc:
                 return Preview(error=str(exc))
             fierce = bool(values.get("fierce"))
-            if fierce and v.may_be_fierce(enc, me, weapon):
+            used: v.Weapons = weapon
+            if values.get("every_weapon"):
+                if fierce:
+                    return Preview(error="no Fierce strike with every weapon at once")
+                used = v.every_weapon(me)
+            elif fierce and v.may_be_fierce(enc, me, weapon):
                 return Preview(error=v.may_be_fierce(enc, me, weapon))
             bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
             around = v.AROUND_COVER if foe.status.cover == "full" else 0
-            damage = v.weapon_damage(me, weapon, fierce, enc)
+            damage = v.weapon_damage(me, used, fierce, enc)
             lines = [f"{me.name} rolls 1d100 {bonus:+d}; {foe.name} then chooses a defense "
                      f"(or declares a counterstrike before the roll)",
                      f"Damage {damage} by the chart; {foe.name}'s Toughness "
@@ -550,7 +569,8 @@ class D100(TurnOrderRuleset):
         if form_id == "strike":
             return dc.Strike(fighter_id=fighter_id, target_id=str(values.get("target") or ""),
                              weapon=_weapon_value(values.get("weapon")),
-                             fierce=bool(values.get("fierce")))
+                             fierce=bool(values.get("fierce")),
+                             every_weapon=bool(values.get("every_weapon")))
         if form_id == "break-free":
             return dc.BreakFree(fighter_id=fighter_id)
         if form_id == "disarm":

@@ -20,6 +20,7 @@ UNARMED = "punches and kicks"
 # adds to the defense roll.
 AROUND_COVER = 20
 FIERCE_PENALTY = 20
+SIMULTANEOUS_PENALTY = 20
 
 
 def seriously_wounded(fighter: Fighter) -> bool:
@@ -33,7 +34,13 @@ def value(fighter: Fighter, name: str) -> int:
     """A sheet value as the rules use it now: halved, rounded down, while seriously
     wounded (docs/rulesets/d100.md#serious-wounds)."""
     raw = int(getattr(fighter.sheet, name))
-    return raw // 2 if seriously_wounded(fighter) else raw
+    now = raw // 2 if seriously_wounded(fighter) else raw
+    if name in DEFENSES:
+        now -= int(fighter.status.defense_penalty)
+    return now
+
+
+Weapons = int | None | list[int]
 
 
 def weapon(fighter: Fighter, index: int | None) -> Any:
@@ -78,7 +85,9 @@ def unusable(fighter: Fighter, index: int) -> str:
     return ""
 
 
-def weapon_name(fighter: Fighter, index: int | None) -> str:
+def weapon_name(fighter: Fighter, index: Weapons) -> str:
+    if isinstance(index, list):
+        return " and ".join(weapon_name(fighter, i) for i in index)
     held = weapon(fighter, index)
     return held.name if held is not None else UNARMED
 
@@ -89,11 +98,21 @@ def armed(fighter: Fighter, index: int | None) -> bool:
     return held is not None and held.kind != "unarmed"
 
 
-def weapon_damage(fighter: Fighter, index: int | None, fierce: bool = False,
+def every_weapon(fighter: Fighter) -> list[int]:
+    """docs/rulesets/d100.md#multiple-weapons: the weapons in hand a simultaneous strike
+    uses (two or more, or none)."""
+    held = [i for i in held_weapons(fighter) if fighter.sheet.weapons[i].kind != "unarmed"]
+    return held if len(held) >= 2 else []
+
+
+def weapon_damage(fighter: Fighter, index: Weapons, fierce: bool = False,
                   enc: Encounter | None = None) -> int:
     """docs/rulesets/d100.md#damage: the weapon's damage (a punch or kick does 1), +1 for
     a Fierce strike; with the option for weaker weapons, no more than its hit points now
-    (docs/rulesets/d100.md#weapon-destruction)."""
+    (docs/rulesets/d100.md#weapon-destruction). Several weapons at once: their damage
+    summed (docs/rulesets/d100.md#multiple-weapons)."""
+    if isinstance(index, list):
+        return sum(weapon_damage(fighter, i, False, enc) for i in index) + (1 if fierce else 0)
     held = weapon(fighter, index)
     damage = int(held.damage) if held is not None else 1
     if held is not None and index is not None and enc is not None and enc.options.weaker_weapons:
