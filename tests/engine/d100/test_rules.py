@@ -521,3 +521,59 @@ def test_a_projectile_is_shot_down_but_not_a_bullet() -> None:
     assert roll is not None
     kinds = [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)]
     assert "shoot-down" not in kinds
+
+
+# --- alternative hit points ------------------------------------------------------------------------
+
+
+def alternative() -> Engine:
+    """Bandit 1 under the alternative rules: Build 12 (its health now), Hit Points 1,
+    Recovery 1."""
+    engine = fight()
+    assert engine.apply(c.SetOption(option="alternative_hp", value=True)).ok
+    bandit = engine.encounter.fighters["bandit-1"]
+    bandit.sheet.build, bandit.sheet.hit_points_skill, bandit.sheet.recovery = 12, 1, 1
+    bandit.status.hp = 12
+    start(engine)
+    return engine
+
+
+@pytest.mark.parametrize(("attack", "critical"), [("physical", 2), ("energy", 0), ("mind", 5)])
+def test_perceived_and_critical_damage_by_attack_kind(attack: str, critical: int) -> None:
+    engine = alternative()
+    engine.encounter.fighters["rook"].sheet.weapons[0].attack = attack  # type: ignore[assignment]
+    strike(engine, "rook", "bandit-1")
+    make(engine, 80)  # 6 perceived; 1/2, 1/4 or all of it critical, less Hit Points 1
+    choose(engine, "bandit-1", "none")
+    make(engine)
+    assert status(engine, "bandit-1").critical == critical
+    assert hp(engine, "bandit-1") == 12 - 6
+    card = engine.ruleset.card(engine.encounter, "bandit-1")
+    assert card.health_max == 12
+
+
+def test_perceived_damage_recovers_only_down_to_the_critical_and_sleep_mends_it() -> None:
+    engine = alternative()
+    strike(engine, "rook", "bandit-1")
+    make(engine, 80)
+    choose(engine, "bandit-1", "none")
+    make(engine)  # health 6, critical 2
+    refused = engine.apply(dc.Recover(fighter_id="bandit-1", minutes=10))
+    assert refused.error == "recovery is out of combat: end the round first"
+    assert engine.apply(c.EndRound()).ok
+    assert engine.apply(dc.Recover(fighter_id="bandit-1", minutes=10)).ok
+    assert hp(engine, "bandit-1") == 12 - 2  # not past the critical damage
+    assert engine.apply(dc.Recover(fighter_id="bandit-1", hours=1, medical=True)).ok
+    assert status(engine, "bandit-1").critical == 0 and hp(engine, "bandit-1") == 12
+
+
+def test_healing_factor_mends_critical_damage_by_the_minute() -> None:
+    engine = alternative()
+    engine.encounter.fighters["bandit-1"].sheet.healing_factor = True
+    strike(engine, "rook", "bandit-1")
+    make(engine, 80)
+    choose(engine, "bandit-1", "none")
+    make(engine)
+    assert engine.apply(c.EndRound()).ok
+    assert engine.apply(dc.Recover(fighter_id="bandit-1", minutes=2)).ok
+    assert status(engine, "bandit-1").critical == 0 and hp(engine, "bandit-1") == 8

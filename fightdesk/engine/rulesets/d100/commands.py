@@ -4,6 +4,8 @@
 
 from typing import Literal
 
+from pydantic import Field
+
 from ...commands import Command
 
 
@@ -51,3 +53,14 @@ class SetCover(Command):
     kind: Literal["d100-cover"] = "d100-cover"
     fighter_id: str
     cover: Literal["none", "partial", "full"] = "none"
+
+
+class Recover(Command):
+    """Out of combat: minutes of rest, hours of sleep, medical attention
+    (docs/rulesets/d100.md#alternative-hit-points)."""
+
+    kind: Literal["d100-recover"] = "d100-recover"
+    fighter_id: str
+    minutes: int = Field(0, ge=0, le=100000)
+    hours: int = Field(0, ge=0, le=10000)
+    medical: bool = False

@@ -622,6 +622,10 @@ def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
         return 0
     hp = int(target.status.hp)
     now = max(0, hp - amount)
+    if enc.options.alternative_hp:
+        whole = int(base * chart_multiplier(v.chart(enc), natural))
+        now = _alternative_damage(ctx, attacker, target, weapon, amount, whole)
+        amount = hp - now
     ctx.set(path(target.id), "hp", now)
     ctx.say(f"{target.name} takes {amount} damage", fighter_id=target.id, kind="damage",
             target=target.id, amount=amount, source=attacker.id)
@@ -630,8 +634,24 @@ def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
     if now <= 0 and hp > 0:
         ctx.say(f"{target.name} is out of the fight", fighter_id=target.id, kind="note")
         rules.release(ctx, target.id)
-    elif v.seriously_wounded(target) and target.status.wounded_round is None:
+    elif v.below_the_line(enc, target) and target.status.wounded_round is None:
         ctx.set(path(target.id), "wounded_round", enc.round)
         ctx.say(f"{target.name} is seriously wounded: values halved, an action only every "
                 "second round", fighter_id=target.id, kind="note")
     return amount
+
+
+def _alternative_damage(ctx: Context, attacker: Fighter, target: Fighter, weapon: v.Weapons,
+                        perceived: int, whole: int) -> int:
+    """docs/rulesets/d100.md#alternative-hit-points: the hit's perceived damage (less
+    Toughness, already taken off) comes off the health; its critical share by attack
+    type, less Hit Points, is kept apart, and the health never stands above Build less
+    the critical damage. Returns the health now."""
+    share = v.CRITICAL_SHARE[v.attack_kind(attacker, weapon)]
+    critical = max(0, int(whole * share) - v.value(target, "hit_points_skill"))
+    total = int(target.status.critical) + critical
+    if critical:
+        ctx.set(path(target.id), "critical", total)
+        ctx.say(f"{target.name} takes {critical} critical damage ({total} in all)",
+                fighter_id=target.id, kind="note")
+    return max(0, min(int(target.status.hp) - perceived, int(target.sheet.build) - total))

@@ -17,6 +17,7 @@ from ...turn_state import TurnRoundState
 RULESET_ID = "d100"
 
 WeaponKind = Literal["melee", "projectile", "bullet", "unarmed"]
+AttackKind = Literal["physical", "energy", "mind"]
 
 
 class D100Weapon(StateModel):
@@ -26,6 +27,8 @@ class D100Weapon(StateModel):
     damage: int = Field(1, ge=0, le=1000)
     hp: int = Field(10, ge=0, le=10000)
     kind: WeaponKind = "melee"
+    # docs/rulesets/d100.md#alternative-hit-points: how much of the damage is critical.
+    attack: AttackKind = "physical"
 
 
 class D100Armour(StateModel):
@@ -66,6 +69,8 @@ class D100Sheet(StateModel):
     seat: int = Field(0, ge=0, le=100)
     weapons: list[D100Weapon] = Field(default_factory=list)
     armour: D100Armour | None = None
+    # The level 1 super power: critical damage recovers like perceived damage.
+    healing_factor: bool = False
 
 
 class D100Status(StateModel):
@@ -89,6 +94,8 @@ class D100Status(StateModel):
     wounded_round: int | None = None
     # docs/rulesets/d100.md#obstacles: behind cover (the GM sets it).
     cover: Literal["none", "partial", "full"] = "none"
+    # docs/rulesets/d100.md#alternative-hit-points: critical damage taken (the option).
+    critical: int = Field(0, ge=0)
     # docs/rulesets/d100.md#multiple-weapons: taken off parry, dodge and entangle for the
     # rest of the round after a strike with every weapon.
     defense_penalty: int = Field(0, ge=0)
@@ -111,6 +118,9 @@ class D100Options(StateModel):
         True, description="Roll initiative every round (off: once, kept for the fight)")
     fierce_with_weapons: bool = Field(
         False, description="Fierce strikes (-20 to strike, +1 damage) with melee weapons too")
+    alternative_hp: bool = Field(
+        False, description="Alternative hit points: Build is the health, damage is perceived "
+        "and critical (Toughness and Hit Points take each off)")
     weaker_weapons: bool = Field(
         False, description="A damaged weapon deals no more damage than its hit points now")
     partial_cover_low: int = Field(

@@ -83,6 +83,8 @@ class D100(TurnOrderRuleset):
             self._pick_up(ctx, command)
         elif isinstance(command, dc.SetCover):
             self._cover(ctx, command)
+        elif isinstance(command, dc.Recover):
+            self._recover(ctx, command)
         else:
             super().handle(ctx, command)
 
@@ -172,7 +174,7 @@ class D100(TurnOrderRuleset):
         for fid in enc.order:
             fighter = enc.fighters[fid]
             st = fighter.status
-            wounded = v.seriously_wounded(fighter)
+            wounded = v.below_the_line(enc, fighter)
             since = st.wounded_round
             if wounded and since is None:  # the GM set the hit points by hand
                 since = new_round - 1
@@ -333,6 +335,34 @@ class D100(TurnOrderRuleset):
         ctx.summary = f"GM: {fighter.name} is {words[command.cover]}"
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
 
+    def _recover(self, ctx: Context, command: dc.Recover) -> None:
+        """docs/rulesets/d100.md#alternative-hit-points: out of combat, perceived damage
+        recovers Recovery a minute, never past the critical damage; critical damage
+        recovers Recovery an hour of sleep (double with medical attention), or a minute
+        with Healing Factor."""
+        enc = ctx.enc
+        if not enc.options.alternative_hp:
+            ctx.fail("recovery is part of the alternative hit point rules (Fight > Options)")
+        if enc.state.stage in ("turns", "initiative"):
+            ctx.fail("recovery is out of combat: end the round first")
+        fighter = self._other(ctx, command.fighter_id)
+        if command.minutes <= 0 and command.hours <= 0:
+            ctx.fail("how long: minutes of rest or hours of sleep")
+        rate = int(fighter.sheet.recovery)
+        critical = int(fighter.status.critical)
+        mended = command.hours * rate * (2 if command.medical else 1)
+        if fighter.sheet.healing_factor:
+            mended += (command.minutes + 60 * command.hours) * rate
+        critical = max(0, critical - mended)
+        build = int(fighter.sheet.build)
+        hp = min(build - critical, int(fighter.status.hp) + (command.minutes + 60 * command.hours) * rate)
+        hp = max(int(fighter.status.hp), hp)
+        ctx.set(ex.path(fighter.id), "critical", critical)
+        ctx.set(ex.path(fighter.id), "hp", hp)
+        ctx.summary = (f"{fighter.name} recovers: health {hp} of {build}, critical damage "
+                       f"{critical}")
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="note")
+
     # --- the waiting rolls --------------------------------------------------------------------
     def _takes_the_strike(self, ctx: Context, roll_id: int) -> bool:
         """A defense roll with "no defense" chosen is not rolled: the strike hits; one
@@ -402,6 +432,11 @@ class D100(TurnOrderRuleset):
         f = enc.fighters[fighter_id]
         st = f.status
         resources = []
+        if enc.options.alternative_hp:
+            base = base._replace(health_max=v.health_max(f, True))
+            resources.append(Resource("Critical", int(st.critical), None,
+                                      "Critical damage: perceived damage recovers only down "
+                                      "to it"))
         if enc.state.stage in ("turns", "round-over", "initiative"):
             tip = "Counterstrikes use it too"
             if st.owes:
@@ -491,6 +526,14 @@ class D100(TurnOrderRuleset):
             forms.append(ActionForm("pick-up", "Pick up the dropped weapons", enabled=not act_why,
                                     reason=act_why, verb="Pick up"))
         forms.append(self.hold_form(enc, fighter_id))
+        if enc.options.alternative_hp:
+            forms.append(ActionForm("recover", "GM: recovery out of combat", (
+                FormField("minutes", "Minutes of rest", "number", default=0, minimum=0,
+                          maximum=10000),
+                FormField("hours", "Hours of sleep", "number", default=0, minimum=0,
+                          maximum=1000),
+                FormField("medical", "Medical attention", "flag", default=False)),
+                role="gm", verb="Recover"))
         forms.append(ActionForm("cover", "GM: cover", (FormField(
             "cover", "Cover", "choice", (("none", "none"), ("partial", "partial"),
                                          ("full", "full")), default=f.status.cover),),
@@ -561,6 +604,9 @@ class D100(TurnOrderRuleset):
                            odds=(Odds("disarms", d100_beats_one_and_a_half(mine, theirs)),))
         if form_id == "pick-up":
             return Preview(lines=(f"{me.name} uses the action to pick up the weapons",))
+        if form_id == "recover":
+            return Preview(lines=(f"{me.name} recovers {int(me.sheet.recovery)} a minute "
+                                  "(perceived) and an hour of sleep (critical)",))
         if form_id == "cover":
             return Preview(lines=(f"{me.name}: cover {values.get('cover') or 'none'}",))
         return super().preview(enc, form_id, fighter_id, values)
@@ -577,6 +623,10 @@ class D100(TurnOrderRuleset):
             return dc.Disarm(fighter_id=fighter_id, target_id=str(values.get("target") or ""))
         if form_id == "pick-up":
             return dc.PickUp(fighter_id=fighter_id)
+        if form_id == "recover":
+            return dc.Recover(fighter_id=fighter_id, minutes=int(values.get("minutes") or 0),
+                              hours=int(values.get("hours") or 0),
+                              medical=bool(values.get("medical")))
         if form_id == "cover":
             return dc.SetCover(fighter_id=fighter_id, cover=values.get("cover") or "none")
         return super().build_command(form_id, fighter_id, values)

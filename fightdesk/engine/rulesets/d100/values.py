@@ -24,10 +24,31 @@ SIMULTANEOUS_PENALTY = 20
 
 
 def seriously_wounded(fighter: Fighter) -> bool:
-    """docs/rulesets/d100.md#serious-wounds: 1/5 of the hit points (at least 1) or less,
-    and still in the fight."""
+    """docs/rulesets/d100.md#serious-wounds: marked so by the rules (the round it
+    happened is kept) and still in the fight."""
+    return fighter.status.wounded_round is not None and int(fighter.status.hp) > 0
+
+
+def below_the_line(enc: Encounter, fighter: Fighter) -> bool:
+    """1/5 of the health when unhurt (at least 1) or less, and still above 0."""
     hp = int(fighter.status.hp)
-    return 0 < hp <= max(1, int(fighter.sheet.max_hp) // 5)
+    return 0 < hp <= max(1, health_max(fighter, enc.options.alternative_hp) // 5)
+
+
+def health_max(fighter: Fighter, alternative: bool) -> int:
+    """The health when unhurt: max HP, or Build under the alternative hit point rules
+    (docs/rulesets/d100.md#alternative-hit-points)."""
+    return int(fighter.sheet.build) if alternative else int(fighter.sheet.max_hp)
+
+
+# docs/rulesets/d100.md#alternative-hit-points: the share of the damage that is critical.
+CRITICAL_SHARE = {"physical": Fraction(1, 2), "energy": Fraction(1, 4), "mind": Fraction(1)}
+
+
+def attack_kind(fighter: Fighter, index: int | list[int] | None) -> str:
+    first = index[0] if isinstance(index, list) and index else index
+    held = weapon(fighter, first) if isinstance(first, int) else None
+    return held.attack if held is not None else "physical"
 
 
 def value(fighter: Fighter, name: str) -> int:
