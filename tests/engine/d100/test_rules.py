@@ -541,7 +541,7 @@ def alternative() -> Engine:
 @pytest.mark.parametrize(("attack", "critical"), [("physical", 2), ("energy", 0), ("mind", 5)])
 def test_perceived_and_critical_damage_by_attack_kind(attack: str, critical: int) -> None:
     engine = alternative()
-    engine.encounter.fighters["rook"].sheet.weapons[0].attack = attack  # type: ignore[assignment]
+    engine.encounter.fighters["rook"].sheet.weapons[0].attack = attack
     strike(engine, "rook", "bandit-1")
     make(engine, 80)  # 6 perceived; 1/2, 1/4 or all of it critical, less Hit Points 1
     choose(engine, "bandit-1", "none")
