@@ -634,6 +634,10 @@ def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
     if now <= 0 and hp > 0:
         ctx.say(f"{target.name} is out of the fight", fighter_id=target.id, kind="note")
         rules.release(ctx, target.id)
+        if v.entangled_by(target):
+            from ... import conditions
+
+            conditions.remove(ctx, target.id, "Entangled")
     elif v.below_the_line(enc, target) and target.status.wounded_round is None:
         ctx.set(path(target.id), "wounded_round", enc.round)
         ctx.say(f"{target.name} is seriously wounded: values halved, an action only every "

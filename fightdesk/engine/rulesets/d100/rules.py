@@ -400,6 +400,29 @@ class D100(TurnOrderRuleset):
         elif kind == "counter":
             ex.resolve_counter(self, ctx, roll, result)
 
+    def roll_view(self, enc: Encounter) -> Any:
+        """The roll panel's second line in the ruleset's words: the bonus, and the defense
+        or counterstrike chosen (not "help")."""
+        view = super().roll_view(enc)
+        roll = enc.state.roll
+        if view is None or roll is None:
+            return view
+        kind = roll.data.get("kind")
+        chosen = roll.contributions[0].label if roll.contributions else ""
+        if kind == "defense":
+            line = f"against a strike total of {roll.data['strike_total']}; "
+            line += (f"{chosen} {roll.total:+d}" if chosen else "no defense chosen yet")
+            if roll.base:
+                line += f" ({roll.base:+d} from cover or the strike)"
+        elif kind == "counter":
+            line = (f"counterstrike {roll.total:+d} against a strike total of "
+                    f"{roll.data['strike_total']}")
+        else:
+            line = f"strike bonus {roll.total:+d}"
+            if chosen:
+                line += f"; {enc.name_of(roll.contributions[0].fighter_id)} declared a {chosen}"
+        return view._replace(total_line=line)
+
     def contribution_options(self, enc: Encounter,
                              roll: PendingRoll) -> tuple[ContributionOption, ...]:
         kind = roll.data.get("kind")
@@ -451,8 +474,10 @@ class D100(TurnOrderRuleset):
                                       f"{armour.name}: stops natural strike rolls "
                                       f"{armour.low:02d}-{armour.high:02d}"))
         if v.seriously_wounded(f):
+            speed = int(f.sheet.running_speed) // 2
             resources.append(Resource("Seriously wounded", 1, None,
-                                      "Values halved; an action every second round"))
+                                      "Values halved; an action every second round; "
+                                      f"running speed {speed}"))
         if st.dropped:
             names = ", ".join(f.sheet.weapons[i].name for i in st.dropped
                               if 0 <= i < len(f.sheet.weapons))
