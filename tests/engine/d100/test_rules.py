@@ -577,3 +577,36 @@ def test_healing_factor_mends_critical_damage_by_the_minute() -> None:
     assert engine.apply(c.EndRound()).ok
     assert engine.apply(dc.Recover(fighter_id="bandit-1", minutes=2)).ok
     assert status(engine, "bandit-1").critical == 0 and hp(engine, "bandit-1") == 8
+
+
+# --- the autopilot ------------------------------------------------------------------------------
+
+
+def test_the_autopilot_counterstrikes_only_when_it_pays_and_else_picks_the_best_defense() -> None:
+    import random
+
+    engine = started()
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "vesna")
+    rng = random.Random(1)
+    engine.encounter.fighters["vesna"].sheet.counterstrike = -50  # a counter that hardly lands
+    assert isinstance(engine.ruleset.autopilot(engine.encounter, rng), c.MakeRoll)
+    engine.encounter.fighters["vesna"].sheet.counterstrike = 150  # the counter always lands
+    pick = engine.ruleset.autopilot(engine.encounter, rng)
+    assert isinstance(pick, c.Contribute) and pick.contribution == "counter-0"
+    engine.encounter.fighters["vesna"].sheet.counterstrike = 20
+    make(engine, 50)
+    pick = engine.ruleset.autopilot(engine.encounter, rng)
+    # Dodge and entangle are both +25: the entangle, which also holds the attacker.
+    assert isinstance(pick, c.Contribute) and pick.contribution == "entangle"
+
+
+def test_the_autopilot_strikes_where_it_expects_the_most_damage() -> None:
+    import random
+
+    engine = started()
+    pick = engine.ruleset.autopilot(engine.encounter, random.Random(1))
+    # Rook's Longsword: the Captain's plate (05-95) stops almost everything, the bandits'
+    # quarter suits much less; the two bandits tie, so either.
+    assert isinstance(pick, dc.Strike) and pick.target_id in ("bandit-1", "bandit-2")
+    assert pick.weapon == 0 and not pick.fierce
