@@ -80,6 +80,8 @@ def open_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter, weapon: v.
     bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
     how = v.weapon_name(me, weapon) + (", Fierce" if fierce else "")
     label = f"{me.name} rolls Strike against {foe.name} ({how})"
+    ctx.say(f"{me.name} strikes at {foe.name} ({how})", fighter_id=me.id, kind="act",
+            maneuver="strike")
     rules.open_roll(ctx, PendingRoll(
         id=0, label=label, roller_id=me.id, by_player=me.side == "pc", sides=100,
         measure="strike bonus", base=bonus,
@@ -124,6 +126,8 @@ def pay_counter(ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: s
     if index is not None and v.weapon(foe, index) is None:
         ctx.fail(f"{foe.name} does not hold weapon {index}")
     paid = use_action(ctx, foe, "a counterstrike")
+    ctx.say(f"{foe.name} counterstrikes", fighter_id=foe.id, kind="interrupt",
+            maneuver="counterstrike")
     bonus = v.value(foe, "counterstrike")
     cost = "action" if paid.get("action") else "next round's action (borrowed)"
     return Contribution(id=0, fighter_id=foe.id, kind=kind,
@@ -351,6 +355,8 @@ def pay_defense(ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: s
     cost = ""
     if kind in BOTH:
         paid = use_action(ctx, foe, "a strike with the other weapon")
+        ctx.say(f"{foe.name} will strike back with the other weapon", fighter_id=foe.id,
+                kind="interrupt", maneuver=kind)
         cost = "action" if paid.get("action") else "next round's action (borrowed)"
     bonus = v.value(ctx.enc.fighters[target], defense_kind(kind))
     label = offered[kind].rsplit(" (", 1)[0]

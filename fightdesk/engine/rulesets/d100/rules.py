@@ -288,6 +288,8 @@ class D100(TurnOrderRuleset):
             ctx.fail(f"{me.name} is not entangled")
         other = ctx.enc.fighters[holder]
         ex.use_action(ctx, me, "breaking free")
+        ctx.say(f"{me.name} tries to break free", fighter_id=me.id, kind="act",
+                maneuver="break free")
         a, b = self._opposed(ctx, me, other, "breaking free")
         if a > b:
             conditions.remove(ctx, me.id, "Entangled")
@@ -306,6 +308,8 @@ class D100(TurnOrderRuleset):
         if not v.held_weapons(foe):
             ctx.fail(f"{foe.name} holds no weapon")
         ex.use_action(ctx, me, "a disarm")
+        ctx.say(f"{me.name} tries to disarm {foe.name}", fighter_id=me.id, kind="act",
+                maneuver="disarm")
         a, b = self._opposed(ctx, me, foe, "disarm")
         need = b + b // 2
         if a > need:
@@ -323,7 +327,7 @@ class D100(TurnOrderRuleset):
         ex.use_action(ctx, me, "picking up")
         ctx.set(ex.path(me.id), "dropped", [])
         ctx.summary = f"{me.name} picks up their weapons"
-        ctx.say(ctx.summary, fighter_id=me.id, kind="note")
+        ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="pick up")
 
     def _cover(self, ctx: Context, command: dc.SetCover) -> None:
         fighter = self._other(ctx, command.fighter_id)
