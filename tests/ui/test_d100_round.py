@@ -76,6 +76,17 @@ def test_two_d100_rounds_through_the_widgets(window: MainWindow, qtbot: QtBot) -
     assert order == ["rook", "vesna", "bandit-captain", "bandit-2", "tariq", "bandit-1"]
     assert current_fighter(enc.state.turns) == "rook"
 
+    # The Strike form's odds, one a line (plain text): Rook +15 against a parry +5.
+    dialog = window.open_action_dialog("rook", role="act")
+    assert dialog is not None
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData("bandit-1"))
+    assert dialog.odds_label.textFormat() == Qt.TextFormat.PlainText
+    lines = dialog.odds_label.text().splitlines()
+    assert lines[0].endswith("hits against a parry +5") and len(lines) == 4
+    dialog.reject()
+
     # Rook's Longsword on Bandit 1: natural 52 (total 67) lands inside the quarter suit.
     strike(window, qtbot, "rook", "bandit-1")
     roll(window, qtbot, "52")

@@ -55,7 +55,7 @@ class D100(TurnOrderRuleset):
     lasting_status = ("hp",)
     stack_columns = ("Fighter", "Roll or choice", "Roll", "Bonus", "Spent", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Defend", "assist": "Defend", "gm": "GM"}
+        "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}
     card_roles = ("act",)
     condition_names = ("Entangled",)
     condition_tick = "turn-start"
