@@ -610,3 +610,17 @@ def test_the_autopilot_strikes_where_it_expects_the_most_damage() -> None:
     # quarter suits much less; the two bandits tie, so either.
     assert isinstance(pick, dc.Strike) and pick.target_id in ("bandit-1", "bandit-2")
     assert pick.weapon == 0 and not pick.fierce
+
+
+def test_a_suit_of_armour_has_its_usual_range_and_one_suit_at_most() -> None:
+    from pydantic import ValidationError
+
+    from fightdesk.engine.rulesets.d100.model import D100Sheet
+
+    sheet = D100Sheet.model_validate({"armour": {"name": "Mail", "suit": "half", "low": 1}})
+    assert [(a.low, a.high) for a in sheet.armour] == [(25, 75)]  # an old file's one object
+    assert D100Sheet.model_validate({"armour": None}).armour == []
+    custom = D100Sheet.model_validate({"armour": [{"low": 30, "high": 60}]})
+    assert (custom.armour[0].low, custom.armour[0].high) == (30, 60)
+    with pytest.raises(ValidationError, match="at most 1 item"):
+        D100Sheet.model_validate({"armour": [{"suit": "full"}, {"suit": "quarter"}]})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ...base import Condition, StateModel
 from ...turn_state import TurnRoundState
@@ -31,13 +31,27 @@ class D100Weapon(StateModel):
     attack: AttackKind = "physical"
 
 
+# docs/rulesets/d100.md#armour: the usual ranges of a suit of armour.
+SUITS = {"full": (5, 95), "half": (25, 75), "quarter": (45, 70)}
+
+
 class D100Armour(StateModel):
-    """Armour covers the natural strike rolls from ``low`` to ``high`` and has hit points."""
+    """Armour covers the natural strike rolls from ``low`` to ``high`` and has hit points;
+    a full, half or quarter suit has the usual range (custom: the GM's own)."""
 
     name: str = Field("Armour", min_length=1, max_length=60)
+    suit: Literal["custom", "full", "half", "quarter"] = "custom"
     low: int = Field(1, ge=1, le=100)
     high: int = Field(100, ge=1, le=100)
     hp: int = Field(10, ge=0, le=10000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _suit_range(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("suit") in SUITS:
+            low, high = SUITS[data["suit"]]
+            data = {**data, "low": low, "high": high}
+        return data
 
     @model_validator(mode="after")
     def _range(self) -> D100Armour:
@@ -68,9 +82,21 @@ class D100Sheet(StateModel):
     # Place at the table, for initiative method D (0: not seated).
     seat: int = Field(0, ge=0, le=100)
     weapons: list[D100Weapon] = Field(default_factory=list)
-    armour: D100Armour | None = None
+    # At most one suit (a list, so the sheet's table can add and remove it).
+    armour: list[D100Armour] = Field(default_factory=list, max_length=1)
     # The level 1 super power: critical damage recovers like perceived damage.
     healing_factor: bool = False
+
+
+    @field_validator("armour", mode="before")
+    @classmethod
+    def _one_suit(cls, value: Any) -> Any:
+        """A file may hold the armour as one object, or none."""
+        if value is None:
+            return []
+        if isinstance(value, dict):
+            return [value]
+        return value
 
 
 class D100Status(StateModel):

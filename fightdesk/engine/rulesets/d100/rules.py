@@ -472,8 +472,8 @@ class D100(TurnOrderRuleset):
             if st.owes:
                 resources.append(Resource("Borrowed", 1, None,
                                           "Next round's action is used already"))
-        if f.sheet.armour is not None:
-            armour = f.sheet.armour
+        armour = v.armour_of(f)
+        if armour is not None:
             resources.append(Resource("Armour", v.armour_left(f), int(armour.hp),
                                       f"{armour.name}: stops natural strike rolls "
                                       f"{armour.low:02d}-{armour.high:02d}"))

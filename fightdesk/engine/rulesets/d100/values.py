@@ -158,9 +158,14 @@ def held_weapons(fighter: Fighter) -> list[int]:
     return [i for i in range(len(fighter.sheet.weapons)) if weapon(fighter, i) is not None]
 
 
+def armour_of(fighter: Fighter) -> Any:
+    """The suit of armour on the sheet, or None."""
+    return fighter.sheet.armour[0] if fighter.sheet.armour else None
+
+
 def armour_left(fighter: Fighter) -> int:
     """The armour's hit points now (0 with no armour)."""
-    armour = fighter.sheet.armour
+    armour = armour_of(fighter)
     if armour is None:
         return 0
     now = fighter.status.armour_hp
@@ -170,7 +175,7 @@ def armour_left(fighter: Fighter) -> int:
 def armour_range(fighter: Fighter) -> tuple[int, int] | None:
     """docs/rulesets/d100.md#armour: the natural rolls the armour stops, while it has hit
     points left (at 0 it counts as no armour)."""
-    armour = fighter.sheet.armour
+    armour = armour_of(fighter)
     if armour is None or armour_left(fighter) <= 0:
         return None
     return int(armour.low), int(armour.high)
