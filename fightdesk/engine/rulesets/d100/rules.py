@@ -324,6 +324,9 @@ class D100(TurnOrderRuleset):
         me = self._actor(ctx, command.fighter_id)
         if not me.status.dropped:
             ctx.fail(f"{me.name} has dropped nothing")
+        holder = v.entangled_by(me)
+        if holder is not None:
+            ctx.fail(f"{me.name} is entangled by {ctx.enc.name_of(holder)}: break free first")
         ex.use_action(ctx, me, "picking up")
         ctx.set(ex.path(me.id), "dropped", [])
         ctx.summary = f"{me.name} picks up their weapons"
@@ -552,8 +555,10 @@ class D100(TurnOrderRuleset):
                 FormField("target", "Whom", "choice", held, default=held[0][0]),),
                 enabled=not act_why, reason=act_why, verb="Roll"))
         if f.status.dropped:
-            forms.append(ActionForm("pick-up", "Pick up the dropped weapons", enabled=not act_why,
-                                    reason=act_why, verb="Pick up"))
+            pick_why = act_why or (f"entangled by {enc.name_of(holder)}: break free first"
+                                   if holder else "")
+            forms.append(ActionForm("pick-up", "Pick up the dropped weapons", enabled=not pick_why,
+                                    reason=pick_why, verb="Pick up"))
         forms.append(self.hold_form(enc, fighter_id))
         if enc.options.alternative_hp:
             forms.append(ActionForm("recover", "GM: recovery out of combat", (
