@@ -1,5 +1,6 @@
 """The d100 ruleset: the round, initiative and actions, on the shared turn order and
-pending roll; the exchange of strike and defense is in ``exchange.py``.
+pending roll; the exchange is in ``exchange.py``, ``defense.py`` and ``damage.py``, the
+views in ``views.py``.
 
 Every rule names its section of docs/rulesets/d100.md. A round is one turn for each
 fighter in the declared order (or an initiative method's), one action each; parry,
@@ -10,30 +11,28 @@ may be borrowed from the next round.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import rulesets, turns
 from ...base import Decision, DecisionField
-from ...changes import RuleViolation
-from ...odds import d100_beats, d100_beats_one_and_a_half, d100_damage, d100_strike_odds
 from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import (
     ActionForm,
     Card,
     ContributionOption,
-    FormField,
     Odds,
     Preview,
-    Resource,
     StackRow,
     register,
 )
 from ...turn_ruleset import TurnOrderRuleset
 from ...turns import TurnSection, TurnSlot
 from . import commands as dc
+from . import damage as dm
+from . import defense as de
 from . import exchange as ex
 from . import values as v
+from . import views
 
 if TYPE_CHECKING:
     from ...commands import Command
@@ -124,7 +123,7 @@ class D100(TurnOrderRuleset):
         if pending is None or pending.id != command.decision_id:
             ctx.fail("no such question is waiting")
         if pending.id.startswith("parry-"):
-            ex.answer_hit(self, ctx, command.choice, command.by)
+            de.answer_hit(self, ctx, command.choice, command.by)
             return
         method = enc.options.initiative
         scores: dict[str, int] = {}
@@ -178,22 +177,22 @@ class D100(TurnOrderRuleset):
             since = st.wounded_round
             if wounded and since is None:  # the GM set the hit points by hand
                 since = new_round - 1
-                ctx.set(ex.path(fid), "wounded_round", since)
+                ctx.set(dm.path(fid), "wounded_round", since)
             elif not wounded and since is not None:
                 since = None
-                ctx.set(ex.path(fid), "wounded_round", None)
+                ctx.set(dm.path(fid), "wounded_round", None)
             acts = since is None or (new_round - since) % 2 == 0
             actions = 0 if st.owes or not acts else 1
             if st.owes:
                 ctx.say(f"{fighter.name} borrowed this round's action: no action this round",
                         fighter_id=fid, kind="note")
-                ctx.set(ex.path(fid), "owes", False)
+                ctx.set(dm.path(fid), "owes", False)
             elif not acts:
                 ctx.say(f"{fighter.name} is seriously wounded: no action this round",
                         fighter_id=fid, kind="note")
-            ctx.set(ex.path(fid), "actions", actions)
+            ctx.set(dm.path(fid), "actions", actions)
             if st.defense_penalty:
-                ctx.set(ex.path(fid), "defense_penalty", 0)
+                ctx.set(dm.path(fid), "defense_penalty", 0)
         label = "Declared order" if enc.options.initiative == "declared" else \
             f"Initiative ({enc.options.initiative})"
         section = TurnSection(id="round", label=label, slots=[
@@ -313,7 +312,7 @@ class D100(TurnOrderRuleset):
         a, b = self._opposed(ctx, me, foe, "disarm")
         need = b + b // 2
         if a > need:
-            ctx.set(ex.path(foe.id), "dropped", list(range(len(foe.sheet.weapons))))
+            ctx.set(dm.path(foe.id), "dropped", list(range(len(foe.sheet.weapons))))
             ctx.summary = f"{me.name} disarms {foe.name} ({a} beats {need})"
         else:
             ctx.summary = f"{me.name} fails to disarm {foe.name} ({a}, needed more than {need})"
@@ -328,7 +327,7 @@ class D100(TurnOrderRuleset):
         if holder is not None:
             ctx.fail(f"{me.name} is entangled by {ctx.enc.name_of(holder)}: break free first")
         ex.use_action(ctx, me, "picking up")
-        ctx.set(ex.path(me.id), "dropped", [])
+        ctx.set(dm.path(me.id), "dropped", [])
         ctx.summary = f"{me.name} picks up their weapons"
         ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="pick up")
 
@@ -336,7 +335,7 @@ class D100(TurnOrderRuleset):
         fighter = self._other(ctx, command.fighter_id)
         if fighter.status.cover == command.cover:
             ctx.fail(f"{fighter.name} is already there")
-        ctx.set(ex.path(fighter.id), "cover", command.cover)
+        ctx.set(dm.path(fighter.id), "cover", command.cover)
         words = {"none": "out of cover", "partial": "behind partial cover",
                  "full": "behind full cover"}
         ctx.summary = f"GM: {fighter.name} is {words[command.cover]}"
@@ -364,8 +363,8 @@ class D100(TurnOrderRuleset):
         build = int(fighter.sheet.build)
         hp = min(build - critical, int(fighter.status.hp) + (command.minutes + 60 * command.hours) * rate)
         hp = max(int(fighter.status.hp), hp)
-        ctx.set(ex.path(fighter.id), "critical", critical)
-        ctx.set(ex.path(fighter.id), "hp", hp)
+        ctx.set(dm.path(fighter.id), "critical", critical)
+        ctx.set(dm.path(fighter.id), "hp", hp)
         ctx.summary = (f"{fighter.name} recovers: health {hp} of {build}, critical damage "
                        f"{critical}")
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="note")
@@ -377,12 +376,12 @@ class D100(TurnOrderRuleset):
         roll = ctx.enc.state.roll
         if roll is None or roll.id != roll_id or roll.data.get("kind") != "defense":
             return False
-        chosen = ex.chosen_defense(roll)
+        chosen = de.chosen_defense(roll)
         if chosen is None:
             ctx.fail("choose parry, dodge or entangle (or no defense) first")
-        if chosen != ex.TAKE:
+        if chosen != de.TAKE:
             return False
-        ex.take_the_strike(self, ctx, roll)
+        de.take_the_strike(self, ctx, roll)
         return True
 
     def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
@@ -390,7 +389,7 @@ class D100(TurnOrderRuleset):
         if roll.data.get("kind") == "strike" and kind.startswith("counter"):
             return ex.pay_counter(ctx, roll, fighter_id, kind)
         if roll.data.get("kind") == "defense":
-            return ex.pay_defense(ctx, roll, fighter_id, kind)
+            return de.pay_defense(ctx, roll, fighter_id, kind)
         ctx.fail("nothing can be added to this roll")
 
     def refund(self, ctx: Context, roll: PendingRoll, contribution: Contribution) -> None:
@@ -403,7 +402,7 @@ class D100(TurnOrderRuleset):
         if kind == "strike":
             ex.resolve_strike(self, ctx, roll, result)
         elif kind == "defense":
-            ex.resolve_defense(self, ctx, roll, result)
+            de.resolve_defense(self, ctx, roll, result)
         elif kind == "counter":
             ex.resolve_counter(self, ctx, roll, result)
 
@@ -436,7 +435,7 @@ class D100(TurnOrderRuleset):
         if kind == "strike":
             return tuple(ex.counter_options(self, enc, roll))
         if kind == "defense":
-            return tuple(ex.defense_options(self, enc, roll))
+            return tuple(de.defense_options(self, enc, roll))
         return ()
 
     def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
@@ -444,7 +443,7 @@ class D100(TurnOrderRuleset):
         if kind == "strike":
             return ex.strike_odds(self, enc, roll)
         if kind == "defense":
-            return ex.defense_odds(self, enc, roll)
+            return de.defense_odds(self, enc, roll)
         if kind == "counter":
             return ex.counter_odds(enc, roll)
         return ()
@@ -458,197 +457,23 @@ class D100(TurnOrderRuleset):
 
     # --- views --------------------------------------------------------------------------------
     def card(self, enc: Encounter, fighter_id: str) -> Card:
-        base = super().card(enc, fighter_id)
-        f = enc.fighters[fighter_id]
-        st = f.status
-        resources = []
-        if enc.options.alternative_hp:
-            base = base._replace(health_max=v.health_max(f, True))
-            resources.append(Resource("Critical", int(st.critical), None,
-                                      "Critical damage: perceived damage recovers only down "
-                                      "to it"))
-        if enc.state.stage in ("turns", "round-over", "initiative"):
-            tip = "Counterstrikes use it too"
-            if st.owes:
-                tip = "Next round's action is borrowed: none next round"
-            resources.append(Resource("Action", int(st.actions), 1, tip))
-            if st.owes:
-                resources.append(Resource("Borrowed", 1, None,
-                                          "Next round's action is used already"))
-        armour = v.armour_of(f)
-        if armour is not None:
-            resources.append(Resource("Armour", v.armour_left(f), int(armour.hp),
-                                      f"{armour.name}: stops natural strike rolls "
-                                      f"{armour.low:02d}-{armour.high:02d}"))
-        if v.seriously_wounded(f):
-            speed = int(f.sheet.running_speed) // 2
-            resources.append(Resource("Seriously wounded", 1, None,
-                                      "Values halved; an action every second round; "
-                                      f"running speed {speed}"))
-        if st.dropped:
-            names = ", ".join(f.sheet.weapons[i].name for i in st.dropped
-                              if 0 <= i < len(f.sheet.weapons))
-            resources.append(Resource("Dropped", len(st.dropped), None, names))
-        for index, held in enumerate(f.sheet.weapons):
-            if v.destroyed(f, index):
-                resources.append(Resource(held.name, 0, int(held.hp), "Destroyed beyond repair"))
-            elif v.weapon_hp(f, index) < int(held.hp):
-                resources.append(Resource(held.name, v.weapon_hp(f, index), int(held.hp),
-                                          "The weapon's hit points (0: unusable until repaired)"))
-        if st.cover != "none":
-            resources.append(Resource(f"{st.cover.title()} cover", 1, None,
-                                      "Behind an obstacle (docs/rulesets/d100.md#obstacles)"))
-        return base._replace(resources=tuple(resources))
+        return views.card(self, enc, fighter_id, super().card(enc, fighter_id))
 
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
-        """The waiting roll and the choices on it (a counterstrike, a defense)."""
-        roll = enc.state.roll
-        if roll is None:
-            return ()
-        rows = [StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
-                         fighter=enc.name_of(roll.roller_id), action=roll.label, source="d100",
-                         speed=roll.total, spent=0, cost="")]
-        for c in roll.contributions:
-            rows.append(StackRow(id=f"choice-{c.id}", fighter_id=c.fighter_id or "",
-                                 fighter=enc.name_of(c.fighter_id), action=c.label, source="",
-                                 speed=c.amount or None, spent=c.paid.get("action", 0),
-                                 cost=c.cost, reacts_to=roll.label))
-        return tuple(rows)
+        return views.stack(self, enc)
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
-        f = enc.fighters[fighter_id]
-        forms: list[ActionForm] = []
-        stage = enc.state.stage
-        mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
-        why = "" if mine else "not this fighter's turn"
-        if mine and enc.state.roll is not None:
-            why = "a roll is waiting: make it first"
-        word = v.action_word(f)
-        act_why = why or ("no action left (next round's is borrowed)" if not word else "")
-        holder = v.entangled_by(f)
-        strike_why = act_why or (f"entangled by {enc.name_of(holder)}: break free first"
-                                 if holder else "")
-        foes = tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id
-                     and not self.is_out(enc.fighters[o])
-                     and (enc.fighters[o].side in PARTY) != (f.side in PARTY)) \
-            or tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id
-                     and not self.is_out(enc.fighters[o]))
-        weapons = (*((str(i), f"{f.sheet.weapons[i].name} (damage {f.sheet.weapons[i].damage})")
-                     for i in v.held_weapons(f)), ("none", "punches and kicks (damage 1)"))
-        fields = [FormField("target", "Target", "choice", foes, default=foes[0][0] if foes else None),
-                  FormField("weapon", "Weapon", "choice", weapons, default=weapons[0][0]),
-                  FormField("fierce", "Fierce (-20 to strike, +1 damage)", "flag", default=False)]
-        if v.every_weapon(f):
-            fields.append(FormField("every_weapon", "With every weapon in hand (-20 to own "
-                                    "parry, dodge and entangle this round)", "flag",
-                                    default=False))
-        title = "Strike" + (" (borrows next round's action)" if word == "borrow" else "")
-        forms.append(ActionForm("strike", title, tuple(fields), enabled=not strike_why,
-                                reason=strike_why, shortcut="S", verb="Strike"))
-        if holder:
-            forms.append(ActionForm("break-free", "Break free", enabled=not act_why,
-                                    reason=act_why, shortcut="B", verb="Roll"))
-        held = tuple((o, enc.name_of(o)) for o in enc.order
-                     if v.entangled_by(enc.fighters[o]) == fighter_id)
-        if held:
-            forms.append(ActionForm("disarm", "Disarm the one entangled", (
-                FormField("target", "Whom", "choice", held, default=held[0][0]),),
-                enabled=not act_why, reason=act_why, verb="Roll"))
-        if f.status.dropped:
-            pick_why = act_why or (f"entangled by {enc.name_of(holder)}: break free first"
-                                   if holder else "")
-            forms.append(ActionForm("pick-up", "Pick up the dropped weapons", enabled=not pick_why,
-                                    reason=pick_why, verb="Pick up"))
-        forms.append(self.hold_form(enc, fighter_id))
-        if enc.options.alternative_hp:
-            forms.append(ActionForm("recover", "GM: recovery out of combat", (
-                FormField("minutes", "Minutes of rest", "number", default=0, minimum=0,
-                          maximum=10000),
-                FormField("hours", "Hours of sleep", "number", default=0, minimum=0,
-                          maximum=1000),
-                FormField("medical", "Medical attention", "flag", default=False)),
-                role="gm", verb="Recover"))
-        forms.append(ActionForm("cover", "GM: cover", (FormField(
-            "cover", "Cover", "choice", (("none", "none"), ("partial", "partial"),
-                                         ("full", "full")), default=f.status.cover),),
-            role="gm", verb="Apply"))
-        return tuple(forms)
+        return views.action_forms(self, enc, fighter_id)
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
                 values: dict[str, Any]) -> Preview:
-        me = enc.fighters[fighter_id]
-        if form_id == "strike":
-            foe = enc.fighters.get(str(values.get("target")))
-            if foe is None:
-                return Preview(error="choose a target")
-            try:
-                weapon = _weapon_value(values.get("weapon"))
-            except RuleViolation as exc:
-                return Preview(error=str(exc))
-            fierce = bool(values.get("fierce"))
-            used: v.Weapons = weapon
-            if values.get("every_weapon"):
-                if fierce:
-                    return Preview(error="no Fierce strike with every weapon at once")
-                used = v.every_weapon(me)
-            elif fierce and v.may_be_fierce(enc, me, weapon):
-                return Preview(error=v.may_be_fierce(enc, me, weapon))
-            bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
-            around = v.AROUND_COVER if foe.status.cover == "full" else 0
-            damage = v.weapon_damage(me, used, fierce, enc)
-            lines = [f"{me.name} rolls 1d100 {bonus:+d}; {foe.name} then chooses a defense "
-                     f"(or declares a counterstrike before the roll)",
-                     f"Damage {damage} by the chart; {foe.name}'s Toughness "
-                     f"{v.value(foe, 'toughness')} off outside the armour"]
-            if around:
-                lines.append(f"{foe.name} is behind full cover: striking around it gives "
-                             f"+{around} to the defense")
-            if v.action_word(me) == "borrow":
-                lines.append(f"{me.name} borrows next round's action for this strike")
-            if v.seriously_wounded(me):
-                lines.append(f"{me.name} is seriously wounded: bonuses halved")
-            odds = []
-            armour = v.armour_range(foe)
-            for name in v.DEFENSES:
-                defense = v.value(foe, name) + around
-                got = d100_strike_odds(bonus, defense)
-                odds.append(Odds(f"hits against a {name} {defense:+d}", got.hit))
-            best = max(v.value(foe, name) for name in v.DEFENSES) + around
-            dist = d100_damage(bonus, best, damage, toughness=v.value(foe, "toughness"),
-                               armour=armour, chart=v.chart(enc))
-            hurt = sum((p for amount, p in dist.items() if amount > 0), Fraction(0))
-            odds.append(Odds(f"{foe.name} loses health (best defense)", hurt))
-            return Preview(lines=tuple(lines), odds=tuple(odds))
-        if form_id == "break-free":
-            holder = v.entangled_by(me)
-            other = enc.fighters.get(holder or "")
-            if other is None:
-                return Preview(error="not entangled")
-            mine, theirs = v.value(me, "damage_skill"), v.value(other, "damage_skill")
-            return Preview(lines=(f"{me.name} 1d100 {mine:+d} against {other.name} 1d100 "
-                                  f"{theirs:+d}; ties hold",),
-                           odds=(Odds("breaks free", d100_beats(mine, theirs)),))
-        if form_id == "disarm":
-            foe = enc.fighters.get(str(values.get("target")))
-            if foe is None:
-                return Preview(error="choose whom to disarm")
-            mine, theirs = v.value(me, "damage_skill"), v.value(foe, "damage_skill")
-            return Preview(lines=(f"{me.name} 1d100 {mine:+d} must beat 1.5 x {foe.name}'s "
-                                  f"1d100 {theirs:+d}",),
-                           odds=(Odds("disarms", d100_beats_one_and_a_half(mine, theirs)),))
-        if form_id == "pick-up":
-            return Preview(lines=(f"{me.name} uses the action to pick up the weapons",))
-        if form_id == "recover":
-            return Preview(lines=(f"{me.name} recovers {int(me.sheet.recovery)} a minute "
-                                  "(perceived) and an hour of sleep (critical)",))
-        if form_id == "cover":
-            return Preview(lines=(f"{me.name}: cover {values.get('cover') or 'none'}",))
-        return super().preview(enc, form_id, fighter_id, values)
+        shown = views.preview(self, enc, form_id, fighter_id, values)
+        return shown if shown is not None else super().preview(enc, form_id, fighter_id, values)
 
     def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
         if form_id == "strike":
             return dc.Strike(fighter_id=fighter_id, target_id=str(values.get("target") or ""),
-                             weapon=_weapon_value(values.get("weapon")),
+                             weapon=v.weapon_choice(values.get("weapon")),
                              fierce=bool(values.get("fierce")),
                              every_weapon=bool(values.get("every_weapon")))
         if form_id == "break-free":
@@ -682,15 +507,6 @@ class D100(TurnOrderRuleset):
                     problems.append((f"fighters.{fid}.status.dropped",
                                      f"names weapon {i}, which the sheet does not have"))
         return problems
-
-
-def _weapon_value(value: Any) -> int | None:
-    if value in (None, "", "none"):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise RuleViolation(f"no weapon {value!r}") from None
 
 
 register(D100())
