@@ -624,3 +624,11 @@ def test_a_suit_of_armour_has_its_usual_range_and_one_suit_at_most() -> None:
     assert (custom.armour[0].low, custom.armour[0].high) == (30, 60)
     with pytest.raises(ValidationError, match="at most 1 item"):
         D100Sheet.model_validate({"armour": [{"suit": "full"}, {"suit": "quarter"}]})
+
+
+def test_a_loaded_fight_naming_a_weapon_the_sheet_lacks_is_refused() -> None:
+    engine = started()
+    assert engine.ruleset.check_state(engine.encounter) == []
+    engine.encounter.fighters["rook"].status.dropped = [3]
+    assert engine.ruleset.check_state(engine.encounter) == [
+        ("fighters.rook.status.dropped", "names weapon 3, which the sheet does not have")]
