@@ -426,7 +426,10 @@ def test_a_weapon_at_0_is_unusable_and_twice_its_damage_destroys_it() -> None:
     refused = engine.apply(dc.Strike(fighter_id="bandit-1", target_id="rook", weapon=0))
     assert refused.error == "Bandit 1's Club is broken (0 HP): unusable until repaired"
     # Repaired by the GM, then struck for 2 more: 6 in all, destroyed.
-    assert engine.apply(c.SetValue(fighter_id="bandit-1", field="status.weapon_hp", value=[3])).ok
+    forms = {f.id for f in engine.ruleset.action_forms(engine.encounter, "bandit-1")}
+    assert "repair" in forms
+    assert engine.apply(dc.RepairWeapon(fighter_id="bandit-1", weapon=0)).ok
+    assert status(engine, "bandit-1").weapon_hp == [3]
     assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
     parried_with_the_club(engine, 20)
     pending = engine.pending()
@@ -434,6 +437,8 @@ def test_a_weapon_at_0_is_unusable_and_twice_its_damage_destroys_it() -> None:
     assert engine.apply(c.Answer(decision_id=pending.id, choice="weapon")).ok
     assert status(engine, "bandit-1").weapon_harm == [6]
     assert engine.session.log[-1].summary == "Rook strikes Bandit 1's Club for 2: destroyed beyond repair"
+    refused = engine.apply(dc.RepairWeapon(fighter_id="bandit-1", weapon=0))
+    assert refused.error == "Bandit 1's Club is destroyed beyond repair"
 
 
 def test_a_failed_parry_the_attacker_turns_on_the_defender() -> None:

@@ -64,3 +64,11 @@ class Recover(Command):
     minutes: int = Field(0, ge=0, le=100000)
     hours: int = Field(0, ge=0, le=10000)
     medical: bool = False
+
+
+class RepairWeapon(Command):
+    """The GM repairs a damaged weapon: back to its full hit points (not a destroyed one)."""
+
+    kind: Literal["d100-repair"] = "d100-repair"
+    fighter_id: str
+    weapon: int = Field(ge=0)

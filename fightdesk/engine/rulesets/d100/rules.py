@@ -84,6 +84,8 @@ class D100(TurnOrderRuleset):
             self._cover(ctx, command)
         elif isinstance(command, dc.Recover):
             self._recover(ctx, command)
+        elif isinstance(command, dc.RepairWeapon):
+            self._repair(ctx, command)
         else:
             super().handle(ctx, command)
 
@@ -341,6 +343,25 @@ class D100(TurnOrderRuleset):
         ctx.summary = f"GM: {fighter.name} is {words[command.cover]}"
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
 
+    def _repair(self, ctx: Context, command: dc.RepairWeapon) -> None:
+        """docs/rulesets/d100.md#weapon-destruction: at 0 a weapon is repairable, unless
+        destroyed."""
+        fighter = self._other(ctx, command.fighter_id)
+        weapons = fighter.sheet.weapons
+        if not command.weapon < len(weapons):
+            ctx.fail(f"{fighter.name} has no weapon {command.weapon}")
+        name = weapons[command.weapon].name
+        if v.destroyed(fighter, command.weapon):
+            ctx.fail(f"{fighter.name}'s {name} is destroyed beyond repair")
+        full = int(weapons[command.weapon].hp)
+        if v.weapon_hp(fighter, command.weapon) >= full:
+            ctx.fail(f"{fighter.name}'s {name} is not damaged")
+        hp = [v.weapon_hp(fighter, i) for i in range(len(weapons))]
+        hp[command.weapon] = full
+        ctx.set(dm.path(fighter.id), "weapon_hp", hp)
+        ctx.summary = f"GM: {fighter.name}'s {name} is repaired ({full} HP)"
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
+
     def _recover(self, ctx: Context, command: dc.Recover) -> None:
         """docs/rulesets/d100.md#alternative-hit-points: out of combat, perceived damage
         recovers Recovery a minute, never past the critical damage; critical damage
@@ -482,6 +503,9 @@ class D100(TurnOrderRuleset):
             return dc.Disarm(fighter_id=fighter_id, target_id=str(values.get("target") or ""))
         if form_id == "pick-up":
             return dc.PickUp(fighter_id=fighter_id)
+        if form_id == "repair":
+            return dc.RepairWeapon(fighter_id=fighter_id,
+                                   weapon=int(values.get("weapon") or 0))
         if form_id == "recover":
             return dc.Recover(fighter_id=fighter_id, minutes=int(values.get("minutes") or 0),
                               hours=int(values.get("hours") or 0),

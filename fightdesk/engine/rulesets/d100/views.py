@@ -123,6 +123,13 @@ def action_forms(rules: D100, enc: Encounter, fighter_id: str) -> tuple[ActionFo
         forms.append(ActionForm("pick-up", "Pick up the dropped weapons", enabled=not pick_why,
                                 reason=pick_why, verb="Pick up"))
     forms.append(rules.hold_form(enc, fighter_id))
+    damaged = tuple((str(i), f"{w.name} ({v.weapon_hp(f, i)} of {w.hp} HP)")
+                    for i, w in enumerate(f.sheet.weapons)
+                    if v.weapon_hp(f, i) < int(w.hp) and not v.destroyed(f, i))
+    if damaged:
+        forms.append(ActionForm("repair", "GM: repair a weapon", (
+            FormField("weapon", "Weapon", "choice", damaged, default=damaged[0][0]),),
+            role="gm", verb="Repair"))
     if enc.options.alternative_hp:
         forms.append(ActionForm("recover", "GM: recovery out of combat", (
             FormField("minutes", "Minutes of rest", "number", default=0, minimum=0,
@@ -202,6 +209,8 @@ def preview(rules: D100, enc: Encounter, form_id: str, fighter_id: str,
                        odds=(Odds("disarms", d100_beats_one_and_a_half(mine, theirs)),))
     if form_id == "pick-up":
         return Preview(lines=(f"{me.name} uses the action to pick up the weapons",))
+    if form_id == "repair":
+        return Preview(lines=(f"{me.name}'s weapon is repaired to its full hit points",))
     if form_id == "recover":
         return Preview(lines=(f"{me.name} recovers {int(me.sheet.recovery)} a minute "
                               "(perceived) and an hour of sleep (critical)",))
