@@ -637,3 +637,13 @@ def test_a_loaded_fight_naming_a_weapon_the_sheet_lacks_is_refused() -> None:
     engine.encounter.fighters["rook"].status.dropped = [3]
     assert engine.ruleset.check_state(engine.encounter) == [
         ("fighters.rook.status.dropped", "names weapon 3, which the sheet does not have")]
+
+
+def test_a_natural_01_to_10_with_every_weapon_drops_them_all() -> None:
+    engine = started()
+    go_to(engine, "tariq")
+    assert engine.apply(dc.Strike(fighter_id="tariq", target_id="bandit-1", every_weapon=True)).ok
+    make(engine, 4)
+    assert status(engine, "tariq").dropped == [0, 1]
+    refused = engine.apply(dc.Recover(fighter_id="tariq", minutes=5))
+    assert refused.error == "recovery is part of the alternative hit point rules (Fight > Options)"
