@@ -1,6 +1,7 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables | --player | --roll-under | --ashes | --simulate | --log]
+    python docs/make_screenshots.py [--tables | --player | --roll-under | --d100 | --ashes |
+                                     --simulate | --log]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its odds, a fight with two groups sharing a
@@ -8,11 +9,11 @@ phase on a small laptop screen (1093x614, a 1366x768 screen at 125%), a window s
 from light to dark while it runs, and Fight > Roll Tables
 (``--tables``: that dialog only), and the player view beside the GM's window
 (``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), the
-ashes demo in round 2 with a challenge waiting on its defenses (``--ashes``),
-Fight > Simulate with the result of 500 demo fights (``--simulate``), and the log dock
-narrow and wide with a resolved exchange selected (``--log``). The user
-directories are
-pointed at a temp folder so no real settings are read or written.
+d100 demo mid-round with a defense to choose (``--d100``), the ashes demo in round 2
+with a challenge waiting on its defenses (``--ashes``), Fight > Simulate with the
+result of 500 demo fights (``--simulate``), and the log dock narrow and wide with a
+resolved exchange selected (``--log``). The user directories are pointed at a temp
+folder so no real settings are read or written.
 """
 
 from __future__ import annotations
@@ -329,6 +330,60 @@ def shoot_roll_under(suffix: str) -> None:
     window.close()
 
 
+def shoot_d100(suffix: str) -> None:
+    """The d100 demo in round 1 (method B initiative): Rook's strike hit the first
+    bandit's armour, Vesna counterstruck the Captain, and the second bandit's strike on
+    Vesna waits for her choice of defense, the odds of each on the roll panel."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.rulesets.d100 import commands as dc
+    from fightdesk.resources_path import resource_path
+    from fightdesk.storage.sessions import load_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    engine = Engine(load_session(resource_path("demo_d100.json")))
+    window.show_session(engine, None)
+    window.show()
+    doc = window.document
+
+    def roll(*faces: int) -> None:
+        made = engine.encounter.state.roll
+        assert made is not None
+        assert doc.apply(c.MakeRoll(roll_id=made.id, dice=[[f] for f in faces])).ok
+
+    def choose(fid: str, kind: str) -> None:
+        made = engine.encounter.state.roll
+        assert made is not None
+        assert doc.apply(c.Contribute(roll_id=made.id, fighter_id=fid, contribution=kind)).ok
+
+    assert doc.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None
+    assert doc.apply(c.Answer(decision_id=pending.id, by="the table", values={
+        "rook": 88, "vesna": 71, "bandit-captain": 64, "bandit-2": 60, "tariq": 23,
+        "bandit-1": 12})).ok
+    assert doc.apply(dc.Strike(fighter_id="rook", target_id="bandit-1", weapon=0)).ok
+    roll(52)
+    choose("bandit-1", "parry")
+    roll(30)
+    assert doc.apply(c.NextStep()).ok
+    assert doc.apply(c.NextStep()).ok  # Vesna waits to counterstrike
+    assert doc.apply(dc.Strike(fighter_id="bandit-captain", target_id="vesna", weapon=0)).ok
+    choose("vesna", "counter-0")
+    roll(44)
+    roll(61)
+    assert doc.apply(c.NextStep()).ok
+    assert doc.apply(dc.Strike(fighter_id="bandit-2", target_id="vesna", weapon=0)).ok
+    roll(63)
+    window._show_views()
+    settle()
+    grab(window, f"d100-{suffix}.png")
+    doc.undo_stack.setClean()
+    window.close()
+
+
 def shoot_ashes(suffix: str) -> None:
     """The ashes demo in round 2: the surprise round played, Kestrel's second blaster
     shot waiting on the roll panel with the Ash Warlord's parry and a dodge on it."""
@@ -431,6 +486,7 @@ def main() -> int:
     only_roll_under = "--roll-under" in sys.argv[1:]
     only_simulate = "--simulate" in sys.argv[1:]
     only_ashes = "--ashes" in sys.argv[1:]
+    only_d100 = "--d100" in sys.argv[1:]
     only_log = "--log" in sys.argv[1:]
     if only_log:
         for suffix in ("light", "dark"):
@@ -439,12 +495,14 @@ def main() -> int:
             shoot_log(suffix)
         app.setPalette(light)
         return 0
-    if only_roll_under or only_simulate or only_ashes:
+    if only_roll_under or only_simulate or only_ashes or only_d100:
         for suffix in ("light", "dark"):
             if suffix == "dark":
                 app.setPalette(dark_palette())
             if only_roll_under:
                 shoot_roll_under(suffix)
+            if only_d100:
+                shoot_d100(suffix)
             if only_ashes:
                 shoot_ashes(suffix)
             if only_simulate:
@@ -464,6 +522,7 @@ def main() -> int:
             shoot_player_view(suffix)
         if not (only_tables or only_player):
             shoot_roll_under(suffix)
+            shoot_d100(suffix)
             shoot_ashes(suffix)
             shoot_simulate(suffix)
     if not (only_tables or only_player):

@@ -67,7 +67,7 @@ def test_a_fighter_of_another_ruleset_is_refused(tmp_path: Path) -> None:
     assert caught.value.field == "encounter.fighters.kaede.sheet.ruleset"
 
 
-@pytest.mark.parametrize("ruleset", ["d100"])
+@pytest.mark.parametrize("ruleset", ["d100", "ashes"])
 def test_a_ruleset_not_built_takes_fighters_but_does_not_start(ruleset: str) -> None:
     engine = Engine(Session.begin(new_encounter(ruleset)))
     fighter = new_fighter(ruleset, "Kaede").model_dump(mode="json")

@@ -22,12 +22,14 @@ from fightdesk.storage.sessions import session_to_json
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 # Each built ruleset's demo fight (a ruleset whose rules are built adds its own here).
-RULES_PREFIX = {"street-fighter": "sf-", "roll-under": "ru-", "ashes": "ash-"}
+RULES_PREFIX = {"street-fighter": "sf-", "roll-under": "ru-", "d100": "d100-", "ashes": "ash-"}
 DEMOS = {"street-fighter": RESOURCES / "demo_fight.json",
          "roll-under": RESOURCES / "demo_roll-under.json",
+         "d100": RESOURCES / "demo_d100.json",
          "ashes": RESOURCES / "demo_ashes.json"}
 # A shared step each ruleset's fights must reach (ashes asks no questions: its defenses).
-REACHED = {"street-fighter": "answer", "roll-under": "answer", "ashes": "contribute"}
+REACHED = {"street-fighter": "answer", "roll-under": "answer", "d100": "contribute",
+           "ashes": "contribute"}
 DEFAULT_FIGHTS = 150
 STEPS = 30
 USED = ("spent", "lost", "converted")
