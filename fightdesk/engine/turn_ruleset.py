@@ -323,15 +323,24 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         """The options' ``turn_timer_seconds`` where the ruleset has that option (0: off)."""
         return int(getattr(enc.options, "turn_timer_seconds", 0) or 0)
 
+    # True where a fight has its own start (a surprise step, initiative once per fight):
+    # Start Fight in setup, Start Round only once a round is over.
+    starts_with_fight: ClassVar[bool] = False
+
     def round_controls(self, enc: Encounter) -> RoundControls:
         if not self.rules_built:
             return RoundControls(status=self.not_built_line, next_step_label="Next turn")
         state = enc.state
         busy = state.roll is not None or state.pending is not None
         going = state.stage == "turns"
+        if self.starts_with_fight:
+            can_start_fight = state.stage == "setup" and bool(enc.order)
+            can_start_round = state.stage == "round-over" and bool(enc.order)
+        else:
+            can_start_fight, can_start_round = False, not going and bool(enc.order)
         return RoundControls(
-            can_start_fight=False,
-            can_start_round=not going and bool(enc.order),
+            can_start_fight=can_start_fight,
+            can_start_round=can_start_round,
             can_next_step=going and not busy,
             can_end_round=going and not busy,
             next_step_label="Next turn",

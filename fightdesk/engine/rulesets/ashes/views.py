@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 class AshesViews(TurnOrderRuleset):
     """The views of the ashes ruleset; its rules (``rules.py``) subclass it."""
+    starts_with_fight = True
 
     def roll_view(self, enc: Encounter) -> RollView | None:
         view = super().roll_view(enc)
@@ -385,9 +386,6 @@ class AshesViews(TurnOrderRuleset):
 
     def round_controls(self, enc: Encounter) -> Any:
         controls = super().round_controls(enc)
-        stage = enc.state.stage
-        controls.can_start_fight = stage == "setup" and bool(enc.order)
-        controls.can_start_round = stage == "round-over" and bool(enc.order)
         # The stack dialog: its Resolve flips the waiting coins, its Add adds a defense.
         waiting = enc.state.roll is not None
         controls.extra = {"resolve-next": waiting, "resolve-all": waiting,

@@ -50,6 +50,7 @@ METHOD_WORDS = {"A": "1d100", "B": "1d100 + Combat", "C": "1d100 + Wit",
 class D100(TurnOrderRuleset):
     id = "d100"
     title = rulesets.info("d100").title
+    starts_with_fight = True
     # Injuries outlast one fight, and so does the damage to armour.
     lasting_status = ("hp",)
     stack_columns = ("Fighter", "Roll or choice", "Roll", "Bonus", "Spent", "Cost")
@@ -517,8 +518,6 @@ class D100(TurnOrderRuleset):
     def round_controls(self, enc: Encounter) -> Any:
         controls = super().round_controls(enc)
         stage = enc.state.stage
-        controls.can_start_fight = stage == "setup" and bool(enc.order)
-        controls.can_start_round = stage == "round-over" and bool(enc.order)
         if stage == "initiative":
             controls.status = "initiative: type the rolls or leave them to the app"
         return controls
