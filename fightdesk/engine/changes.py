@@ -65,7 +65,7 @@ def resolve(root: Any, path: Iterable[PathKey]) -> Any:
         elif kind is list:
             node = node[int(key)]
         elif isinstance(node, BaseModel):
-            if str(key) not in field_names(kind):  # never a method or a dunder
+            if str(key) not in field_names(type(node)):  # never a method or a dunder
                 raise KeyError(f"{kind.__name__}.{key}")
             node = getattr(node, str(key))
         elif isinstance(node, dict):

@@ -41,7 +41,7 @@ def kept(root: Any, name: str, work: Callable[[Any], T]) -> T:
     else:
         answers = entry[1]
         if name in answers:
-            return answers[name]  # type: ignore[no-any-return]
+            return answers[name]
     value = answers[name] = work(root)
     return value
 
