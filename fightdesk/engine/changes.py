@@ -257,6 +257,10 @@ class LeanTransaction(Transaction):
             if old == value:
                 return
             after = value
+        elif value is None or old is None:
+            # One side None, the other a model, list or dict: a change, without copying
+            # the old value only to find that out (a question or a damage roll cleared).
+            after = None if value is None else snapshot(value)
         else:
             after = snapshot(value)
             if snapshot(old) == after:
