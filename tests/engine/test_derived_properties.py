@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,10 +68,11 @@ def test_street_fighter_current_actor_is_never_stale(seed: int, lean: bool) -> N
         assert current_actor(engine.encounter) == find_current_actor(engine.encounter)
 
 
-@settings(max_examples=12, deadline=None)
+@pytest.mark.parametrize("demo", ["demo_roll-under.json", "demo_d100.json", "demo_ashes.json"])
+@settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32), lean=st.booleans())
-def test_turn_cards_read_the_live_turn_and_groups(seed: int, lean: bool) -> None:
-    session = _demo("demo_roll-under.json")
+def test_turn_cards_read_the_live_turn_and_groups(demo: str, seed: int, lean: bool) -> None:
+    session = _demo(demo)
     engine = Engine.lean(session) if lean else Engine(session)
     rng = random.Random(seed)
     for _ in range(60):
