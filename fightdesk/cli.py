@@ -122,7 +122,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
         epilog="Run 'fightdesk COMMAND --help' for the options of a command.",
     )
     parser.add_argument("--version", action="version", version=version_text())
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    # prog: each command's usage line reads "fightdesk simulate ...", not the top usage block.
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", prog="fightdesk")
     commands: dict[str, Runner] = {}
     _register(subparsers, commands, _add_check_parser, _run_check)
     for module in command_modules():

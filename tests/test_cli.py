@@ -295,3 +295,12 @@ def test_module_entry_point_runs_the_cli(tmp_path: Path) -> None:
     # A console that cannot show the file name still gets the message, never a crash.
     assert done.returncode == 2
     assert "the file is empty" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "odds", "summary", "new", "rulesets", "simulate"])
+def test_a_command_help_names_the_command(command: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A command's usage line starts "fightdesk simulate", not with the top usage block
+    (which once made it read "fightdesk --version simulate")."""
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and out.startswith(f"usage: fightdesk {command} ")
