@@ -1,0 +1,196 @@
+"""Rules a mutation run of the street-fighter engine found that no test pinned: each test
+here fails when its rule is changed the way the surviving mutant changed it
+(docs/testing.md "Mutation testing"). Dice are typed in; every expected value is worked
+out by hand from the section of docs/rulesets/street-fighter.md the docstring names."""
+
+from __future__ import annotations
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.dice import Roll
+from fightdesk.engine.model import LogEntry
+from fightdesk.engine.rulesets.street_fighter import commands as sf
+
+from .helpers import answer, begin, faces, fighter, make_engine, ok, pending, refused, st, texts
+
+BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
+
+
+def _rolls(entry: LogEntry) -> list[Roll]:
+    return [e.roll for e in entry.events if e.roll is not None]
+
+
+def test_the_convert_button_takes_a_die_showing_exactly_perception() -> None:
+    """A die showing Perception itself turns into EP, also when the die is not named
+    (docs/rulesets/street-fighter.md#turning-a-die-into-ep)."""
+    # Ryo (Perception 3, no EP) has a 9 and a 3: the button picks the 3.
+    eng = make_engine(fighter("ryo", perception=3, intelligence=0, wits=1), fighter("ken"))
+    begin(eng, [[9, 3], [5, 4]])
+    ok(eng, sf.ConvertDie(fighter_id="ryo"))
+    assert st(eng, "ryo").ep == 1 and faces(eng, "ryo", "converted") == [3]
+    assert faces(eng, "ryo") == [9]
+
+
+def test_a_fighters_own_pending_block_is_kept_when_they_interrupt() -> None:
+    """Interrupting loses the fighter's own slower pending moves, but never a block
+    (docs/rulesets/street-fighter.md#lost-moves)."""
+    # Ken blocks on his 6 (6 + 4 = 10). Ryu interrupts with a Jab on his 6 and 2 EP (6 + 2 +
+    # 4 = 12 > 10). Ken interrupts that with a Jab on his 3 and 3 EP (3 + 2 + 6 = 11 > 8; 1
+    # EP for the die). Order: Ryu's Jab 12, Ken's Jab 11, Ken's Block 10: the block resolves
+    # after Ken's interrupt and is kept.
+    eng = make_engine(fighter("ken", wits=1, intelligence=4), fighter("ryu", wits=3))
+    begin(eng, [[6, 3], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Block"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken", ep_speed=2))
+    ok(eng, sf.Interrupt(fighter_id="ken", maneuver="Jab", target_id="ryu", ep_speed=3))
+    assert [r.speed for r in eng.ruleset.stack(eng.encounter)] == [12, 11, 10]
+    entry = ok(eng, sf.ResolveNext())
+    assert not texts(entry, "die-lost")
+    block = next(m for m in eng.encounter.state.stack if m.is_block)
+    assert block.open and not block.lost
+
+
+def test_a_fighter_cannot_interrupt_their_own_move() -> None:
+    """An interrupt is against someone else's pending move
+    (docs/rulesets/street-fighter.md#interrupts)."""
+    eng = make_engine(fighter("ken", wits=1, intelligence=4), fighter("ryu", wits=3))
+    begin(eng, [[6, 3], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    error = refused(eng, sf.Interrupt(fighter_id="ken", maneuver="Jab", target_id="ryu",
+                                      ep_speed=2))
+    assert error == "Ken cannot interrupt their own move"
+
+
+def test_a_stun_takes_the_victims_move_that_would_resolve_next() -> None:
+    """A stun loses one pending move of the victim: the next of theirs to resolve
+    (docs/rulesets/street-fighter.md#stun)."""
+    # Ryu jabs on his 6 (8). Ken interrupts with a Fierce on his 6 and 2 EP (6 - 1 + 4 = 9 >
+    # 8). Ryu interrupts the Fierce with a Jab on his 5 (5 + 2 = 7 > 5; 1 EP for the die).
+    # Order: Ken's Fierce 9, Ryu's Jab 8, Ryu's Jab 7. The Fierce: 2 + 2 + 3 - 2 = 5 dice:
+    # 6, 6, 6, 2, 2 -> 3 > Stamina 2: Ryu is stunned and loses the Jab 8 (not the 7) and
+    # his last EP.
+    eng = make_engine(fighter("ryu", wits=1, dexterity=2), fighter("ken", wits=3))
+    begin(eng, [[6, 5], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    ok(eng, sf.Interrupt(fighter_id="ken", maneuver="Fierce", target_id="ryu", ep_speed=2))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert [r.speed for r in eng.ruleset.stack(eng.encounter)] == [9, 8, 7]
+    ok(eng, sf.ResolveNext())
+    answer(eng, amount=0, expect="defend-ep", dice=[[6, 6, 6, 2, 2]])
+    answer(eng, choice="accept", expect="dodge")
+    ryus = {m.speed_base: m for m in eng.encounter.state.stack if m.fighter_id == "ryu"}
+    assert ryus[8].lost and not ryus[7].lost
+    assert st(eng, "ryu").ep == 0 and st(eng, "ryu").health == 7
+
+
+def test_power_up_is_at_ten_minus_focus_and_never_below_two() -> None:
+    """Power Up: Perception + Insight at TN 10 - Focus; TNs stay between 2 and 10
+    (docs/rulesets/street-fighter.md#concentration-kinds,
+    docs/rulesets/street-fighter.md#target-numbers)."""
+    # Focus 3: TN 7; 2 + 1 = 3 dice: 7, 7, 6 -> 2 EP. Focus 9: TN 2 (not 1): 2, 3, 5 -> 3.
+    eng = make_engine(fighter("rin", perception=2, insight=1, focus=3, intelligence=0),
+                      fighter("ota", perception=2, insight=1, focus=9, intelligence=0))
+    ok(eng, c.StartFight())
+    entry = ok(eng, sf.Concentrate(fighter_id="rin", concentration="power-up",
+                                   dice=[[7, 7, 6]]))
+    assert _rolls(entry)[0].purpose == "Power Up (TN 7)" and st(eng, "rin").ep == 2
+    entry = ok(eng, sf.Concentrate(fighter_id="ota", concentration="power-up",
+                                   dice=[[2, 3, 5]]))
+    assert _rolls(entry)[0].purpose == "Power Up (TN 2)" and st(eng, "ota").ep == 3
+
+
+def test_intimidation_rolls_against_current_willpower() -> None:
+    """Charisma + Intimidation against the target's current Willpower, not the sheet's
+    (docs/rulesets/street-fighter.md#intimidation-and-deception)."""
+    # Ivo: 2 + 2 = 4 dice: 6, 6, 6, 2 -> 3. Tom has 2 of his 5 Willpower left: 6, 6 -> 2.
+    # Net 1: Tom loses 1 of his 3 EP.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1),
+                      fighter("tom", wits=3, willpower=5, intelligence=3, dexterity=1,
+                              status={"willpower": 2}))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2], [6, 6]]))
+    assert [len(r.faces) for r in _rolls(entry)] == [4, 2]
+    assert st(eng, "tom").ep == 2
+
+
+def test_a_tie_when_breaking_free_keeps_the_hold() -> None:
+    """Breaking free is an opposed Strength roll the held fighter must win; a tie keeps
+    the hold (docs/rulesets/street-fighter.md#breaking-free)."""
+    # Hal's Bear Hug: 3 + 2 + 2 - 2 = 5 dice: 6, 2, 2, 2, 2 -> 1: Vic is held. Vic's
+    # Strength 2: 6, 2 -> 1; Hal's Strength 3: 6, 2, 2 -> 1. A tie: still held.
+    eng = make_engine(
+        fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                maneuvers=[BEAR_HUG]),
+        fighter("vic", wits=3, dexterity=2, intelligence=0),
+    )
+    begin(eng, [[8, 6, 4], [7, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="vic", action="break-free"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 2], [6, 2, 2]]))
+    assert "Vic fails to break free" in texts(entry)
+    assert st(eng, "hal").holding is not None
+
+
+def test_plus_two_lands_on_the_recovering_fighters_own_side_of_an_opposed_roll() -> None:
+    """In an opposed roll each side rolls at their own TN: the +2 of a recovering (or
+    concentrating) fighter is on their side only
+    (docs/rulesets/street-fighter.md#target-numbers)."""
+    # Ivo recovers Willpower (TN 8 on his rolls) and intimidates Tom (TN 6): Ivo 8, 7, 6,
+    # 6 -> 1; Tom 6, 2 -> 1: a tie. Then Tom recovers too, and Ivo intimidates again with
+    # Tom at TN 8: Ivo 8, 8, 7, 2 -> 2; Tom 7, 6 -> 0: Tom loses 2 EP.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=2,
+                              willpower=5, status={"willpower": 4}),
+                      fighter("tom", wits=3, willpower=5, intelligence=3, dexterity=1,
+                              status={"willpower": 2}))
+    begin(eng, [[6, 5], [2]])
+    ok(eng, sf.StartRecovery(fighter_id="ivo", pool="willpower"))
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[8, 7, 6, 6], [6, 2]]))
+    assert [r.purpose for r in _rolls(entry)] == [
+        "intimidation (TN 8)", "Willpower against intimidation (TN 6)"]
+    assert st(eng, "tom").ep == 3
+    ok(eng, sf.StartRecovery(fighter_id="tom", pool="willpower"))
+    ok(eng, c.NextStep())
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[8, 8, 7, 2], [7, 6]]))
+    assert [r.purpose for r in _rolls(entry)] == [
+        "intimidation (TN 8)", "Willpower against intimidation (TN 8)"]
+    assert st(eng, "tom").ep == 1
+
+
+def test_phase_one_with_a_held_die_ends_the_round_next() -> None:
+    """A held die keeps every phase down to 1 coming, and after phase 1 the round ends
+    (docs/rulesets/street-fighter.md#held-die, docs/rulesets/street-fighter.md#end-of-round)."""
+    # Ken holds his 3 in phase 3; phases 2 and 1 come although no die shows them.
+    eng = make_engine(fighter("ken", wits=1, perception=1, dexterity=1),
+                      fighter("ryu", wits=3, dexterity=1))
+    begin(eng, [[3], [3]])
+    ok(eng, sf.HoldDie(fighter_id="ken"))
+    ok(eng, c.NextStep())  # Ryu lets his 3 go ...
+    answer(eng, choice="lose")
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.phase == 2
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.phase == 1
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.stage == "round-end"
+    assert eng.encounter.state.phase == 1
+
+
+def test_a_defender_removes_at_most_the_dice_in_the_pool() -> None:
+    """The defender removes damage dice at 1 EP each, at most the dice in the pool
+    (docs/rulesets/street-fighter.md#removing-damage-dice)."""
+    # Ken's Fierce: 2 + 2 + 3 - 2 = 5 dice; Ryu has 7 EP: he may remove 5, not 6.
+    eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
+                      fighter("ryu", wits=3, intelligence=7, dexterity=1))
+    begin(eng, [[6], [5]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.ResolveNext())
+    decision = pending(eng)
+    assert "defend-ep" in decision.id and decision.maximum == 5
+    assert refused(eng, c.Answer(decision_id=decision.id, amount=6)) == \
+        "answer between 0 and 5"
+    answer(eng, amount=5, expect="defend-ep")
+    assert st(eng, "ryu").ep == 2 and st(eng, "ryu").health == 10
