@@ -23,6 +23,7 @@ import ast
 import fnmatch
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -314,12 +315,22 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
             sys.exit(f"mutate.py: none of {args.files} is in {target.name}")
     here = prepare(target, args.fresh)
     names = list(target.patterns)
-    if args.retry and (here / "mutants").exists():
-        names += [n for n, s in results(here).items() if s == "survived"]
     timeout = None if deadline is None else max(1.0, deadline - time.monotonic())
     print(f"== {target.name}: {len(target.sources)} files, tests: "
           f"{' '.join(str(t) for t in target.tests)}", flush=True)
-    run = mutmut(here, "run", "--max-children", str(args.jobs), *names, timeout=timeout)
+    sample: set[str] | None = None
+    if args.sample:
+        sample = choose_sample(here, target, args.sample)
+        names += sorted(n for n, s in results(here).items()
+                        if n in sample and (s == "not checked" or (args.retry and s == "survived")))
+        if not names:
+            names = ["mutate.py-nothing-left-to-check"]
+    elif args.retry and (here / "mutants").exists():
+        names += [n for n, s in results(here).items() if s == "survived"]
+    if names == ["mutate.py-nothing-left-to-check"]:
+        run = subprocess.CompletedProcess([], 0, "", "")
+    else:
+        run = mutmut(here, "run", "--max-children", str(args.jobs), *names, timeout=timeout)
     capped = "[mutate.py: stopped at the time cap]" in run.stdout
     log = SCRATCH / f"{target.name}.log"
     log.write_text(run.stdout, encoding="utf-8")
@@ -328,6 +339,8 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
         print(f"mutate.py: mutmut failed for {target.name} (exit {run.returncode}, log {log})")
         return {}, [], False
     status = results(here)
+    if sample is not None:
+        status = {n: s for n, s in status.items() if n in sample}
     if target.patterns:
         status = {n: s for n, s in status.items()
                   if any(fnmatch.fnmatch(n, p) for p in target.patterns)}
@@ -335,6 +348,22 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
     if target.lines is not None:
         survivors = [s for s in survivors if s.line in target.lines.get(s.path, set())]
     return status, survivors, capped
+
+
+def choose_sample(here: Path, target: Target, per_file: int) -> set[str]:
+    """A fixed random sample of each file's mutants (the same one every run, so results
+    add up across runs). mutmut makes the mutants when it runs: the first time, a run with
+    a name that matches no mutant makes them and the test map, and stops there."""
+    status = results(here) if (here / "mutants").exists() else {}
+    modules = [module_of(f) for f in target.sources]
+    if not all(any(n.startswith(m + ".") for n in status) for m in modules):
+        mutmut(here, "run", "--max-children", "1", "mutate.py-generate-only")
+        status = results(here)
+    chosen: set[str] = set()
+    for module in modules:
+        mine = sorted(n for n in status if n.startswith(module + ".x"))
+        chosen.update(random.Random(module).sample(mine, min(per_file, len(mine))))
+    return chosen
 
 
 def summary(name: str, status: dict[str, str]) -> str:
@@ -365,6 +394,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="stop after this long and report what was checked")
     parser.add_argument("--with-properties", action="store_true",
                         help="also run the random-fight property tests against each mutant")
+    parser.add_argument("--sample", type=int, default=0, metavar="N",
+                        help="check a fixed random sample of N mutants per file (a score "
+                             "estimate when the whole run takes too long)")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--retry", action="store_true",
                         help="check the survivors of the last run again (after adding tests)")
