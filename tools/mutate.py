@@ -57,6 +57,8 @@ class Target:
     patterns: list[str] = field(default_factory=list)
     # Only survivors on these lines are reported (file -> lines); None reports all.
     lines: dict[Path, set[int]] | None = None
+    # Its folder under .mutation/ (the changed-lines mode keeps apart from full runs).
+    folder: str = ""
 
 
 @dataclass
@@ -191,6 +193,7 @@ def changed_targets(rev: str, with_properties: bool) -> list[Target]:
                 print(refused, file=sys.stderr)
                 continue
             targets[name].sources, targets[name].lines = [], {}
+            targets[name].folder = f"changed-{targets[name].name}"
         target = targets[name]
         target.sources.append(path)
         assert target.lines is not None
@@ -223,7 +226,7 @@ def mutmut_config(target: Target) -> str:
 
 def prepare(target: Target, fresh: bool) -> Path:
     """Copy the tree into the target's own folder, with a mutmut section in its pyproject."""
-    here = SCRATCH / target.name
+    here = SCRATCH / (target.folder or target.name)
     if fresh and here.exists():
         shutil.rmtree(here)
     here.mkdir(parents=True, exist_ok=True)
@@ -332,7 +335,7 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
     else:
         run = mutmut(here, "run", "--max-children", str(args.jobs), *names, timeout=timeout)
     capped = "[mutate.py: stopped at the time cap]" in run.stdout
-    log = SCRATCH / f"{target.name}.log"
+    log = SCRATCH / f"{target.folder or target.name}.log"
     log.write_text(run.stdout, encoding="utf-8")
     if run.returncode not in (0, None) and not capped:
         print(run.stdout[-4000:])
