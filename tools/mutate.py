@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +69,32 @@ class Survivor:
     line: int
     before: str
     after: str
+    # "rule", or "text" when only what the log or a refusal says changes (see text_only).
+    kind: str = "rule"
+
+
+# Statements whose mutants change only words: a line written to the log, the summary of
+# a step, a roll's outcome line, the message of a refusal (the refusal itself stays).
+LOG_CALLS = {"say", "note"}
+TEXT_TARGETS = {"summary", "outcome"}
+
+
+def text_only(tree: ast.Module, line: int) -> bool:
+    """Whether the innermost statement on ``line`` only writes text (LOG_CALLS ...)."""
+    inner: ast.stmt | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            if inner is None or node.lineno >= inner.lineno:
+                inner = node
+    if isinstance(inner, ast.Raise):
+        return True
+    if isinstance(inner, ast.Expr) and isinstance(inner.value, ast.Call):
+        func = inner.value.func
+        return isinstance(func, ast.Attribute) and func.attr in LOG_CALLS
+    if isinstance(inner, ast.Assign | ast.AugAssign | ast.AnnAssign):
+        targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target]
+        return all(isinstance(t, ast.Attribute) and t.attr in TEXT_TARGETS for t in targets)
+    return False
 
 
 def package_name(ruleset: str) -> str:
@@ -292,8 +319,9 @@ def survivor(here: Path, name: str) -> Survivor:
             wanted = before[0].strip() if before else ""
             line = next((n for n in range(first, last + 1) if source[n - 1].strip() == wanted), first)
             break
+    kind = "text" if line and text_only(ast.parse("\n".join(source)), line) else "rule"
     return Survivor(name, path, line, " / ".join(b.strip() for b in before),
-                    " / ".join(a.strip() for a in after))
+                    " / ".join(a.strip() for a in after), kind)
 
 
 def functions_of_text(source: Sequence[str]) -> list[tuple[str, int, int]]:
@@ -316,21 +344,25 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
         target.sources = [f for f in target.sources if f.name in args.files or str(f) in args.files]
         if not target.sources:
             sys.exit(f"mutate.py: none of {args.files} is in {target.name}")
-    here = prepare(target, args.fresh)
+    here = SCRATCH / (target.folder or target.name) if args.report else prepare(target, args.fresh)
+    if args.report and not (here / "mutants").exists():
+        print(f"mutate.py: {target.name} has no results yet")
+        return {}, [], True
     names = list(target.patterns)
     timeout = None if deadline is None else max(1.0, deadline - time.monotonic())
     print(f"== {target.name}: {len(target.sources)} files, tests: "
           f"{' '.join(str(t) for t in target.tests)}", flush=True)
     sample: set[str] | None = None
     if args.sample:
-        sample = choose_sample(here, target, args.sample)
+        sample = choose_sample(here, target, args.sample) if not args.report else {
+            n for n, s in results(here).items() if s != "not checked"}
         names += sorted(n for n, s in results(here).items()
                         if n in sample and (s == "not checked" or (args.retry and s == "survived")))
         if not names:
             names = ["mutate.py-nothing-left-to-check"]
     elif args.retry and (here / "mutants").exists():
         names += [n for n, s in results(here).items() if s == "survived"]
-    if names == ["mutate.py-nothing-left-to-check"]:
+    if args.report or names == ["mutate.py-nothing-left-to-check"]:
         run = subprocess.CompletedProcess([], 0, "", "")
     else:
         run = mutmut(here, "run", "--max-children", str(args.jobs), *names, timeout=timeout)
@@ -347,7 +379,10 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
     if target.patterns:
         status = {n: s for n, s in status.items()
                   if any(fnmatch.fnmatch(n, p) for p in target.patterns)}
-    survivors = [survivor(here, n) for n, s in sorted(status.items()) if s == "survived"]
+    # One `mutmut show` per survivor: a few seconds each on a busy machine, so in parallel.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        survivors = list(pool.map(lambda n: survivor(here, n),
+                                  [n for n, s in sorted(status.items()) if s == "survived"]))
     if target.lines is not None:
         survivors = [s for s in survivors if s.line in target.lines.get(s.path, set())]
     return status, survivors, capped
@@ -400,6 +435,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0, metavar="N",
                         help="check a fixed random sample of N mutants per file (a score "
                              "estimate when the whole run takes too long)")
+    parser.add_argument("--report", action="store_true",
+                        help="run nothing: report the results of the last run (with "
+                             "--sample: of the mutants checked so far)")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--retry", action="store_true",
                         help="check the survivors of the last run again (after adding tests)")
@@ -431,8 +469,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         lines.append(summary(target.name, status) + (" [stopped at the time cap]" if capped else ""))
         all_survivors += survivors
-        for s in survivors:
-            print(f"{s.path}:{s.line}: {s.name}\n    - {s.before}\n    + {s.after}", flush=True)
+        text = sum(1 for s in survivors if s.kind == "text")
+        if survivors:
+            lines[-1] += f"; of the survivors {len(survivors) - text} rule, {text} text"
+        for s in sorted(survivors, key=lambda s: (s.kind, str(s.path), s.line)):
+            print(f"{s.path}:{s.line}: [{s.kind}] {s.name}\n    - {s.before}\n    + {s.after}",
+                  flush=True)
     print("\n".join(["", "Mutation scores (killed / checked):", *lines]))
     if failed:
         return 2

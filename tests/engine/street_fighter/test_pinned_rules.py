@@ -194,3 +194,126 @@ def test_a_defender_removes_at_most_the_dice_in_the_pool() -> None:
         "answer between 0 and 5"
     answer(eng, amount=5, expect="defend-ep")
     assert st(eng, "ryu").ep == 2 and st(eng, "ryu").health == 10
+
+
+FLAME_FIST = {"name": "Flame Fist", "special": "flame-fist", "technique": "focus",
+              "no_damage": True, "effect_damage": 1}
+TOUGHSKIN = {"name": "Toughskin", "special": "toughskin", "technique": "focus",
+             "no_damage": True, "effect_soak": 1}
+
+
+def test_flame_fist_counts_down_its_attacks_and_leaves_other_effects_alone() -> None:
+    """Flame Fist lasts Focus attacks of its fighter; Toughskin counts only the attacks
+    its fighter receives (docs/rulesets/street-fighter.md#flame-fist-and-toughskin)."""
+    # Ana (Focus 2) switches on both and attacks: Flame Fist has 1 attack left, Toughskin
+    # still 2; her second attack uses Flame Fist up.
+    eng = make_engine(fighter("ana", wits=1, dexterity=2, intelligence=0, focus=2,
+                              maneuvers=[FLAME_FIST, TOUGHSKIN]),
+                      fighter("bo", wits=3, dexterity=1, intelligence=0))
+    begin(eng, [[8, 7], [1]])
+    ok(eng, sf.ActivateEffect(fighter_id="ana", maneuver="Flame Fist"))
+    ok(eng, sf.ActivateEffect(fighter_id="ana", maneuver="Toughskin"))
+    ok(eng, sf.Act(fighter_id="ana", maneuver="Strong", target_id="bo"))
+    ok(eng, sf.ResolveNext(dice=[[1, 1, 1, 1]]))
+    assert {e.name: e.attacks_left for e in st(eng, "ana").effects} == \
+        {"Flame Fist": 1, "Toughskin": 2}
+    ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="ana", maneuver="Strong", target_id="bo"))
+    entry = ok(eng, sf.ResolveNext(dice=[[1, 1, 1, 1]]))
+    assert "Ana's Flame Fist ends (its attacks are used up)" in texts(entry)
+    assert {e.name: e.attacks_left for e in st(eng, "ana").effects} == {"Toughskin": 2}
+
+
+def test_a_block_and_a_hold_can_be_dropped() -> None:
+    """A block and a sustained hold may be dropped at any time
+    (docs/rulesets/street-fighter.md#blocks, docs/rulesets/street-fighter.md#sustained-holds)."""
+    eng = make_engine(
+        fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                maneuvers=[BEAR_HUG]),
+        fighter("vic", wits=3, dexterity=2, intelligence=0),
+    )
+    begin(eng, [[8, 6, 4], [8, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    assert st(eng, "hal").holding is not None
+    ok(eng, sf.Act(fighter_id="vic", maneuver="Block"))
+    ok(eng, sf.ResolveNext())
+    assert st(eng, "vic").block is not None
+    entry = ok(eng, sf.DropEffect(fighter_id="vic", name="block"))
+    assert st(eng, "vic").block is None and "Vic drops the block" == entry.summary
+    entry = ok(eng, sf.DropEffect(fighter_id="hal", name="hold"))
+    assert st(eng, "hal").holding is None and entry.summary == "Hal lets go of Vic"
+
+
+def test_an_intimidation_before_round_one_is_taken_off_round_ones_ep() -> None:
+    """Before round 1 the target may have no EP yet: what they cannot lose comes off their
+    round 1 gain (docs/rulesets/street-fighter.md#intimidation-and-deception)."""
+    # Ivo: 4 dice: 6, 6, 6, 2 -> 3; Tom's Willpower 2: 2, 3 -> 0. Net 3; Tom has 0 EP: a
+    # debt of 3, paid from his round 1 gain of Intelligence 4: 1 EP left.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1),
+                      fighter("tom", wits=3, willpower=2, intelligence=4, dexterity=1))
+    ok(eng, c.StartFight())
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom", dice=[[6, 6, 6, 2], [2, 3]]))
+    assert st(eng, "tom").ep_debt == 3
+    ok(eng, c.StartRound())
+    assert st(eng, "tom").ep == 1 and st(eng, "tom").ep_debt == 0
+
+
+def test_the_convert_button_takes_the_held_die_at_the_current_phase() -> None:
+    """A held die shows the current phase, so the convert button can turn it into EP once
+    the phase is at most Perception (docs/rulesets/street-fighter.md#held-die,
+    docs/rulesets/street-fighter.md#turning-a-die-into-ep)."""
+    eng = make_engine(fighter("ryo", perception=3, intelligence=0, wits=1, dexterity=1),
+                      fighter("ken", wits=3, dexterity=1))
+    begin(eng, [[9], [3]])
+    ok(eng, sf.HoldDie(fighter_id="ryo"))
+    assert "at most Perception 3" in refused(eng, sf.ConvertDie(fighter_id="ryo"))
+    while eng.encounter.state.phase != 3:
+        ok(eng, c.NextStep())
+    ok(eng, sf.ConvertDie(fighter_id="ryo"))
+    assert st(eng, "ryo").ep == 1 and faces(eng, "ryo", "converted") == [9]
+
+
+def test_intimidation_in_the_round_spends_the_die_the_gm_names() -> None:
+    """An action spends the die named for it, here the held die rather than the one on the
+    phase (docs/rulesets/street-fighter.md#acting, docs/rulesets/street-fighter.md#held-die)."""
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=2),
+                      fighter("tom", wits=3, intelligence=0, dexterity=1))
+    begin(eng, [[9, 6], [2]])
+    ok(eng, sf.HoldDie(fighter_id="ivo"))
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    held = next(d.id for d in st(eng, "ivo").dice if d.state == "held")
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom", die_id=held))
+    assert faces(eng, "ivo", "spent") == [9] and faces(eng, "ivo") == [6]
+
+
+def test_ep_gained_while_the_defender_is_asked_raises_the_dice_they_may_remove() -> None:
+    """The defender removes up to their EP in dice: EP gained while the question waits
+    raise the most they may remove (docs/rulesets/street-fighter.md#removing-damage-dice)."""
+    # Ken's Fierce: 5 dice. Ryu has 1 EP; turning his 2 into EP makes it 2.
+    eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
+                      fighter("ryu", wits=3, intelligence=1, dexterity=2, perception=2))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.ResolveNext())
+    assert pending(eng).maximum == 1
+    ok(eng, sf.ConvertDie(fighter_id="ryu"))
+    decision = pending(eng)
+    assert "defend-ep" in decision.id and decision.maximum == 2
+
+
+def test_cancelling_an_interrupt_gives_back_the_recoverys_did_nothing() -> None:
+    """Cancelled interrupts take back what declaring them did, also the recovering
+    fighter's "did something" (+2 on the recovery roll)
+    (docs/rulesets/street-fighter.md#cancelling-interrupts,
+    docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, willpower=5,
+                                                       status={"willpower": 3}))
+    begin(eng, [[6, 3], [6, 1]])
+    ok(eng, sf.StartRecovery(fighter_id="ryu", pool="willpower"))
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert st(eng, "ryu").recovery.did_something
+    ok(eng, sf.CancelInterrupts())
+    assert not st(eng, "ryu").recovery.did_something
