@@ -317,3 +317,81 @@ def test_cancelling_an_interrupt_gives_back_the_recoverys_did_nothing() -> None:
     assert st(eng, "ryu").recovery.did_something
     ok(eng, sf.CancelInterrupts())
     assert not st(eng, "ryu").recovery.did_something
+
+
+FOOT_SWEEP = {"name": "Foot Sweep", "technique": "kick", "speed": -1, "damage": 2,
+              "knockdown": True}
+KIPPUP = {"name": "Kippup", "special": "kippup", "technique": "athletics", "no_damage": True}
+SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
+         "speed": -1, "no_damage": True, "shout_pool": ["wits", "focus"]}
+
+
+def test_with_kippup_a_fighter_may_still_stand_up_by_spending_the_highest_die() -> None:
+    """Knocked down with Kippup and EP, the fighter chooses: 1 EP or the highest die
+    (docs/rulesets/street-fighter.md#knockdown)."""
+    # As test_damage.py's Kippup test, but Ken spends the die: his 4 (the highest left).
+    eng = make_engine(fighter("ken", wits=1, dexterity=3, maneuvers=[KIPPUP]),
+                      fighter("ryu", wits=3, strength=3, kick=3, maneuvers=[FOOT_SWEEP]))
+    begin(eng, [[6, 4, 2], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Foot Sweep", target_id="ken", ep_speed=1))
+    ok(eng, sf.ResolveNext())
+    answer(eng, amount=0, expect="attack-ep")
+    answer(eng, amount=0, expect="defend-ep", dice=[[6, 6, 5, 4, 3, 2]])
+    answer(eng, choice="accept", expect="dodge")
+    entry = answer(eng, choice="die", expect="stand-ken")
+    assert "Ken stands up spending the die 4" in texts(entry)
+    assert st(eng, "ken").ep == 2 and faces(eng, "ken") == [2]
+
+
+def test_a_stunning_shout_needs_a_target() -> None:
+    """Stunning Shout does no damage but is aimed at someone
+    (docs/rulesets/street-fighter.md#stunning-shout)."""
+    eng = make_engine(fighter("sid", wits=1, focus=2, dexterity=1, maneuvers=[SHOUT]),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    assert refused(eng, sf.Act(fighter_id="sid", maneuver="Stunning Shout")) == \
+        "Sid: choose a target for Stunning Shout"
+
+
+def test_find_weakness_in_the_round_keeps_the_tn_the_gm_raised() -> None:
+    """The GM may raise Find Weakness's TN on each use, also during a round
+    (docs/rulesets/street-fighter.md#concentration-kinds)."""
+    # Bo concentrates on his 6 at TN 9; at the end of the round 2 + Style Lore 1 = 3 dice:
+    # 9, 8, 8 -> 1 EP (3 at TN 7).
+    eng = make_engine(fighter("bo", wits=1, style_lore=1, intelligence=0, dexterity=1),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Concentrate(fighter_id="bo", concentration="find-weakness", tn=9))
+    ok(eng, sf.ResolveNext())
+    assert st(eng, "bo").concentration.tn == 9
+    ok(eng, c.EndRound())
+    entry = answer(eng, choice="lose", dice=[[9, 8, 8]])  # Tom's 2, left over
+    assert [r.purpose for r in _rolls(entry)] == ["Find Weakness (TN 9)"]
+    assert st(eng, "bo").ep == 1
+
+
+def test_an_interrupt_without_a_named_die_spends_the_highest() -> None:
+    """With no die on the phase and none held, an interrupt spends the fighter's highest
+    die, at 1 EP (docs/rulesets/street-fighter.md#interrupts,
+    docs/rulesets/street-fighter.md#interrupt-cost)."""
+    # Ken's Fierce on his 9 (8). Ryu has a 7 and a 3: the 7 + 2 = 9 > 8.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3))
+    begin(eng, [[9], [7, 3]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert faces(eng, "ryu", "spent") == [7] and st(eng, "ryu").ep == 1
+
+
+def test_concentration_ends_with_the_round() -> None:
+    """Concentration lasts the round: its +2 is gone once the round is over
+    (docs/rulesets/street-fighter.md#concentration)."""
+    eng = make_engine(fighter("bo", wits=1, style_lore=1, intelligence=0, dexterity=1),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Concentrate(fighter_id="bo", concentration="find-weakness"))
+    ok(eng, sf.ResolveNext())
+    ok(eng, c.EndRound())
+    answer(eng, choice="lose")
+    assert eng.encounter.state.stage == "round-over"
+    assert st(eng, "bo").concentration is None
