@@ -395,3 +395,18 @@ def test_concentration_ends_with_the_round() -> None:
     answer(eng, choice="lose")
     assert eng.encounter.state.stage == "round-over"
     assert st(eng, "bo").concentration is None
+
+
+def test_off_turn_an_act_without_a_named_die_uses_the_held_die() -> None:
+    """The held die acts at any moment of the phases, not only on its fighter's turn; the
+    die showing the phase waits for the fighter's turn
+    (docs/rulesets/street-fighter.md#held-die)."""
+    # Ryu holds his 9. In phase 6 it is Ken's turn (lower Wits); Ryu acts at once with the
+    # held die and keeps his 6 for his turn.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3))
+    begin(eng, [[6], [9, 6]])
+    ok(eng, sf.HoldDie(fighter_id="ryu"))
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert faces(eng, "ryu", "spent") == [9] and faces(eng, "ryu") == [6]
