@@ -475,6 +475,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for s in sorted(survivors, key=lambda s: (s.kind, str(s.path), s.line)):
             print(f"{s.path}:{s.line}: [{s.kind}] {s.name}\n    - {s.before}\n    + {s.after}",
                   flush=True)
+    if not targets:
+        print("mutate.py: nothing to mutate")
+        return 0
     print("\n".join(["", "Mutation scores (killed / checked):", *lines]))
     if failed:
         return 2
