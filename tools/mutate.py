@@ -74,8 +74,9 @@ class Survivor:
 
 
 # Statements whose mutants change only words: a line written to the log, the summary of
-# a step, a roll's outcome line, the message of a refusal (the refusal itself stays).
-LOG_CALLS = {"say", "note"}
+# a step, a roll's outcome line, the message of a refusal (raise, ctx.fail: the refusal
+# itself stays).
+LOG_CALLS = {"say", "note", "fail"}
 TEXT_TARGETS = {"summary", "outcome"}
 
 
