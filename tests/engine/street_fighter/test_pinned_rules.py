@@ -410,3 +410,47 @@ def test_off_turn_an_act_without_a_named_die_uses_the_held_die() -> None:
         ok(eng, c.NextStep())
     ok(eng, sf.Act(fighter_id="ryu", maneuver="Jab", target_id="ken"))
     assert faces(eng, "ryu", "spent") == [9] and faces(eng, "ryu") == [6]
+
+
+def test_a_move_aimed_at_someone_knocked_out_first_finds_no_target() -> None:
+    """A fighter out of the fight is no target any more: a move still aimed at them does
+    nothing (docs/rulesets/street-fighter.md#out-of-the-fight)."""
+    # Ken jabs Ryu (health 1) on his 6 (8); Bo interrupts with a Fierce on Ryu and 2 EP
+    # (6 - 1 + 4 = 9 > 8): 5 dice: 6, 2, 2, 2, 2 -> 1: Ryu is out before the Jab.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1),
+                      fighter("bo", wits=2, dexterity=1),
+                      fighter("ryu", wits=3, dexterity=1, intelligence=0,
+                              status={"health": 1}))
+    begin(eng, [[6], [6], [1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="bo", maneuver="Fierce", target_id="ryu", ep_speed=2))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    assert st(eng, "ryu").health == 0
+    entry = ok(eng, sf.ResolveNext())
+    assert "Ken's Jab finds no target: Ryu is out of the fight" in texts(entry)
+    assert not eng.encounter.state.stack
+
+
+def test_the_end_of_the_fight_leaves_nobody_knocked_down() -> None:
+    """When the fight ends, everything that lasts in it ends: EP, dice, blocks, holds,
+    knockdowns (docs/rulesets/street-fighter.md#end-of-the-fight)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, status={"knocked_down": True}),
+                      fighter("ryu", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, c.EndFight())
+    assert not st(eng, "ken").knocked_down and not st(eng, "ryu").knocked_down
+    assert st(eng, "ken").ep == 0 and st(eng, "ken").dice == []
+
+
+def test_concentration_in_the_round_spends_the_die_the_gm_names() -> None:
+    """Concentrating during a round spends a die like any action: the one named
+    (docs/rulesets/street-fighter.md#concentration, docs/rulesets/street-fighter.md#held-die)."""
+    eng = make_engine(fighter("bo", wits=1, style_lore=1, dexterity=2),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[9, 6], [2]])
+    ok(eng, sf.HoldDie(fighter_id="bo"))
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    held = next(d.id for d in st(eng, "bo").dice if d.state == "held")
+    ok(eng, sf.Concentrate(fighter_id="bo", concentration="find-weakness", die_id=held))
+    assert faces(eng, "bo", "spent") == [9] and faces(eng, "bo") == [6]
