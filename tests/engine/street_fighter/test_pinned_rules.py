@@ -454,3 +454,18 @@ def test_concentration_in_the_round_spends_the_die_the_gm_names() -> None:
     held = next(d.id for d in st(eng, "bo").dice if d.state == "held")
     ok(eng, sf.Concentrate(fighter_id="bo", concentration="find-weakness", die_id=held))
     assert faces(eng, "bo", "spent") == [9] and faces(eng, "bo") == [6]
+
+
+def test_a_fighter_joining_mid_round_brings_no_ep_or_dice_and_waits_for_the_next_round() -> None:
+    """A fighter added mid-fight starts with pools within their sheet, no EP and no dice;
+    in a round already going they wait for the next round's dice
+    (docs/rulesets/street-fighter.md#fighters-joining-or-leaving)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    newcomer = fighter("gen", health=8, chi=2, willpower=4,
+                       status={"health": 12, "chi": 5, "willpower": 1, "ep": 3,
+                               "knocked_down": True})
+    ok(eng, c.AddFighters(fighter=newcomer))
+    gen = st(eng, "gen")
+    assert (gen.health, gen.chi, gen.willpower) == (8, 2, 1)
+    assert gen.ep == 0 and gen.dice == [] and not gen.knocked_down and gen.rolled
