@@ -273,12 +273,35 @@ def prepare(target: Target, fresh: bool) -> Path:
     return here
 
 
+# The process groups of the mutmut runs going on: stopped with this script (a CI timeout,
+# Ctrl-C), since each runs in its own session and would otherwise go on alone.
+RUNNING: set[int] = set()
+
+
+def stop_running(signum: int, _frame: object) -> None:
+    for group in list(RUNNING):
+        try:
+            os.killpg(group, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    sys.exit(128 + signum)
+
+
 def mutmut(here: Path, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
     """Run the mutmut command line in a target's folder; on timeout stop its whole group."""
     exe = Path(sys.executable).with_name("mutmut")
     command = [str(exe) if exe.exists() else "mutmut", *args]
     process = subprocess.Popen(command, cwd=here, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    RUNNING.add(process.pid)
+    try:
+        return _finish(process, command, timeout)
+    finally:
+        RUNNING.discard(process.pid)
+
+
+def _finish(process: subprocess.Popen[str], command: list[str],
+            timeout: float | None) -> subprocess.CompletedProcess[str]:
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -445,6 +468,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a mutant survives")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, stop_running)
+    signal.signal(signal.SIGINT, stop_running)
 
     if args.changed is not None:
         rev = args.changed or merge_base()
