@@ -469,3 +469,17 @@ def test_a_fighter_joining_mid_round_brings_no_ep_or_dice_and_waits_for_the_next
     gen = st(eng, "gen")
     assert (gen.health, gen.chi, gen.willpower) == (8, 2, 1)
     assert gen.ep == 0 and gen.dice == [] and not gen.knocked_down and gen.rolled
+
+
+def test_a_changed_maneuver_may_keep_its_name_but_not_take_anothers() -> None:
+    """The GM changes one fighter's maneuver or gives them one; two of a fighter's
+    maneuvers never share a name (docs/rulesets/street-fighter.md#maneuvers)."""
+    eng = make_engine(fighter("ana", wits=1, dexterity=1), fighter("bo", wits=3))
+    ok(eng, sf.SetManeuver(fighter_id="ana", catalogue="Throw"))
+    ok(eng, sf.SetManeuver(fighter_id="ana", replaces="Jab", update={"speed": 3}))
+    ok(eng, sf.SetManeuver(fighter_id="ana", replaces="Jab", update={"speed": 4}))
+    assert [(m.name, m.speed) for m in eng.encounter.fighters["ana"].sheet.maneuvers
+            if m.name == "Jab"] == [("Jab", 4)]
+    assert refused(eng, sf.SetManeuver(fighter_id="ana", replaces="Jab",
+                                       update={"name": "Throw"})) == \
+        "Ana already has a maneuver 'Throw'"
