@@ -483,3 +483,22 @@ def test_a_changed_maneuver_may_keep_its_name_but_not_take_anothers() -> None:
     assert refused(eng, sf.SetManeuver(fighter_id="ana", replaces="Jab",
                                        update={"name": "Throw"})) == \
         "Ana already has a maneuver 'Throw'"
+
+
+def test_an_hour_of_recovery_regains_everything_without_a_roll() -> None:
+    """An hour or more of recovery regains every point, no roll
+    (docs/rulesets/street-fighter.md#recovery)."""
+    # 60 rounds of 60 seconds: Rin, 3 chi down, gets all 3 back.
+    eng = make_engine(fighter("rin", dexterity=1, intelligence=0, chi=4, status={"chi": 1}),
+                      options={"seconds_per_round": 60})
+    ok(eng, c.StartFight())
+    ok(eng, sf.StartRecovery(fighter_id="rin", pool="chi"))
+    for number in range(1, 61):
+        ok(eng, c.StartRound())
+        ok(eng, c.NextStep(dice=[[9]]))
+        ok(eng, c.EndRound())
+        if number < 60:
+            answer(eng, choice="continue", expect="recover-rin")
+    assert "all regained" in pending(eng).prompt
+    entry = answer(eng, choice="roll", expect="recover-rin")
+    assert not _rolls(entry) and st(eng, "rin").chi == 4
