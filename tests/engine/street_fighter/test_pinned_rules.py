@@ -502,3 +502,28 @@ def test_an_hour_of_recovery_regains_everything_without_a_roll() -> None:
     assert "all regained" in pending(eng).prompt
     entry = answer(eng, choice="roll", expect="recover-rin")
     assert not _rolls(entry) and st(eng, "rin").chi == 4
+
+
+def test_one_fighters_action_dice_are_rolled_before_the_others() -> None:
+    """At the start of a round the GM may roll (or type) one fighter's action dice first;
+    the others are rolled when the phases begin (docs/rulesets/street-fighter.md#action-dice)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=1))
+    ok(eng, c.StartFight())
+    ok(eng, c.StartRound())
+    entry = ok(eng, sf.RollActionDice(fighter_id="ken", dice=[[3, 8]]))
+    assert entry.summary == "Ken rolls action dice"
+    assert faces(eng, "ken") == [8, 3] and st(eng, "ken").rolled and not st(eng, "ryu").rolled
+    assert "already rolled" in refused(eng, sf.RollActionDice(fighter_id="ken"))
+    ok(eng, c.NextStep(dice=[[5]]))
+    assert faces(eng, "ryu") == [5] and faces(eng, "ken") == [8, 3]
+
+
+def test_the_gm_removes_a_maneuver_from_one_fighters_sheet() -> None:
+    """The GM removes a maneuver from a fighter's sheet; one not on it is refused
+    (docs/rulesets/street-fighter.md#maneuvers)."""
+    eng = make_engine(fighter("ana", wits=1, dexterity=1), fighter("bo", wits=3))
+    ok(eng, sf.SetManeuver(fighter_id="ana", catalogue="Throw"))
+    ok(eng, sf.RemoveManeuver(fighter_id="ana", name=" throw "))
+    assert eng.encounter.fighters["ana"].sheet.maneuvers == []
+    assert refused(eng, sf.RemoveManeuver(fighter_id="ana", name="Throw")) == \
+        "Ana has no maneuver 'Throw' on the sheet"
