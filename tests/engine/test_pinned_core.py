@@ -41,4 +41,4 @@ def test_each_waiting_roll_and_each_contribution_has_its_own_id() -> None:
     assert roll is not None and roll.id != first_roll
     stale = engine.apply(c.Contribute(roll_id=first_roll, fighter_id="kaede",
                                       contribution="assist", amount=1))
-    assert not stale.ok
+    assert stale.error == "that roll is no longer waiting (it was made or taken back)"
