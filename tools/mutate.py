@@ -398,6 +398,17 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
         print(f"mutate.py: mutmut failed for {target.name} (exit {run.returncode}, log {log})")
         return {}, [], False
     status = results(here)
+    if sample is not None and not args.report and not capped:
+        # mutmut forgets cached results when the test selection changed (a test file
+        # added): the sampled mutants it forgot this way are checked in a second run.
+        again = sorted(n for n in sample if status.get(n) == "not checked")
+        if again:
+            timeout = None if deadline is None else max(1.0, deadline - time.monotonic())
+            rerun = mutmut(here, "run", "--max-children", str(args.jobs), *again,
+                           timeout=timeout)
+            capped = "[mutate.py: stopped at the time cap]" in rerun.stdout
+            log.write_text(run.stdout + rerun.stdout, encoding="utf-8")
+            status = results(here)
     if sample is not None:
         status = {n: s for n, s in status.items() if n in sample}
     if target.patterns:
