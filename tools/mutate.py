@@ -45,6 +45,8 @@ CORE = "core"
 # they alone would kill is a rule no scenario test pins, which is what this run is for.
 PROPERTY_TESTS = "*propert*"
 MUTMUT_SECTION = "[tool.mutmut]"
+# What --retry checks again: survivors, and mutants no test reached (a new test may).
+RETRIED = ("survived", "no tests")
 
 
 @dataclass
@@ -381,11 +383,11 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
         sample = choose_sample(here, target, args.sample) if not args.report else {
             n for n, s in results(here).items() if s != "not checked"}
         names += sorted(n for n, s in results(here).items()
-                        if n in sample and (s == "not checked" or (args.retry and s == "survived")))
+                        if n in sample and (s == "not checked" or (args.retry and s in RETRIED)))
         if not names:
             names = ["mutate.py-nothing-left-to-check"]
     elif args.retry and (here / "mutants").exists():
-        names += [n for n, s in results(here).items() if s == "survived"]
+        names += [n for n, s in results(here).items() if s in RETRIED]
     if args.report or names == ["mutate.py-nothing-left-to-check"]:
         run = subprocess.CompletedProcess([], 0, "", "")
     else:
@@ -475,7 +477,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "--sample: of the mutants checked so far)")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--retry", action="store_true",
-                        help="check the survivors of the last run again (after adding tests)")
+                        help="check the survivors and the mutants no test reached again (after adding tests)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a mutant survives")
     args = parser.parse_args(argv)
