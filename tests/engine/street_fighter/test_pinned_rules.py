@@ -464,11 +464,41 @@ def test_a_fighter_joining_mid_round_brings_no_ep_or_dice_and_waits_for_the_next
     begin(eng, [[6], [2]])
     newcomer = fighter("gen", health=8, chi=2, willpower=4,
                        status={"health": 12, "chi": 5, "willpower": 1, "ep": 3,
-                               "knocked_down": True})
+                               "ep_debt": 2, "knocked_down": True})
     ok(eng, c.AddFighters(fighter=newcomer))
     gen = st(eng, "gen")
     assert (gen.health, gen.chi, gen.willpower) == (8, 2, 1)
-    assert gen.ep == 0 and gen.dice == [] and not gen.knocked_down and gen.rolled
+    assert gen.ep == 0 and gen.ep_debt == 0 and gen.dice == [] and not gen.knocked_down
+    assert gen.rolled
+    # Joining at the start of a round, before the dice: they roll with everyone.
+    later = make_engine(fighter("ken", wits=1, dexterity=1))
+    ok(later, c.StartFight())
+    ok(later, c.StartRound())
+    ok(later, c.AddFighters(fighter=fighter("gen", dexterity=1)))
+    assert not st(later, "gen").rolled
+    ok(later, c.NextStep(dice=[[6], [4]]))
+    assert faces(later, "gen") == [4]
+
+
+def test_cancelling_an_interrupt_gives_back_the_block_it_ended() -> None:
+    """Cancelled interrupts take back what declaring them did, also the block that acting
+    again had ended (docs/rulesets/street-fighter.md#cancelling-interrupts,
+    docs/rulesets/street-fighter.md#blocks)."""
+    # Ryu blocks on his 9; in phase 6 he interrupts Ken's Fierce with a Jab on his 6 (8 >
+    # 5): the block ends; cancelling the interrupt brings it back.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3, block=2))
+    begin(eng, [[6], [9, 6]])
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Block"))
+    ok(eng, sf.ResolveNext())
+    ok(eng, c.NextStep())
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert st(eng, "ryu").block is None
+    entry = ok(eng, sf.CancelInterrupts())
+    assert st(eng, "ryu").block is not None
+    assert "Ryu's Block holds again (the interrupt is cancelled)" in texts(entry)
 
 
 def test_a_changed_maneuver_may_keep_its_name_but_not_take_anothers() -> None:
