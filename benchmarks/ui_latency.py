@@ -1,26 +1,34 @@
-"""UI latency: from "next phase" to the models updated and the window repainted.
+"""UI latency: a GM's click, from the command to the models updated and the window
+repainted, as the log grows and as the fight grows.
 
-    python benchmarks/ui_latency.py [--fighters 200] [--repeats 60]
+    python benchmarks/ui_latency.py [--quick] [--repeats 15] [--json]
 
-A street-fighter fight of 200 fighters (the demo's, three more named fighters, and the
-rest weenies in groups of 12: 5 named, 195 weenies in 17 groups) is shown in the real main window, offscreen at 1280x800. Each sample applies the
-Next Phase command through the window's action (the engine applies it, the notice
-refreshes the fighters, log and stack models, the timeline and the controls) and then
-repaints the window. The baseline, measured in the same run, is the same repaint with no
-change. Reports medians; the target is under 16 ms (one frame at 60 Hz) for the whole
-click. The engine's own share is reported too, so a slow figure says whose it is.
+A street-fighter fight of F fighters (the demo's, three more named fighters, and the rest
+weenies in groups of 12) is shown in the real main window, offscreen at 1280x800, with a
+log of N entries (the first round's real entries, the log padded at its start with copies
+of a logged note: the window shows the latest actions, so what matters is the length).
+Each sample is one click through the window's own path (the engine applies it, the
+notice refreshes the fighters, log and stack models, the timeline and the controls) and
+a repaint: next phase (F6), act (a fighter with a die on the phase, through the act
+form's command), an interrupt of that act, undo and redo; and revert to here over 50
+steps against one undo. Axes: the log at 100, 1,000 and 10,000 entries (200 fighters)
+and the fight at 50, 200 and 400 fighters (100 entries). Reports medians and the ratios
+of the goals (issue 16): every click at 10,000 entries within 1.2x of the same at 100,
+and at most 16 ms (one frame); revert over 50 steps within 2x of one undo. ``--json``
+prints the rows as JSON ({"measure", "median_ms", "ratio", "goal", "met"}).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _home = Path(tempfile.mkdtemp(prefix="fightdesk-bench-"))
@@ -65,102 +73,313 @@ def big_fight(fighters: int) -> Engine:
     return engine
 
 
+FRAME_MS = 16.0
+LOG_AXIS = (100, 1_000, 10_000)
+FIGHTER_AXIS = (50, 200, 400)
+CLICKS = ("next phase", "act", "interrupt", "undo", "redo")
+
+
+def answer_all(engine: Engine, apply: Any) -> None:
+    """Answer every open question the plain way: let a die go, the first choice, the
+    smallest amount, the fields' defaults (the app rolls)."""
+    from fightdesk.engine import commands as c
+
+    for _ in range(500):
+        decision = engine.pending()
+        if decision is None:
+            return
+        ids = [choice.id for choice in decision.choices]
+        if ids:
+            command = c.Answer(decision_id=decision.id, choice="lose" if "lose" in ids else ids[0])
+        elif decision.fields:
+            command = c.Answer(decision_id=decision.id,
+                               values={f.name: f.default for f in decision.fields})
+        else:
+            command = c.Answer(decision_id=decision.id, amount=decision.minimum or 0)
+        if not apply(command).ok:
+            return
+    raise RuntimeError("questions without end")
+
+
+def pad_log(engine: Engine, entries: int) -> None:
+    """Make the log ``entries`` long: copies of one logged note before the real entries
+    (renumbered after them), so undo and redo at the end work on the real ones."""
+    from fightdesk.engine import commands as c
+
+    log = engine.session.log
+    assert engine.apply(c.Note(text="The crowd roars")).ok
+    note = log.pop()
+    real = list(log)
+    extra = max(0, entries - len(real))
+    filler = [note.model_copy(update={"seq": n, "step": n}) for n in range(extra)]
+    moved = [e.model_copy(update={"seq": e.seq + extra, "step": e.step + extra}) for e in real]
+    log[:] = filler + moved
+
+
+class Fight:
+    """One fight in the window, driven by clicks through the window's own path."""
+
+    def __init__(self, app: QApplication, fighters: int, entries: int) -> None:
+        from fightdesk.engine import commands as c
+        from fightdesk.ui.main_window import MainWindow
+
+        self.app = app
+        engine = big_fight(fighters)
+        for command in (c.StartFight(), c.StartRound(), c.NextStep()):
+            assert engine.apply(command).ok
+        answer_all(engine, engine.apply)
+        pad_log(engine, entries)
+        self.engine = engine
+        self.window = MainWindow()
+        self.window.resize(1280, 800)
+        self.window.show_session(engine, None)
+        self.window.show()
+        self.settle()
+
+    def settle(self) -> None:
+        for _ in range(3):
+            self.app.processEvents()
+        self.window.repaint()
+
+    def timed(self, click: Any) -> float:
+        t0 = time.perf_counter()
+        click()
+        self.app.processEvents()
+        self.window.repaint()
+        return time.perf_counter() - t0
+
+    def apply(self, command: Any) -> Any:
+        return self.window.document.apply(command)
+
+    def close(self) -> None:
+        self.window.document.undo_stack.setClean()
+        self.window.close()
+        self.window.deleteLater()
+        self.app.processEvents()
+
+    # --- finding a move ---------------------------------------------------------------------
+    def to_a_phase_with_a_move(self) -> tuple[Any, Any] | None:
+        """Step on (untimed) to a phase where one fighter can act and another can
+        interrupt that act; the two commands."""
+        from fightdesk.engine import commands as c
+
+        engine = self.engine
+        for _ in range(40):
+            answer_all(engine, self.apply)
+            enc = engine.encounter
+            if enc.state.stage == "phases" and not enc.state.stack:
+                found = self.move_here()
+                if found is not None:
+                    return found
+            controls = engine.ruleset.round_controls(enc)
+            if controls.can_next_step:
+                self.apply(c.NextStep())
+            elif controls.can_end_round:
+                self.apply(c.EndRound())
+            else:
+                self.apply(c.StartRound())
+        return None
+
+    def move_here(self) -> tuple[Any, Any] | None:
+        from fightdesk.engine.engine import Engine
+
+        engine = self.engine
+        enc, rules = engine.encounter, engine.ruleset
+        timeline = rules.timeline(enc)
+        ready = [chip.fighter_id for lane in timeline.lanes for chip in lane.chips
+                 if chip.clickable and chip.column == timeline.current_column]
+        for fid in ready[:6]:
+            act = self.command(fid, "act")
+            if act is None or not engine.check(act).ok:
+                continue
+            # Someone else interrupts it: tried on a copy of the fight (not of its log),
+            # so the fight does not change.
+            probe = Engine(engine.session.model_copy(update={
+                "encounter": enc.model_copy(deep=True), "log": [], "redo": []}))
+            if not probe.apply(act).ok:
+                continue
+            for other in enc.order:
+                if other == fid:
+                    continue
+                interrupt = self.command(other, "interrupt", engine=probe, ep_speed=1)
+                if interrupt is not None and probe.check(interrupt).ok:
+                    return act, interrupt
+        return None
+
+    def command(self, fid: str, form_id: str, engine: Any = None, **values: Any) -> Any:
+        engine = engine or self.engine
+        rules, enc = engine.ruleset, engine.encounter
+        form = next((f for f in rules.action_forms(enc, fid) if f.id == form_id and f.enabled), None)
+        if form is None:
+            return None
+        data = {f.name: f.default for f in form.fields}
+        data.update(values)
+        try:
+            return rules.build_command(form_id, fid, data)
+        except Exception:  # a form a weenie cannot fill: not this one
+            return None
+
+    def resolve(self) -> None:
+        """Resolve the stack (untimed), answering what it asks."""
+        engine = self.engine
+        for _ in range(50):
+            answer_all(engine, self.apply)
+            if not engine.encounter.state.stack:
+                break
+            command = engine.ruleset.build_command("resolve-all", "", {})
+            if not self.apply(command).ok:
+                break
+        answer_all(engine, self.apply)
+        self.settle()
+
+    # --- the samples ------------------------------------------------------------------------
+    def sample(self, times: dict[str, list[float]]) -> bool:
+        """One round of clicks: act, interrupt, undo, redo, then next phase; False when
+        no move was found."""
+        from fightdesk.engine import commands as c
+
+        window = self.window
+        found = self.to_a_phase_with_a_move()
+        if found is None:
+            return False
+        act, interrupt = found
+        self.settle()
+        times["act"].append(self.timed(lambda: self.apply(act)))
+        times["interrupt"].append(self.timed(lambda: self.apply(interrupt)))
+        times["undo"].append(self.timed(window.undo_action.trigger))
+        times["redo"].append(self.timed(window.redo_action.trigger))
+        self.resolve()
+        answer_all(self.engine, self.apply)
+        self.settle()
+        if self.engine.ruleset.round_controls(self.engine.encounter).can_next_step:
+            times["next phase"].append(self.timed(window.next_step_action.trigger))
+        self.apply(c.Note(text="a breath"))  # nothing left open for the next sample
+        self.settle()
+        return True
+
+    def revert(self, steps: int = 50) -> tuple[float, float]:
+        """Revert to here over ``steps`` steps (each a health change on a card) against one
+        undo of the same kind; both taken back again (redone) untimed."""
+        from fightdesk.engine import commands as c
+
+        engine = self.engine
+        fid = next(f for f in engine.encounter.order if f in engine.encounter.fighters)
+        health = engine.encounter.fighters[fid].status.health
+        mark = engine.session.log[-1].seq
+        for n in range(steps):
+            self.apply(c.SetValue(fighter_id=fid, field="status.health", value=health - 1 - n % 2))
+        self.settle()
+        revert = self.timed(lambda: self.window._revert_to(mark))
+        for _ in range(steps):
+            self.window.redo_action.trigger()
+        self.settle()
+        undo = self.timed(self.window.undo_action.trigger)
+        self.window.redo_action.trigger()
+        self.settle()
+        return revert, undo
+
+
+def measure(app: QApplication, configs: list[tuple[int, int]],
+            repeats: int) -> dict[tuple[int, int], dict[str, float]]:
+    """Every configuration's fight open at once, sampled in turn (round robin), so a busy
+    spell of the machine falls on all of them alike and the ratios stay fair."""
+    fights = {config: Fight(app, *config) for config in configs}
+    entries = {config: len(fight.engine.session.log) for config, fight in fights.items()}
+    times: dict[tuple[int, int], dict[str, list[float]]] = {
+        config: {name: [] for name in CLICKS} for config in configs}
+    reverts: dict[tuple[int, int], tuple[list[float], list[float]]] = {
+        config: ([], []) for config in configs}
+    live = set(configs)
+    for _ in range(repeats):
+        for config in configs:
+            if config in live and not fights[config].sample(times[config]):
+                live.discard(config)  # no move found: what it has is what it reports
+    for _ in range(max(3, repeats // 2)):
+        for config, fight in fights.items():
+            revert, undo = fight.revert()
+            reverts[config][0].append(revert)
+            reverts[config][1].append(undo)
+    for fight in fights.values():
+        fight.close()
+    results: dict[tuple[int, int], dict[str, float]] = {}
+    for config in configs:
+        out = {name: statistics.median(v) * 1000 for name, v in times[config].items() if v}
+        out["revert 50 steps"] = statistics.median(reverts[config][0]) * 1000
+        out["one undo (a health change)"] = statistics.median(reverts[config][1]) * 1000
+        out["log entries"] = entries[config]
+        results[config] = out
+    return results
+
+
+def rows_for(results: dict[tuple[int, int], dict[str, float]]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+
+    def row(measure: str, median: float, ratio: float | None, goal: str, met: bool | None) -> None:
+        rows.append({"measure": measure, "median_ms": round(median, 2),
+                     "ratio": None if ratio is None else round(ratio, 2), "goal": goal, "met": met})
+
+    base = results[(200, LOG_AXIS[0])]
+    for entries in LOG_AXIS:
+        got = results[(200, entries)]
+        for click in CLICKS:
+            if click not in got or click not in base:
+                continue
+            median = got[click]
+            if entries == LOG_AXIS[0]:
+                row(f"{click}, 200 fighters, {entries:,} log entries", median, None,
+                    f"<= {FRAME_MS:.0f} ms", median <= FRAME_MS)
+            else:
+                ratio = median / base[click]
+                goal = f"<= 1.2x of {LOG_AXIS[0]} entries" + (
+                    f" and <= {FRAME_MS:.0f} ms" if entries == LOG_AXIS[-1] else "")
+                met = ratio <= 1.2 and (entries != LOG_AXIS[-1] or median <= FRAME_MS)
+                row(f"{click}, 200 fighters, {entries:,} log entries", median, ratio, goal, met)
+        revert, undo = got["revert 50 steps"], got["one undo (a health change)"]
+        row(f"revert to here over 50 steps, 200 fighters, {entries:,} log entries", revert,
+            revert / undo, "<= 2x of one undo", revert / undo <= 2.0)
+    middle = results[(200, LOG_AXIS[0])]
+    for fighters in FIGHTER_AXIS:
+        if fighters == 200:
+            continue
+        got = results[(fighters, LOG_AXIS[0])]
+        for click in CLICKS:
+            if click in got and click in middle:
+                ratio = got[click] / middle[click]
+                goal = ("<= 2.2x of 200 fighters (no worse than linear)" if fighters > 200
+                        else "for reference (against 200 fighters)")
+                row(f"{click}, {fighters} fighters, {LOG_AXIS[0]} log entries", got[click], ratio,
+                    goal, ratio <= 2.2 if fighters > 200 else None)
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--fighters", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=60)
+    parser.add_argument("--repeats", type=int, default=0,
+                        help="samples per click and configuration (default 5; 3 with --quick)")
+    parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
+    repeats = args.repeats or (3 if args.quick else 5)
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    from fightdesk.engine import commands as c
-    from fightdesk.ui.main_window import MainWindow
-
-    engine = big_fight(args.fighters)
-    window = MainWindow()
-    window.resize(1280, 800)
-    window.show_session(engine, None)
-    window.show()
-    for _ in range(3):
-        app.processEvents()
-    timeline = window.timeline.timeline()
-    assert timeline is not None
-    print(f"{len(engine.encounter.order)} fighters, {len(window.cards.cards())} cards, "
-          f"{len(timeline.lanes)} timeline lanes")
-
-    def new_round() -> None:
-        for command in (c.EndRound(), c.StartRound(), c.NextStep()):
-            if engine.ruleset.round_controls(engine.encounter).can_end_round or command.kind != "end-round":
-                engine.apply(command)
-        while engine.pending() is not None:
-            decision = engine.pending()
-            assert decision is not None
-            engine.apply(c.Answer(decision_id=decision.id, choice="lose"))
-
-    engine.apply(c.StartFight())
-    engine.apply(c.StartRound())
-    engine.apply(c.NextStep())
-    app.processEvents()
-
-    def answer_open_questions() -> None:
-        """A passed die asks hold or lose: the GM's next click (outside the timing)."""
-        while engine.pending() is not None:
-            decision = engine.pending()
-            assert decision is not None
-            window.document.apply(c.Answer(decision_id=decision.id, choice="lose"))
-        app.processEvents()
-
-    whole: list[float] = []
-    views: list[float] = []
-    engine_only: list[float] = []
-    baseline: list[float] = []
-    while len(whole) < args.repeats:
-        if engine.encounter.state.stage != "phases":
-            new_round()
-            app.processEvents()
-            window.repaint()
-            continue
-        # Baseline: the same repaint with nothing changed.
-        t0 = time.perf_counter()
-        app.processEvents()
-        window.repaint()
-        baseline.append(time.perf_counter() - t0)
-        # Engine only: a dry run of the same command.
-        t0 = time.perf_counter()
-        engine.check(c.NextStep())
-        engine_only.append(time.perf_counter() - t0)
-        # The ruleset's plain-data views the window asks for after a change.
-        t0 = time.perf_counter()
-        rules, enc = engine.ruleset, engine.encounter
-        rules.cards(enc), rules.timeline(enc), rules.stack(enc)
-        rules.round_controls(enc), rules.describe_state(enc), rules.pending(enc)
-        views.append(time.perf_counter() - t0)
-        controls = engine.ruleset.round_controls(engine.encounter)
-        if not controls.can_next_step:
-            new_round()
-            continue
-        # The whole click (F6): command, notices, models, timeline, controls, repaint.
-        t0 = time.perf_counter()
-        window.next_step_action.trigger()
-        app.processEvents()
-        window.repaint()
-        whole.append(time.perf_counter() - t0)
-        answer_open_questions()
-
-    ms = 1000.0
-    med_whole = statistics.median(whole) * ms
-    med_base = statistics.median(baseline) * ms
-    med_engine = statistics.median(engine_only) * ms
-    print(f"next phase -> models updated and repainted: median {med_whole:.2f} ms "
-          f"(p90 {sorted(whole)[int(len(whole) * 0.9)] * ms:.2f} ms, n={len(whole)})")
-    print(f"baseline repaint, nothing changed:          median {med_base:.2f} ms")
-    print(f"engine's own share (dry run of the command): median {med_engine:.2f} ms")
-    print(f"ruleset views (cards, timeline, stack...):   median {statistics.median(views) * ms:.2f} ms")
-    print(f"ratio to baseline: {med_whole / med_base:.1f}x; target under 16 ms: "
-          f"{'met' if med_whole < 16 else 'NOT met'}")
-    window.document.undo_stack.setClean()
-    window.close()
-    window.deleteLater()
-    app.processEvents()
+    assert isinstance(app, QApplication)
+    configs = [(200, n) for n in LOG_AXIS] + [(f, LOG_AXIS[0]) for f in FIGHTER_AXIS if f != 200]
+    measure(app, [(50, LOG_AXIS[0])], 1)  # warm up: imports, caches, fonts
+    results = measure(app, configs, repeats)
+    if not args.json:
+        for (fighters, _), got in results.items():
+            cells = ", ".join(f"{k} {v:.1f} ms" for k, v in got.items() if k != "log entries")
+            print(f"{fighters} fighters, {int(got['log entries']):,} entries at the start: {cells}")
+    rows = rows_for(results)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    print()
+    width = max(len(r["measure"]) for r in rows)
+    for r in rows:
+        ratio = "" if r["ratio"] is None else f"{r['ratio']:.2f}x"
+        met = {True: "met", False: "NOT met", None: ""}[r["met"]]
+        print(f"{r['measure']:<{width}}  {r['median_ms']:7.2f} ms  {ratio:>6}  {r['goal']}  {met}")
     return 0
 
 

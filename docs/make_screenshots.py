@@ -1,16 +1,19 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
-    python docs/make_screenshots.py [--tables | --player | --roll-under | --simulate]
+    python docs/make_screenshots.py [--tables | --player | --roll-under | --d100 | --ashes |
+                                     --simulate | --log]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its odds, a fight with two groups sharing a
 phase on a small laptop screen (1093x614, a 1366x768 screen at 125%), a window switched
 from light to dark while it runs, and Fight > Roll Tables
 (``--tables``: that dialog only), and the player view beside the GM's window
-(``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), and
-Fight > Simulate with the result of 500 demo fights (``--simulate``). The user
-directories are
-pointed at a temp folder so no real settings are read or written.
+(``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), the
+d100 demo mid-round with a defense to choose (``--d100``), the ashes demo in round 2
+with a challenge waiting on its defenses (``--ashes``), Fight > Simulate with the
+result of 500 demo fights (``--simulate``), and the log dock narrow and wide with a
+resolved exchange selected (``--log``). The user directories are pointed at a temp
+folder so no real settings are read or written.
 """
 
 from __future__ import annotations
@@ -149,6 +152,52 @@ def shoot_tables(suffix: str) -> None:
     window.close()
 
 
+def shoot_log(suffix: str) -> None:
+    """The log dock, narrow and wide: the demo's phase 9 exchange resolved (one action,
+    its interrupts, answers and dice folded under it), that action selected so the
+    details show every roll with the chances the GM saw before it."""
+    from PySide6.QtCore import QItemSelectionModel, Qt
+
+    from fightdesk.engine import commands as c
+    from fightdesk.ui.models import EntryRole, HasRollsRole
+
+    window = mid_round_window()
+    engine = window.document.engine
+    stack = window._stack_dialog
+    for _ in range(30):
+        decision = engine.pending()
+        if decision is not None:
+            ids = [choice.id for choice in decision.choices]
+            answer = c.Answer(decision_id=decision.id, choice=ids[0]) if ids else \
+                c.Answer(decision_id=decision.id, amount=decision.minimum or 0)
+            assert window.document.apply(answer).ok
+        elif engine.encounter.state.stack:
+            assert window.document.apply(engine.ruleset.build_command("resolve-all", "", {})).ok
+        else:
+            break
+    if stack is not None:
+        stack.hide()
+    settle()
+    model, tree = window.log_model, window.log_view.tree
+    rows = [r for r in range(model.rowCount()) if model.index(r, 0).data(HasRollsRole)]
+    index = model.index(rows[-1], 0)
+    tree.expand(index)
+    # The damage roll's line: the details scroll to its entry, the chances in view.
+    line = next((model.index(r, 0, index) for r in range(model.rowCount(index))
+                 if "damage (" in (model.index(r, 1, index).data() or "")), index)
+    tree.selectionModel().select(
+        line, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+    for width, name in ((300, "narrow"), (560, "wide")):
+        window.resizeDocks([window.log_dock], [width], Qt.Orientation.Horizontal)
+        window.log_view.splitter.setSizes([430, 300])
+        settle()
+        tree.scrollTo(line, tree.ScrollHint.PositionAtCenter)
+        window.log_view.details.scrollToAnchor(f"entry-{line.data(EntryRole).seq}")
+        grab(window.log_dock, f"log-{name}-{suffix}.png")
+    window.document.undo_stack.setClean()
+    window.close()
+
+
 def groups_window(width: int, height: int):  # type: ignore[no-untyped-def]
     """The demo plus a quick-added group of two harbour guards, round 1 rolled, with two
     Dock Thugs and a guard all on phase 10 (so chips share cells)."""
@@ -281,6 +330,123 @@ def shoot_roll_under(suffix: str) -> None:
     window.close()
 
 
+def shoot_d100(suffix: str) -> None:
+    """The d100 demo in round 1 (method B initiative): Rook's strike hit the first
+    bandit's armour, Vesna counterstruck the Captain, and the second bandit's strike on
+    Vesna waits for her choice of defense, the odds of each on the roll panel."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.rulesets.d100 import commands as dc
+    from fightdesk.resources_path import resource_path
+    from fightdesk.storage.sessions import load_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    engine = Engine(load_session(resource_path("demo_d100.json")))
+    window.show_session(engine, None)
+    window.show()
+    doc = window.document
+
+    def roll(*faces: int) -> None:
+        made = engine.encounter.state.roll
+        assert made is not None
+        assert doc.apply(c.MakeRoll(roll_id=made.id, dice=[[f] for f in faces])).ok
+
+    def choose(fid: str, kind: str) -> None:
+        made = engine.encounter.state.roll
+        assert made is not None
+        assert doc.apply(c.Contribute(roll_id=made.id, fighter_id=fid, contribution=kind)).ok
+
+    assert doc.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None
+    assert doc.apply(c.Answer(decision_id=pending.id, by="the table", values={
+        "rook": 88, "vesna": 71, "bandit-captain": 64, "bandit-2": 60, "tariq": 23,
+        "bandit-1": 12})).ok
+    assert doc.apply(dc.Strike(fighter_id="rook", target_id="bandit-1", weapon=0)).ok
+    roll(52)
+    choose("bandit-1", "parry")
+    roll(30)
+    assert doc.apply(c.NextStep()).ok
+    assert doc.apply(c.NextStep()).ok  # Vesna waits to counterstrike
+    assert doc.apply(dc.Strike(fighter_id="bandit-captain", target_id="vesna", weapon=0)).ok
+    choose("vesna", "counter-0")
+    roll(44)
+    roll(61)
+    assert doc.apply(c.NextStep()).ok
+    assert doc.apply(dc.Strike(fighter_id="bandit-2", target_id="vesna", weapon=0)).ok
+    roll(63)
+    window._show_views()
+    settle()
+    grab(window, f"d100-{suffix}.png")
+    doc.undo_stack.setClean()
+    window.close()
+
+
+def shoot_ashes(suffix: str) -> None:
+    """The ashes demo in round 2: the surprise round played, Kestrel's second blaster
+    shot waiting on the roll panel with the Ash Warlord's parry and a dodge on it."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.rulesets.ashes import commands as ash
+    from fightdesk.resources_path import resource_path
+    from fightdesk.storage.sessions import load_session
+    from fightdesk.ui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1280, 800)
+    engine = Engine(load_session(resource_path("demo_ashes.json")))
+    window.show_session(engine, None)
+    window.show()
+    doc = window.document
+
+    def flip(text: str) -> None:
+        roll = engine.encounter.state.roll
+        assert roll is not None
+        count = 7 + abs(roll.total)  # the pattern, repeated to the coins the roll takes
+        faces = [2 if ch == "H" else 1 for ch in (text * count)[:count]]
+        assert doc.apply(c.MakeRoll(roll_id=roll.id, dice=[faces])).ok
+
+    # The surprise round: the hound acts (a skill), then the raiders fire at Mira.
+    assert doc.apply(c.StartFight()).ok
+    assert doc.apply(ash.Challenge(fighter_id="ash-hound", target_id="kestrel", skill="Bite")).ok
+    assert doc.apply(c.Contribute(roll_id=engine.encounter.state.roll.id, fighter_id="kestrel",
+                                  contribution="skill:Dodge roll")).ok
+    flip("HTTHTTT")
+    for raider in ("ash-raider-1", "ash-raider-2"):
+        assert doc.apply(c.NextStep()).ok
+        assert doc.apply(ash.Challenge(fighter_id=raider, target_id="mira",
+                                       skill="Scrap rifle")).ok
+        flip("HHHTHHTTHH")
+    while engine.encounter.state.stage == "turns":  # the hound's extra turn passes
+        assert doc.apply(c.NextStep()).ok
+    assert doc.apply(c.StartRound()).ok
+    # Round 2: the hound bites first; then Kestrel shoots twice at the Warlord.
+    assert doc.apply(ash.Challenge(fighter_id="ash-hound", target_id="oren", skill="Bite")).ok
+    flip("TTHTHTTHH")
+    assert doc.apply(c.NextStep()).ok
+    assert doc.apply(ash.Move(fighter_id="kestrel", metres=3)).ok
+    assert doc.apply(ash.Challenge(fighter_id="kestrel", target_id="ash-warlord",
+                                   skill="Twin blasters")).ok
+    rid = engine.encounter.state.roll.id
+    assert doc.apply(c.Contribute(roll_id=rid, fighter_id="ash-warlord",
+                                  contribution="skill:Absorb power")).ok
+    flip("HTHHTTT")
+    assert doc.apply(ash.Challenge(fighter_id="kestrel", target_id="ash-warlord",
+                                   skill="Twin blasters")).ok
+    rid = engine.encounter.state.roll.id
+    assert doc.apply(c.Contribute(roll_id=rid, fighter_id="ash-warlord",
+                                  contribution="skill:Cleaver parry")).ok
+    assert doc.apply(c.Contribute(roll_id=rid, fighter_id="ash-warlord",
+                                  contribution="dodge", amount=3)).ok
+    window._show_views()
+    settle()
+    grab(window, f"ashes-{suffix}.png")
+    doc.undo_stack.setClean()
+    window.close()
+
+
 def shoot_simulate(suffix: str) -> None:
     """Fight > Simulate on the demo before round 1: 500 fights, seed 7, the autopilot."""
     import time
@@ -319,12 +485,26 @@ def main() -> int:
     only_player = "--player" in sys.argv[1:]
     only_roll_under = "--roll-under" in sys.argv[1:]
     only_simulate = "--simulate" in sys.argv[1:]
-    if only_roll_under or only_simulate:
+    only_ashes = "--ashes" in sys.argv[1:]
+    only_d100 = "--d100" in sys.argv[1:]
+    only_log = "--log" in sys.argv[1:]
+    if only_log:
+        for suffix in ("light", "dark"):
+            if suffix == "dark":
+                app.setPalette(dark_palette())
+            shoot_log(suffix)
+        app.setPalette(light)
+        return 0
+    if only_roll_under or only_simulate or only_ashes or only_d100:
         for suffix in ("light", "dark"):
             if suffix == "dark":
                 app.setPalette(dark_palette())
             if only_roll_under:
                 shoot_roll_under(suffix)
+            if only_d100:
+                shoot_d100(suffix)
+            if only_ashes:
+                shoot_ashes(suffix)
             if only_simulate:
                 shoot_simulate(suffix)
         app.setPalette(light)
@@ -334,6 +514,7 @@ def main() -> int:
             app.setPalette(dark_palette())
         if not (only_tables or only_player):
             shoot(suffix)
+            shoot_log(suffix)
             shoot_groups(suffix)
         if not only_player:
             shoot_tables(suffix)
@@ -341,6 +522,8 @@ def main() -> int:
             shoot_player_view(suffix)
         if not (only_tables or only_player):
             shoot_roll_under(suffix)
+            shoot_d100(suffix)
+            shoot_ashes(suffix)
             shoot_simulate(suffix)
     if not (only_tables or only_player):
         shoot_live_switch(app, light)

@@ -27,6 +27,7 @@ examples:
   fightdesk odds street-fighter --dice 3 --dodges 2        damage left after 2 EP dodges
   fightdesk odds d100 --strike 20 --defense 35             strike against parry/dodge
   fightdesk odds d100 --strike 20 --counter 10             strike against a counterstrike
+  fightdesk odds d100 --strike 20 --defense 35 --damage 4 --toughness 1 --armour 25-75
   fightdesk odds roll-under --target 13                    d20 at or under 13
   fightdesk odds ashes --advantage 2                       coin challenge at +2
 
@@ -58,6 +59,20 @@ _dodges = _int_in(0, 50, "0 to 50 dodges")
 _bonus = _int_in(-MAX_BONUS, MAX_BONUS, f"a bonus is -{MAX_BONUS} to +{MAX_BONUS}")
 _target = _int_in(-MAX_BONUS, MAX_BONUS, f"a target is -{MAX_BONUS} to {MAX_BONUS}")
 _score = _int_in(0, 100, "a score is 0 to 100")
+_weapon_damage = _int_in(0, MAX_BONUS, f"0 to {MAX_BONUS}")
+
+
+def _armour(text: str) -> tuple[int, int]:
+    """``LOW-HIGH``: natural d100 rolls 1..100, low at most high."""
+    low_text, dash, high_text = text.partition("-")
+    try:
+        low, high = int(low_text), int(high_text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range like 25-75") from None
+    if not dash or not 1 <= low <= high <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range of natural rolls 1-100, "
+                                         "low first")
+    return low, high
 _advantage = _int_in(
     -MAX_ADVANTAGE, MAX_ADVANTAGE, f"an advantage is -{MAX_ADVANTAGE} to +{MAX_ADVANTAGE}"
 )
@@ -134,6 +149,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     against = d100.add_mutually_exclusive_group(required=True)
     against.add_argument("--defense", type=_bonus, metavar="B", help="parry/dodge/entangle bonus")
     against.add_argument("--counter", type=_bonus, metavar="B", help="counterstrike bonus")
+    d100.add_argument("--damage", type=_weapon_damage, metavar="W",
+                      help="the weapon's damage: adds the health the defender loses "
+                      "(with --defense only)")
+    d100.add_argument("--toughness", type=_weapon_damage, default=0, metavar="T",
+                      help="the defender's Toughness (default 0)")
+    d100.add_argument("--armour", type=_armour, metavar="LOW-HIGH",
+                      help="the natural strike rolls the defender's armour stops, e.g. 25-75")
     _json_flag(d100)
 
     under = _one_line_errors(
@@ -262,6 +284,11 @@ def _street_fighter(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]
 
 
 def _d100(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    damage_asked = args.damage is not None
+    if args.counter is not None and (damage_asked or args.armour or args.toughness):
+        raise _Usage("--damage, --toughness and --armour go with --defense, not --counter")
+    if not damage_asked and (args.armour or args.toughness):
+        raise _Usage("--toughness and --armour need --damage W")
     if args.counter is not None:
         got = odds.d100_counterstrike(args.strike, args.counter)
         rows = [
@@ -270,7 +297,7 @@ def _d100(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
             ("only the counter hits", got.only_counter),
             ("neither hits", got.neither),
         ]
-        data = {
+        data: dict[str, Any] = {
             "only_attack": fraction_text(got.only_attack),
             "both": fraction_text(got.both),
             "only_counter": fraction_text(got.only_counter),
@@ -290,7 +317,16 @@ def _d100(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
             "fumbled": fraction_text(strike.fumbled),
         }
         head = f"d100 strike {args.strike:+d} against a defense {args.defense:+d}"
-    return data, [head, *_lines(rows)]
+    text = [head, *_lines(rows)]
+    if damage_asked:
+        lost = odds.d100_damage(args.strike, args.defense, args.damage,
+                                toughness=args.toughness, armour=args.armour)
+        data["damage"] = {str(k): fraction_text(p) for k, p in lost.items()}
+        armour = f", armour {args.armour[0]}-{args.armour[1]}" if args.armour else ""
+        text.append(f"Health lost to a weapon of damage {args.damage}, Toughness "
+                    f"{args.toughness}{armour}:")
+        text.extend(_lines([(str(k), p) for k, p in lost.items()], header="damage"))
+    return data, text
 
 
 def _roll_under(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:

@@ -128,6 +128,20 @@ def test_ashes_challenge(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[1].split() == ["success", "0", "0%"]
 
 
+def test_ashes_beyond_six_only_the_favoured_side_may_crit(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/odds.md#ashes-criticals: with the automatic rule, no critical against the outcome."""
+    _, out, _ = call(["ashes", "--advantage", "7", "--json"], capsys)
+    got = json.loads(out)
+    assert (got["success"], got["defender_critical"]) == ("1", "0")
+    assert got["attacker_critical"] == "2477/4096"  # 7 or more heads of 14
+    _, out, _ = call(["ashes", "--advantage", "-9", "--json"], capsys)
+    got = json.loads(out)
+    assert (got["success"], got["attacker_critical"]) == ("0", "0")
+    assert got["defender_critical"] not in ("0", "1")
+    _, out, _ = call(["ashes", "--advantage", "7", "--no-automatic", "--json"], capsys)
+    assert json.loads(out)["defender_critical"] == "1/16384"
+
+
 def test_d100_strike_and_counter(capsys: pytest.CaptureFixture[str]) -> None:
     # Equal bonuses: 1/10 fumbles; for natural s = 11..100 the defense wins on 100 - s
     # faces, 4005 of 10000 in all; the strike hits on the other 4995.
@@ -137,6 +151,40 @@ def test_d100_strike_and_counter(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = call(["d100", "--strike", "5", "--counter", "0", "--json"], capsys)
     data = json.loads(out)
     assert code == 0 and set(data) == {"only_attack", "both", "only_counter", "neither"}
+
+
+def test_d100_damage_by_the_chart_toughness_and_armour(capsys: pytest.CaptureFixture[str]) -> None:
+    # Equal bonuses: natural s = 11..100 hits on s faces of the defense's 100. Damage 2:
+    # 11-25 x0.5 = 1 (270 pairs), 26-75 x1 = 2 (2525), 76-90 x1.5 = 3 (1245), 91-00 x2 = 4
+    # (955); 0 on the other 5005 (fumbles and successful defenses).
+    code, out, _ = call(["d100", "--defense", "0", "--damage", "2", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["hit"] == "999/2000"  # the old keys stay
+    assert data["damage"] == {"0": "1001/2000", "1": "27/1000", "2": "101/400",
+                              "3": "249/2000", "4": "191/2000"}
+    # Armour 26-75 takes the x1 band, Toughness 1 takes the 1s: 5005 + 270 + 2525 at 0.
+    code, out, _ = call(["d100", "--defense", "0", "--damage", "2", "--toughness", "1",
+                         "--armour", "26-75", "--json"], capsys)
+    assert json.loads(out)["damage"] == {"0": "39/50", "2": "249/2000", "3": "191/2000"}
+    code, out, _ = call(["d100", "--defense", "0", "--damage", "2", "--toughness", "1",
+                         "--armour", "26-75"], capsys)
+    lines = out.splitlines()
+    assert lines[4] == "Health lost to a weapon of damage 2, Toughness 1, armour 26-75:"
+    assert lines[6].split() == ["0", "39/50", "78.0%"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["d100", "--counter", "0", "--damage", "2"],
+    ["d100", "--counter", "0", "--damage", "2", "--json"],
+    ["d100", "--defense", "0", "--armour", "20-30"],
+    ["d100", "--defense", "0", "--damage", "2", "--armour", "70-20"],
+    ["d100", "--defense", "0", "--damage", "-1"],
+])
+def test_d100_damage_refusals_are_one_line(argv: list[str],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = call(argv, capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
 def test_roll_under(capsys: pytest.CaptureFixture[str]) -> None:

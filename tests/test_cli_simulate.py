@@ -80,8 +80,12 @@ def test_bad_files_are_one_line_and_exit_2(tmp_path: Path,
     assert broken.read_bytes() == before
 
 
-def test_a_ruleset_whose_rules_are_not_built_is_refused(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_ruleset_whose_rules_are_not_built_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from fightdesk.engine.ruleset import get_ruleset
+
+    # A ruleset whose rules are not built yet (d100, as it was before its rules).
+    monkeypatch.setattr(type(get_ruleset("d100")), "rules_built", False)
     path = tmp_path / "d100.json"
     assert cli.main(["new", "d100", "-o", str(path)]) == 0
     capsys.readouterr()

@@ -16,6 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
+from .derived import forget
+
 PathKey = str | int
 Path = tuple[PathKey, ...]
 
@@ -57,16 +59,21 @@ def resolve(root: Any, path: Iterable[PathKey]) -> Any:
     """Walk ``path`` from ``root`` through model attributes, dict keys and list indices."""
     node = root
     for key in path:
-        if isinstance(node, BaseModel):
+        kind = type(node)
+        if kind is dict:  # the common steps first, by exact type (a walk runs per write)
+            node = node[key]
+        elif kind is list:
+            node = node[int(key)]
+        elif isinstance(node, BaseModel):
             if str(key) not in field_names(type(node)):  # never a method or a dunder
-                raise KeyError(f"{type(node).__name__}.{key}")
+                raise KeyError(f"{kind.__name__}.{key}")
             node = getattr(node, str(key))
         elif isinstance(node, dict):
             node = node[key]
         elif isinstance(node, list):
             node = node[int(key)]
         else:
-            raise KeyError(f"cannot walk into {type(node).__name__} with {key!r}")
+            raise KeyError(f"cannot walk into {kind.__name__} with {key!r}")
     return node
 
 
@@ -90,6 +97,7 @@ def validated_item(root: Any, target: Path, value: Any) -> Any:
 
 def apply_change(root: Any, change: Change) -> None:
     """Apply one change forward; values are validated into fresh model objects."""
+    forget(root)
     holder = resolve(root, change.target)
     if change.op == "set":
         if isinstance(holder, BaseModel):
@@ -141,6 +149,21 @@ def revert_all(root: Any, changes: list[Change]) -> None:
         apply_change(root, change.inverse())
 
 
+# Values a JSON snapshot leaves as they are (exact types: an enum or a subclass is copied).
+_PLAIN = frozenset({int, float, str, bool, type(None)})
+
+
+def _plain_or_snapshot(value: Any) -> Any:
+    """``snapshot(value)``, skipping the copy for a plain number, text or None (most writes)."""
+    return value if type(value) in _PLAIN else to_jsonable_python(value)
+
+
+def _change(target: Path, key: PathKey, op: Literal["set", "put", "del"], before: Any,
+            after: Any) -> Change:
+    # The validating constructor: pydantic's ``model_construct`` measured twice as slow.
+    return Change(target=target, key=key, op=op, before=before, after=after)
+
+
 class Transaction:
     """Collects the changes of one command; on a rule violation they are rolled back."""
 
@@ -151,30 +174,35 @@ class Transaction:
     def set(self, target: Path, key: str, value: Any) -> None:
         """Set attribute ``key`` of the model at ``target`` (validated by pydantic)."""
         holder = resolve(self.root, target)
-        before = snapshot(getattr(holder, key))
-        after = snapshot(value)
+        before = _plain_or_snapshot(getattr(holder, key))
+        after = _plain_or_snapshot(value)
         if before == after:
             return
-        change = Change(target=target, key=key, op="set", before=before, after=after)
-        try:
-            apply_change(self.root, change)
-        except ValidationError as exc:
-            raise RuleViolation(_first_error(exc, key)) from exc
+        if isinstance(holder, BaseModel):
+            if key not in field_names(type(holder)):
+                raise KeyError(f"{type(holder).__name__}.{key}")
+            forget(self.root)
+            try:
+                setattr(holder, key, after)
+            except ValidationError as exc:
+                raise RuleViolation(_first_error(exc, key)) from exc
+        else:
+            _apply_checked(self.root, _change(target, key, "set", before, after))
         # Record the value as validated ("7" becomes 7), so the log says what the state
         # holds and a write that changes nothing leaves no change behind.
-        change.after = snapshot(getattr(holder, key))
-        if change.after == before:
+        after = _plain_or_snapshot(getattr(holder, key))
+        if after == before:
             return
-        self.changes.append(change)
+        self.changes.append(_change(target, key, "set", before, after))
 
     def set_item(self, target: Path, index: PathKey, value: Any) -> None:
         """Replace one item of the list or dict at ``target``."""
         holder = resolve(self.root, target)
-        before = snapshot(holder[index])
-        after = snapshot(value)
+        before = _plain_or_snapshot(holder[index])
+        after = _plain_or_snapshot(value)
         if before == after:
             return
-        change = Change(target=target, key=index, op="set", before=before, after=after)
+        change = _change(target, index, "set", before, after)
         _apply_checked(self.root, change)
         self.changes.append(change)
 
@@ -184,7 +212,7 @@ class Transaction:
         if isinstance(holder, dict) and key in holder:
             self.set_item(target, key, value)
             return
-        change = Change(target=target, key=key, op="put", before=None, after=snapshot(value))
+        change = _change(target, key, "put", None, snapshot(value))
         _apply_checked(self.root, change)
         self.changes.append(change)
 
@@ -196,7 +224,7 @@ class Transaction:
         """Remove ``key`` from the dict (or index from the list) at ``target``."""
         holder = resolve(self.root, target)
         before = snapshot(holder[key] if isinstance(holder, dict) else holder[int(key)])
-        change = Change(target=target, key=key, op="del", before=before, after=None)
+        change = _change(target, key, "del", before, None)
         apply_change(self.root, change)
         self.changes.append(change)
 
@@ -207,18 +235,20 @@ class Transaction:
 
 _SCALARS = (int, float, str, bool, type(None))
 
+# How a lean write is taken back: the old value of an attribute or of an item put back,
+# an added item removed, a removed item put back in its place.
+_ATTR, _ITEM, _ADDED, _REMOVED = range(4)
+
 
 class LeanTransaction(Transaction):
     """A transaction for a fight nobody will undo (the simulator's lean engine): a write
     is made exactly as :class:`Transaction` makes it (same check for "no change", same
     validated value), but instead of a :class:`Change` with JSON copies before and after
-    it keeps only what a rollback needs, the old value itself. The other writes (list
-    items, dict entries) are rare; they are recorded as usual and rolled back in order."""
+    it keeps only what a rollback needs: where it wrote, and the old value itself."""
 
     def __init__(self, root: BaseModel) -> None:
         super().__init__(root)
-        self._undo: list[tuple[Any, str, Any] | Change] = []
-        self._depth = 0
+        self._undo: list[tuple[int, Any, Any, Any]] = []
 
     def set(self, target: Path, key: str, value: Any) -> None:
         holder = resolve(self.root, target)
@@ -227,44 +257,76 @@ class LeanTransaction(Transaction):
             if old == value:
                 return
             after = value
+        elif value is None or old is None:
+            # One side None, the other a model, list or dict: a change, without copying
+            # the old value only to find that out (a question or a damage roll cleared).
+            after = None if value is None else snapshot(value)
         else:
             after = snapshot(value)
             if snapshot(old) == after:
                 return
+        forget(self.root)
         try:
             setattr(holder, key, after)
         except ValidationError as exc:
             raise RuleViolation(_first_error(exc, key)) from exc
-        self._undo.append((holder, key, old))
+        self._undo.append((_ATTR, holder, key, old))
 
     def set_item(self, target: Path, index: PathKey, value: Any) -> None:
-        self._recorded(super().set_item, target, index, value)
+        holder = resolve(self.root, target)
+        slot = int(index) if isinstance(holder, list) else index
+        old = holder[slot]
+        after = _plain_or_snapshot(value)
+        if _plain_or_snapshot(old) == after:
+            return
+        item = self._validated(target, slot, after)
+        forget(self.root)
+        holder[slot] = item
+        self._undo.append((_ITEM, holder, slot, old))
 
     def put(self, target: Path, key: PathKey, value: Any) -> None:
-        self._recorded(super().put, target, key, value)
+        holder = resolve(self.root, target)
+        if isinstance(holder, dict) and key in holder:
+            self.set_item(target, key, value)
+            return
+        item = self._validated(target, key, snapshot(value))
+        forget(self.root)
+        if isinstance(holder, list):
+            holder.insert(int(key), item)
+            self._undo.append((_ADDED, holder, int(key), None))
+        else:
+            holder[key] = item
+            self._undo.append((_ADDED, holder, key, None))
 
     def delete(self, target: Path, key: PathKey) -> None:
-        self._recorded(super().delete, target, key)
+        holder = resolve(self.root, target)
+        slot = int(key) if isinstance(holder, list) else key
+        old = holder[slot]
+        forget(self.root)
+        del holder[slot]
+        self._undo.append((_REMOVED, holder, slot, old))
 
-    def _recorded(self, write: Any, *args: Any) -> None:
-        """Run a write of the base class; its changes join the rollback list once (a
-        ``put`` on an existing key is a ``set_item``, one change)."""
-        self._depth += 1
-        done = len(self.changes)
+    def _validated(self, target: Path, key: PathKey, value: Any) -> Any:
+        """The item as :func:`apply_change` validates it; a value the model rejects is a
+        rule violation."""
         try:
-            write(*args)
-        finally:
-            self._depth -= 1
-        if self._depth == 0:
-            self._undo.extend(self.changes[done:])
+            return validated_item(self.root, target, value)
+        except ValidationError as exc:
+            raise RuleViolation(_first_error(exc, str(key))) from exc
 
     def rollback(self) -> None:
-        for step in reversed(self._undo):
-            if isinstance(step, Change):
-                apply_change(self.root, step.inverse())
-            else:
-                holder, key, old = step
+        forget(self.root)
+        for how, holder, key, old in reversed(self._undo):
+            if how == _ATTR:
                 setattr(holder, key, old)
+            elif how == _ITEM:
+                holder[key] = old
+            elif how == _ADDED:
+                del holder[key]
+            elif isinstance(holder, list):
+                holder.insert(key, old)
+            else:
+                holder[key] = old
         self._undo.clear()
         self.changes.clear()
 

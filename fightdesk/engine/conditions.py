@@ -178,7 +178,8 @@ def tick(ctx: Context, moment: str, fighter_id: str | None = None) -> None:
         raise ValueError(f"unknown moment {moment!r} (one of {', '.join(MOMENTS)})")
     if moment != "round-end" and fighter_id is None:
         raise ValueError(f"{moment} is the moment of a fighter's turn: name the fighter")
-    for bearer in [*enc.order, *(f for f in enc.fighters if f not in enc.order)]:
+    listed = set(enc.order)  # a set: a list lookup per fighter grew with the square
+    for bearer in [*enc.order, *(f for f in enc.fighters if f not in listed)]:
         if bearer not in enc.fighters:
             continue
         kept = conditions_of(enc, bearer)

@@ -17,6 +17,7 @@ from .ruleset import FormField, LegalOption
 if TYPE_CHECKING:
     from .base import Decision
     from .model import Encounter
+    from .pending_roll import PendingRoll
     from .ruleset import Ruleset
 
 # The round controls every ruleset shares, as commands; the ruleset's extra controls
@@ -93,6 +94,9 @@ def legal_from_views(ruleset: Ruleset, enc: Encounter) -> tuple[LegalOption, ...
                 out.append(_step(ruleset.build_command(name, "", {})))
             except Exception:  # a control that is no command of this ruleset
                 continue
+    roll = ruleset.pending_roll(enc)
+    if roll is not None:
+        out.extend(_roll_options(ruleset, enc, roll))
     for fid in enc.order:
         fighter = enc.fighters.get(fid)
         if fighter is None or ruleset.is_out(fighter):
@@ -103,6 +107,22 @@ def legal_from_views(ruleset: Ruleset, enc: Encounter) -> tuple[LegalOption, ...
             spaces = tuple((f.name, field_values(f)) for f in form.fields)
             out.append(LegalOption(form.id, fid, spaces, _builder(ruleset, form.id, fid)))
     return tuple(out)
+
+
+def _roll_options(ruleset: Ruleset, enc: Encounter, roll: PendingRoll) -> list[LegalOption]:
+    """A waiting roll: make it (the app's dice), or add what the roll panel offers."""
+    rid = roll.id
+    out = [_step(c.MakeRoll(roll_id=rid))]
+    for option in ruleset.contribution_options(enc, roll):
+        amounts = tuple(range(option.minimum, max(option.minimum, option.maximum) + 1))
+        out.append(LegalOption("contribute", option.fighter_id, (("amount", amounts),),
+                               _contribution(rid, option.fighter_id, option.kind)))
+    return out
+
+
+def _contribution(rid: int, fid: str, kind: str) -> Any:
+    return lambda values: c.Contribute(roll_id=rid, fighter_id=fid, contribution=kind,
+                                       amount=int(values.get("amount", 0)))
 
 
 def _builder(ruleset: Ruleset, form_id: str, fid: str) -> Any:

@@ -20,6 +20,7 @@ from functools import lru_cache
 from math import comb, factorial
 
 __all__ = [
+    "DAMAGE_CHART",
     "ChallengeOdds",
     "CounterstrikeOdds",
     "StrikeOdds",
@@ -27,12 +28,16 @@ __all__ = [
     "challenge_criticals",
     "challenge_odds",
     "challenge_success",
+    "chart_multiplier",
     "clamp_tn",
     "d20_at_or_under",
     "d100_beats",
     "d100_beats_one_and_a_half",
+    "d100_beats_total",
     "d100_counterstrike",
+    "d100_damage",
     "d100_defense_beats",
+    "d100_hit_damage",
     "d100_strike_hits",
     "d100_strike_odds",
     "damage_after_dodges",
@@ -267,6 +272,65 @@ def d100_counterstrike(strike_bonus: int, counter_bonus: int) -> CounterstrikeOd
     )
 
 
+# docs/rulesets/d100.md#damage-chart: (lowest natural roll, highest, multiplier).
+DamageChart = tuple[tuple[int, int, Fraction], ...]
+DAMAGE_CHART: DamageChart = (
+    (1, 10, Fraction(0)), (11, 25, Fraction(1, 2)), (26, 75, Fraction(1)),
+    (76, 90, Fraction(3, 2)), (91, 100, Fraction(2)))
+
+
+def chart_multiplier(chart: DamageChart, natural: int) -> Fraction:
+    """The chart's multiplier for a natural strike roll (x1 where the chart has no row)."""
+    for low, high, times in chart:
+        if low <= natural <= high:
+            return times
+    return Fraction(1)
+
+
+def d100_hit_damage(weapon_damage: int, natural: int, *, toughness: int = 0,
+                    armour: tuple[int, int] | None = None,
+                    chart: DamageChart = DAMAGE_CHART) -> tuple[int, bool]:
+    """What one hit does: (damage, whether the armour takes it). The weapon's damage
+    times the chart's multiplier for the natural roll, rounded down; a natural roll
+    inside the armour's range hits the armour, else Toughness comes off; never below 0
+    (docs/rulesets/d100.md#damage)."""
+    amount = int(weapon_damage * chart_multiplier(chart, natural)) if weapon_damage >= 0 else 0
+    amount = max(0, amount)
+    if armour is not None and armour[0] <= natural <= armour[1]:
+        return amount, True
+    return max(0, amount - toughness), False
+
+
+@lru_cache(maxsize=1024)
+def d100_damage(strike_bonus: int, defense_bonus: int, weapon_damage: int, *,
+                toughness: int = 0, armour: tuple[int, int] | None = None,
+                chart: DamageChart = DAMAGE_CHART) -> dict[int, Fraction]:
+    """The exact chance the defender loses each amount of health to one strike met by a
+    parry, dodge or entangle: 0 on a natural 01-10, on a successful defense and on a hit
+    inside the armour's range (docs/odds.md#d100-strike-and-defense and
+    docs/rulesets/d100.md#damage)."""
+    counts: dict[int, int] = {}
+    for natural in range(1, D100 + 1):
+        if natural <= FUMBLE_TOP:
+            counts[0] = counts.get(0, 0) + D100
+            continue
+        strike = natural + strike_bonus
+        defended = _naturals_in(strike - defense_bonus + 1, D100)
+        counts[0] = counts.get(0, 0) + defended
+        lost, on_armour = d100_hit_damage(weapon_damage, natural, toughness=toughness,
+                                          armour=armour, chart=chart)
+        lost = 0 if on_armour else lost
+        counts[lost] = counts.get(lost, 0) + D100 - defended
+    square = D100 * D100
+    return {amount: Fraction(n, square) for amount, n in sorted(counts.items()) if n}
+
+
+def d100_beats_total(bonus: int, total: int) -> Fraction:
+    """Chance 1d100 + ``bonus`` strictly beats a known total (a defense roll once the
+    strike is made)."""
+    return Fraction(_naturals_in(total - bonus + 1, D100), D100)
+
+
 @lru_cache(maxsize=1024)
 def d100_beats(bonus: int, other_bonus: int) -> Fraction:
     """Chance 1d100 + ``bonus`` strictly beats 1d100 + ``other_bonus`` (breaking free of an
@@ -345,7 +409,14 @@ class ChallengeOdds:
 
 
 def challenge_odds(advantage: int, *, automatic_beyond_six: bool = True) -> ChallengeOdds:
+    """Success and both criticals. With the automatic rule on, beyond +/-6 only the side
+    the outcome favours can score a critical (docs/odds.md#ashes-criticals): a defender's
+    critical at +7 would contradict the automatic success."""
     attacker_critical, defender_critical = challenge_criticals(advantage)
+    if automatic_beyond_six and advantage > AUTOMATIC_BEYOND:
+        defender_critical = ZERO
+    if automatic_beyond_six and advantage < -AUTOMATIC_BEYOND:
+        attacker_critical = ZERO
     return ChallengeOdds(
         advantage=advantage,
         success=challenge_success(advantage, automatic_beyond_six=automatic_beyond_six),

@@ -21,7 +21,8 @@ from .changes import Path, resolve
 
 if TYPE_CHECKING:
     from .dice import Roll
-    from .ruleset import Context
+    from .model import Encounter
+    from .ruleset import Context, Odds
 
 
 class Contribution(StateModel):
@@ -68,6 +69,10 @@ class PendingRoll(StateModel):
 class RollRules:
     """What a ruleset does with its pending rolls; subclasses override what they use."""
 
+    def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        """The exact chances of the roll with its contributions so far."""
+        return ()
+
     def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
             amount: int) -> Contribution:
         """Check and pay for a contribution (RuleViolation when not allowed) and say what
@@ -79,6 +84,16 @@ class RollRules:
 
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
         """Apply a made roll's result (the pending roll is already cleared)."""
+
+    def roll_purpose(self, roll: PendingRoll, who: str) -> str:
+        """What the log says the roll is for: "Dee rolls Defense against …" is logged as
+        "Dee: 1d20 for Defense against …"."""
+        return roll.label.removeprefix(f"{who} rolls ") if who else roll.label
+
+    def roll_count(self, roll: PendingRoll) -> int:
+        """How many dice or coins the roll takes now: ``roll.count`` unless the
+        contributions change it (coins that grow with the advantage)."""
+        return roll.count
 
 
 def open_roll(ctx: Context, path: Path, roll: PendingRoll) -> PendingRoll:
@@ -132,13 +147,19 @@ def make(ctx: Context, path: Path, rules: RollRules, roll_id: int) -> Roll:
     it, and let the ruleset apply the result."""
     roll = _the_roll(ctx, path, roll_id)
     who = ctx.enc.name_of(roll.roller_id) if roll.roller_id else ""
-    # "Dee rolls Defense against …" is logged as "Dee: 1d20 for Defense against …".
-    purpose = roll.label.removeprefix(f"{who} rolls ") if who else roll.label
+    purpose = rules.roll_purpose(roll, who)
+    count = rules.roll_count(roll)
+    waiting = roll
+
+    def odds() -> tuple[Odds, ...]:  # what the roll panel showed, logged with the roll
+        return rules.roll_odds(ctx.enc, waiting)
+
     if roll.what == "coins":
-        result = ctx.flip(roll.count, who=who, purpose=purpose, fighter_id=roll.roller_id)
+        result = ctx.flip(count, who=who, purpose=purpose, fighter_id=roll.roller_id,
+                          odds=odds)
     else:
-        result = ctx.roll(roll.count, roll.sides, who=who, purpose=purpose,
-                          fighter_id=roll.roller_id)
+        result = ctx.roll(count, roll.sides, who=who, purpose=purpose,
+                          fighter_id=roll.roller_id, odds=odds)
     ctx.set(path[:-1], str(path[-1]), None)
     rules.resolve(ctx, roll, result)
     return result

@@ -17,12 +17,15 @@ from .dice import DiceTray, Roll
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from .base import Decision
     from .commands import Command
     from .model import Encounter, Event, Fighter
     from .pending_roll import PendingRoll
+
+    # The exact chances of a roll about to be made, worked out only if it is logged.
+    OddsNow = Callable[[], Sequence["Odds"]]
 
 
 class Context:
@@ -43,19 +46,23 @@ class Context:
         self.events.append(Event(text=text, fighter_id=fighter_id, kind=kind, roll=roll, data=data))
 
     def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
-             fighter_id: str | None = None, typed: list[int] | None = None) -> Roll:
+             fighter_id: str | None = None, typed: list[int] | None = None,
+             odds: OddsNow | None = None) -> Roll:
         """Roll (or take the typed-in faces) and log it; set ``outcome`` before returning
         it to the GM if the rule reads more than the faces. ``typed``: a player's faces for
-        this roll given another way (a decision's row)."""
+        this roll given another way (a decision's row). ``odds``: the exact chances the GM
+        saw before the roll, logged with it (asked only when the roll is logged)."""
+        chances = _logged_odds(odds)
         record = self.dice.roll(count, sides, who=who, purpose=purpose, typed=typed)
-        self.say(record.describe(), fighter_id=fighter_id, kind="roll", roll=record)
+        self.say(record.describe(), fighter_id=fighter_id, kind="roll", roll=record, **chances)
         return record
 
     def flip(self, count: int, *, who: str = "", purpose: str = "",
-             fighter_id: str | None = None) -> Roll:
+             fighter_id: str | None = None, odds: OddsNow | None = None) -> Roll:
         """Flip coins (or take the typed-in heads and tails) and log them flip by flip."""
+        chances = _logged_odds(odds)
         record = self.dice.flip(count, who=who, purpose=purpose)
-        self.say(record.describe(), fighter_id=fighter_id, kind="roll", roll=record)
+        self.say(record.describe(), fighter_id=fighter_id, kind="roll", roll=record, **chances)
         return record
 
     def set(self, target: Path, key: str, value: Any) -> None:
@@ -74,12 +81,19 @@ class QuietContext(Context):
         return None
 
     def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
-             fighter_id: str | None = None, typed: list[int] | None = None) -> Roll:
+             fighter_id: str | None = None, typed: list[int] | None = None,
+             odds: OddsNow | None = None) -> Roll:
         return self.dice.roll(count, sides, who=who, purpose=purpose, typed=typed)
 
     def flip(self, count: int, *, who: str = "", purpose: str = "",
-             fighter_id: str | None = None) -> Roll:
+             fighter_id: str | None = None, odds: OddsNow | None = None) -> Roll:
         return self.dice.flip(count, who=who, purpose=purpose)
+
+
+def _logged_odds(odds: OddsNow | None) -> dict[str, Any]:
+    """A roll event's ``odds`` data: [label, exact fraction] pairs, or nothing."""
+    chances = odds() if odds is not None else ()
+    return {"odds": [[o.label, o.exact] for o in chances]} if chances else {}
 
 
 # --- views: plain data the widgets render ------------------------------------------------

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import conditions, pending_roll, turns
 from .changes import RuleViolation
+from .derived import kept
 from .pending_roll import PendingRoll, RollRules
 from .ruleset import ActionForm, Card, FormField, Lane, Preview, RoundControls, Ruleset, Timeline
 from .turns import TurnOrder, TurnRules, TurnSection
@@ -272,13 +273,14 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
 
     def card(self, enc: Encounter, fighter_id: str) -> Card:
         f = enc.fighters[fighter_id]
-        size = sum(1 for o in enc.fighters.values() if o.group == f.group) if f.group else 1
+        # Both are kept per state (derived.py): the window asks for every card per click.
+        size = kept(enc, "turns:group-sizes", _group_sizes).get(f.group, 1) if f.group else 1
         return Card(
             fighter_id=fighter_id, title=f.name, side=f.side,
             health=int(getattr(f.status, self.health_field)),
             health_max=int(getattr(f.sheet, self.health_max_field)),
             conditions=conditions.views(enc, fighter_id),
-            acting=turns.current_fighter(enc.state.turns) == fighter_id
+            acting=kept(enc, "turns:current-fighter", _current_fighter) == fighter_id
             and enc.state.stage == "turns",
             out=self.is_out(f), group_size=size,
             health_field=f"status.{self.health_field}")
@@ -323,15 +325,24 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         """The options' ``turn_timer_seconds`` where the ruleset has that option (0: off)."""
         return int(getattr(enc.options, "turn_timer_seconds", 0) or 0)
 
+    # True where a fight has its own start (a surprise step, initiative once per fight):
+    # Start Fight in setup, Start Round only once a round is over.
+    starts_with_fight: ClassVar[bool] = False
+
     def round_controls(self, enc: Encounter) -> RoundControls:
         if not self.rules_built:
             return RoundControls(status=self.not_built_line, next_step_label="Next turn")
         state = enc.state
         busy = state.roll is not None or state.pending is not None
         going = state.stage == "turns"
+        if self.starts_with_fight:
+            can_start_fight = state.stage == "setup" and bool(enc.order)
+            can_start_round = state.stage == "round-over" and bool(enc.order)
+        else:
+            can_start_fight, can_start_round = False, not going and bool(enc.order)
         return RoundControls(
-            can_start_fight=False,
-            can_start_round=not going and bool(enc.order),
+            can_start_fight=can_start_fight,
+            can_start_round=can_start_round,
             can_next_step=going and not busy,
             can_end_round=going and not busy,
             next_step_label="Next turn",
@@ -343,3 +354,16 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             return "Before the fight"
         where = self.where(enc)
         return f"Round {enc.round}" + (f" · {where}" if where else "")
+
+
+def _group_sizes(enc: Encounter) -> dict[str, int]:
+    """How many fighters each group has (a card shows its group's size)."""
+    sizes: dict[str, int] = {}
+    for f in enc.fighters.values():
+        if f.group:
+            sizes[f.group] = sizes.get(f.group, 0) + 1
+    return sizes
+
+
+def _current_fighter(enc: Encounter) -> str | None:
+    return turns.current_fighter(enc.state.turns)

@@ -33,6 +33,8 @@ class DiceRoll:
     faces: tuple[int, ...]
     typed: bool
     outcome: str = ""
+    # The faces as the table reads them (H and T for coins, 00 for a d100's 100).
+    shown: tuple[str, ...] = ()
 
     @property
     def source(self) -> str:
@@ -40,7 +42,7 @@ class DiceRoll:
 
     @property
     def faces_text(self) -> str:
-        return ", ".join(str(f) for f in self.faces) or "no dice"
+        return ", ".join(self.shown or tuple(str(f) for f in self.faces)) or "no dice"
 
     def describe(self) -> str:
         """``Kaede: 4d10 for damage [6, 2, 9, 10] typed in -> 3 successes``"""
@@ -569,6 +571,7 @@ def _dice(event: Event) -> DiceRoll | None:
         faces=tuple(roll.faces),
         typed=roll.source == "typed",
         outcome=roll.outcome,
+        shown=tuple(roll.shown_faces) if roll.coins else (),
     )
 
 

@@ -137,6 +137,12 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
         if name not in sheet_fields:
             continue
         now, full = getattr(fighter.status, name), getattr(fighter.sheet, name)
+        if isinstance(now, dict) and isinstance(full, dict):  # named stats: each one
+            for key, value in now.items():
+                if key in full and value > full[key]:
+                    problems.append((f"status.{name}",
+                                     f"current {key} {value} is above the sheet's {full[key]}"))
+            continue
         if now > full:
             problems.append((f"status.{name}",
                              f"current {name} {now} is above the sheet's {full}"))

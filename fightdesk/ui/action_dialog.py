@@ -77,7 +77,8 @@ class ActionDialog(QDialog):
         self.preview_lines.setTextFormat(Qt.TextFormat.PlainText)
         self.odds_label = plain_label()
         self.odds_label.setObjectName("odds")
-        self.odds_label.setTextFormat(Qt.TextFormat.RichText)
+        # Plain text, one chance a line: the labels name fighters, whose names come from files.
+        self.odds_label.setTextFormat(Qt.TextFormat.PlainText)
         self.odds_label.setWordWrap(True)
         self.error = error_label()
         preview_box = QGroupBox("Before the roll")

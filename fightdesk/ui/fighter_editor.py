@@ -46,12 +46,14 @@ class FighterEditor(QDialog):
         side.setCurrentIndex(max(0, side.findData(fighter.side)))
         self._add(form, "side", "Side", side, fighter.side)
         status = fighter.status
-        for field_name in type(status).model_fields:
+        for field_name, info in type(status).model_fields.items():
             value = getattr(status, field_name)
             if isinstance(value, bool) or not isinstance(value, int):
                 continue
             spin = QSpinBox()
-            spin.setRange(0, 999)
+            # A value the model lets go below 0 (a health that counts past 0) keeps its sign.
+            lows = [int(m.ge) for m in info.metadata if getattr(m, "ge", None) is not None]
+            spin.setRange(max(lows) if lows else -999, 999)
             spin.setValue(value)
             self._add(form, f"status.{field_name}", field_name.replace("_", " ").capitalize(),
                       spin, value)

@@ -63,7 +63,7 @@ class FieldSpec:
     """One model field as the form sees it."""
 
     name: str
-    kind: Literal["int", "bool", "choice", "text", "multi", "table", "other"]
+    kind: Literal["int", "bool", "choice", "text", "multi", "pairs", "table", "other"]
     optional: bool = False
     choices: tuple[str, ...] = ()
     minimum: int = DEFAULT_INT_RANGE[0]
@@ -114,6 +114,8 @@ def field_spec(name: str, info: FieldInfo) -> FieldSpec:
     values = _literal_values(annotation)
     if values is not None:
         return FieldSpec(name, "choice", optional, choices=values, default=default)
+    if typing.get_origin(annotation) is dict and typing.get_args(annotation) == (str, int):
+        return FieldSpec(name, "pairs", optional, default=default)
     if typing.get_origin(annotation) is list:
         (item,) = typing.get_args(annotation) or (Any,)
         if isinstance(item, type) and issubclass(item, BaseModel):
@@ -187,6 +189,8 @@ class FieldEditor(QWidget):
             line = QLineEdit()
             if spec.kind == "multi":
                 line.setPlaceholderText("comma separated")
+            if spec.kind == "pairs":
+                line.setPlaceholderText("a name and a number each, comma separated")
             line.textChanged.connect(self.changed)
             widget = line
         widget.setObjectName(f"field_{spec.name}")
@@ -203,6 +207,8 @@ class FieldEditor(QWidget):
         assert isinstance(w, QLineEdit)
         if self.spec.kind == "multi":
             return split_words(w.text())
+        if self.spec.kind == "pairs":
+            return parse_pairs(w.text())
         text = w.text().strip()
         return None if self.spec.optional and not text else text
 
@@ -215,6 +221,8 @@ class FieldEditor(QWidget):
         elif isinstance(w, QComboBox):
             i = w.findData(value)
             w.setCurrentIndex(max(i, 0))
+        elif isinstance(w, QLineEdit) and isinstance(value, dict):
+            w.setText(", ".join(f"{k} {v}" for k, v in value.items()))
         elif isinstance(w, QLineEdit):
             w.setText(", ".join(value) if isinstance(value, list) else str(value or ""))
 
@@ -225,3 +233,20 @@ class FieldEditor(QWidget):
         palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
         self.message.setPalette(palette)
         self.input.setToolTip(text or self.input.toolTip())
+
+
+def parse_pairs(text: str) -> dict[str, int] | str:
+    """'reach 3, grip 4' -> {'reach': 3, 'grip': 4}; text that is not such
+    pairs comes back as it is, for the model's check to name the field."""
+    out: dict[str, int] = {}
+    for chunk in text.split(","):
+        words = chunk.split()
+        if not words:
+            continue
+        if len(words) < 2:
+            return text
+        try:
+            out[" ".join(words[:-1])] = int(words[-1])
+        except ValueError:
+            return text
+    return out

@@ -1,13 +1,22 @@
-"""The log dock: every step of the fight as a readable line, its events and dice below
-it, the selected entry in full underneath, and "Revert to here" to undo back to a chosen
-entry."""
+"""The log dock: one line per action, its decisions, events and dice folded under it,
+the selected action in full underneath, and "Revert to here" to undo back to a chosen
+action."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QKeySequence, QResizeEvent
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QFontMetrics, QKeySequence, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -15,18 +24,101 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTextBrowser,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
-from .models import HasRollsRole, ItemRole, KeyRole
+from .models import EntryRole, HasRollsRole, ItemRole, KeyRole, StepRole
 
 MAX_OPENED = 12
 # Below this width the "When" column goes (the round and phase stay in each line's
 # tooltip and in the details pane), so what happened gets the whole narrow dock.
 NARROW = 400
+LINES = 2  # every log line has room for this many lines of text
+ELLIPSIS = "\u2026"
+
+
+def two_lines(metrics: QFontMetrics, text: str, width: int, lines: int = LINES) -> str:
+    """``text`` as it fits in ``lines`` wrapped lines of ``width``: whole when it fits,
+    else cut after the last whole word that leaves room for an ellipsis (a word longer
+    than a line is the only thing cut inside)."""
+    if width <= 0 or metrics.horizontalAdvance(text) <= width:
+        return text
+    room = QRect(0, 0, width, 1 << 20)
+    flags = int(Qt.TextFlag.TextWordWrap)
+    most = lines * metrics.lineSpacing()
+
+    def fits(candidate: str) -> bool:
+        bounds = metrics.boundingRect(room, flags, candidate)
+        return bounds.height() <= most and bounds.width() <= width
+
+    if fits(text):
+        return text
+    words = text.split(" ")
+    low, high = 0, len(words) - 1  # the most words (low) known to fit with the ellipsis
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(" ".join(words[:middle]) + ELLIPSIS):
+            low = middle
+        else:
+            high = middle - 1
+    if low == 0:  # one word wider than every line: cut inside it, the tooltip has it
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width * lines)
+    return " ".join(words[:low]).rstrip(",;:") + ELLIPSIS
+
+
+class TwoLineDelegate(QStyledItemDelegate):
+    """Draws a log line's text wrapped on up to two lines, cut only between words with
+    an ellipsis (the tooltip and the details pane have it whole). Every row is two lines
+    tall, so the tree keeps uniform row heights (fast at 10,000 entries)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._fitted: dict[tuple[str, int, int], str] = {}
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        metrics = option.fontMetrics
+        return QSize(hint.width(), max(hint.height(), LINES * metrics.lineSpacing() + 6))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else None
+        if style is None:
+            super().paint(painter, option, index)
+            return
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        if not text:
+            return
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        rect = rect.adjusted(3, 0, -3, 0)
+        metrics = opt.fontMetrics
+        key = (text, rect.width(), metrics.lineSpacing())
+        shown = self._fitted.get(key)
+        if shown is None:
+            if len(self._fitted) > 2000:  # the lines on screen, over a few widths
+                self._fitted.clear()
+            shown = self._fitted[key] = two_lines(metrics, text, rect.width())
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        group = (QPalette.ColorGroup.Normal if opt.state & QStyle.StateFlag.State_Enabled
+                 else QPalette.ColorGroup.Disabled)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.save()
+        painter.setPen(opt.palette.color(group, role))
+        painter.setFont(opt.font)
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+                                   | Qt.TextFlag.TextWordWrap), shown)
+        painter.restore()
 
 
 class LogView(QWidget):
@@ -40,15 +132,23 @@ class LogView(QWidget):
         self.setWindowTitle("Log")
         self.tree = QTreeView()
         self.tree.setObjectName("logTree")
-        # One line per row keeps a 10,000-entry log fast; the full text is in the details
-        # pane below (and the tooltip).
+        # Rows of one height keep a long log fast: two lines of text each, the whole text
+        # in the tooltip and in the details pane below.
         self.tree.setUniformRowHeights(True)
+        self.tree.setItemDelegate(TwoLineDelegate(self.tree))
+        self.tree.setWordWrap(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._menu)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.earlier_button = QPushButton()
+        self.earlier_button.setObjectName("logEarlier")
+        self.earlier_button.setToolTip("The log shows the latest actions; older ones come back here")
+        self.earlier_button.setFlat(True)
+        self.earlier_button.hide()
+        self.earlier_button.clicked.connect(self._show_earlier)
+        self._opened: QPersistentModelIndex | None = None  # the action opened to show its dice
         self.revert_button = QPushButton("&Revert to here")
         self.revert_button.setObjectName("revertHere")
         self.revert_button.setToolTip(
@@ -66,7 +166,13 @@ class LogView(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("logSplitter")
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.tree)
+        top = QWidget()
+        column = QVBoxLayout(top)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.earlier_button)
+        column.addWidget(self.tree, 1)
+        self.splitter.addWidget(top)
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
@@ -78,7 +184,7 @@ class LogView(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter, 1)
         layout.addLayout(row)
-        self._shown: Any = None  # the entry in the details pane
+        self._shown: tuple[Any, ...] = ()  # the entries in the details pane
 
     def set_model(self, model: QAbstractItemModel) -> None:
         self.tree.setModel(model)
@@ -93,6 +199,9 @@ class LogView(QWidget):
         # Undo removes rows and File > Open resets: the pane must not show a gone entry.
         model.rowsRemoved.connect(self._selection_changed)
         model.modelReset.connect(self._selection_changed)
+        model.modelReset.connect(self._count_earlier)
+        model.rowsRemoved.connect(self._count_earlier)
+        self._count_earlier()
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -115,6 +224,12 @@ class LogView(QWidget):
             index = index.parent()
         return index.siblingAtColumn(0).data(ItemRole)
 
+    def selected_step(self) -> tuple[Any, ...]:
+        """The log entries of the selected action (a folded line selects its action)."""
+        selection = self.tree.selectionModel()
+        indexes = selection.selectedIndexes() if selection is not None else []
+        return tuple(indexes[0].data(StepRole) or ()) if indexes else ()
+
     def selected_seq(self) -> int | None:
         indexes = self.tree.selectionModel().selectedIndexes() if self.tree.selectionModel() else []
         if not indexes:
@@ -123,29 +238,72 @@ class LogView(QWidget):
         return int(seq) if seq is not None else None
 
     def _follow_end(self, parent: QModelIndex, first: int, last: int) -> None:
+        """New lines at the end: open the newest action with dice (folding the one opened
+        before), and show the end. Cheap at any log length: no walk over every row."""
+        model = self.tree.model()
         if not parent.isValid():
-            model = self.tree.model()
-            for row in range(first, last + 1):
-                # Open the entries with dice, so every roll's faces are in view (not the
-                # round start of a 200-fighter fight: that one stays one click away).
-                index = model.index(row, 0)
-                if model.data(index, HasRollsRole) and model.rowCount(index) <= MAX_OPENED:
-                    self.tree.expand(model.index(row, 0))
-            self.tree.scrollTo(model.index(last, 1))
+            if last < model.rowCount() - 1:  # older actions brought back at the top
+                self._count_earlier()
+                return
+            index = model.index(last, 0)
+            # Its dice's faces in view (not the round start of a 200-fighter fight: that
+            # one stays one click away); the action opened before folds.
+            if model.data(index, HasRollsRole) and model.rowCount(index) <= MAX_OPENED:
+                self._open(index)
+            else:
+                self._open(None)
+            self._count_earlier()
+        elif parent.row() == model.rowCount() - 1 and not parent.parent().isValid():
+            if model.data(parent, HasRollsRole) and model.rowCount(parent) <= MAX_OPENED:
+                self._open(parent)
+        self.tree.scrollToBottom()
+
+    def _open(self, index: QModelIndex | None) -> None:
+        """Open ``index`` (the newest action with dice), folding the one opened before."""
+        opened = self._opened
+        if opened is not None and opened.isValid() and opened != index:
+            self.tree.collapse(opened.sibling(opened.row(), 0))
+        self._opened = None
+        if index is not None:
+            self.tree.expand(index)
+            self._opened = QPersistentModelIndex(index)
+
+    def _count_earlier(self, *_: object) -> None:
+        model = self.tree.model()
+        earlier = int(getattr(model, "earlier", 0)) if model is not None else 0
+        if earlier:
+            self.earlier_button.setText(f"Show {earlier:,} earlier action{'s' if earlier != 1 else ''}")
+        self.earlier_button.setVisible(bool(earlier))
+
+    def _show_earlier(self) -> None:
+        model = self.tree.model()
+        show = getattr(model, "show_earlier", None)
+        if show is not None:
+            show()
+        self._count_earlier()
 
     def _selection_changed(self, *_: object) -> None:
         seq = self.selected_seq()
         model = self.tree.model()
         last = model.index(model.rowCount() - 1, 0).data(KeyRole) if model.rowCount() else None
         self.revert_button.setEnabled(seq is not None and seq != last)
-        self._show_details(self.selected_entry())
+        selection = self.tree.selectionModel()
+        indexes = selection.selectedIndexes() if selection is not None else []
+        line = indexes[0].data(EntryRole) if indexes else None
+        self._show_details(self.selected_step(), line)
 
-    def _show_details(self, entry: Any) -> None:
-        # Only on a selection change, never per new log entry: the tree stays fast.
-        if entry is self._shown and entry is not None:
-            return
-        self._shown = entry
-        self.details.setHtml(entry_html(entry) if entry is not None else "")
+    def _show_details(self, step: tuple[Any, ...], line: Any = None) -> None:
+        """The selected action in full, scrolled to the entry of the selected line. Only
+        on a selection change, never per new log entry: the tree stays fast."""
+        shown = self._shown
+        if not (step and len(step) == len(shown)
+                and all(a is b for a, b in zip(step, shown, strict=True))):
+            self._shown = step
+            self.details.setHtml("".join(entry_html(entry) for entry in step))
+        if line is not None and step and line is not step[0]:
+            self.details.scrollToAnchor(f"entry-{line.seq}")
+        else:
+            self.details.verticalScrollBar().setValue(0)
 
     def _revert(self) -> None:
         seq = self.selected_seq()
@@ -170,7 +328,8 @@ def entry_html(entry: Any) -> str:
     when = f"Round {entry.round}" if entry.round else "Setup"
     if entry.where and entry.round:
         when += f", {entry.where}"
-    parts = [f"<p><b>{escape(entry.summary)}</b><br><i>{escape(when)} · log entry "
+    parts = [f"<p><a name='entry-{entry.seq}'></a><b>{escape(entry.summary)}</b><br>"
+             f"<i>{escape(when)} · log entry "
              f"{entry.seq}</i></p>"]
     lines: list[str] = []
     for event in entry.events:
@@ -185,9 +344,29 @@ def entry_html(entry: Any) -> str:
                 f"faces: {escape(faces)}"]
         if roll.outcome:
             bits.append(f"outcome: {escape(roll.outcome)}")
+        bits += [f"chance of {escape(label)}: {escape(text)}" for label, text in logged_odds(event)]
         lines.append("<li>" + "<br>".join(bits) + "</li>")
     if lines:
         parts.append("<ul>" + "".join(lines) + "</ul>")
     else:
         parts.append("<p><i>No events.</i></p>")
     return "".join(parts)
+
+
+def logged_odds(event: Any) -> list[tuple[str, str]]:
+    """The exact chances logged with a roll, each as (what, "3/4 (75%)"); nothing for a
+    roll logged without them (an older file, a free roll)."""
+    from fractions import Fraction
+
+    from fightdesk.engine.ruleset import Odds
+
+    found: list[tuple[str, str]] = []
+    odds = event.data.get("odds") if isinstance(event.data, dict) else None
+    for pair in odds if isinstance(odds, list) else ():
+        try:
+            label, exact = pair
+            chance = Odds(str(label), Fraction(str(exact)))
+        except (TypeError, ValueError, ZeroDivisionError):
+            continue  # a damaged line says nothing rather than something wrong
+        found.append((chance.label, f"{chance.exact} ({chance.rounded})"))
+    return found

@@ -7,6 +7,7 @@ own row signals. No rule lives here. The object behind a row is under ``ItemRole
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,8 @@ KeyRole = Qt.ItemDataRole.UserRole + 2  # the row's id (fighter id, stack row id
 GroupRole = Qt.ItemDataRole.UserRole + 3  # the fighter's group id ("" when alone)
 GroupNameRole = Qt.ItemDataRole.UserRole + 4
 HasRollsRole = Qt.ItemDataRole.UserRole + 5  # a log entry with dice in it
+StepRole = Qt.ItemDataRole.UserRole + 6  # the log entries of a log row's action (one undo step)
+EntryRole = Qt.ItemDataRole.UserRole + 7  # the log entry a log row's line belongs to
 
 
 def _sync_rows(model: QAbstractItemModel, old: list[Hashable], new: list[Hashable],
@@ -272,45 +275,175 @@ class StackModel(_ViewRowsModel):
 
 
 class LogModel(QAbstractItemModel):
-    """The session's log as a tree: one top row per applied command (its summary), one
-    child row per event (rolls show their dice). Undone steps leave the model."""
+    """The session's log as a tree: one top row per action (one undo step: the command
+    and the questions answered within it), its later commands and its events folded
+    under it. Undone steps leave the model.
+
+    Only the last ``SHOWN_ACTIONS`` actions are rows (``show_earlier`` brings older ones
+    back): Qt's tree asks the model about every top row on each change, so a row per
+    entry of a 10,000-entry log would make every click slower. A new entry, an undo or a
+    redo touches only the rows at the end (and the one row that drops off the top)."""
 
     headers = ("When", "What happened")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.engine: Engine | None = None
-        self._entries: list[LogEntry] = []
+        self._entries: list[LogEntry] = []  # the log as the rows show it
+        self._starts: list[int] = []  # where each action starts in ``_entries``
+        self._lines: dict[int, list[LogLine]] = {}  # an action's folded lines, once asked
+        self._first = 0  # the action in row 0
+        self._size = SHOWN_ACTIONS  # the most actions the rows hold
 
     def set_engine(self, engine: Engine | None) -> None:
         self.beginResetModel()
         self.engine = engine
         self._entries = list(engine.session.log) if engine is not None else []
+        self._starts = []
+        step = None
+        for n, entry in enumerate(self._entries):
+            if entry.step != step:
+                self._starts.append(n)
+                step = entry.step
+        self._lines = {}
+        self._size = SHOWN_ACTIONS
+        self._first = max(0, len(self._starts) - self._size)
         self.endResetModel()
 
+    @property
+    def earlier(self) -> int:
+        """How many older actions are not rows (``show_earlier`` brings them back)."""
+        return self._first
+
+    def show_earlier(self, count: int = 0) -> int:
+        """Make ``count`` older actions rows again (every one when 0); how many came."""
+        count = min(count or self._first, self._first)
+        if count > 0:
+            self.beginInsertRows(QModelIndex(), 0, count - 1)
+            self._first -= count
+            self.endInsertRows()
+        self._size = max(SHOWN_ACTIONS, len(self._starts) - self._first)
+        return count
+
     def refresh(self, notice: Notice | None = None) -> None:
+        """Follow the log: entries taken off its end and entries added, found by identity
+        from the end (an undo or a new entry costs the same at entry 10,000 as at 10)."""
         if self.engine is None:
             return
-        new = list(self.engine.session.log)
-        old_ids: list[Hashable] = [id(e) for e in self._entries]
-        new_ids: list[Hashable] = [id(e) for e in new]
-        if old_ids == new_ids:
+        log = self.engine.session.log
+        old = self._entries
+        keep = min(len(old), len(log))
+        while keep and log[keep - 1] is not old[keep - 1]:
+            keep -= 1
+        if keep == len(old) == len(log):
             return
+        if keep < len(old):
+            self._cut(keep)
+        if keep < len(log):
+            self._extend(log[keep:])
+        self._fit()
 
-        def replace(partial: tuple[int, int, int] | None) -> None:
-            if partial is not None:
-                head, removed, _ = partial
-                del self._entries[head:head + removed]
+    # --- keeping the rows in step -----------------------------------------------------------
+    def _end(self, action: int) -> int:
+        starts = self._starts
+        return starts[action + 1] if action + 1 < len(starts) else len(self._entries)
+
+    def _action(self, action: int) -> list[LogEntry]:
+        return self._entries[self._starts[action]:self._end(action)]
+
+    def _folded(self, action: int) -> list[LogLine]:
+        lines = self._lines.get(action)
+        if lines is None:
+            lines = self._lines[action] = folded_lines(self._action(action))
+        return lines
+
+    def _cut(self, keep: int) -> None:
+        """Take every entry from ``keep`` on out of the rows."""
+        starts, root = self._starts, QModelIndex()
+        action = bisect_left(starts, keep)  # the first action that goes whole
+        partial = action - 1 if action > 0 and self._end(action - 1) > keep else None
+        if action < len(starts):
+            shown = max(action, self._first)  # the first of them that is a row
+            rows = shown < len(starts)
+            if rows:
+                self.beginRemoveRows(root, shown - self._first, len(starts) - 1 - self._first)
+            del self._entries[starts[action]:]
+            del starts[action:]
+            for gone in [a for a in self._lines if a >= action]:
+                del self._lines[gone]
+            self._first = min(self._first, len(starts))
+            if rows:
+                self.endRemoveRows()
+        if partial is None:
+            del self._entries[keep:]
+            return
+        old = self._lines.get(partial)
+        del self._entries[keep:]
+        self._refold(partial, old)
+
+    def _extend(self, new: list[LogEntry]) -> None:
+        """Add entries at the end: those of the last action's step fold under it, the
+        rest become new rows."""
+        taken = 0
+        if self._entries and new[0].step == self._entries[-1].step:
+            while taken < len(new) and new[taken].step == new[0].step:
+                taken += 1
+            last = len(self._starts) - 1
+            old = self._lines.get(last)
+            self._entries.extend(new[:taken])
+            self._refold(last, old)
+        if taken == len(new):
+            return
+        rest = new[taken:]
+        starts = [len(self._entries) + n for n, entry in enumerate(rest)
+                  if n == 0 or entry.step != rest[n - 1].step]
+        rows = len(self._starts) - self._first
+        self.beginInsertRows(QModelIndex(), rows, rows + len(starts) - 1)
+        self._entries.extend(rest)
+        self._starts.extend(starts)
+        self.endInsertRows()
+
+    def _refold(self, action: int, old: list[LogLine] | None) -> None:
+        """An action whose entries changed: its folded lines grow or shrink at the end (a
+        step only gains or loses entries at its end), and its own row may read anew."""
+        if action < self._first or old is None:  # no view has asked for these lines
+            self._lines.pop(action, None)
+            if action < self._first:
+                return
+        row = action - self._first
+        if old is not None:  # the view has seen these lines: tell it how they changed
+            # (the old lines stay until the change is announced: rowCount() reads them)
+            new = folded_lines(self._action(action))
+            parent = self.index(row, 0)
+            if len(new) > len(old):
+                self.beginInsertRows(parent, len(old), len(new) - 1)
+                self._lines[action] = new
+                self.endInsertRows()
+            elif len(new) < len(old):
+                self.beginRemoveRows(parent, len(new), len(old) - 1)
+                self._lines[action] = new
+                self.endRemoveRows()
             else:
-                self._entries = new
+                self._lines[action] = new
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.headers) - 1))
 
-        _sync_rows(self, list(old_ids), new_ids, replace, 2)
-
-    def entry(self, index: Index) -> LogEntry | None:
-        if not index.isValid():
-            return None
-        row = index.internalId() - 1 if index.internalId() else index.row()
-        return self._entries[row] if 0 <= row < len(self._entries) else None
+    def _fit(self) -> None:
+        """Keep ``_size`` actions as rows: the oldest drop off the top as new ones come,
+        and come back after an undo."""
+        rows = len(self._starts) - self._first
+        root = QModelIndex()
+        if rows > self._size:
+            gone = rows - self._size
+            self.beginRemoveRows(root, 0, gone - 1)
+            self._first += gone
+            for action in [a for a in self._lines if a < self._first]:
+                del self._lines[action]
+            self.endRemoveRows()
+        elif rows < self._size and self._first:
+            back = min(self._size - rows, self._first)
+            self.beginInsertRows(root, 0, back - 1)
+            self._first -= back
+            self.endInsertRows()
 
     # --- Qt ------------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
@@ -319,33 +452,34 @@ class LogModel(QAbstractItemModel):
         if row < 0 or not 0 <= column < len(self.headers):
             return QModelIndex()
         if not parent.isValid():
-            if row >= len(self._entries):
+            if row >= len(self._starts) - self._first:
                 return QModelIndex()
             return self.createIndex(row, column, 0)
-        if row >= self.rowCount(parent):
+        if parent.internalId() != 0 or parent.column() != 0:
             return QModelIndex()
-        # An event row remembers its entry's row (plus one, so 0 means "top level").
-        return self.createIndex(row, column, parent.row() + 1)
+        action = self._first + parent.row()
+        if not 0 <= action < len(self._starts) or row >= len(self._folded(action)):
+            return QModelIndex()
+        # A folded line remembers its action (plus one, so 0 means "top row").
+        return self.createIndex(row, column, action + 1)
 
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid() or index.internalId() == 0:
             return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, 0)
+        row = index.internalId() - 1 - self._first
+        return self.createIndex(row, 0, 0) if row >= 0 else QModelIndex()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         if not parent.isValid():
-            return len(self._entries)
-        if parent.internalId() == 0 and parent.column() == 0 and 0 <= parent.row() < len(self._entries):
-            return len(self._entries[parent.row()].events)
+            return len(self._starts) - self._first
+        action = self._first + parent.row()
+        if parent.internalId() == 0 and parent.column() == 0 and action < len(self._starts):
+            return len(self._folded(action))
         return 0
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
         # The tree asks this of every row on each relayout: one call, not rowCount+columnCount.
-        if not parent.isValid():
-            return bool(self._entries)
-        if parent.internalId() == 0 and parent.column() == 0 and 0 <= parent.row() < len(self._entries):
-            return bool(self._entries[parent.row()].events)
-        return False
+        return self.rowCount(parent) > 0
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return len(self.headers)
@@ -375,38 +509,69 @@ class LogModel(QAbstractItemModel):
                 role_data.clearData()
 
     def _value(self, index: Index, role: int) -> Any:
-        entry = self.entry(index)
-        if entry is None:
+        if not index.isValid():
             return None
-        if index.internalId() == 0:
-            if role == Qt.ItemDataRole.ToolTipRole and index.column() == 1:
-                return f"{entry.summary}\n({_when(entry)})"  # whole, with when
-            if role in _TEXT_ROLES:
-                return _when(entry) if index.column() == 0 else entry.summary
-            if role == ItemRole:
-                return entry
-            if role == KeyRole:
-                return entry.seq
+        top = index.internalId() == 0
+        action = self._first + index.row() if top else index.internalId() - 1
+        if not 0 <= action < len(self._starts):
+            return None
+        if role == KeyRole:  # Revert to here keeps the whole action
+            return self._entries[self._end(action) - 1].seq
+        entries = self._action(action)
+        if role == StepRole:
+            return tuple(entries)
+        if top:
+            head = entries[0]
+            if role == Qt.ItemDataRole.DisplayRole:
+                return _when(head) if index.column() == 0 else head.summary
+            if role == Qt.ItemDataRole.ToolTipRole:  # whole, with when
+                return plain_tip(f"{head.summary}\n({_when(head)})")
+            if role in (ItemRole, EntryRole):
+                return head
             if role == HasRollsRole:
-                return any(e.roll is not None for e in entry.events)
+                return any(e.roll is not None for entry in entries for e in entry.events)
             return None
-        if not 0 <= index.row() < len(entry.events):
+        lines = self._folded(action)
+        if not 0 <= index.row() < len(lines):
             return None
-        event = entry.events[index.row()]
-        if role in _TEXT_ROLES:
-            return "" if index.column() == 0 else event_text(event)
+        entry, event = lines[index.row()]
         if role == ItemRole:
-            return event
-        if role == KeyRole:
-            return entry.seq
+            return event if event is not None else entry
+        if role == EntryRole:
+            return entry
+        if role in _TEXT_ROLES:
+            if index.column() == 0:
+                return ""
+            text = event_text(event) if event is not None else entry.summary
+            return plain_tip(text) if role == Qt.ItemDataRole.ToolTipRole else text
         return None
 
+
+#: How many of the latest actions the log's rows hold (older ones on request).
+SHOWN_ACTIONS = 100
+
+#: A folded line under an action: a later command of its step (event None), or an event.
+LogLine = tuple["LogEntry", "Event | None"]
 
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _ENTRY_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _EVENT_FLAGS = _ENTRY_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
 _TEXT_ROLES = frozenset({int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole)})
-_LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole)}
+_LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole), int(StepRole),
+                            int(EntryRole)}
+
+
+def folded_lines(entries: list[LogEntry]) -> list[LogLine]:
+    """What an action folds under its line: each event (an event that only repeats its
+    entry's summary left out), and each later command of the step (an answer to a
+    question) followed by its own events."""
+    lines: list[LogLine] = []
+    for n, entry in enumerate(entries):
+        if n:
+            lines.append((entry, None))
+        lines.extend((entry, event) for event in entry.events
+                     if event.roll is not None or event.text != entry.summary)
+    return lines
 
 
 def _when(entry: LogEntry) -> str:
@@ -422,4 +587,3 @@ def event_text(event: Event) -> str:
     if event.roll is not None:
         return event.roll.describe()
     return event.text
-

@@ -172,7 +172,11 @@ def test_rounds_median_and_ninetieth_percentile() -> None:
     assert sim.median_rounds == 1.5
 
 
-def test_fights_that_cannot_be_simulated_say_why() -> None:
+def test_fights_that_cannot_be_simulated_say_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fightdesk.engine.ruleset import get_ruleset
+
+    # A ruleset whose rules are not built yet (d100, as it was before its rules).
+    monkeypatch.setattr(type(get_ruleset("d100")), "rules_built", False)
     d100 = Session.begin(new_encounter("d100", "Test"))
     with pytest.raises(SimulationError, match="rules not built yet"):
         simulate(d100, fights=1)

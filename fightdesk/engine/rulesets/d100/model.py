@@ -7,9 +7,9 @@ order, so undo, redo and the log rebuild cover it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ...base import Condition, StateModel
 from ...turn_state import TurnRoundState
@@ -17,6 +17,7 @@ from ...turn_state import TurnRoundState
 RULESET_ID = "d100"
 
 WeaponKind = Literal["melee", "projectile", "bullet", "unarmed"]
+AttackKind = Literal["physical", "energy", "mind"]
 
 
 class D100Weapon(StateModel):
@@ -26,15 +27,31 @@ class D100Weapon(StateModel):
     damage: int = Field(1, ge=0, le=1000)
     hp: int = Field(10, ge=0, le=10000)
     kind: WeaponKind = "melee"
+    # docs/rulesets/d100.md#alternative-hit-points: how much of the damage is critical.
+    attack: AttackKind = "physical"
+
+
+# docs/rulesets/d100.md#armour: the usual ranges of a suit of armour.
+SUITS = {"full": (5, 95), "half": (25, 75), "quarter": (45, 70)}
 
 
 class D100Armour(StateModel):
-    """Armour covers the natural strike rolls from ``low`` to ``high`` and has hit points."""
+    """Armour covers the natural strike rolls from ``low`` to ``high`` and has hit points;
+    a full, half or quarter suit has the usual range (custom: the GM's own)."""
 
     name: str = Field("Armour", min_length=1, max_length=60)
+    suit: Literal["custom", "full", "half", "quarter"] = "custom"
     low: int = Field(1, ge=1, le=100)
     high: int = Field(100, ge=1, le=100)
     hp: int = Field(10, ge=0, le=10000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _suit_range(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("suit") in SUITS:
+            low, high = SUITS[data["suit"]]
+            data = {**data, "low": low, "high": high}
+        return data
 
     @model_validator(mode="after")
     def _range(self) -> D100Armour:
@@ -65,7 +82,21 @@ class D100Sheet(StateModel):
     # Place at the table, for initiative method D (0: not seated).
     seat: int = Field(0, ge=0, le=100)
     weapons: list[D100Weapon] = Field(default_factory=list)
-    armour: D100Armour | None = None
+    # At most one suit (a list, so the sheet's table can add and remove it).
+    armour: list[D100Armour] = Field(default_factory=list, max_length=1)
+    # The level 1 super power: critical damage recovers like perceived damage.
+    healing_factor: bool = False
+
+
+    @field_validator("armour", mode="before")
+    @classmethod
+    def _one_suit(cls, value: Any) -> Any:
+        """A file may hold the armour as one object, or none."""
+        if value is None:
+            return []
+        if isinstance(value, dict):
+            return [value]
+        return value
 
 
 class D100Status(StateModel):
@@ -77,18 +108,62 @@ class D100Status(StateModel):
     weapon_hp: list[int] = Field(default_factory=list)
     armour_hp: int | None = Field(None, ge=0)
     conditions: list[Condition] = Field(default_factory=list)
+    # docs/rulesets/d100.md#actions: actions left this round (a borrowed one included),
+    # and whether next round's action is already borrowed.
+    actions: int = Field(1, ge=0, le=2)
+    owes: bool = False
+    # Weapons on the floor (their places on the sheet): dropped on a natural 01-10 or
+    # taken by a disarm, until picked up.
+    dropped: list[int] = Field(default_factory=list)
+    # docs/rulesets/d100.md#serious-wounds: the round the fighter became seriously wounded
+    # (None: not seriously wounded).
+    wounded_round: int | None = None
+    # docs/rulesets/d100.md#obstacles: behind cover (the GM sets it).
+    cover: Literal["none", "partial", "full"] = "none"
+    # docs/rulesets/d100.md#alternative-hit-points: critical damage taken (the option).
+    critical: int = Field(0, ge=0)
+    # docs/rulesets/d100.md#multiple-weapons: taken off parry, dodge and entangle for the
+    # rest of the round after a strike with every weapon.
+    defense_penalty: int = Field(0, ge=0)
+    # docs/rulesets/d100.md#weapon-destruction: the damage each weapon has taken in all
+    # (by position on the sheet); twice its damage destroys it.
+    weapon_harm: list[int] = Field(default_factory=list)
+
+
+InitiativeMethod = Literal["declared", "A", "B", "C", "D"]
 
 
 class D100Options(StateModel):
-    """Per-fight options of the d100 ruleset (its rules add theirs)."""
+    """Per-fight options (docs/rulesets/d100.md#options)."""
 
     ruleset: Literal["d100"] = "d100"
+    initiative: InitiativeMethod = Field(
+        "declared", description="Turn order: declared (the GM orders, no roll), or method "
+        "A (1d100), B (1d100 + Combat), C (1d100 + Wit), D (1d100, then by seat)")
+    initiative_every_round: bool = Field(
+        True, description="Roll initiative every round (off: once, kept for the fight)")
+    fierce_with_weapons: bool = Field(
+        False, description="Fierce strikes (-20 to strike, +1 damage) with melee weapons too")
+    alternative_hp: bool = Field(
+        False, description="Alternative hit points: Build is the health, damage is perceived "
+        "and critical (Toughness and Hit Points take each off)")
+    weaker_weapons: bool = Field(
+        False, description="A damaged weapon deals no more damage than its hit points now")
+    partial_cover_low: int = Field(
+        30, ge=1, le=100, description="Partial cover stops natural strike rolls from ...")
+    partial_cover_high: int = Field(
+        70, ge=1, le=100, description="... up to this one")
 
 
 class D100Round(TurnRoundState):
-    """Round state: the shared turn order, roll and question."""
+    """Round state: the shared turn order, roll and question, and the initiative rolls
+    kept for the fight (when initiative is rolled once)."""
 
     ruleset: Literal["d100"] = "d100"
+    initiative: dict[str, int] = Field(default_factory=dict)
+    # A hit waiting for the attacker's choice after a failed parry with a weapon: strike
+    # the weapon or the defender (docs/rulesets/d100.md#weapon-destruction).
+    hit: dict[str, Any] | None = None
 
 
 # What the session models take from this module (see fightdesk/engine/rulesets/__init__.py).

@@ -1,20 +1,535 @@
-"""The d100 ruleset object the engine calls. Its rules are not built yet: a d100 fight
-opens, takes fighters and edits them on the shared turn order, but cannot be started or
-played (docs/rulesets/README.md)."""
+"""The d100 ruleset: the round, initiative and actions, on the shared turn order and
+pending roll; the exchange is in ``exchange.py``, ``defense.py`` and ``damage.py``, the
+views in ``views.py``.
+
+Every rule names its section of docs/rulesets/d100.md. A round is one turn for each
+fighter in the declared order (or an initiative method's), one action each; parry,
+dodge and entangle are free, a counterstrike costs the defender's action, and an action
+may be borrowed from the next round.
+"""
 
 from __future__ import annotations
 
-from ... import rulesets
-from ...ruleset import register
+import random
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ... import rulesets, turns
+from ...base import Decision, DecisionField
+from ...pending_roll import Contribution, PendingRoll
+from ...ruleset import (
+    ActionForm,
+    Card,
+    ContributionOption,
+    Odds,
+    Preview,
+    StackRow,
+    register,
+)
 from ...turn_ruleset import TurnOrderRuleset
+from ...turns import TurnSection, TurnSlot
+from . import commands as dc
+from . import damage as dm
+from . import defense as de
+from . import exchange as ex
+from . import values as v
+from . import views
+
+if TYPE_CHECKING:
+    from ...commands import Command
+    from ...dice import Roll
+    from ...model import Encounter, Fighter
+    from ...ruleset import Context
+
+PARTY = ("pc", "ally")
+# docs/rulesets/d100.md#initiative: the bonus each method adds to its 1d100.
+METHOD_BONUS = {"A": None, "B": "combat_skill", "C": "wit_skill", "D": None}
+METHOD_WORDS = {"A": "1d100", "B": "1d100 + Combat", "C": "1d100 + Wit",
+                "D": "1d100, then by seat"}
 
 
 class D100(TurnOrderRuleset):
     id = "d100"
     title = rulesets.info("d100").title
-    rules_built = False
-    # Injuries outlast one fight.
+    starts_with_fight = True
+    # Injuries outlast one fight, and so does the damage to armour.
     lasting_status = ("hp",)
+    stack_columns = ("Fighter", "Roll or choice", "Roll", "Bonus", "Spent", "Cost")
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}
+    card_roles = ("act",)
+    condition_names = ("Entangled",)
+    condition_tick = "turn-start"
+
+    # --- the round ----------------------------------------------------------------------------
+    def handle(self, ctx: Context, command: Command) -> None:
+        from ... import commands as c
+
+        state = ctx.enc.state
+        if isinstance(command, c.StartFight | c.StartRound):
+            if state.stage in ("turns", "initiative"):
+                ctx.fail("finish this round first (End Round)")
+            self._new_round(ctx)
+        elif isinstance(command, c.Answer):
+            self._answer(ctx, command)
+        elif isinstance(command, c.MakeRoll) and self._takes_the_strike(ctx, command.roll_id):
+            return
+        elif isinstance(command, dc.Strike):
+            self._strike(ctx, command)
+        elif isinstance(command, dc.BreakFree):
+            self._break_free(ctx, command)
+        elif isinstance(command, dc.Disarm):
+            self._disarm(ctx, command)
+        elif isinstance(command, dc.PickUp):
+            self._pick_up(ctx, command)
+        elif isinstance(command, dc.SetCover):
+            self._cover(ctx, command)
+        elif isinstance(command, dc.Recover):
+            self._recover(ctx, command)
+        elif isinstance(command, dc.RepairWeapon):
+            self._repair(ctx, command)
+        else:
+            super().handle(ctx, command)
+
+    def _new_round(self, ctx: Context) -> None:
+        """docs/rulesets/d100.md#initiative: the declared order needs no roll; a method
+        rolls every round, or once for the fight."""
+        enc = ctx.enc
+        method = enc.options.initiative
+        if method == "declared":
+            self._begin(ctx, self._declared(enc), {})
+            return
+        kept = enc.state.initiative
+        if not enc.options.initiative_every_round and kept and \
+                all(fid in kept for fid in enc.order if not self.is_out(enc.fighters[fid])):
+            self._begin(ctx, self._by_rolls(enc, kept), kept)
+            return
+        rows = [DecisionField(name=fid, label=f"{enc.name_of(fid)}: {METHOD_WORDS[method]}",
+                              minimum=1, maximum=100, optional=True)
+                for fid in enc.order if not self.is_out(enc.fighters[fid])]
+        round_no = enc.round + 1
+        ctx.set(("state",), "stage", "initiative")
+        ctx.set(("state",), "pending", Decision(
+            id=f"initiative-{round_no}", prompt=f"Round {round_no} initiative: "
+            f"method {method}, {METHOD_WORDS[method]} each", fields=rows, asks="the table"))
+        ctx.summary = f"Round {round_no}: initiative (method {method})"
+        ctx.say(ctx.summary, kind="ask")
+
+    def _declared(self, enc: Encounter) -> list[str]:
+        """The order the GM declared: last round's (with the GM's drags), else the fight's."""
+        last = [s.fighter_id for s in turns.slots(enc.state.turns)]
+        seen = [fid for fid in dict.fromkeys(last) if fid in enc.fighters]
+        return seen + [fid for fid in enc.order if fid not in seen]
+
+    def _answer(self, ctx: Context, command: Any) -> None:
+        enc = ctx.enc
+        pending = enc.state.pending
+        if pending is None or pending.id != command.decision_id:
+            ctx.fail("no such question is waiting")
+        if pending.id.startswith("parry-"):
+            de.answer_hit(self, ctx, command.choice, command.by)
+            return
+        method = enc.options.initiative
+        scores: dict[str, int] = {}
+        for row in pending.fields:
+            fighter = enc.fighters.get(row.name)
+            if fighter is None:
+                continue
+            typed = command.values.get(row.name)
+            if typed is not None and not (isinstance(typed, int) and 1 <= typed <= 100):
+                ctx.fail(f"{fighter.name}'s initiative roll must be a number from 1 to 100")
+            record = ctx.roll(1, 100, who=fighter.name, purpose=f"initiative ({method})",
+                              fighter_id=fighter.id, typed=None if typed is None else [typed])
+            scores[row.name] = record.faces[0] + self._initiative_bonus(enc, fighter)
+            record.outcome = f"initiative {scores[row.name]}"
+        ctx.set(("state",), "pending", None)
+        ctx.set(("state",), "initiative", scores)
+        self._begin(ctx, self._by_rolls(enc, scores), scores)
+
+    def _initiative_bonus(self, enc: Encounter, fighter: Fighter) -> int:
+        skill = METHOD_BONUS.get(enc.options.initiative)
+        return v.value(fighter, skill) if skill else 0
+
+    def _by_rolls(self, enc: Encounter, scores: dict[str, int]) -> list[str]:
+        """docs/rulesets/d100.md#initiative: highest first (ties: the higher bonus, then
+        the fight's order); method D: the highest roller, then clockwise by seat."""
+        place = {fid: i for i, fid in enumerate(enc.order)}
+        rolled = [fid for fid in enc.order if fid in scores and fid in enc.fighters]
+        ranked = sorted(rolled, key=lambda f: (-scores[f],
+                                                -self._initiative_bonus(enc, enc.fighters[f]),
+                                                place[f]))
+        if enc.options.initiative != "D" or not ranked:
+            return ranked
+        seated = sorted((f for f in ranked if enc.fighters[f].sheet.seat > 0),
+                        key=lambda f: (enc.fighters[f].sheet.seat, place[f]))
+        unseated = [f for f in ranked if enc.fighters[f].sheet.seat == 0]
+        if not seated:
+            return ranked
+        top = next(f for f in ranked if f in seated)
+        at = seated.index(top)
+        return seated[at:] + seated[:at] + unseated
+
+    def _begin(self, ctx: Context, order: list[str], scores: dict[str, int]) -> None:
+        """A new round: each fighter's action (none after borrowing, one every second round
+        while seriously wounded), then the turns."""
+        enc = ctx.enc
+        new_round = enc.round + 1
+        for fid in enc.order:
+            fighter = enc.fighters[fid]
+            st = fighter.status
+            wounded = v.below_the_line(enc, fighter)
+            since = st.wounded_round
+            if wounded and since is None:  # the GM set the hit points by hand
+                since = new_round - 1
+                ctx.set(dm.path(fid), "wounded_round", since)
+            elif not wounded and since is not None:
+                since = None
+                ctx.set(dm.path(fid), "wounded_round", None)
+            acts = since is None or (new_round - since) % 2 == 0
+            actions = 0 if st.owes or not acts else 1
+            if st.owes:
+                ctx.say(f"{fighter.name} borrowed this round's action: no action this round",
+                        fighter_id=fid, kind="note")
+                ctx.set(dm.path(fid), "owes", False)
+            elif not acts:
+                ctx.say(f"{fighter.name} is seriously wounded: no action this round",
+                        fighter_id=fid, kind="note")
+            ctx.set(dm.path(fid), "actions", actions)
+            if st.defense_penalty:
+                ctx.set(dm.path(fid), "defense_penalty", 0)
+        label = "Declared order" if enc.options.initiative == "declared" else \
+            f"Initiative ({enc.options.initiative})"
+        section = TurnSection(id="round", label=label, slots=[
+            TurnSlot(id=fid, fighter_id=fid, score=scores.get(fid)) for fid in order])
+        self.start_round(ctx, [section])
+
+    def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
+        """An entanglement ends when the entangler is out of the fight or gone."""
+        fighter = ctx.enc.fighters[fighter_id]
+        holder = v.entangled_by(fighter)
+        if holder is not None:
+            other = ctx.enc.fighters.get(holder)
+            if other is None or self.is_out(other):
+                from ... import conditions
+
+                conditions.remove(ctx, fighter_id, "Entangled")
+
+    def release(self, ctx: Context, fighter_id: str) -> None:
+        """A fighter out of the fight lets go of everyone they entangle."""
+        from ... import conditions
+
+        for fid in ctx.enc.order:
+            if v.entangled_by(ctx.enc.fighters[fid]) == fighter_id:
+                conditions.remove(ctx, fid, "Entangled")
+
+    # --- the turn's action --------------------------------------------------------------------
+    def _actor(self, ctx: Context, fid: str) -> Fighter:
+        enc = ctx.enc
+        if fid not in enc.fighters:
+            ctx.fail(f"no fighter {fid!r}")
+        fighter = enc.fighters[fid]
+        if enc.state.stage != "turns" or turns.current_fighter(enc.state.turns) != fid:
+            ctx.fail(f"not {fighter.name}'s turn")
+        if enc.state.roll is not None:
+            ctx.fail("a roll is waiting: make it first")
+        return fighter
+
+    def _other(self, ctx: Context, fid: str) -> Fighter:
+        if fid not in ctx.enc.fighters:
+            ctx.fail("choose a target")
+        return ctx.enc.fighters[fid]
+
+    def _strike(self, ctx: Context, command: dc.Strike) -> None:
+        me = self._actor(ctx, command.fighter_id)
+        foe = self._other(ctx, command.target_id)
+        if foe.id == me.id:
+            ctx.fail("choose someone else to strike")
+        if self.is_out(foe):
+            ctx.fail(f"{foe.name} is out of the fight")
+        holder = v.entangled_by(me)
+        if holder is not None:
+            ctx.fail(f"{me.name} is entangled by {ctx.enc.name_of(holder)}: break free first")
+        weapons = me.sheet.weapons
+        if command.every_weapon:
+            every = v.every_weapon(me)
+            if not every:
+                ctx.fail(f"{me.name} holds fewer than two weapons")
+            if command.fierce:
+                ctx.fail("no Fierce strike with every weapon at once")
+            ex.open_strike(self, ctx, me, foe, every, False)
+            return
+        if command.weapon is not None:
+            if not 0 <= command.weapon < len(weapons):
+                ctx.fail(f"{me.name} has no weapon {command.weapon}")
+            why = v.unusable(me, command.weapon)
+            if why:
+                ctx.fail(why)
+        if command.fierce:
+            why = v.may_be_fierce(ctx.enc, me, command.weapon)
+            if why:
+                ctx.fail(why)
+        ex.open_strike(self, ctx, me, foe, command.weapon, command.fierce)
+
+    def _opposed(self, ctx: Context, me: Fighter, other: Fighter, why: str) -> tuple[int, int]:
+        """Both roll 1d100 + Damage skill (docs/rulesets/d100.md#entangle)."""
+        mine = ctx.roll(1, 100, who=me.name, purpose=f"{why} (+ Damage skill)", fighter_id=me.id)
+        theirs = ctx.roll(1, 100, who=other.name, purpose=f"against {me.name}'s {why}",
+                          fighter_id=other.id)
+        a = mine.faces[0] + v.value(me, "damage_skill")
+        b = theirs.faces[0] + v.value(other, "damage_skill")
+        mine.outcome, theirs.outcome = str(a), str(b)
+        return a, b
+
+    def _break_free(self, ctx: Context, command: dc.BreakFree) -> None:
+        """docs/rulesets/d100.md#entangle: the entangled fighter's action; only winning
+        breaks free (ties hold)."""
+        from ... import conditions
+
+        me = self._actor(ctx, command.fighter_id)
+        holder = v.entangled_by(me)
+        if holder is None or holder not in ctx.enc.fighters:
+            ctx.fail(f"{me.name} is not entangled")
+        other = ctx.enc.fighters[holder]
+        ex.use_action(ctx, me, "breaking free")
+        ctx.say(f"{me.name} tries to break free", fighter_id=me.id, kind="act",
+                maneuver="break free")
+        a, b = self._opposed(ctx, me, other, "breaking free")
+        if a > b:
+            conditions.remove(ctx, me.id, "Entangled")
+            ctx.summary = f"{me.name} breaks free of {other.name} ({a} to {b})"
+        else:
+            ctx.summary = f"{me.name} stays entangled by {other.name} ({a} to {b})"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="resolve")
+
+    def _disarm(self, ctx: Context, command: dc.Disarm) -> None:
+        """docs/rulesets/d100.md#entangle: the entangler's action; beat 1.5 x the other's
+        roll, and the entangled fighter drops what they hold."""
+        me = self._actor(ctx, command.fighter_id)
+        foe = self._other(ctx, command.target_id)
+        if v.entangled_by(foe) != me.id:
+            ctx.fail(f"{me.name} does not hold {foe.name} entangled")
+        if not v.held_weapons(foe):
+            ctx.fail(f"{foe.name} holds no weapon")
+        ex.use_action(ctx, me, "a disarm")
+        ctx.say(f"{me.name} tries to disarm {foe.name}", fighter_id=me.id, kind="act",
+                maneuver="disarm")
+        a, b = self._opposed(ctx, me, foe, "disarm")
+        need = b + b // 2
+        if a > need:
+            ctx.set(dm.path(foe.id), "dropped", list(range(len(foe.sheet.weapons))))
+            ctx.summary = f"{me.name} disarms {foe.name} ({a} beats {need})"
+        else:
+            ctx.summary = f"{me.name} fails to disarm {foe.name} ({a}, needed more than {need})"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="resolve")
+
+    def _pick_up(self, ctx: Context, command: dc.PickUp) -> None:
+        """docs/rulesets/d100.md#natural-01-10: picking dropped weapons up is an action."""
+        me = self._actor(ctx, command.fighter_id)
+        if not me.status.dropped:
+            ctx.fail(f"{me.name} has dropped nothing")
+        holder = v.entangled_by(me)
+        if holder is not None:
+            ctx.fail(f"{me.name} is entangled by {ctx.enc.name_of(holder)}: break free first")
+        ex.use_action(ctx, me, "picking up")
+        ctx.set(dm.path(me.id), "dropped", [])
+        ctx.summary = f"{me.name} picks up their weapons"
+        ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="pick up")
+
+    def _cover(self, ctx: Context, command: dc.SetCover) -> None:
+        fighter = self._other(ctx, command.fighter_id)
+        if fighter.status.cover == command.cover:
+            ctx.fail(f"{fighter.name} is already there")
+        ctx.set(dm.path(fighter.id), "cover", command.cover)
+        words = {"none": "out of cover", "partial": "behind partial cover",
+                 "full": "behind full cover"}
+        ctx.summary = f"GM: {fighter.name} is {words[command.cover]}"
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
+
+    def _repair(self, ctx: Context, command: dc.RepairWeapon) -> None:
+        """docs/rulesets/d100.md#weapon-destruction: at 0 a weapon is repairable, unless
+        destroyed."""
+        fighter = self._other(ctx, command.fighter_id)
+        weapons = fighter.sheet.weapons
+        if not command.weapon < len(weapons):
+            ctx.fail(f"{fighter.name} has no weapon {command.weapon}")
+        name = weapons[command.weapon].name
+        if v.destroyed(fighter, command.weapon):
+            ctx.fail(f"{fighter.name}'s {name} is destroyed beyond repair")
+        full = int(weapons[command.weapon].hp)
+        if v.weapon_hp(fighter, command.weapon) >= full:
+            ctx.fail(f"{fighter.name}'s {name} is not damaged")
+        hp = [v.weapon_hp(fighter, i) for i in range(len(weapons))]
+        hp[command.weapon] = full
+        ctx.set(dm.path(fighter.id), "weapon_hp", hp)
+        ctx.summary = f"GM: {fighter.name}'s {name} is repaired ({full} HP)"
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="override")
+
+    def _recover(self, ctx: Context, command: dc.Recover) -> None:
+        """docs/rulesets/d100.md#alternative-hit-points: out of combat, perceived damage
+        recovers Recovery a minute, never past the critical damage; critical damage
+        recovers Recovery an hour of sleep (double with medical attention), or a minute
+        with Healing Factor."""
+        enc = ctx.enc
+        if not enc.options.alternative_hp:
+            ctx.fail("recovery is part of the alternative hit point rules (Fight > Options)")
+        if enc.state.stage in ("turns", "initiative"):
+            ctx.fail("recovery is out of combat: end the round first")
+        fighter = self._other(ctx, command.fighter_id)
+        if command.minutes <= 0 and command.hours <= 0:
+            ctx.fail("how long: minutes of rest or hours of sleep")
+        rate = int(fighter.sheet.recovery)
+        critical = int(fighter.status.critical)
+        mended = command.hours * rate * (2 if command.medical else 1)
+        if fighter.sheet.healing_factor:
+            mended += (command.minutes + 60 * command.hours) * rate
+        critical = max(0, critical - mended)
+        build = int(fighter.sheet.build)
+        hp = min(build - critical, int(fighter.status.hp) + (command.minutes + 60 * command.hours) * rate)
+        hp = max(int(fighter.status.hp), hp)
+        ctx.set(dm.path(fighter.id), "critical", critical)
+        ctx.set(dm.path(fighter.id), "hp", hp)
+        ctx.summary = (f"{fighter.name} recovers: health {hp} of {build}, critical damage "
+                       f"{critical}")
+        ctx.say(ctx.summary, fighter_id=fighter.id, kind="note")
+
+    # --- the waiting rolls --------------------------------------------------------------------
+    def _takes_the_strike(self, ctx: Context, roll_id: int) -> bool:
+        """A defense roll with "no defense" chosen is not rolled: the strike hits; one
+        with nothing chosen waits for the choice."""
+        roll = ctx.enc.state.roll
+        if roll is None or roll.id != roll_id or roll.data.get("kind") != "defense":
+            return False
+        chosen = de.chosen_defense(roll)
+        if chosen is None:
+            ctx.fail("choose parry, dodge or entangle (or no defense) first")
+        if chosen != de.TAKE:
+            return False
+        de.take_the_strike(self, ctx, roll)
+        return True
+
+    def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
+            amount: int) -> Contribution:
+        if roll.data.get("kind") == "strike" and kind.startswith("counter"):
+            return ex.pay_counter(ctx, roll, fighter_id, kind)
+        if roll.data.get("kind") == "defense":
+            return de.pay_defense(ctx, roll, fighter_id, kind)
+        ctx.fail("nothing can be added to this roll")
+
+    def refund(self, ctx: Context, roll: PendingRoll, contribution: Contribution) -> None:
+        fid = contribution.fighter_id
+        if fid is not None and fid in ctx.enc.fighters:
+            ex.give_back(ctx, ctx.enc.fighters[fid], contribution.paid)
+
+    def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+        kind = roll.data.get("kind")
+        if kind == "strike":
+            ex.resolve_strike(self, ctx, roll, result)
+        elif kind == "defense":
+            de.resolve_defense(self, ctx, roll, result)
+        elif kind == "counter":
+            ex.resolve_counter(self, ctx, roll, result)
+
+    def roll_view(self, enc: Encounter) -> Any:
+        """The roll panel's second line in the ruleset's words: the bonus, and the defense
+        or counterstrike chosen (not "help")."""
+        view = super().roll_view(enc)
+        roll = enc.state.roll
+        if view is None or roll is None:
+            return view
+        kind = roll.data.get("kind")
+        chosen = roll.contributions[0].label if roll.contributions else ""
+        if kind == "defense":
+            line = f"against a strike total of {roll.data['strike_total']}; "
+            line += (f"{chosen} {roll.total:+d}" if chosen else "no defense chosen yet")
+            if roll.base:
+                line += f" ({roll.base:+d} from cover or the strike)"
+        elif kind == "counter":
+            line = (f"counterstrike {roll.total:+d} against a strike total of "
+                    f"{roll.data['strike_total']}")
+        else:
+            line = f"strike bonus {roll.total:+d}"
+            if chosen:
+                line += f"; {enc.name_of(roll.contributions[0].fighter_id)} declared a {chosen}"
+        return view._replace(total_line=line)
+
+    def contribution_options(self, enc: Encounter,
+                             roll: PendingRoll) -> tuple[ContributionOption, ...]:
+        kind = roll.data.get("kind")
+        if kind == "strike":
+            return tuple(ex.counter_options(self, enc, roll))
+        if kind == "defense":
+            return tuple(de.defense_options(self, enc, roll))
+        return ()
+
+    def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        kind = roll.data.get("kind")
+        if kind == "strike":
+            return ex.strike_odds(self, enc, roll)
+        if kind == "defense":
+            return de.defense_odds(self, enc, roll)
+        if kind == "counter":
+            return ex.counter_odds(enc, roll)
+        return ()
+
+    # --- the simulator ------------------------------------------------------------------------
+    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
+        """docs/rulesets/d100.md#autopilot."""
+        from .autopilot import next_command
+
+        return next_command(self, enc, rng)
+
+    # --- views --------------------------------------------------------------------------------
+    def card(self, enc: Encounter, fighter_id: str) -> Card:
+        return views.card(self, enc, fighter_id, super().card(enc, fighter_id))
+
+    def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
+        return views.stack(self, enc)
+
+    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
+        return views.action_forms(self, enc, fighter_id)
+
+    def preview(self, enc: Encounter, form_id: str, fighter_id: str,
+                values: dict[str, Any]) -> Preview:
+        shown = views.preview(self, enc, form_id, fighter_id, values)
+        return shown if shown is not None else super().preview(enc, form_id, fighter_id, values)
+
+    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
+        if form_id == "strike":
+            return dc.Strike(fighter_id=fighter_id, target_id=str(values.get("target") or ""),
+                             weapon=v.weapon_choice(values.get("weapon")),
+                             fierce=bool(values.get("fierce")),
+                             every_weapon=bool(values.get("every_weapon")))
+        if form_id == "break-free":
+            return dc.BreakFree(fighter_id=fighter_id)
+        if form_id == "disarm":
+            return dc.Disarm(fighter_id=fighter_id, target_id=str(values.get("target") or ""))
+        if form_id == "pick-up":
+            return dc.PickUp(fighter_id=fighter_id)
+        if form_id == "repair":
+            return dc.RepairWeapon(fighter_id=fighter_id,
+                                   weapon=int(values.get("weapon") or 0))
+        if form_id == "recover":
+            return dc.Recover(fighter_id=fighter_id, minutes=int(values.get("minutes") or 0),
+                              hours=int(values.get("hours") or 0),
+                              medical=bool(values.get("medical")))
+        if form_id == "cover":
+            return dc.SetCover(fighter_id=fighter_id, cover=values.get("cover") or "none")
+        return super().build_command(form_id, fighter_id, values)
+
+    def round_controls(self, enc: Encounter) -> Any:
+        controls = super().round_controls(enc)
+        stage = enc.state.stage
+        if stage == "initiative":
+            controls.status = "initiative: type the rolls or leave them to the app"
+        return controls
+
+    def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
+        problems = []
+        for fid, fighter in enc.fighters.items():
+            for i in fighter.status.dropped:
+                if not 0 <= i < len(fighter.sheet.weapons):
+                    problems.append((f"fighters.{fid}.status.dropped",
+                                     f"names weapon {i}, which the sheet does not have"))
+        return problems
 
 
 register(D100())

@@ -82,6 +82,7 @@ def player_faces(actor: Fighter, target: Fighter) -> bool:
 class RollUnder(TurnOrderRuleset):
     id = "roll-under"
     title = rulesets.info("roll-under").title
+    starts_with_fight = True
     # Injuries outlast one fight; assists come back only with rest.
     lasting_status = ("hp", "lethal", "fatal_wounds", "assists")
     stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
@@ -708,8 +709,6 @@ class RollUnder(TurnOrderRuleset):
     def round_controls(self, enc: Encounter) -> Any:
         controls = super().round_controls(enc)
         stage = enc.state.stage
-        controls.can_start_fight = stage == "setup" and bool(enc.order)
-        controls.can_start_round = stage == "round-over" and bool(enc.order)
         if stage == "initiative":
             controls.status = "each PC rolls Wisdom: type the rolls or leave them to the app"
         return controls

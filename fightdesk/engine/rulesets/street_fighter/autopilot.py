@@ -68,7 +68,7 @@ def _damage(enc: Encounter, move: Move) -> tuple[float, float]:
 def _attack(enc: Encounter, fid: str) -> sf.Act | None:
     """The foe most likely to be hurt, with the maneuver of the best expected damage;
     the best the rules allow now (their own check on each, best first)."""
-    ranked: list[tuple[tuple[float, float, int, int, int], sf.Act]] = []
+    ranked: list[tuple[tuple[float, float, int, int, int], str, str]] = []
     maneuvers = [m for m in maneuvers_of(enc, fid) if not m.no_damage and m.special is None]
     for rank, foe in enumerate(_foes(enc, fid)):
         health = enc.fighters[foe].status.health
@@ -76,10 +76,11 @@ def _attack(enc: Encounter, fid: str) -> sf.Act | None:
             # Only the pool is read from this sketch of the move; the real one is built
             # (and checked) by the rules below.
             hurt, mean = _damage(enc, cast("Move", _Sketch(fid, man, foe)))
-            ranked.append(((hurt, mean, -health, man.speed, -rank),
-                           sf.Act(fighter_id=fid, maneuver=man.name, target_id=foe)))
+            ranked.append(((hurt, mean, -health, man.speed, -rank), man.name, foe))
     ranked.sort(key=lambda item: item[0], reverse=True)
-    for _, cmd in ranked:
+    # The command is made only for the candidates tried (most fights take the first).
+    for _, maneuver, foe in ranked:
+        cmd = sf.Act(fighter_id=fid, maneuver=maneuver, target_id=foe)
         try:
             build_move(enc, cmd, interrupt=False)
         except RuleViolation:

@@ -34,7 +34,7 @@ from .state import (
 
 if TYPE_CHECKING:
     from ...model import Encounter
-    from ...ruleset import Context
+    from ...ruleset import Context, Odds
 
 
 @dataclass(frozen=True)
@@ -246,12 +246,25 @@ def roll_damage(ctx: Context) -> None:
         _update(ctx, damage=0, stage="dodge")
         return
     tn = tn_for(enc, move.fighter_id, 6)
+    ones = enc.options.ones_cancel_on_damage
     roll = ctx.roll(dice, 10, who=name(enc, move.fighter_id),
                     purpose=f"damage ({move.maneuver.name if move.maneuver else ''}, TN {tn})",
-                    fighter_id=move.fighter_id)
-    hits = successes(roll.faces, tn, ones_cancel=enc.options.ones_cancel_on_damage)
+                    fighter_id=move.fighter_id,
+                    odds=lambda: pool_odds(dice, tn, ones, "health level"))
+    hits = successes(roll.faces, tn, ones_cancel=ones)
     roll.outcome = plural(hits, "success", "successes")
     _update(ctx, damage=hits, stage="dodge")
+
+
+def pool_odds(dice: int, tn: int, ones_cancel: bool, what: str) -> tuple[Odds, ...]:
+    """The exact chances of at least one, two, three successes of a pool (logged with
+    the roll, as the action dialog showed them)."""
+    from ...odds import at_least, pool_successes
+    from ...ruleset import Odds
+
+    dist = pool_successes(dice, tn, ones_cancel=ones_cancel)
+    return tuple(Odds(f"at least {plural(k, what)} (TN {tn})", at_least(dist, k))
+                 for k in range(1, min(dice, 3) + 1))
 
 
 def dodge(ctx: Context) -> None:
@@ -263,8 +276,10 @@ def dodge(ctx: Context) -> None:
     assert dfn is not None
     spend_ep(ctx, dfn, 1, "a dodge")
     tn = tn_for(enc, dfn, 6)
-    roll = ctx.roll(2, 10, who=name(enc, dfn), purpose=f"dodge (TN {tn})", fighter_id=dfn)
-    hits = successes(roll.faces, tn, ones_cancel=enc.options.ones_cancel_on_other_rolls)
+    ones = enc.options.ones_cancel_on_other_rolls
+    roll = ctx.roll(2, 10, who=name(enc, dfn), purpose=f"dodge (TN {tn})", fighter_id=dfn,
+                    odds=lambda: pool_odds(2, tn, ones, "success"))
+    hits = successes(roll.faces, tn, ones_cancel=ones)
     left = max(0, dmg.damage - hits)
     roll.outcome = f"{plural(hits, 'success', 'successes')}: damage {dmg.damage} -> {left}"
     _update(ctx, damage=left, dodges=dmg.dodges + 1)

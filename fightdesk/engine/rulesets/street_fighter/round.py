@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...base import Choice, Decision
 from ...changes import RuleViolation
+from ...derived import kept
 from .model import BREAKS_FOCUS, ROUND_EFFECTS, ActionDie, Task
 from .state import (
     ROUND,
@@ -66,8 +67,13 @@ def has_phase_die(enc: Encounter, fid: str) -> bool:
 
 def current_actor(enc: Encounter) -> str | None:
     """Whose turn it is in this pass (passes repeat while dice show the phase:
-    docs/rulesets/street-fighter.md#phases-and-passes).
-    One pass over the fighters, no sorting: the views ask this for every card."""
+    docs/rulesets/street-fighter.md#phases-and-passes). Worked out once per state: the
+    views and the rules ask it many times per click (derived.py drops it on any write)."""
+    return kept(enc, "street-fighter:current-actor", find_current_actor)
+
+
+def find_current_actor(enc: Encounter) -> str | None:
+    """:func:`current_actor` worked out afresh: one pass over the fighters, no sorting."""
     rs = enc.state
     if rs.stage != "phases" or rs.phase is None:
         return None

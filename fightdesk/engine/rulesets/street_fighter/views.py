@@ -171,20 +171,28 @@ def _chips(enc: Encounter, fid: str, actor: str | None, usable: str, *,
     return chips
 
 
-_CHIPS: dict[tuple[str, str, int, str, ChipState, str, bool], Chip] = {}
+# The chip last made for each chip id, with what it was made from. Kept per id rather
+# than per value: a bounded memo of every value seen was cleared more often the bigger
+# the fight, so a 400-fighter timeline reused fewer chips than a 200-fighter one.
+_CHIPS: dict[str, tuple[tuple[str, str, int, str, ChipState, str, bool], Chip]] = {}
+# Ids kept at most (many fights over a long session; a fight has far fewer).
+_MEMO_LIMIT = 20_000
 
 
 def _chip(chip_id: str, fid: str, column: int, label: str, state: ChipState, tip: str,
           clickable: bool) -> Chip:
-    """One shared object per distinct chip (they are frozen, and most chips are the same
-    from one step to the next): a 200-fighter timeline is built and compared faster."""
+    """The same object as last time for a chip that did not change (they are frozen, and
+    most chips are the same from one step to the next): a 200-fighter timeline is built
+    and compared faster."""
     key = (chip_id, fid, column, label, state, tip, clickable)
-    found = _CHIPS.get(key)
-    if found is None:
-        if len(_CHIPS) > 4096:
-            _CHIPS.clear()
-        found = _CHIPS[key] = Chip(id=chip_id, fighter_id=fid, column=column, label=label,
-                                   state=state, tooltip=tip, clickable=clickable)
+    last = _CHIPS.get(chip_id)
+    if last is not None and last[0] == key:
+        return last[1]
+    if len(_CHIPS) > _MEMO_LIMIT:
+        _CHIPS.clear()
+    found = Chip(id=chip_id, fighter_id=fid, column=column, label=label, state=state,
+                 tooltip=tip, clickable=clickable)
+    _CHIPS[chip_id] = (key, found)
     return found
 
 
@@ -245,19 +253,22 @@ def card(enc: Encounter, fid: str, *, actor: str | None = "?",
     # so their ids stand for their values here.
     key = (fid, f.name, f.side, st.health, s.health, *map(id, resources), conds, dice,
            actor == fid, size)
-    found = _CARDS.get(key)
-    if found is None:
-        if len(_CARDS) > 4096:
-            _CARDS.clear()
-        found = _CARDS[key] = Card(
-            fighter_id=fid, title=f.name, side=f.side, health=st.health, health_max=s.health,
-            resources=resources, conditions=conds, dice=dice, acting=actor == fid,
-            out=st.health <= 0, group_size=size,
-        )
+    last = _CARDS.get(fid)
+    if last is not None and last[0] == key:
+        return last[1]
+    if len(_CARDS) > _MEMO_LIMIT:
+        _CARDS.clear()
+    found = Card(
+        fighter_id=fid, title=f.name, side=f.side, health=st.health, health_max=s.health,
+        resources=resources, conditions=conds, dice=dice, acting=actor == fid,
+        out=st.health <= 0, group_size=size,
+    )
+    _CARDS[fid] = (key, found)
     return found
 
 
-_CARDS: dict[tuple[object, ...], Card] = {}
+# The card last made for each fighter id, with what it was made from (as the chips).
+_CARDS: dict[str, tuple[tuple[object, ...], Card]] = {}
 _RESOURCES: dict[tuple[str, int, int | None, str], Resource] = {}
 
 

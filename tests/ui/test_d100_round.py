@@ -1,0 +1,157 @@
+"""A d100 fight through the widgets, on the bundled demo: two rounds with method B
+initiative typed on the decision panel, a hit on armour, a borrowed action shown on the
+card, a counterstrike declared on the roll panel, an entangle chosen with its odds, and
+breaking free in round 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLineEdit
+from pytestqt.qtbot import QtBot
+
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.turns import current_fighter
+from fightdesk.storage.sessions import load_session
+
+if TYPE_CHECKING:
+    from fightdesk.ui.main_window import MainWindow
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_d100.json"
+TYPED = {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
+         "tariq": "23", "bandit-1": "12"}
+
+
+def initiative(window: MainWindow, qtbot: QtBot) -> None:
+    decision = window.decision_panel
+    assert decision.isVisible()
+    for name, text in TYPED.items():
+        row = decision.field_input(name)
+        assert isinstance(row, QLineEdit)
+        qtbot.keyClicks(row, text)
+    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+
+
+def strike(window: MainWindow, qtbot: QtBot, me: str, foe: str) -> None:
+    dialog = window.open_action_dialog(me, role="act")
+    assert dialog is not None
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData(foe))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+
+
+def pick(window: MainWindow, starts: str) -> None:
+    panel = window.roll_panel
+    options = [panel.option.itemText(i) for i in range(panel.option.count())]
+    panel.option.setCurrentIndex(next(i for i, t in enumerate(options) if t.startswith(starts)))
+
+
+def add(window: MainWindow, qtbot: QtBot, starts: str) -> None:
+    pick(window, starts)
+    qtbot.mouseClick(window.roll_panel.add_button, Qt.MouseButton.LeftButton)
+
+
+def roll(window: MainWindow, qtbot: QtBot, face: str = "") -> None:
+    panel = window.roll_panel
+    assert panel.isVisible()
+    if face:
+        qtbot.keyClicks(panel.dice, face)
+        qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    else:
+        qtbot.mouseClick(panel.roll_button, Qt.MouseButton.LeftButton)
+
+
+def test_two_d100_rounds_through_the_widgets(window: MainWindow, qtbot: QtBot) -> None:
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    fighters = enc.fighters
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    # Method B: 1d100 + Combat; Rook 100, Vesna 86, Captain 78, Bandit 2 65, Tariq 31...
+    order = [s.fighter_id for s in enc.state.turns.sections[0].slots]
+    assert order == ["rook", "vesna", "bandit-captain", "bandit-2", "tariq", "bandit-1"]
+    assert current_fighter(enc.state.turns) == "rook"
+
+    # The Strike form's odds, one a line (plain text): Rook +15 against a parry +5.
+    dialog = window.open_action_dialog("rook", role="act")
+    assert dialog is not None
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData("bandit-1"))
+    assert dialog.odds_label.textFormat() == Qt.TextFormat.PlainText
+    lines = dialog.odds_label.text().splitlines()
+    assert lines[0].endswith("hits against a parry +5") and len(lines) == 4
+    dialog.reject()
+
+    # Rook's Longsword on Bandit 1: natural 52 (total 67) lands inside the quarter suit.
+    strike(window, qtbot, "rook", "bandit-1")
+    roll(window, qtbot, "52")
+    panel = window.roll_panel
+    assert panel.title.text().startswith("Bandit 1 rolls Defense against Rook's strike of 67")
+    # Bandit 1 needs more than 67 with +5: naturals 63-00, 38 faces.
+    assert "parry +5 beats 67: 38%" in panel.odds.text()
+    assert "exactly 19/50" in panel.odds.toolTip()
+    add(window, qtbot, "Bandit 1: parry")
+    roll(window, qtbot, "30")
+    assert fighters["bandit-1"].status.armour_hp == 0 and fighters["bandit-1"].status.hp == 10
+
+    # Rook strikes again, borrowing next round's action: the card says so.
+    dialog = window.open_action_dialog("rook", role="act")
+    assert dialog is not None
+    assert dialog.form_box.currentText() == "Strike (borrows next round's action)"
+    dialog.reject()
+    strike(window, qtbot, "rook", "bandit-1")
+    assert fighters["rook"].status.owes
+    card = window.cards.card_for_fighter("rook")
+    assert card is not None and "Borrowed" in card.resources.text()
+    roll(window, qtbot, "97")  # x2 on a bare bandit (the armour is gone): 8
+    add(window, qtbot, "Bandit 1: no defense")
+    roll(window, qtbot)
+    assert fighters["bandit-1"].status.hp == 2
+
+    # Vesna waits; the Captain strikes her and she counterstrikes with her fists.
+    window.next_step_action.trigger()
+    window.next_step_action.trigger()
+    assert current_fighter(enc.state.turns) == "bandit-captain"
+    strike(window, qtbot, "bandit-captain", "vesna")
+    add(window, qtbot, "Vesna: counterstrike +20 (Fists and feet)")
+    assert fighters["vesna"].status.actions == 0
+    assert panel.odds.text().startswith("only the strike hits")
+    roll(window, qtbot, "44")  # the Captain's 59
+    assert panel.title.text().startswith("Vesna rolls Counterstrike")
+    roll(window, qtbot, "61")  # 81: above 59, below 88: both hit
+    assert fighters["vesna"].status.hp == 14 - 3  # axe 5 - Toughness 2
+    assert fighters["bandit-captain"].status.armour_hp == 12 - 2  # 61 is inside the plate
+
+    # Bandit 2 strikes Vesna: she entangles (+25 beats 55 on 31 or more).
+    window.next_step_action.trigger()
+    strike(window, qtbot, "bandit-2", "vesna")
+    roll(window, qtbot, "50")
+    add(window, qtbot, "Vesna: entangle")
+    assert "entangle +25 beats 55 (chosen): 70%" in panel.odds.text()
+    roll(window, qtbot, "40")
+    assert [c.name for c in fighters["bandit-2"].status.conditions] == ["Entangled"]
+
+    # Round 2: Rook has no action (borrowed); Bandit 2's action is breaking free.
+    while enc.state.stage == "turns":
+        window.next_step_action.trigger()
+    window.start_round_action.trigger()
+    initiative(window, qtbot)
+    assert enc.round == 2
+    assert fighters["rook"].status.actions == 0 and not fighters["rook"].status.owes
+    while current_fighter(enc.state.turns) != "bandit-2":
+        window.next_step_action.trigger()
+    dialog = window.open_action_dialog("bandit-2", role="act")
+    assert dialog is not None
+    assert dialog.form_box.currentData() == "break-free"
+    # 1d100 + 5 must beat Vesna's 1d100 + 15: by 11 or more, 4005 of 10000 pairs.
+    assert dialog.odds_label.text() == "40%  breaks free"
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    rolls = [e.roll for e in engine.session.log[-1].events if e.roll]
+    mine, theirs = (int(r.outcome) for r in rolls)
+    assert bool(fighters["bandit-2"].status.conditions) == (mine <= theirs)
+    assert fighters["bandit-2"].status.actions == 0
