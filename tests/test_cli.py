@@ -189,8 +189,10 @@ def test_version_imports_neither_qt_nor_pydantic() -> None:
 
 def test_console_script_version() -> None:
     script = Path(sys.executable).with_name("fightdesk")
-    if not script.exists():
-        pytest.skip("the fightdesk console script is not installed next to this Python")
+    # Installing the package (README) always writes the script; a missing one is a broken
+    # install, not a reason to skip.
+    assert script.exists(), f"no fightdesk console script next to {sys.executable}: " \
+        "install the package (pip install -e '.[test]')"
     done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, f"fightdesk {fightdesk.__version__}\n", "")
 

@@ -6,7 +6,6 @@ against brute force in tests/engine/test_odds.py)."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import subprocess
 import sys
@@ -283,14 +282,6 @@ def test_odds_does_not_import_qt() -> None:
     assert done.stdout.strip() == "False", done.stderr
 
 
-needs_cli = pytest.mark.skipif(
-    importlib.util.find_spec("fightdesk.cli") is None
-    or importlib.util.find_spec("fightdesk.__main__") is None,
-    reason="fightdesk/cli.py and fightdesk/__main__.py are not there yet",
-)
-
-
-@needs_cli
 @pytest.mark.parametrize(
     ("argv", "code", "stdout"),
     [

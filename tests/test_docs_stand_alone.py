@@ -38,7 +38,7 @@ FORBIDDEN: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 SKIPPED_DIRS = {".git", ".venv", ".mypy_cache", ".ruff_cache", ".pytest_cache",
-                ".hypothesis", "__pycache__", "build", "dist"}
+                ".hypothesis", "__pycache__", "build", "dist", ".mutation"}
 
 
 @cache

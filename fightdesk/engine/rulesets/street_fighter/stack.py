@@ -27,7 +27,6 @@ from .state import (
     refund_ep,
     resolution_order,
     set_die,
-    sheet,
     spend_ep,
     status,
     status_path,
@@ -473,8 +472,3 @@ def lose_move_or_highest_die(ctx: Context, fid: str, why: str) -> bool:
         return False
     lose_die(ctx, fid, die, why)
     return True
-
-
-def fighter_sheet_speed(enc: Encounter, fid: str) -> tuple[int, int, int]:
-    sh = sheet(enc, fid)
-    return (sh.wits, sh.perception, sh.dexterity)

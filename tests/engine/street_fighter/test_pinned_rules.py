@@ -1,0 +1,559 @@
+"""Rules a mutation run of the street-fighter engine found that no test pinned: each test
+here fails when its rule is changed the way the surviving mutant changed it
+(docs/testing.md "Mutation testing"). Dice are typed in; every expected value is worked
+out by hand from the section of docs/rulesets/street-fighter.md the docstring names."""
+
+from __future__ import annotations
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.dice import Roll
+from fightdesk.engine.model import LogEntry
+from fightdesk.engine.rulesets.street_fighter import commands as sf
+
+from .helpers import answer, begin, faces, fighter, make_engine, ok, pending, refused, st, texts
+
+BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
+
+
+def _rolls(entry: LogEntry) -> list[Roll]:
+    return [e.roll for e in entry.events if e.roll is not None]
+
+
+def test_the_convert_button_takes_a_die_showing_exactly_perception() -> None:
+    """A die showing Perception itself turns into EP, also when the die is not named
+    (docs/rulesets/street-fighter.md#turning-a-die-into-ep)."""
+    # Ryo (Perception 3, no EP) has a 9 and a 3: the button picks the 3.
+    eng = make_engine(fighter("ryo", perception=3, intelligence=0, wits=1), fighter("ken"))
+    begin(eng, [[9, 3], [5, 4]])
+    ok(eng, sf.ConvertDie(fighter_id="ryo"))
+    assert st(eng, "ryo").ep == 1 and faces(eng, "ryo", "converted") == [3]
+    assert faces(eng, "ryo") == [9]
+
+
+def test_a_fighters_own_pending_block_is_kept_when_they_interrupt() -> None:
+    """Interrupting loses the fighter's own slower pending moves, but never a block
+    (docs/rulesets/street-fighter.md#lost-moves)."""
+    # Ken blocks on his 6 (6 + 4 = 10). Ryu interrupts with a Jab on his 6 and 2 EP (6 + 2 +
+    # 4 = 12 > 10). Ken interrupts that with a Jab on his 3 and 3 EP (3 + 2 + 6 = 11 > 8; 1
+    # EP for the die). Order: Ryu's Jab 12, Ken's Jab 11, Ken's Block 10: the block resolves
+    # after Ken's interrupt and is kept.
+    eng = make_engine(fighter("ken", wits=1, intelligence=4), fighter("ryu", wits=3))
+    begin(eng, [[6, 3], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Block"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken", ep_speed=2))
+    ok(eng, sf.Interrupt(fighter_id="ken", maneuver="Jab", target_id="ryu", ep_speed=3))
+    assert [r.speed for r in eng.ruleset.stack(eng.encounter)] == [12, 11, 10]
+    entry = ok(eng, sf.ResolveNext())
+    assert not texts(entry, "die-lost")
+    block = next(m for m in eng.encounter.state.stack if m.is_block)
+    assert block.open and not block.lost
+
+
+def test_a_fighter_cannot_interrupt_their_own_move() -> None:
+    """An interrupt is against someone else's pending move
+    (docs/rulesets/street-fighter.md#interrupts)."""
+    eng = make_engine(fighter("ken", wits=1, intelligence=4), fighter("ryu", wits=3))
+    begin(eng, [[6, 3], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    error = refused(eng, sf.Interrupt(fighter_id="ken", maneuver="Jab", target_id="ryu",
+                                      ep_speed=2))
+    assert error == "Ken cannot interrupt their own move"
+
+
+def test_a_stun_takes_the_victims_move_that_would_resolve_next() -> None:
+    """A stun loses one pending move of the victim: the next of theirs to resolve
+    (docs/rulesets/street-fighter.md#stun)."""
+    # Ryu jabs on his 6 (8). Ken interrupts with a Fierce on his 6 and 2 EP (6 - 1 + 4 = 9 >
+    # 8). Ryu interrupts the Fierce with a Jab on his 5 (5 + 2 = 7 > 5; 1 EP for the die).
+    # Order: Ken's Fierce 9, Ryu's Jab 8, Ryu's Jab 7. The Fierce: 2 + 2 + 3 - 2 = 5 dice:
+    # 6, 6, 6, 2, 2 -> 3 > Stamina 2: Ryu is stunned and loses the Jab 8 (not the 7) and
+    # his last EP.
+    eng = make_engine(fighter("ryu", wits=1, dexterity=2), fighter("ken", wits=3))
+    begin(eng, [[6, 5], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    ok(eng, sf.Interrupt(fighter_id="ken", maneuver="Fierce", target_id="ryu", ep_speed=2))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert [r.speed for r in eng.ruleset.stack(eng.encounter)] == [9, 8, 7]
+    ok(eng, sf.ResolveNext())
+    answer(eng, amount=0, expect="defend-ep", dice=[[6, 6, 6, 2, 2]])
+    answer(eng, choice="accept", expect="dodge")
+    ryus = {m.speed_base: m for m in eng.encounter.state.stack if m.fighter_id == "ryu"}
+    assert ryus[8].lost and not ryus[7].lost
+    assert st(eng, "ryu").ep == 0 and st(eng, "ryu").health == 7
+
+
+def test_power_up_is_at_ten_minus_focus_and_never_below_two() -> None:
+    """Power Up: Perception + Insight at TN 10 - Focus; TNs stay between 2 and 10
+    (docs/rulesets/street-fighter.md#concentration-kinds,
+    docs/rulesets/street-fighter.md#target-numbers)."""
+    # Focus 3: TN 7; 2 + 1 = 3 dice: 7, 7, 6 -> 2 EP. Focus 9: TN 2 (not 1): 2, 3, 5 -> 3.
+    eng = make_engine(fighter("rin", perception=2, insight=1, focus=3, intelligence=0),
+                      fighter("ota", perception=2, insight=1, focus=9, intelligence=0))
+    ok(eng, c.StartFight())
+    entry = ok(eng, sf.Concentrate(fighter_id="rin", concentration="power-up",
+                                   dice=[[7, 7, 6]]))
+    assert _rolls(entry)[0].purpose == "Power Up (TN 7)" and st(eng, "rin").ep == 2
+    entry = ok(eng, sf.Concentrate(fighter_id="ota", concentration="power-up",
+                                   dice=[[2, 3, 5]]))
+    assert _rolls(entry)[0].purpose == "Power Up (TN 2)" and st(eng, "ota").ep == 3
+
+
+def test_intimidation_rolls_against_current_willpower() -> None:
+    """Charisma + Intimidation against the target's current Willpower, not the sheet's
+    (docs/rulesets/street-fighter.md#intimidation-and-deception)."""
+    # Ivo: 2 + 2 = 4 dice: 6, 6, 6, 2 -> 3. Tom has 2 of his 5 Willpower left: 6, 6 -> 2.
+    # Net 1: Tom loses 1 of his 3 EP.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1),
+                      fighter("tom", wits=3, willpower=5, intelligence=3, dexterity=1,
+                              status={"willpower": 2}))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2], [6, 6]]))
+    assert [len(r.faces) for r in _rolls(entry)] == [4, 2]
+    assert st(eng, "tom").ep == 2
+
+
+def test_a_tie_when_breaking_free_keeps_the_hold() -> None:
+    """Breaking free is an opposed Strength roll the held fighter must win; a tie keeps
+    the hold (docs/rulesets/street-fighter.md#breaking-free)."""
+    # Hal's Bear Hug: 3 + 2 + 2 - 2 = 5 dice: 6, 2, 2, 2, 2 -> 1: Vic is held. Vic's
+    # Strength 2: 6, 2 -> 1; Hal's Strength 3: 6, 2, 2 -> 1. A tie: still held.
+    eng = make_engine(
+        fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                maneuvers=[BEAR_HUG]),
+        fighter("vic", wits=3, dexterity=2, intelligence=0),
+    )
+    begin(eng, [[8, 6, 4], [7, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="vic", action="break-free"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 2], [6, 2, 2]]))
+    assert "Vic fails to break free" in texts(entry)
+    assert st(eng, "hal").holding is not None
+
+
+def test_plus_two_lands_on_the_recovering_fighters_own_side_of_an_opposed_roll() -> None:
+    """In an opposed roll each side rolls at their own TN: the +2 of a recovering (or
+    concentrating) fighter is on their side only
+    (docs/rulesets/street-fighter.md#target-numbers)."""
+    # Ivo recovers Willpower (TN 8 on his rolls) and intimidates Tom (TN 6): Ivo 8, 7, 6,
+    # 6 -> 1; Tom 6, 2 -> 1: a tie. Then Tom recovers too, and Ivo intimidates again with
+    # Tom at TN 8: Ivo 8, 8, 7, 2 -> 2; Tom 7, 6 -> 0: Tom loses 2 EP.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=2,
+                              willpower=5, status={"willpower": 4}),
+                      fighter("tom", wits=3, willpower=5, intelligence=3, dexterity=1,
+                              status={"willpower": 2}))
+    begin(eng, [[6, 5], [2]])
+    ok(eng, sf.StartRecovery(fighter_id="ivo", pool="willpower"))
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[8, 7, 6, 6], [6, 2]]))
+    assert [r.purpose for r in _rolls(entry)] == [
+        "intimidation (TN 8)", "Willpower against intimidation (TN 6)"]
+    assert st(eng, "tom").ep == 3
+    ok(eng, sf.StartRecovery(fighter_id="tom", pool="willpower"))
+    ok(eng, c.NextStep())
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[8, 8, 7, 2], [7, 6]]))
+    assert [r.purpose for r in _rolls(entry)] == [
+        "intimidation (TN 8)", "Willpower against intimidation (TN 8)"]
+    assert st(eng, "tom").ep == 1
+
+
+def test_phase_one_with_a_held_die_ends_the_round_next() -> None:
+    """A held die keeps every phase down to 1 coming, and after phase 1 the round ends
+    (docs/rulesets/street-fighter.md#held-die, docs/rulesets/street-fighter.md#end-of-round)."""
+    # Ken holds his 3 in phase 3; phases 2 and 1 come although no die shows them.
+    eng = make_engine(fighter("ken", wits=1, perception=1, dexterity=1),
+                      fighter("ryu", wits=3, dexterity=1))
+    begin(eng, [[3], [3]])
+    ok(eng, sf.HoldDie(fighter_id="ken"))
+    ok(eng, c.NextStep())  # Ryu lets his 3 go ...
+    answer(eng, choice="lose")
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.phase == 2
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.phase == 1
+    ok(eng, c.NextStep())
+    assert eng.encounter.state.stage == "round-end"
+    assert eng.encounter.state.phase == 1
+
+
+def test_a_defender_removes_at_most_the_dice_in_the_pool() -> None:
+    """The defender removes damage dice at 1 EP each, at most the dice in the pool
+    (docs/rulesets/street-fighter.md#removing-damage-dice)."""
+    # Ken's Fierce: 2 + 2 + 3 - 2 = 5 dice; Ryu has 7 EP: he may remove 5, not 6.
+    eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
+                      fighter("ryu", wits=3, intelligence=7, dexterity=1))
+    begin(eng, [[6], [5]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.ResolveNext())
+    decision = pending(eng)
+    assert "defend-ep" in decision.id and decision.maximum == 5
+    assert refused(eng, c.Answer(decision_id=decision.id, amount=6)) == \
+        "answer between 0 and 5"
+    answer(eng, amount=5, expect="defend-ep")
+    assert st(eng, "ryu").ep == 2 and st(eng, "ryu").health == 10
+
+
+FLAME_FIST = {"name": "Flame Fist", "special": "flame-fist", "technique": "focus",
+              "no_damage": True, "effect_damage": 1}
+TOUGHSKIN = {"name": "Toughskin", "special": "toughskin", "technique": "focus",
+             "no_damage": True, "effect_soak": 1}
+
+
+def test_flame_fist_counts_down_its_attacks_and_leaves_other_effects_alone() -> None:
+    """Flame Fist lasts Focus attacks of its fighter; Toughskin counts only the attacks
+    its fighter receives (docs/rulesets/street-fighter.md#flame-fist-and-toughskin)."""
+    # Ana (Focus 2) switches on both and attacks: Flame Fist has 1 attack left, Toughskin
+    # still 2; her second attack uses Flame Fist up.
+    eng = make_engine(fighter("ana", wits=1, dexterity=2, intelligence=0, focus=2,
+                              maneuvers=[FLAME_FIST, TOUGHSKIN]),
+                      fighter("bo", wits=3, dexterity=1, intelligence=0))
+    begin(eng, [[8, 7], [1]])
+    ok(eng, sf.ActivateEffect(fighter_id="ana", maneuver="Flame Fist"))
+    ok(eng, sf.ActivateEffect(fighter_id="ana", maneuver="Toughskin"))
+    ok(eng, sf.Act(fighter_id="ana", maneuver="Strong", target_id="bo"))
+    ok(eng, sf.ResolveNext(dice=[[1, 1, 1, 1]]))
+    assert {e.name: e.attacks_left for e in st(eng, "ana").effects} == \
+        {"Flame Fist": 1, "Toughskin": 2}
+    ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="ana", maneuver="Strong", target_id="bo"))
+    entry = ok(eng, sf.ResolveNext(dice=[[1, 1, 1, 1]]))
+    assert "Ana's Flame Fist ends (its attacks are used up)" in texts(entry)
+    assert {e.name: e.attacks_left for e in st(eng, "ana").effects} == {"Toughskin": 2}
+
+
+def test_a_block_and_a_hold_can_be_dropped() -> None:
+    """A block and a sustained hold may be dropped at any time
+    (docs/rulesets/street-fighter.md#blocks, docs/rulesets/street-fighter.md#sustained-holds)."""
+    eng = make_engine(
+        fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                maneuvers=[BEAR_HUG]),
+        fighter("vic", wits=3, dexterity=2, intelligence=0),
+    )
+    begin(eng, [[8, 6, 4], [8, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    assert st(eng, "hal").holding is not None
+    ok(eng, sf.Act(fighter_id="vic", maneuver="Block"))
+    ok(eng, sf.ResolveNext())
+    assert st(eng, "vic").block is not None
+    entry = ok(eng, sf.DropEffect(fighter_id="vic", name="block"))
+    assert st(eng, "vic").block is None and "Vic drops the block" == entry.summary
+    entry = ok(eng, sf.DropEffect(fighter_id="hal", name="hold"))
+    assert st(eng, "hal").holding is None and entry.summary == "Hal lets go of Vic"
+
+
+def test_an_intimidation_before_round_one_is_taken_off_round_ones_ep() -> None:
+    """Before round 1 the target may have no EP yet: what they cannot lose comes off their
+    round 1 gain (docs/rulesets/street-fighter.md#intimidation-and-deception)."""
+    # Ivo: 4 dice: 6, 6, 6, 2 -> 3; Tom's Willpower 2: 2, 3 -> 0. Net 3; Tom has 0 EP: a
+    # debt of 3, paid from his round 1 gain of Intelligence 4: 1 EP left.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1),
+                      fighter("tom", wits=3, willpower=2, intelligence=4, dexterity=1))
+    ok(eng, c.StartFight())
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom", dice=[[6, 6, 6, 2], [2, 3]]))
+    assert st(eng, "tom").ep_debt == 3
+    ok(eng, c.StartRound())
+    assert st(eng, "tom").ep == 1 and st(eng, "tom").ep_debt == 0
+
+
+def test_the_convert_button_takes_the_held_die_at_the_current_phase() -> None:
+    """A held die shows the current phase, so the convert button can turn it into EP once
+    the phase is at most Perception (docs/rulesets/street-fighter.md#held-die,
+    docs/rulesets/street-fighter.md#turning-a-die-into-ep)."""
+    eng = make_engine(fighter("ryo", perception=3, intelligence=0, wits=1, dexterity=1),
+                      fighter("ken", wits=3, dexterity=1))
+    begin(eng, [[9], [3]])
+    ok(eng, sf.HoldDie(fighter_id="ryo"))
+    assert "at most Perception 3" in refused(eng, sf.ConvertDie(fighter_id="ryo"))
+    while eng.encounter.state.phase != 3:
+        ok(eng, c.NextStep())
+    ok(eng, sf.ConvertDie(fighter_id="ryo"))
+    assert st(eng, "ryo").ep == 1 and faces(eng, "ryo", "converted") == [9]
+
+
+def test_intimidation_in_the_round_spends_the_die_the_gm_names() -> None:
+    """An action spends the die named for it, here the held die rather than the one on the
+    phase (docs/rulesets/street-fighter.md#acting, docs/rulesets/street-fighter.md#held-die)."""
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=2),
+                      fighter("tom", wits=3, intelligence=0, dexterity=1))
+    begin(eng, [[9, 6], [2]])
+    ok(eng, sf.HoldDie(fighter_id="ivo"))
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    held = next(d.id for d in st(eng, "ivo").dice if d.state == "held")
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom", die_id=held))
+    assert faces(eng, "ivo", "spent") == [9] and faces(eng, "ivo") == [6]
+
+
+def test_ep_gained_while_the_defender_is_asked_raises_the_dice_they_may_remove() -> None:
+    """The defender removes up to their EP in dice: EP gained while the question waits
+    raise the most they may remove (docs/rulesets/street-fighter.md#removing-damage-dice)."""
+    # Ken's Fierce: 5 dice. Ryu has 1 EP; turning his 2 into EP makes it 2.
+    eng = make_engine(fighter("ken", wits=1, intelligence=0, dexterity=1),
+                      fighter("ryu", wits=3, intelligence=1, dexterity=2, perception=2))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.ResolveNext())
+    assert pending(eng).maximum == 1
+    ok(eng, sf.ConvertDie(fighter_id="ryu"))
+    decision = pending(eng)
+    assert "defend-ep" in decision.id and decision.maximum == 2
+
+
+def test_cancelling_an_interrupt_gives_back_the_recoverys_did_nothing() -> None:
+    """Cancelled interrupts take back what declaring them did, also the recovering
+    fighter's "did something" (+2 on the recovery roll)
+    (docs/rulesets/street-fighter.md#cancelling-interrupts,
+    docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3, willpower=5,
+                                                       status={"willpower": 3}))
+    begin(eng, [[6, 3], [6, 1]])
+    ok(eng, sf.StartRecovery(fighter_id="ryu", pool="willpower"))
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert st(eng, "ryu").recovery.did_something
+    ok(eng, sf.CancelInterrupts())
+    assert not st(eng, "ryu").recovery.did_something
+
+
+FOOT_SWEEP = {"name": "Foot Sweep", "technique": "kick", "speed": -1, "damage": 2,
+              "knockdown": True}
+KIPPUP = {"name": "Kippup", "special": "kippup", "technique": "athletics", "no_damage": True}
+SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
+         "speed": -1, "no_damage": True, "shout_pool": ["wits", "focus"]}
+
+
+def test_with_kippup_a_fighter_may_still_stand_up_by_spending_the_highest_die() -> None:
+    """Knocked down with Kippup and EP, the fighter chooses: 1 EP or the highest die
+    (docs/rulesets/street-fighter.md#knockdown)."""
+    # As test_damage.py's Kippup test, but Ken spends the die: his 4 (the highest left).
+    eng = make_engine(fighter("ken", wits=1, dexterity=3, maneuvers=[KIPPUP]),
+                      fighter("ryu", wits=3, strength=3, kick=3, maneuvers=[FOOT_SWEEP]))
+    begin(eng, [[6, 4, 2], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Foot Sweep", target_id="ken", ep_speed=1))
+    ok(eng, sf.ResolveNext())
+    answer(eng, amount=0, expect="attack-ep")
+    answer(eng, amount=0, expect="defend-ep", dice=[[6, 6, 5, 4, 3, 2]])
+    answer(eng, choice="accept", expect="dodge")
+    entry = answer(eng, choice="die", expect="stand-ken")
+    assert "Ken stands up spending the die 4" in texts(entry)
+    assert st(eng, "ken").ep == 2 and faces(eng, "ken") == [2]
+
+
+def test_a_stunning_shout_needs_a_target() -> None:
+    """Stunning Shout does no damage but is aimed at someone
+    (docs/rulesets/street-fighter.md#stunning-shout)."""
+    eng = make_engine(fighter("sid", wits=1, focus=2, dexterity=1, maneuvers=[SHOUT]),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    assert refused(eng, sf.Act(fighter_id="sid", maneuver="Stunning Shout")) == \
+        "Sid: choose a target for Stunning Shout"
+
+
+def test_find_weakness_in_the_round_keeps_the_tn_the_gm_raised() -> None:
+    """The GM may raise Find Weakness's TN on each use, also during a round
+    (docs/rulesets/street-fighter.md#concentration-kinds)."""
+    # Bo concentrates on his 6 at TN 9; at the end of the round 2 + Style Lore 1 = 3 dice:
+    # 9, 8, 8 -> 1 EP (3 at TN 7).
+    eng = make_engine(fighter("bo", wits=1, style_lore=1, intelligence=0, dexterity=1),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Concentrate(fighter_id="bo", concentration="find-weakness", tn=9))
+    ok(eng, sf.ResolveNext())
+    assert st(eng, "bo").concentration.tn == 9
+    ok(eng, c.EndRound())
+    entry = answer(eng, choice="lose", dice=[[9, 8, 8]])  # Tom's 2, left over
+    assert [r.purpose for r in _rolls(entry)] == ["Find Weakness (TN 9)"]
+    assert st(eng, "bo").ep == 1
+
+
+def test_an_interrupt_without_a_named_die_spends_the_highest() -> None:
+    """With no die on the phase and none held, an interrupt spends the fighter's highest
+    die, at 1 EP (docs/rulesets/street-fighter.md#interrupts,
+    docs/rulesets/street-fighter.md#interrupt-cost)."""
+    # Ken's Fierce on his 9 (8). Ryu has a 7 and a 3: the 7 + 2 = 9 > 8.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3))
+    begin(eng, [[9], [7, 3]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert faces(eng, "ryu", "spent") == [7] and st(eng, "ryu").ep == 1
+
+
+def test_concentration_ends_with_the_round() -> None:
+    """Concentration lasts the round: its +2 is gone once the round is over
+    (docs/rulesets/street-fighter.md#concentration)."""
+    eng = make_engine(fighter("bo", wits=1, style_lore=1, intelligence=0, dexterity=1),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Concentrate(fighter_id="bo", concentration="find-weakness"))
+    ok(eng, sf.ResolveNext())
+    ok(eng, c.EndRound())
+    answer(eng, choice="lose")
+    assert eng.encounter.state.stage == "round-over"
+    assert st(eng, "bo").concentration is None
+
+
+def test_off_turn_an_act_without_a_named_die_uses_the_held_die() -> None:
+    """The held die acts at any moment of the phases, not only on its fighter's turn; the
+    die showing the phase waits for the fighter's turn
+    (docs/rulesets/street-fighter.md#held-die)."""
+    # Ryu holds his 9. In phase 6 it is Ken's turn (lower Wits); Ryu acts at once with the
+    # held die and keeps his 6 for his turn.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3))
+    begin(eng, [[6], [9, 6]])
+    ok(eng, sf.HoldDie(fighter_id="ryu"))
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert faces(eng, "ryu", "spent") == [9] and faces(eng, "ryu") == [6]
+
+
+def test_a_move_aimed_at_someone_knocked_out_first_finds_no_target() -> None:
+    """A fighter out of the fight is no target any more: a move still aimed at them does
+    nothing (docs/rulesets/street-fighter.md#out-of-the-fight)."""
+    # Ken jabs Ryu (health 1) on his 6 (8); Bo interrupts with a Fierce on Ryu and 2 EP
+    # (6 - 1 + 4 = 9 > 8): 5 dice: 6, 2, 2, 2, 2 -> 1: Ryu is out before the Jab.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1),
+                      fighter("bo", wits=2, dexterity=1),
+                      fighter("ryu", wits=3, dexterity=1, intelligence=0,
+                              status={"health": 1}))
+    begin(eng, [[6], [6], [1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="bo", maneuver="Fierce", target_id="ryu", ep_speed=2))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    assert st(eng, "ryu").health == 0
+    entry = ok(eng, sf.ResolveNext())
+    assert "Ken's Jab finds no target: Ryu is out of the fight" in texts(entry)
+    assert not eng.encounter.state.stack
+
+
+def test_the_end_of_the_fight_leaves_nobody_knocked_down() -> None:
+    """When the fight ends, everything that lasts in it ends: EP, dice, blocks, holds,
+    knockdowns (docs/rulesets/street-fighter.md#end-of-the-fight)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, status={"knocked_down": True}),
+                      fighter("ryu", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, c.EndFight())
+    assert not st(eng, "ken").knocked_down and not st(eng, "ryu").knocked_down
+    assert st(eng, "ken").ep == 0 and st(eng, "ken").dice == []
+
+
+def test_concentration_in_the_round_spends_the_die_the_gm_names() -> None:
+    """Concentrating during a round spends a die like any action: the one named
+    (docs/rulesets/street-fighter.md#concentration, docs/rulesets/street-fighter.md#held-die)."""
+    eng = make_engine(fighter("bo", wits=1, style_lore=1, dexterity=2),
+                      fighter("tom", wits=3, dexterity=1))
+    begin(eng, [[9, 6], [2]])
+    ok(eng, sf.HoldDie(fighter_id="bo"))
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    held = next(d.id for d in st(eng, "bo").dice if d.state == "held")
+    ok(eng, sf.Concentrate(fighter_id="bo", concentration="find-weakness", die_id=held))
+    assert faces(eng, "bo", "spent") == [9] and faces(eng, "bo") == [6]
+
+
+def test_a_fighter_joining_mid_round_brings_no_ep_or_dice_and_waits_for_the_next_round() -> None:
+    """A fighter added mid-fight starts with pools within their sheet, no EP and no dice;
+    in a round already going they wait for the next round's dice
+    (docs/rulesets/street-fighter.md#fighters-joining-or-leaving)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3, dexterity=1))
+    begin(eng, [[6], [2]])
+    newcomer = fighter("gen", health=8, chi=2, willpower=4,
+                       status={"health": 12, "chi": 5, "willpower": 1, "ep": 3,
+                               "ep_debt": 2, "knocked_down": True})
+    ok(eng, c.AddFighters(fighter=newcomer))
+    gen = st(eng, "gen")
+    assert (gen.health, gen.chi, gen.willpower) == (8, 2, 1)
+    assert gen.ep == 0 and gen.ep_debt == 0 and gen.dice == [] and not gen.knocked_down
+    assert gen.rolled
+    # Joining at the start of a round, before the dice: they roll with everyone.
+    later = make_engine(fighter("ken", wits=1, dexterity=1))
+    ok(later, c.StartFight())
+    ok(later, c.StartRound())
+    ok(later, c.AddFighters(fighter=fighter("gen", dexterity=1)))
+    assert not st(later, "gen").rolled
+    ok(later, c.NextStep(dice=[[6], [4]]))
+    assert faces(later, "gen") == [4]
+
+
+def test_cancelling_an_interrupt_gives_back_the_block_it_ended() -> None:
+    """Cancelled interrupts take back what declaring them did, also the block that acting
+    again had ended (docs/rulesets/street-fighter.md#cancelling-interrupts,
+    docs/rulesets/street-fighter.md#blocks)."""
+    # Ryu blocks on his 9; in phase 6 he interrupts Ken's Fierce with a Jab on his 6 (8 >
+    # 5): the block ends; cancelling the interrupt brings it back.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3, block=2))
+    begin(eng, [[6], [9, 6]])
+    ok(eng, sf.Act(fighter_id="ryu", maneuver="Block"))
+    ok(eng, sf.ResolveNext())
+    ok(eng, c.NextStep())
+    while eng.encounter.state.phase != 6:
+        ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    assert st(eng, "ryu").block is None
+    entry = ok(eng, sf.CancelInterrupts())
+    assert st(eng, "ryu").block is not None
+    assert "Ryu's Block holds again (the interrupt is cancelled)" in texts(entry)
+
+
+def test_a_changed_maneuver_may_keep_its_name_but_not_take_anothers() -> None:
+    """The GM changes one fighter's maneuver or gives them one; two of a fighter's
+    maneuvers never share a name (docs/rulesets/street-fighter.md#maneuvers)."""
+    eng = make_engine(fighter("ana", wits=1, dexterity=1), fighter("bo", wits=3))
+    ok(eng, sf.SetManeuver(fighter_id="ana", catalogue="Throw"))
+    ok(eng, sf.SetManeuver(fighter_id="ana", replaces="Jab", update={"speed": 3}))
+    ok(eng, sf.SetManeuver(fighter_id="ana", replaces="Jab", update={"speed": 4}))
+    assert [(m.name, m.speed) for m in eng.encounter.fighters["ana"].sheet.maneuvers
+            if m.name == "Jab"] == [("Jab", 4)]
+    assert refused(eng, sf.SetManeuver(fighter_id="ana", replaces="Jab",
+                                       update={"name": "Throw"})) == \
+        "Ana already has a maneuver 'Throw'"
+
+
+def test_an_hour_of_recovery_regains_everything_without_a_roll() -> None:
+    """An hour or more of recovery regains every point, no roll
+    (docs/rulesets/street-fighter.md#recovery)."""
+    # 60 rounds of 60 seconds: Rin, 3 chi down, gets all 3 back.
+    eng = make_engine(fighter("rin", dexterity=1, intelligence=0, chi=4, status={"chi": 1}),
+                      options={"seconds_per_round": 60})
+    ok(eng, c.StartFight())
+    ok(eng, sf.StartRecovery(fighter_id="rin", pool="chi"))
+    for number in range(1, 61):
+        ok(eng, c.StartRound())
+        ok(eng, c.NextStep(dice=[[9]]))
+        ok(eng, c.EndRound())
+        if number < 60:
+            answer(eng, choice="continue", expect="recover-rin")
+    assert "all regained" in pending(eng).prompt
+    entry = answer(eng, choice="roll", expect="recover-rin")
+    assert not _rolls(entry) and st(eng, "rin").chi == 4
+
+
+def test_one_fighters_action_dice_are_rolled_before_the_others() -> None:
+    """At the start of a round the GM may roll (or type) one fighter's action dice first;
+    the others are rolled when the phases begin (docs/rulesets/street-fighter.md#action-dice)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=1))
+    ok(eng, c.StartFight())
+    ok(eng, c.StartRound())
+    entry = ok(eng, sf.RollActionDice(fighter_id="ken", dice=[[3, 8]]))
+    assert entry.summary == "Ken rolls action dice"
+    assert faces(eng, "ken") == [8, 3] and st(eng, "ken").rolled and not st(eng, "ryu").rolled
+    assert "already rolled" in refused(eng, sf.RollActionDice(fighter_id="ken"))
+    ok(eng, c.NextStep(dice=[[5]]))
+    assert faces(eng, "ryu") == [5] and faces(eng, "ken") == [8, 3]
+
+
+def test_the_gm_removes_a_maneuver_from_one_fighters_sheet() -> None:
+    """The GM removes a maneuver from a fighter's sheet; one not on it is refused
+    (docs/rulesets/street-fighter.md#maneuvers)."""
+    eng = make_engine(fighter("ana", wits=1, dexterity=1), fighter("bo", wits=3))
+    ok(eng, sf.SetManeuver(fighter_id="ana", catalogue="Throw"))
+    ok(eng, sf.RemoveManeuver(fighter_id="ana", name=" throw "))
+    assert eng.encounter.fighters["ana"].sheet.maneuvers == []
+    assert refused(eng, sf.RemoveManeuver(fighter_id="ana", name="Throw")) == \
+        "Ana has no maneuver 'Throw' on the sheet"
