@@ -286,12 +286,25 @@ def _check_encounter(enc: Encounter, name: str, source: Path) -> None:
 
 
 def session_to_json(session: Session) -> str:
-    """The text of a session file (current schema version, indented to stay readable)."""
+    """The text of a session file (current schema version), readable in any editor: the
+    live fight and its start indented, then the log one entry to a line.
+
+    Its changes and events leave out what is at its default (a change's ``"op": "set"``,
+    an event's empty ``data``; see their fields), and the entries are not indented: the
+    two were two thirds of a long fight's file (issue 16). Any fightdesk that reads
+    schema version 2 reads it, as the defaults fill back in."""
     from fightdesk.engine.model import SCHEMA_VERSION
 
     if session.schema_version != SCHEMA_VERSION:
         session = session.model_copy(update={"schema_version": SCHEMA_VERSION})
-    return session.model_dump_json(indent=1) + "\n"
+    head = session.model_dump_json(indent=1, exclude={"log", "redo"})
+    parts = [head.removesuffix("}").rstrip()]
+    for name in ("log", "redo"):
+        entries = getattr(session, name)
+        lines = ",\n".join(entry.model_dump_json() for entry in entries)
+        parts.append(f',\n "{name}": [\n{lines}\n ]' if lines else f',\n "{name}": []')
+    parts.append("\n}\n")
+    return "".join(parts)
 
 
 def save_session(session: Session, path: Path | str) -> None:
