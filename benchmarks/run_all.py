@@ -58,8 +58,9 @@ def run(script: Path) -> tuple[list[dict[str, Any]], str | None, float]:
         return [], f"took over {TIMEOUT_S} s", time.perf_counter() - started
     took = time.perf_counter() - started
     if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines()
-        reason = lines[-1] if lines else f"exit status {done.returncode}"
+        lines = [line for line in (done.stderr or done.stdout).strip().splitlines()
+                 if "propagateSizeHints" not in line]  # the offscreen platform's chatter
+        reason = f"exit status {done.returncode}" + (f": {lines[-1]}" if lines else "")
         if "unrecognized arguments: --json" in (done.stderr or ""):
             reason = "takes no --json yet"
         rows = last_json_list(done.stdout)

@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"undo and redo, 5 steps each way, {LOOPS} times: resident memory grew {grown} KB, "
           f"Python's heap {python_grown / 1024:.1f} KB (goal: none; allowed "
           f"{LOOP_GOAL_KB:g} KB of allocator noise)")
-    window.close()
+    # Not window.close(): the fight has unsaved work, so closing would ask about it.
     if args.json:
         rows: list[Row] = [
             row(f"soak: memory per log entry, {args.actions} actions with the window",
