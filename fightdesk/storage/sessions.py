@@ -301,10 +301,30 @@ def session_to_json(session: Session) -> str:
     parts = [head.removesuffix("}").rstrip()]
     for name in ("log", "redo"):
         entries = getattr(session, name)
-        lines = ",\n".join(entry.model_dump_json() for entry in entries)
-        parts.append(f',\n "{name}": [\n{lines}\n ]' if lines else f',\n "{name}": []')
+        if not entries:
+            parts.append(f',\n "{name}": []')
+            continue
+        # One dump of the whole list, then a line break before each entry: inside a JSON
+        # string a quote is always escaped, so '},{"seq":' is only ever between objects
+        # (at worst a break inside an entry, which JSON allows anywhere between tokens).
+        text = _entries_json(entries)[1:-1].replace('},{"seq":', '},\n{"seq":')
+        parts.append(f',\n "{name}": [\n{text}\n ]')
     parts.append("\n}\n")
     return "".join(parts)
+
+
+def _entries_json(entries: list[Any]) -> str:
+    from pydantic import TypeAdapter
+
+    from fightdesk.engine.model import LogEntry
+
+    global _LOG_ADAPTER
+    if _LOG_ADAPTER is None:
+        _LOG_ADAPTER = TypeAdapter(list[LogEntry])
+    return _LOG_ADAPTER.dump_json(entries).decode("utf-8")
+
+
+_LOG_ADAPTER: Any = None
 
 
 def save_session(session: Session, path: Path | str) -> None:
