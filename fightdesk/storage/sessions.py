@@ -84,11 +84,15 @@ def session_from_json(text: str, source: Path | str) -> Session:
         data = _parse_json(text, source)
         version = _schema_version(data, source, SCHEMA_VERSION)
         data = migrate(data, version, source)
-        _check_ruleset_ids(data, source)
         try:
             session = Session.model_validate(data)
         except ValidationError as exc:
+            # Only a file the models refuse can name an unknown ruleset; the walk that
+            # finds it is as slow as the parse itself on a big fight (issue 16).
+            _check_ruleset_ids(data, source)
             raise _validation_problem(exc, source) from None
+        for root in ("encounter", "start"):
+            _check_parts_agree(data.get(root), root, source)
     _check_consistency(session, source)
     check_session(session, source)  # the ruleset's checks and the history proof (trust.py)
     return session
