@@ -190,23 +190,23 @@ class Event:
         default_factory=dict)
 
 
-class LogEntry(BaseModel):
+@dataclass(slots=True, kw_only=True, config=ConfigDict(extra="forbid"))
+class LogEntry:
     """One applied command: what the GM asked, what happened, and the state changes.
 
     ``step`` groups entries into one undo step (a whole interrupt resolution with all
-    its answers shares the step of its first entry)."""
+    its answers shares the step of its first entry). A slotted dataclass, not a model,
+    like its changes and events (a long fight holds thousands)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    seq: int = Field(ge=0)
-    step: int = Field(ge=0)
+    seq: Annotated[int, Field(ge=0)]
+    step: Annotated[int, Field(ge=0)]
     round: int = 0
     # Where in the round it happened, in the ruleset's words ("phase 7", "Kaede's turn").
     where: str = ""
     command: dict[str, Any]
     summary: str
-    events: list[Event] = Field(default_factory=list)
-    changes: list[Change] = Field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
