@@ -15,16 +15,22 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+for _path in (REPO, REPO / "benchmarks"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from _rows import Row, at_most, print_json, row  # noqa: E402
 
 from fightdesk.engine import commands as c  # noqa: E402
 from fightdesk.engine.engine import Engine  # noqa: E402
@@ -71,7 +77,10 @@ def big_session(fighters: int, events: int) -> tuple[Engine, int]:
         assert out.ok, out.error
     ids = list(enc.order)
     i = 0
-    while sum(len(e.events) for e in engine.session.log) < events:
+    # A running count: re-counting every event on each pass made building the fight
+    # quadratic (78 s for 10,000 events).
+    counted = sum(len(e.events) for e in engine.session.log)
+    while counted < events:
         kind = i % 3
         if kind == 0:
             fid = ids[i % len(ids)]
@@ -82,8 +91,10 @@ def big_session(fighters: int, events: int) -> tuple[Engine, int]:
         else:
             out = engine.apply(c.Note(text=f"Round note {i}: the crowd roars"))
         assert out.ok, out.error
+        assert out.entry is not None
+        counted += len(out.entry.events)
         i += 1
-    return engine, sum(len(e.events) for e in engine.session.log)
+    return engine, counted
 
 
 def library_fighters(count: int) -> list[Fighter]:
@@ -120,7 +131,8 @@ def bench_library(folder: Path, count: int, repeat: int) -> dict[str, float]:
     return {"library save": save, "library load": load}
 
 
-def bench_session(folder: Path, engine: Engine, events: int, repeat: int) -> dict[str, float]:
+def bench_session(folder: Path, engine: Engine, events: int,
+                  repeat: int) -> tuple[dict[str, float], dict[str, float]]:
     path = folder / "big.json"
     session = engine.session
     save_session(session, path)
@@ -134,7 +146,8 @@ def bench_session(folder: Path, engine: Engine, events: int, repeat: int) -> dic
     print(f"         baseline, plain json of the same file: read+parse {read_base:.1f} ms "
           f"(load is {load / read_base:.1f}x), dump+write {write_base:.1f} ms "
           f"(save is {save / write_base:.1f}x)")
-    return {"session save": save, "session load": load}
+    return {"session save": save, "session load": load}, {"load": load / read_base,
+                                                          "save": save / write_base}
 
 
 def json_baseline(path: Path, repeat: int) -> tuple[float, float]:
@@ -181,11 +194,56 @@ def bench_autosave(folder: Path, engine: Engine, repeat: int) -> dict[str, float
             "snapshot": snapshot, "restore": restore}
 
 
+def bench_real_fight(folder: Path, entries: int, repeat: int) -> list[Row]:
+    """Issue 16's file size per log entry, and ``fightdesk summary --all`` against
+    ``fightdesk check`` on the same file (whole processes), on a real fight."""
+    from _fights import real_fight
+
+    engine = real_fight(entries)
+    path = folder / f"real-{entries}.json"
+    save_session(engine.session, path)
+    per_entry = (path.stat().st_size - _empty_log_size(engine)) / len(engine.session.log) / 1024
+    print(f"real fight  {entries} log entries, {path.stat().st_size / 1e6:.2f} MB: "
+          f"{per_entry:.2f} KB of file per entry (goal <= 1.5 KB)")
+    rows = [row(f"file per log entry, real fight of {entries} entries", None, None,
+                "<= 1.5 KB", per_entry <= 1.5, value=f"{per_entry:.2f} KB")]
+    fightdesk = [sys.executable, "-m", "fightdesk"]
+    check = median_ms(lambda: _run([*fightdesk, "check", str(path)]), repeat)
+    for fmt, limit in (("md", 2.0), ("html", 2.0), ("pdf", 3.0)):
+        command = [*fightdesk, "summary", str(path), "--all", "--format", fmt,
+                   "-o", str(folder / f"summary.{fmt}")]
+        took = median_ms(partial(_run, command), repeat)
+        print(f"            summary --all --format {fmt}: {took:.0f} ms, "
+              f"{took / check:.2f}x of check ({check:.0f} ms; goal <= {limit:g}x)")
+        ratio, goal, met = at_most(took / check, limit)
+        rows.append(row(f"summary --all --format {fmt} vs check, {entries}-entry fight "
+                        "(whole processes)", took, ratio, goal, met))
+    return rows
+
+
+def _empty_log_size(engine: Engine) -> int:
+    """The file size of the same fight with an empty log (what is not the log's)."""
+    from fightdesk.storage.sessions import session_to_json
+
+    bare = engine.session.model_copy(update={"log": [], "redo": []})
+    return len(session_to_json(bare).encode("utf-8"))
+
+
+def _run(command: list[str]) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
+    parser.add_argument("--json", action="store_true",
+                        help="print the figures as JSON rows at the end (run_all.py)")
     args = parser.parse_args(argv)
     fighters, events, library, repeat = (40, 1_000, 300, 3) if args.quick else (200, 10_000, 2_000, 15)
+    rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="fightdesk-bench-") as tmp:
         folder = Path(tmp)
         figures = {}
@@ -193,9 +251,20 @@ def main(argv: list[str] | None = None) -> int:
         figures.update(bench_library(folder, library, repeat))
         started = time.perf_counter()
         engine, counted = big_session(fighters, events)
-        print(f"(built the fight in {time.perf_counter() - started:.1f} s)")
-        figures.update(bench_session(folder, engine, counted, repeat))
+        built = time.perf_counter() - started
+        print(f"(built the fight in {built:.1f} s, in linear time)")
+        session_figures, ratios = bench_session(folder, engine, counted, repeat)
+        figures.update(session_figures)
         figures.update(bench_autosave(folder, engine, repeat * 10))
+        size = f"{fighters} fighters, {counted:,} events"
+        rows.append(row(f"session load ({size}) vs plain json parse", figures["session load"],
+                        *at_most(ratios["load"], 2.0)))
+        rows.append(row(f"session save ({size}) vs plain json dump", figures["session save"],
+                        *at_most(ratios["save"], 1.2)))
+        rows.append(row(f"build the benchmark session ({size})", built * 1000, None,
+                        "linear time", None))
+        del engine
+        rows += bench_real_fight(folder, 1_000, max(3, repeat // 3))
     print()
     print("target check (medians):")
     missed = 0
@@ -208,7 +277,10 @@ def main(argv: list[str] | None = None) -> int:
         missed += not ok
         print(f"  {name:14} {value:8.2f} ms  (target < {TARGETS_MS[kind]:.0f} ms) "
               f"{'ok' if ok else 'MISSED'}")
-    return 1 if missed and not args.quick else 0
+        rows.append(row(f"{name} (absolute)", value, None, f"< {TARGETS_MS[kind]:.0f} ms", ok))
+    if args.json:
+        print_json(rows)
+    return 1 if missed and not args.quick and not args.json else 0
 
 
 if __name__ == "__main__":

@@ -61,10 +61,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         _resume_collector()
         _tell(f"fightdesk: cannot start the window ({exc}). On Linux install: {LINUX_PACKAGES}")
         return 1
-    from fightdesk.import_shortcuts import skip_pyside_source_scan
-
-    skip_pyside_source_scan()
-
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *qt_args])
     _describe_application(app)
@@ -89,9 +85,6 @@ def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
     no action can come first.
     """
     probe.mark("first-paint")
-    from fightdesk.import_shortcuts import skip_pydantic_plugin_lookup
-
-    skip_pydantic_plugin_lookup()  # here, as its version check loads pydantic-core
     window.build_body()
     _tell_settings_problem(window)
     if _restore_or_reopen(window, path):

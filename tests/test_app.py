@@ -76,8 +76,6 @@ def _run_app_in_process(argv: list[str], monkeypatch: pytest.MonkeyPatch,
                         capsys: pytest.CaptureFixture[str]) -> tuple[MainWindow, dict[str, float]]:
     QApplication.instance() or QApplication([])
     monkeypatch.setenv(app_module.PROBE_ENV, "1")
-    # What the window sets for itself (import_shortcuts), undone after the test.
-    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "__all__")
     monkeypatch.setattr(app_module, "_close_on_interrupt", lambda window: None)  # keep pytest's SIGINT
     before = {id(w) for w in QApplication.topLevelWidgets()}
     assert app_module.main(argv) == 0

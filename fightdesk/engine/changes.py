@@ -11,9 +11,10 @@ from __future__ import annotations
 import typing
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.dataclasses import dataclass
 from pydantic_core import to_jsonable_python
 
 from .derived import forget
@@ -26,16 +27,26 @@ class RuleViolation(Exception):
     """A command that the rules do not allow; its message is shown to the GM as is."""
 
 
-class Change(BaseModel):
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
+@dataclass(slots=True, config=ConfigDict(extra="forbid"))
+class Change:
     """One write: ``target`` is the path from the encounter to a model or a dict,
     ``key`` the attribute or dict key; ``op`` says whether the slot is set, added
-    to a dict, or removed from it."""
+    to a dict, or removed from it.
+
+    A slotted dataclass rather than a model: a long fight holds tens of thousands of
+    them, and a model's per-object dict and set of given fields cost about four times
+    the memory (issue 16). pydantic validates and saves it all the same."""
 
     target: tuple[PathKey, ...]
     key: PathKey
-    op: Literal["set", "put", "del"] = "set"
-    before: Any = None
-    after: Any = None
+    # Saved only when they say something (a long fight's file is mostly changes).
+    op: Annotated[Literal["set", "put", "del"], Field(exclude_if=lambda op: op == "set")] = "set"
+    before: Annotated[Any, Field(exclude_if=_is_none)] = None
+    after: Annotated[Any, Field(exclude_if=_is_none)] = None
 
     def inverse(self) -> Change:
         op: Literal["set", "put", "del"] = (
@@ -144,6 +155,55 @@ def apply_all_or_none(root: Any, changes: Iterable[Change]) -> None:
         raise
 
 
+def narrowed(change: Change, old: Any, new: Any, *, field: bool) -> list[Change]:
+    """A ``set`` that replaced a whole model (a stack move, a pending decision, a die)
+    as the writes of only the fields that differ, each at its own path.
+
+    Applied in order they leave the state equal to the whole replacement, and their
+    inverses in reverse order undo it, so undo, redo, revert and the rebuild from the
+    log work as before; but the log keeps a few values instead of two copies of the
+    whole model (issue 16: a log entry's memory and file size). Only models whose
+    every write is checked field by field (``validate_assignment``, no validator across
+    fields) are written into; anything else is kept whole. ``field``: the slot is a
+    model's field (so a list in it knows its item type), not a list item or dict entry."""
+    out: list[Change] = []
+    _narrow(change.target, change.key, old, new, change.before, change.after, out, field)
+    return out
+
+
+def _narrow(target: Path, key: PathKey, old: Any, new: Any, before: Any, after: Any,
+            out: list[Change], field: bool = False) -> None:
+    if (isinstance(new, BaseModel) and type(old) is type(new) and _writable_by_field(type(new))
+            and type(before) is dict and type(after) is dict
+            and before.keys() == after.keys() == field_names(type(new))):
+        inner = (*target, key)
+        for name, was in before.items():
+            now = after[name]
+            if was != now:
+                _narrow(inner, name, getattr(old, name, None), getattr(new, name), was, now,
+                        out, True)
+        return
+    if (isinstance(new, list) and isinstance(old, list) and type(before) is list
+            and type(after) is list and field
+            and len(before) == len(after) == len(new) == len(old)
+            and new and isinstance(new[0], BaseModel)):
+        # The items of a list field (a fighter's dice): each changed item on its own.
+        inner = (*target, key)
+        for index, (was, now) in enumerate(zip(before, after, strict=True)):
+            if was != now:
+                _narrow(inner, index, old[index], new[index], was, now, out)
+        return
+    out.append(Change(target=target, key=key, op="set", before=before, after=after))
+
+
+@cache
+def _writable_by_field(model: type[BaseModel]) -> bool:
+    """Whether writing one field at a time is checked as writing the whole model is."""
+    config = model.model_config
+    return (bool(config.get("validate_assignment")) and not config.get("frozen")
+            and not model.__pydantic_decorators__.model_validators)
+
+
 def revert_all(root: Any, changes: list[Change]) -> None:
     for change in reversed(changes):
         apply_change(root, change.inverse())
@@ -174,7 +234,8 @@ class Transaction:
     def set(self, target: Path, key: str, value: Any) -> None:
         """Set attribute ``key`` of the model at ``target`` (validated by pydantic)."""
         holder = resolve(self.root, target)
-        before = _plain_or_snapshot(getattr(holder, key))
+        old = getattr(holder, key)
+        before = _plain_or_snapshot(old)
         after = _plain_or_snapshot(value)
         if before == after:
             return
@@ -190,21 +251,30 @@ class Transaction:
             _apply_checked(self.root, _change(target, key, "set", before, after))
         # Record the value as validated ("7" becomes 7), so the log says what the state
         # holds and a write that changes nothing leaves no change behind.
-        after = _plain_or_snapshot(getattr(holder, key))
+        now = getattr(holder, key)
+        after = _plain_or_snapshot(now)
         if after == before:
             return
-        self.changes.append(_change(target, key, "set", before, after))
+        change = _change(target, key, "set", before, after)
+        if type(before) is dict:
+            self.changes.extend(narrowed(change, old, now, field=True))
+        else:
+            self.changes.append(change)
 
     def set_item(self, target: Path, index: PathKey, value: Any) -> None:
         """Replace one item of the list or dict at ``target``."""
         holder = resolve(self.root, target)
-        before = _plain_or_snapshot(holder[index])
+        old = holder[index]
+        before = _plain_or_snapshot(old)
         after = _plain_or_snapshot(value)
         if before == after:
             return
         change = _change(target, index, "set", before, after)
         _apply_checked(self.root, change)
-        self.changes.append(change)
+        if type(before) is dict:
+            self.changes.extend(narrowed(change, old, holder[index], field=False))
+        else:
+            self.changes.append(change)
 
     def put(self, target: Path, key: PathKey, value: Any) -> None:
         """Add ``value`` to the dict at ``target`` under ``key`` (or insert into a list)."""

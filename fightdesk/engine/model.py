@@ -8,9 +8,11 @@ new ruleset is one registry entry and one data module, and nothing here changes.
 from __future__ import annotations
 
 import re
+from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.dataclasses import dataclass
 
 from .base import Side, StateModel
 from .changes import Change
@@ -170,35 +172,41 @@ class Encounter(StateModel):
         return self.fighters[fighter_id].name
 
 
-class Event(BaseModel):
-    """One readable line of what happened, with its roll if there was one."""
+def _is_none(value: Any) -> bool:
+    return value is None
 
-    model_config = ConfigDict(extra="forbid")
+
+@dataclass(slots=True, config=ConfigDict(extra="forbid"))
+class Event:
+    """One readable line of what happened, with its roll if there was one (a slotted
+    dataclass, not a model: see :class:`~fightdesk.engine.changes.Change`)."""
 
     text: str
-    roll: Roll | None = None
-    fighter_id: str | None = None
-    kind: str = "note"
-    data: dict[str, Any] = Field(default_factory=dict)
+    # Saved only when they say something (most lines have no roll and no data).
+    roll: Annotated[Roll | None, Field(exclude_if=_is_none)] = None
+    fighter_id: Annotated[str | None, Field(exclude_if=_is_none)] = None
+    kind: Annotated[str, Field(exclude_if=lambda kind: kind == "note")] = "note"
+    data: Annotated[dict[str, Any], Field(exclude_if=lambda data: not data)] = field(
+        default_factory=dict)
 
 
-class LogEntry(BaseModel):
+@dataclass(slots=True, kw_only=True, config=ConfigDict(extra="forbid"))
+class LogEntry:
     """One applied command: what the GM asked, what happened, and the state changes.
 
     ``step`` groups entries into one undo step (a whole interrupt resolution with all
-    its answers shares the step of its first entry)."""
+    its answers shares the step of its first entry). A slotted dataclass, not a model,
+    like its changes and events (a long fight holds thousands)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    seq: int = Field(ge=0)
-    step: int = Field(ge=0)
+    seq: Annotated[int, Field(ge=0)]
+    step: Annotated[int, Field(ge=0)]
     round: int = 0
     # Where in the round it happened, in the ruleset's words ("phase 7", "Kaede's turn").
     where: str = ""
     command: dict[str, Any]
     summary: str
-    events: list[Event] = Field(default_factory=list)
-    changes: list[Change] = Field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod

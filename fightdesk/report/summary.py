@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..engine.changes import apply_all
 from ..engine.model import Encounter, Event, LogEntry, Session
@@ -317,14 +317,14 @@ def summarize(session: Session, rounds: Iterable[int] | None = None,
     reader = _LogReader(session, ruleset)
     summaries, ends = reader.read(set(wanted))
     start_of_first = reader.before[wanted[0]]
-    points_label = _points_label(ruleset, start_of_first, ends)
+    points_label = _points_label(start_of_first, ends)
     totals: dict[str, Tally] = {}
     for rnd in summaries:
         for tally in rnd.tallies:
             total = totals.setdefault(tally.fighter_id, Tally(tally.fighter_id, tally.fighter))
             total.add(tally)
     order = _fighter_order(start_of_first, [ends[r.number] for r in summaries])
-    chart = _chart(ruleset, start_of_first, summaries, ends, order, points_label)
+    chart = _chart(start_of_first, summaries, order, points_label)
     return FightSummary(
         title=session.start.name or session.encounter.name,
         ruleset=ruleset.title or ruleset.id,
@@ -333,7 +333,7 @@ def summarize(session: Session, rounds: Iterable[int] | None = None,
         rounds=tuple(summaries),
         totals=tuple(totals[f] for f in order if f in totals),
         chart=chart,
-        start_states=_states(ruleset, start_of_first),
+        start_states=start_of_first.states,
     )
 
 
@@ -355,7 +355,8 @@ class _LogReader:
         self.session = session
         self.ruleset = ruleset
         self.names: dict[str, str] = {}
-        self.before: dict[int, Encounter] = {}
+        # How the fight stood before the first entry of each wanted round.
+        self.before: dict[int, _Moment] = {}
         # Log seq -> {fighter id: health change} of the GM's overrides in that entry.
         self.overrides: dict[int, dict[str, int]] = {}
 
@@ -375,17 +376,19 @@ class _LogReader:
         return {fid: self._health(enc, fid) - was for fid, was in before.items()
                 if fid in enc.fighters and self._health(enc, fid) != was}
 
-    def read(self, wanted: set[int]) -> tuple[list[RoundSummary], dict[int, Encounter]]:
+    def read(self, wanted: set[int]) -> tuple[list[RoundSummary], dict[int, _Moment]]:
+        """One replay of the log; what the summary needs of the fight at a round's start
+        and end is read off the replay there (no copies of the whole fight)."""
         enc = self.session.start.model_copy(deep=True)
         self._learn_names(enc)
         log = self.session.log
         last_of = {entry.round: i for i, entry in enumerate(log)}
         collected: dict[int, list[tuple[LogEntry, bool]]] = {n: [] for n in wanted}
-        ends: dict[int, Encounter] = {}
+        ends: dict[int, _Moment] = {}
         previous_step: int | None = None
         for i, entry in enumerate(log):
-            if entry.round not in self.before:
-                self.before[entry.round] = enc.model_copy(deep=True)
+            if entry.round in wanted and entry.round not in self.before:
+                self.before[entry.round] = _moment(self.ruleset, enc)
             overridden = self._health_before(enc, entry) if entry.round in collected else {}
             try:
                 apply_all(enc, entry.changes)
@@ -400,7 +403,7 @@ class _LogReader:
                 collected[entry.round].append((entry, entry.step == previous_step))
             previous_step = entry.step
             if last_of[entry.round] == i and entry.round in wanted:
-                ends[entry.round] = enc.model_copy(deep=True)
+                ends[entry.round] = _moment(self.ruleset, enc)
         summaries = [self._round(n, collected[n], ends[n]) for n in sorted(wanted)]
         return summaries, ends
 
@@ -424,7 +427,7 @@ class _LogReader:
         return text
 
     def _round(self, number: int, entries: list[tuple[LogEntry, bool]],
-               end: Encounter) -> RoundSummary:
+               end: _Moment) -> RoundSummary:
         turns: list[Turn] = []
         actions: list[Action] = []
         tallies: dict[str, Tally] = {}
@@ -483,7 +486,7 @@ class _LogReader:
             action = self._action(entry, continues)
             if action is not None:
                 actions.append(action)
-        order = _fighter_order(end, [])
+        order = end.order
         ordered = [tallies[f] for f in order if f in tallies]
         ordered += [t for f, t in tallies.items() if f not in order]
         return RoundSummary(
@@ -492,7 +495,7 @@ class _LogReader:
             actions=tuple(actions),
             tallies=tuple(ordered),
             down=tuple(down),
-            states=_states(self.ruleset, end),
+            states=end.states,
         )
 
     def _action(self, entry: LogEntry, continues: bool) -> Action | None:
@@ -582,19 +585,39 @@ def _int(value: Any) -> int:
         return 0
 
 
-def _fighter_order(first: Encounter, later: Sequence[Encounter]) -> list[str]:
+def _fighter_order(first: _Moment, later: Sequence[_Moment]) -> list[str]:
     """Fighters in the encounter's order, then anyone who joined later."""
-    order = list(first.order) + [f for f in first.fighters if f not in first.order]
-    for enc in later:
-        for fid in [*enc.order, *enc.fighters]:
-            if fid not in order:
+    order = list(first.order)
+    seen = set(order)
+    for moment in later:
+        for fid in moment.order:
+            if fid not in seen:
                 order.append(fid)
+                seen.add(fid)
     return order
 
 
-def _states(ruleset: Ruleset, enc: Encounter) -> tuple[FighterState, ...]:
+class _Moment(NamedTuple):
+    """What a summary reads of the fight at one moment (a round's start or end)."""
+
+    order: list[str]  # the encounter's order, then fighters not in it
+    states: tuple[FighterState, ...]
+    # The first resource on the card of a fighter in the order (EP...), if any.
+    points_label: str | None
+
+
+def _moment(ruleset: Ruleset, enc: Encounter) -> _Moment:
+    order = list(enc.order) + [f for f in enc.fighters if f not in enc.order]
+    states = _states(ruleset, enc, order)
+    in_order = set(enc.order)
+    label = next((s.resources[0].label for s in states
+                  if s.fighter_id in in_order and s.resources), None)
+    return _Moment(order, states, label)
+
+
+def _states(ruleset: Ruleset, enc: Encounter, order: list[str]) -> tuple[FighterState, ...]:
     result = []
-    for fid in _fighter_order(enc, []):
+    for fid in order:
         if fid not in enc.fighters:
             continue
         card = ruleset.card(enc, fid)
@@ -611,20 +634,17 @@ def _states(ruleset: Ruleset, enc: Encounter) -> tuple[FighterState, ...]:
     return tuple(result)
 
 
-def _points_label(ruleset: Ruleset, first: Encounter, ends: dict[int, Encounter]) -> str:
+def _points_label(first: _Moment, ends: dict[int, _Moment]) -> str:
     """The ruleset's main resource: the first resource on a fighter's card (EP...)."""
-    for enc in [first, *ends.values()]:
-        for fid in enc.order:
-            if fid in enc.fighters:
-                resources = ruleset.card(enc, fid).resources
-                if resources:
-                    return resources[0].label
+    for moment in [first, *ends.values()]:
+        if moment.points_label is not None:
+            return moment.points_label
     return "points"
 
 
-def _chart(ruleset: Ruleset, first: Encounter, rounds: Sequence[RoundSummary],
-           ends: dict[int, Encounter], order: list[str], resource_label: str) -> FightChart:
-    points = [("start", _states(ruleset, first))] + [
+def _chart(first: _Moment, rounds: Sequence[RoundSummary],
+           order: list[str], resource_label: str) -> FightChart:
+    points = [("start", first.states)] + [
         (r.short_title, r.states) for r in rounds
     ]
     series: list[Series] = []

@@ -84,11 +84,15 @@ def session_from_json(text: str, source: Path | str) -> Session:
         data = _parse_json(text, source)
         version = _schema_version(data, source, SCHEMA_VERSION)
         data = migrate(data, version, source)
-        _check_ruleset_ids(data, source)
         try:
             session = Session.model_validate(data)
         except ValidationError as exc:
+            # Only a file the models refuse can name an unknown ruleset; the walk that
+            # finds it is as slow as the parse itself on a big fight (issue 16).
+            _check_ruleset_ids(data, source)
             raise _validation_problem(exc, source) from None
+        for root in ("encounter", "start"):
+            _check_parts_agree(data.get(root), root, source)
     _check_consistency(session, source)
     check_session(session, source)  # the ruleset's checks and the history proof (trust.py)
     return session
@@ -286,12 +290,45 @@ def _check_encounter(enc: Encounter, name: str, source: Path) -> None:
 
 
 def session_to_json(session: Session) -> str:
-    """The text of a session file (current schema version, indented to stay readable)."""
+    """The text of a session file (current schema version), readable in any editor: the
+    live fight and its start indented, then the log one entry to a line.
+
+    Its changes and events leave out what is at its default (a change's ``"op": "set"``,
+    an event's empty ``data``; see their fields), and the entries are not indented: the
+    two were two thirds of a long fight's file (issue 16). Any fightdesk that reads
+    schema version 2 reads it, as the defaults fill back in."""
     from fightdesk.engine.model import SCHEMA_VERSION
 
     if session.schema_version != SCHEMA_VERSION:
         session = session.model_copy(update={"schema_version": SCHEMA_VERSION})
-    return session.model_dump_json(indent=1) + "\n"
+    head = session.model_dump_json(indent=1, exclude={"log", "redo"})
+    parts = [head.removesuffix("}").rstrip()]
+    for name in ("log", "redo"):
+        entries = getattr(session, name)
+        if not entries:
+            parts.append(f',\n "{name}": []')
+            continue
+        # One dump of the whole list, then a line break before each entry: inside a JSON
+        # string a quote is always escaped, so '},{"seq":' is only ever between objects
+        # (at worst a break inside an entry, which JSON allows anywhere between tokens).
+        text = _entries_json(entries)[1:-1].replace('},{"seq":', '},\n{"seq":')
+        parts.append(f',\n "{name}": [\n{text}\n ]')
+    parts.append("\n}\n")
+    return "".join(parts)
+
+
+def _entries_json(entries: list[Any]) -> str:
+    from pydantic import TypeAdapter
+
+    from fightdesk.engine.model import LogEntry
+
+    global _LOG_ADAPTER
+    if _LOG_ADAPTER is None:
+        _LOG_ADAPTER = TypeAdapter(list[LogEntry])
+    return _LOG_ADAPTER.dump_json(entries).decode("utf-8")
+
+
+_LOG_ADAPTER: Any = None
 
 
 def save_session(session: Session, path: Path | str) -> None:
