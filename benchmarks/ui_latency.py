@@ -104,6 +104,8 @@ def answer_all(engine: Engine, apply: Any) -> None:
 def pad_log(engine: Engine, entries: int) -> None:
     """Make the log ``entries`` long: copies of one logged note before the real entries
     (renumbered after them), so undo and redo at the end work on the real ones."""
+    from dataclasses import replace
+
     from fightdesk.engine import commands as c
 
     log = engine.session.log
@@ -111,8 +113,8 @@ def pad_log(engine: Engine, entries: int) -> None:
     note = log.pop()
     real = list(log)
     extra = max(0, entries - len(real))
-    filler = [note.model_copy(update={"seq": n, "step": n}) for n in range(extra)]
-    moved = [e.model_copy(update={"seq": e.seq + extra, "step": e.step + extra}) for e in real]
+    filler = [replace(note, seq=n, step=n) for n in range(extra)]
+    moved = [replace(e, seq=e.seq + extra, step=e.step + extra) for e in real]
     log[:] = filler + moved
 
 

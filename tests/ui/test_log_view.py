@@ -6,6 +6,7 @@ model touches and calls the view makes, never in time)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -148,7 +149,7 @@ def long_log(entries: int) -> PracticeEngine:
     engine = practice_engine()
     assert engine.apply(c.Note(text="The crowd roars")).ok
     note = engine.session.log[0]
-    engine.session.log[:] = [note.model_copy(update={"seq": n, "step": n}) for n in range(entries)]
+    engine.session.log[:] = [replace(note, seq=n, step=n) for n in range(entries)]
     return engine
 
 
