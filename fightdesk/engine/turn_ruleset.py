@@ -11,6 +11,7 @@ fighters and shows them, but cannot start a fight or act.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import conditions, pending_roll, turns
@@ -80,6 +81,53 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         first = turns.begin(ctx, TURNS, sections, self._skips(ctx.enc))
         if first is not None:
             self._turn_begins(ctx, first.fighter_id)
+
+    def autopilot_step(self, enc: Encounter, *, roll: Callable[[PendingRoll], Command | None],
+                       turn: Callable[[Fighter], Command | None]) -> Command | None:
+        """The steps every turn-order autopilot takes alike (docs/simulate.md#how-a-fight-is-played):
+        a question gets the values it suggests, the fight and each round are started, a
+        waiting roll goes to ``roll``, the turn holder's move to ``turn``; a turn whose
+        fighter is gone or out of the fight passes."""
+        from . import commands as c
+
+        state = enc.state
+        pending = self.pending(enc)
+        if pending is not None:
+            return c.Answer(decision_id=pending.id, values={}, by="autopilot")
+        if state.stage == "setup":
+            return c.StartFight()
+        if state.stage == "round-over":
+            return c.StartRound()
+        if state.stage != "turns":
+            return None
+        if state.roll is not None:
+            return roll(state.roll)
+        fid = turns.current_fighter(state.turns)
+        if fid is None or fid not in enc.fighters or self.is_out(enc.fighters[fid]):
+            return c.NextStep()
+        return turn(enc.fighters[fid])
+
+    # What a refusal says when a turn's action is tried while a roll waits.
+    roll_waiting_line: ClassVar[str] = "a roll is waiting: make it first"
+
+    def turn_holder(self, ctx: Context, fid: str) -> Fighter:
+        """The fighter acting on their own turn, or a refusal: the fighter must exist, the
+        turn be theirs, and no roll be waiting."""
+        enc = ctx.enc
+        if fid not in enc.fighters:
+            ctx.fail(f"no fighter {fid!r}")
+        fighter = enc.fighters[fid]
+        if enc.state.stage != "turns" or turns.current_fighter(enc.state.turns) != fid:
+            ctx.fail(f"not {fighter.name}'s turn")
+        if enc.state.roll is not None:
+            ctx.fail(self.roll_waiting_line)
+        return fighter
+
+    def target(self, ctx: Context, fid: str | None) -> Fighter:
+        """The fighter an action is aimed at, or "choose a target"."""
+        if not fid or fid not in ctx.enc.fighters:
+            ctx.fail("choose a target")
+        return ctx.enc.fighters[fid]
 
     def next_turn(self, ctx: Context) -> None:
         """End the current turn and give the next; the round ends after the last."""

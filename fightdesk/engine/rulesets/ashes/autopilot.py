@@ -17,7 +17,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ... import commands as c
-from ... import turns
 from ...changes import RuleViolation
 from ...odds import challenge_success
 from . import commands as ash
@@ -36,24 +35,11 @@ if TYPE_CHECKING:
 
 
 def next_command(ruleset: Ashes, enc: Encounter, rng: random.Random) -> c.Command | None:
-    state = enc.state
-    pending = ruleset.pending(enc)
-    if pending is not None:
-        return c.Answer(decision_id=pending.id, values={}, by="autopilot")
-    if state.stage == "setup":
-        return c.StartFight()
-    if state.stage == "round-over":
-        return c.StartRound()
-    if state.stage != "turns":
-        return None
-    if state.roll is not None:
-        return _defend_or_flip(ruleset, enc)
-    fid = turns.current_fighter(state.turns)
-    if fid is None or fid not in enc.fighters:
-        return c.NextStep()
-    me = enc.fighters[fid]
-    if ruleset.is_out(me):
-        return c.NextStep()
+    return ruleset.autopilot_step(enc, roll=lambda roll: _defend_or_flip(ruleset, enc),
+                                  turn=lambda me: _turn(ruleset, enc, me, rng))
+
+
+def _turn(ruleset: Ashes, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
     st = me.status
     if st.offense is None or st.attacks_left > 0:
         choice = _best_challenge(ruleset, enc, me, rng)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 class Ashes(AshesViews):
     id = "ashes"
     title = rulesets.info("ashes").title
+    roll_waiting_line = "a challenge is waiting: flip it first"
     # Injuries and spent Force and physical stats outlast one fight (recovery brings them back).
     lasting_status = ("hp", "force", "physical")
     stack_columns = ("Fighter", "Challenge or defense", "Coins", "Advantage", "Spent", "Cost")
@@ -182,23 +183,11 @@ class Ashes(AshesViews):
         return None
 
     # --- the offensive action -------------------------------------------------------------------
-    def _actor(self, ctx: Context, fid: str) -> Fighter:
-        enc = ctx.enc
-        if fid not in enc.fighters:
-            ctx.fail(f"no fighter {fid!r}")
-        fighter = enc.fighters[fid]
-        if enc.state.stage != "turns" or turns.current_fighter(enc.state.turns) != fid:
-            ctx.fail(f"not {fighter.name}'s turn")
-        if enc.state.roll is not None:
-            ctx.fail("a challenge is waiting: flip it first")
-        return fighter
-
     def _other(self, ctx: Context, fid: str | None, me: Fighter) -> Fighter:
-        if not fid or fid not in ctx.enc.fighters:
-            ctx.fail("choose a target")
-        if fid == me.id:
+        foe = self.target(ctx, fid)
+        if foe.id == me.id:
             ctx.fail("choose someone else")
-        return ctx.enc.fighters[fid]
+        return foe
 
     def _skill(self, ctx: Context, me: Fighter, name: str | None) -> AshesSkill | None:
         if name is None:
@@ -241,7 +230,7 @@ class Ashes(AshesViews):
 
     def _challenge(self, ctx: Context, command: ash.Challenge) -> None:
         """docs/rulesets/ashes.md#challenges."""
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         foe = self._other(ctx, command.target_id, me)
         skill = self._skill(ctx, me, command.skill)
         st = me.status
@@ -307,7 +296,7 @@ class Ashes(AshesViews):
 
     def _dc(self, ctx: Context, command: ash.DcChallenge) -> None:
         """docs/rulesets/ashes.md#dc-challenges: a fixed difficulty, from its parts."""
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         skill = self._skill(ctx, me, command.skill)
         if not command.parts:
             ctx.fail("give the difficulty (at least one part)")
@@ -329,7 +318,7 @@ class Ashes(AshesViews):
 
     def _stance(self, ctx: Context, command: ash.Stance) -> None:
         """docs/rulesets/ashes.md#defensive-stance."""
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         self._use_offense(ctx, me, "defensive stance")
         ctx.set(status_path(me.id), "free_defenses", STANCE_FREE)
         ctx.summary = f"{me.name} takes a defensive stance: the next {STANCE_FREE} defenses are free"
@@ -337,7 +326,7 @@ class Ashes(AshesViews):
 
     def _move(self, ctx: Context, command: ash.Move) -> None:
         """docs/rulesets/ashes.md#movement."""
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         st = me.status
         free = int(st.free_metres)
         if command.second:
@@ -373,7 +362,7 @@ class Ashes(AshesViews):
     # --- cooperative actions ------------------------------------------------------------------
     def _coop_start(self, ctx: Context, command: ash.StartCooperative) -> None:
         """docs/rulesets/ashes.md#cooperative-actions: one starts, the others complete it."""
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         foe = self._other(ctx, command.target_id, me)
         if ctx.enc.state.cooperative is not None:
             ctx.fail("a cooperative action is already under way: join it")
@@ -391,7 +380,7 @@ class Ashes(AshesViews):
         ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="cooperative")
 
     def _coop_join(self, ctx: Context, command: ash.JoinCooperative) -> None:
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         coop = ctx.enc.state.cooperative
         if coop is None:
             ctx.fail("no cooperative action is under way")

@@ -17,7 +17,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ... import commands as c
-from ... import turns
 from ...odds import d100_counterstrike, d100_damage
 from . import commands as dc
 from . import exchange as ex
@@ -32,28 +31,18 @@ PARTY = ("pc", "ally")
 
 
 def next_command(ruleset: D100, enc: Encounter, rng: random.Random) -> c.Command | None:
-    state = enc.state
     pending = ruleset.pending(enc)
     if pending is not None and pending.choices:
         # After a failed parry: strike the defender unless only the weapon would suffer.
-        hit = state.hit or {}
+        hit = enc.state.hit or {}
         pick = "defender" if int(hit.get("to_defender", 0)) > 0 else "weapon"
         return c.Answer(decision_id=pending.id, choice=pick, by="autopilot")
-    if pending is not None:
-        return c.Answer(decision_id=pending.id, values={}, by="autopilot")
-    if state.stage == "setup":
-        return c.StartFight()
-    if state.stage == "round-over":
-        return c.StartRound()
-    if state.stage != "turns":
-        return None
-    if state.roll is not None:
-        return _answer_roll(ruleset, enc, state.roll)
-    fid = turns.current_fighter(state.turns)
-    if fid is None or fid not in enc.fighters:
-        return c.NextStep()
-    me = enc.fighters[fid]
-    if ruleset.is_out(me) or int(me.status.actions) <= 0:
+    return ruleset.autopilot_step(enc, roll=lambda roll: _answer_roll(ruleset, enc, roll),
+                                  turn=lambda me: _turn(ruleset, enc, me, rng))
+
+
+def _turn(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
+    if int(me.status.actions) <= 0:
         return c.NextStep()
     if v.entangled_by(me):
         return dc.BreakFree(fighter_id=me.id)

@@ -222,25 +222,9 @@ class D100(TurnOrderRuleset):
                 conditions.remove(ctx, fid, "Entangled")
 
     # --- the turn's action --------------------------------------------------------------------
-    def _actor(self, ctx: Context, fid: str) -> Fighter:
-        enc = ctx.enc
-        if fid not in enc.fighters:
-            ctx.fail(f"no fighter {fid!r}")
-        fighter = enc.fighters[fid]
-        if enc.state.stage != "turns" or turns.current_fighter(enc.state.turns) != fid:
-            ctx.fail(f"not {fighter.name}'s turn")
-        if enc.state.roll is not None:
-            ctx.fail("a roll is waiting: make it first")
-        return fighter
-
-    def _other(self, ctx: Context, fid: str) -> Fighter:
-        if fid not in ctx.enc.fighters:
-            ctx.fail("choose a target")
-        return ctx.enc.fighters[fid]
-
     def _strike(self, ctx: Context, command: dc.Strike) -> None:
-        me = self._actor(ctx, command.fighter_id)
-        foe = self._other(ctx, command.target_id)
+        me = self.turn_holder(ctx, command.fighter_id)
+        foe = self.target(ctx, command.target_id)
         if foe.id == me.id:
             ctx.fail("choose someone else to strike")
         if self.is_out(foe):
@@ -284,7 +268,7 @@ class D100(TurnOrderRuleset):
         breaks free (ties hold)."""
         from ... import conditions
 
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         holder = v.entangled_by(me)
         if holder is None or holder not in ctx.enc.fighters:
             ctx.fail(f"{me.name} is not entangled")
@@ -303,8 +287,8 @@ class D100(TurnOrderRuleset):
     def _disarm(self, ctx: Context, command: dc.Disarm) -> None:
         """docs/rulesets/d100.md#entangle: the entangler's action; beat 1.5 x the other's
         roll, and the entangled fighter drops what they hold."""
-        me = self._actor(ctx, command.fighter_id)
-        foe = self._other(ctx, command.target_id)
+        me = self.turn_holder(ctx, command.fighter_id)
+        foe = self.target(ctx, command.target_id)
         if v.entangled_by(foe) != me.id:
             ctx.fail(f"{me.name} does not hold {foe.name} entangled")
         if not v.held_weapons(foe):
@@ -323,7 +307,7 @@ class D100(TurnOrderRuleset):
 
     def _pick_up(self, ctx: Context, command: dc.PickUp) -> None:
         """docs/rulesets/d100.md#natural-01-10: picking dropped weapons up is an action."""
-        me = self._actor(ctx, command.fighter_id)
+        me = self.turn_holder(ctx, command.fighter_id)
         if not me.status.dropped:
             ctx.fail(f"{me.name} has dropped nothing")
         holder = v.entangled_by(me)
@@ -335,7 +319,7 @@ class D100(TurnOrderRuleset):
         ctx.say(ctx.summary, fighter_id=me.id, kind="act", maneuver="pick up")
 
     def _cover(self, ctx: Context, command: dc.SetCover) -> None:
-        fighter = self._other(ctx, command.fighter_id)
+        fighter = self.target(ctx, command.fighter_id)
         if fighter.status.cover == command.cover:
             ctx.fail(f"{fighter.name} is already there")
         ctx.set(dm.path(fighter.id), "cover", command.cover)
@@ -347,7 +331,7 @@ class D100(TurnOrderRuleset):
     def _repair(self, ctx: Context, command: dc.RepairWeapon) -> None:
         """docs/rulesets/d100.md#weapon-destruction: at 0 a weapon is repairable, unless
         destroyed."""
-        fighter = self._other(ctx, command.fighter_id)
+        fighter = self.target(ctx, command.fighter_id)
         weapons = fighter.sheet.weapons
         if not command.weapon < len(weapons):
             ctx.fail(f"{fighter.name} has no weapon {command.weapon}")
@@ -373,7 +357,7 @@ class D100(TurnOrderRuleset):
             ctx.fail("recovery is part of the alternative hit point rules (Fight > Options)")
         if enc.state.stage in ("turns", "initiative"):
             ctx.fail("recovery is out of combat: end the round first")
-        fighter = self._other(ctx, command.fighter_id)
+        fighter = self.target(ctx, command.fighter_id)
         if command.minutes <= 0 and command.hours <= 0:
             ctx.fail("how long: minutes of rest or hours of sleep")
         rate = int(fighter.sheet.recovery)

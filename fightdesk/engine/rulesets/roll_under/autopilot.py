@@ -16,7 +16,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ... import commands as c
-from ... import turns
 from ...odds import d20_at_or_under
 from . import commands as ru
 
@@ -28,24 +27,11 @@ PARTY = ("pc", "ally")
 
 
 def next_command(ruleset: RollUnder, enc: Encounter, rng: random.Random) -> c.Command | None:
-    state = enc.state
-    pending = ruleset.pending(enc)
-    if pending is not None:
-        return c.Answer(decision_id=pending.id, values={}, by="autopilot")
-    if state.stage == "setup":
-        return c.StartFight()
-    if state.stage == "round-over":
-        return c.StartRound()
-    if state.stage != "turns":
-        return None
-    if state.roll is not None:
-        return _help_or_roll(ruleset, enc)
-    fid = turns.current_fighter(state.turns)
-    if fid is None or fid not in enc.fighters:
-        return c.NextStep()
-    me = enc.fighters[fid]
-    if ruleset.is_out(me):
-        return c.NextStep()
+    return ruleset.autopilot_step(enc, roll=lambda roll: _help_or_roll(ruleset, enc),
+                                  turn=lambda me: _turn(ruleset, enc, me, rng))
+
+
+def _turn(ruleset: RollUnder, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
     from .rules import disarmed
 
     if disarmed(me) and me.sheet.weapons:

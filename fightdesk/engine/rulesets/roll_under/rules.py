@@ -268,27 +268,15 @@ class RollUnder(TurnOrderRuleset):
 
     # --- the turn's action ----------------------------------------------------------------------
     def _actor(self, ctx: Context, fid: str, *, action: bool = True) -> Fighter:
-        enc = ctx.enc
-        if fid not in enc.fighters:
-            ctx.fail(f"no fighter {fid!r}")
-        fighter = enc.fighters[fid]
-        if enc.state.stage != "turns" or turns.current_fighter(enc.state.turns) != fid:
-            ctx.fail(f"not {fighter.name}'s turn")
-        if enc.state.roll is not None:
-            ctx.fail("a roll is waiting: make it first")
+        fighter = self.turn_holder(ctx, fid)
         if action and fighter.status.action is not None:
             ctx.fail(f"{fighter.name} has already taken this turn's action "
                      f"({fighter.status.action})")
         return fighter
 
-    def _other(self, ctx: Context, fid: str) -> Fighter:
-        if fid not in ctx.enc.fighters:
-            ctx.fail("choose a target")
-        return ctx.enc.fighters[fid]
-
     def _attack(self, ctx: Context, command: ru.Attack) -> None:
         me = self._actor(ctx, command.fighter_id)
-        foe = self._other(ctx, command.target_id)
+        foe = self.target(ctx, command.target_id)
         if foe.id == me.id:
             ctx.fail("choose someone else to attack")
         weapons = me.sheet.weapons
@@ -311,7 +299,7 @@ class RollUnder(TurnOrderRuleset):
 
     def _maneuver(self, ctx: Context, command: ru.CombatManeuver) -> None:
         me = self._actor(ctx, command.fighter_id)
-        foe = self._other(ctx, command.target_id)
+        foe = self.target(ctx, command.target_id)
         if foe.id == me.id:
             ctx.fail("choose someone else")
         stat = MANEUVER_STAT[command.maneuver].title()
@@ -350,7 +338,7 @@ class RollUnder(TurnOrderRuleset):
         """docs/rulesets/roll-under.md#fatal-wounds: an action; a roll only if the option
         says so (a Dexterity roll of the one removing it)."""
         me = self._actor(ctx, command.fighter_id)
-        patient = self._other(ctx, command.target_id)
+        patient = self.target(ctx, command.target_id)
         if patient.status.fatal_wounds <= 0:
             ctx.fail(f"{patient.name} has no Fatal Wound")
         ctx.set(_path(me.id), "action", "remove a Fatal Wound")
@@ -380,7 +368,7 @@ class RollUnder(TurnOrderRuleset):
         ctx.say(ctx.summary, fighter_id=me.id, kind="note")
 
     def _set_ambusher(self, ctx: Context, command: ru.SetAmbusher) -> None:
-        fighter = self._other(ctx, command.fighter_id)
+        fighter = self.target(ctx, command.fighter_id)
         if ctx.enc.round or ctx.enc.state.stage != "setup":
             ctx.fail("ambushers are chosen before the fight starts")
         ctx.set(_path(fighter.id), "ambusher", command.ambusher)
@@ -390,7 +378,7 @@ class RollUnder(TurnOrderRuleset):
 
     def _rest(self, ctx: Context, command: ru.Rest) -> None:
         """docs/rulesets/roll-under.md#assists: a good night's rest brings them back."""
-        fighter = self._other(ctx, command.fighter_id)
+        fighter = self.target(ctx, command.fighter_id)
         full = int(fighter.sheet.assists)
         back = full - int(fighter.status.assists)
         if back <= 0:
