@@ -218,6 +218,17 @@ class FormField(NamedTuple):
 FormRole = Literal["act", "react", "assist", "gm"]
 
 
+def weapon_choice(value: Any) -> int | None:
+    """A form's weapon field: a place on the fighter's sheet, or "none" (or nothing) for
+    unarmed."""
+    if value in (None, "", "none"):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise RuleViolation(f"no weapon {value!r}") from None
+
+
 class ActionForm(NamedTuple):
     """An action the fighter can take now (act, interrupt, concentrate...), as a form.
 

@@ -24,6 +24,7 @@ from ...ruleset import (
     Preview,
     StackRow,
     register,
+    weapon_choice,
 )
 from ...turn_ruleset import TurnOrderRuleset
 from ...turns import TurnSection, TurnSlot
@@ -479,7 +480,7 @@ class D100(TurnOrderRuleset):
     def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
         if form_id == "strike":
             return dc.Strike(fighter_id=fighter_id, target_id=str(values.get("target") or ""),
-                             weapon=v.weapon_choice(values.get("weapon")),
+                             weapon=weapon_choice(values.get("weapon")),
                              fierce=bool(values.get("fierce")),
                              every_weapon=bool(values.get("every_weapon")))
         if form_id == "break-free":

@@ -221,15 +221,3 @@ def action_word(fighter: Fighter) -> str:
     if int(fighter.status.actions) > 0:
         return "action"
     return "borrow" if can_borrow(fighter) else ""
-
-
-def weapon_choice(value: Any) -> int | None:
-    """A form's weapon field: a place on the sheet, or "none" for punches and kicks."""
-    from ...changes import RuleViolation
-
-    if value in (None, "", "none"):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise RuleViolation(f"no weapon {value!r}") from None

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Any
 from ... import turns
 from ...changes import RuleViolation
 from ...odds import d100_beats, d100_beats_one_and_a_half, d100_damage, d100_strike_odds
-from ...ruleset import ActionForm, Card, FormField, Odds, Preview, Resource, StackRow
+from ...ruleset import (
+    ActionForm,
+    Card,
+    FormField,
+    Odds,
+    Preview,
+    Resource,
+    StackRow,
+    weapon_choice,
+)
 from . import values as v
 
 if TYPE_CHECKING:
@@ -153,7 +162,7 @@ def preview(rules: D100, enc: Encounter, form_id: str, fighter_id: str,
         if foe is None:
             return Preview(error="choose a target")
         try:
-            weapon = v.weapon_choice(values.get("weapon"))
+            weapon = weapon_choice(values.get("weapon"))
         except RuleViolation as exc:
             return Preview(error=str(exc))
         fierce = bool(values.get("fierce"))

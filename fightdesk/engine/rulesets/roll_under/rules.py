@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import rulesets, turns
 from ...base import Condition, Decision, DecisionField
-from ...changes import RuleViolation
 from ...odds import d20_at_or_under
 from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import (
@@ -27,6 +26,7 @@ from ...ruleset import (
     Resource,
     StackRow,
     register,
+    weapon_choice,
 )
 from ...turn_ruleset import TurnOrderRuleset
 from ...turns import TurnOrder, TurnSection, TurnSlot
@@ -648,7 +648,7 @@ class RollUnder(TurnOrderRuleset):
                     need = attack_target(me, foe)
                     line = f"{me.name} rolls Attack, {need} or less"
                     odds = (Odds("hit", d20_at_or_under(need)),)
-                weapon = _weapon_value(values.get("weapon"))
+                weapon = weapon_choice(values.get("weapon"))
                 sides, name = self.weapon_die(me, weapon)
                 return Preview(lines=(line, f"Damage on a hit: 1d{sides} ({name})",
                                       "Assists can still change the target on the roll panel"),
@@ -676,7 +676,7 @@ class RollUnder(TurnOrderRuleset):
         target = str(values.get("target") or "")
         if form_id == "act":
             return ru.Attack(fighter_id=fighter_id, target_id=target,
-                             weapon=_weapon_value(values.get("weapon")))
+                             weapon=weapon_choice(values.get("weapon")))
         if form_id == "maneuver":
             return ru.CombatManeuver(fighter_id=fighter_id, target_id=target,
                                      maneuver=values.get("maneuver") or "shove")
@@ -706,15 +706,6 @@ def disarmed(fighter: Fighter) -> bool:
     """docs/rulesets/roll-under.md#combat-maneuvers: a disarmed fighter strikes unarmed
     until they take their weapon back."""
     return any(c.name == "Disarmed" for c in fighter.status.conditions)
-
-
-def _weapon_value(value: Any) -> int | None:
-    if value in (None, "", "none"):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise RuleViolation(f"no weapon {value!r}") from None
 
 
 def _first_weapon(fighter: Fighter) -> int | None:
