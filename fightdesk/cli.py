@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from . import __version__
 
@@ -94,19 +94,28 @@ def _dispatch(args: list[str]) -> int:
 
 class OneLineParser(argparse.ArgumentParser):
     """Usage mistakes as one line on stderr ("fightdesk simulate: ..."), exit 2: argparse's
-    documented way (a subclass overriding ``error``), instead of its whole usage block."""
+    documented way (a subclass overriding ``error``), instead of its whole usage block.
+    Every sub-command's parser is one (``add_subparsers(parser_class=...)``)."""
 
     def error(self, message: str) -> NoReturn:
-        command = self.prog.split()[-1]  # the prog starts with the top parser's usage
-        print(" ".join(f"fightdesk {command}: {message}".splitlines()), file=sys.stderr)
+        print(" ".join(f"{self.prog}: {message}".splitlines()), file=sys.stderr)
         raise SystemExit(2)
 
 
-def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Make a sub-command's parser (made by ``add_parser``, which cannot be told the class
-    to use per command) a :class:`OneLineParser`."""
-    parser.__class__ = OneLineParser
-    return parser
+def whole_number(low: int, high: int, complaint: str) -> Callable[[str], int]:
+    """An argument type for a whole number from ``low`` to ``high``; out of range, the
+    error is ``complaint`` with ``{value}`` filled in."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(complaint.format(value=value))
+        return value
+
+    return parse
 
 
 def version_text() -> str:
@@ -123,7 +132,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Runner]]:
     )
     parser.add_argument("--version", action="version", version=version_text())
     # prog: each command's usage line reads "fightdesk simulate ...", not the top usage block.
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", prog="fightdesk")
+    # The command modules use only ArgumentParser's API on their parsers.
+    subparsers = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
+                      parser.add_subparsers(title="commands", metavar="COMMAND",
+                                            prog="fightdesk", parser_class=OneLineParser))
     commands: dict[str, Runner] = {}
     _register(subparsers, commands, _add_check_parser, _run_check)
     for module in command_modules():

@@ -11,8 +11,9 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, NoReturn
+from typing import Any
 
+from .cli import whole_number
 from .engine import odds
 
 RULESETS = ("street-fighter", "d100", "roll-under", "ashes")
@@ -40,17 +41,7 @@ Each ruleset has its own --help, e.g. fightdesk odds ashes --help.
 
 
 def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is out of range: {what}")
-        return value
-
-    parse.__name__ = what  # argparse names the type in some messages
-    return parse
+    return whole_number(low, high, f"{{value}} is out of range: {what}")
 
 
 _dice = _int_in(0, MAX_DICE, f"a pool has 0 to {MAX_DICE} dice")
@@ -78,45 +69,26 @@ _advantage = _int_in(
 )
 
 
-def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Usage errors as a single line on stderr, exit status 2 (argparse prints the whole
-    usage block by default)."""
-
-    def error(message: str) -> NoReturn:
-        line = " ".join(f"{parser.prog}: error: {message}".splitlines())
-        parser.exit(2, line + "\n")
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
-
-
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``odds`` with one sub-command per ruleset."""
-    parser = _one_line_errors(
-        subparsers.add_parser(
-            "odds",
-            # Named outright: a parent parser with a custom usage text would otherwise
-            # lend its whole usage block to "prog" and to every error line.
-            prog="fightdesk odds",
-            help="exact odds of a roll before it is made",
-            description="Exact odds (fractions, not simulation) of a roll, for any ruleset.",
-            epilog=EXAMPLES,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
+    parser = subparsers.add_parser(
+        "odds",
+        help="exact odds of a roll before it is made",
+        description="Exact odds (fractions, not simulation) of a roll, for any ruleset.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rulesets = parser.add_subparsers(
         dest="ruleset", metavar="RULESET", required=True, title="rulesets"
     )
 
-    sf = _one_line_errors(
-        rulesets.add_parser(
-            "street-fighter",
-            help="a pool of d10 against a target number; damage after EP dodges",
-            description="Net successes of a pool of d10 against a target number "
-            "(docs/rulesets/street-fighter.md#successes-and-ones). With --dodges the pool "
-            "is read as a damage roll and the result is the damage left after that many "
-            "2-dice EP dodges.",
-        )
+    sf = rulesets.add_parser(
+        "street-fighter",
+        help="a pool of d10 against a target number; damage after EP dodges",
+        description="Net successes of a pool of d10 against a target number "
+        "(docs/rulesets/street-fighter.md#successes-and-ones). With --dodges the pool "
+        "is read as a damage roll and the result is the damage left after that many "
+        "2-dice EP dodges.",
     )
     sf.add_argument("--dice", type=_dice, required=True, metavar="N", help="dice in the pool")
     sf.add_argument("--tn", type=_tn, default=6, metavar="T", help="target number (default 6)")
@@ -136,14 +108,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     _json_flag(sf)
 
-    d100 = _one_line_errors(
-        rulesets.add_parser(
-            "d100",
-            help="a strike against a defense or a counterstrike",
-            description="A d100 strike against a parry, dodge or entangle (--defense) or "
-            "against a counterstrike (--counter), with all bonuses; a natural 01-10 "
-            "strike fails (docs/odds.md#d100-strike-and-defense).",
-        )
+    d100 = rulesets.add_parser(
+        "d100",
+        help="a strike against a defense or a counterstrike",
+        description="A d100 strike against a parry, dodge or entangle (--defense) or "
+        "against a counterstrike (--counter), with all bonuses; a natural 01-10 "
+        "strike fails (docs/odds.md#d100-strike-and-defense).",
     )
     d100.add_argument("--strike", type=_bonus, default=0, metavar="B", help="strike bonus")
     against = d100.add_mutually_exclusive_group(required=True)
@@ -158,16 +128,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                       help="the natural strike rolls the defender's armour stops, e.g. 25-75")
     _json_flag(d100)
 
-    under = _one_line_errors(
-        rulesets.add_parser(
-            "roll-under",
-            help="a d20 at or under a target",
-            description="Chance a d20 shows the target or less (no automatic 1 or 20). "
-            "Give the target (--target), or the attacker's Attack and the defender's "
-            "Defense (--attack, --defense): the target is Attack - (Defense - 10), or "
-            "with --defense-roll the defender's Defense - (Attack - 10) "
-            "(docs/rulesets/roll-under.md#attack).",
-        )
+    under = rulesets.add_parser(
+        "roll-under",
+        help="a d20 at or under a target",
+        description="Chance a d20 shows the target or less (no automatic 1 or 20). "
+        "Give the target (--target), or the attacker's Attack and the defender's "
+        "Defense (--attack, --defense): the target is Attack - (Defense - 10), or "
+        "with --defense-roll the defender's Defense - (Attack - 10) "
+        "(docs/rulesets/roll-under.md#attack).",
     )
     under.add_argument("--target", type=_target, metavar="T", help="the target")
     under.add_argument("--attack", type=_score, metavar="A", help="the attacker's Attack")
@@ -176,13 +144,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                        help="the defender's Defense roll (an enemy attacking a PC)")
     _json_flag(under)
 
-    ashes = _one_line_errors(
-        rulesets.add_parser(
-            "ashes",
-            help="a coin challenge at an advantage, with criticals",
-            description="A From The Ashes challenge: advantage = attacking total - defending "
-            "total (docs/odds.md#ashes-challenge).",
-        )
+    ashes = rulesets.add_parser(
+        "ashes",
+        help="a coin challenge at an advantage, with criticals",
+        description="A From The Ashes challenge: advantage = attacking total - defending "
+        "total (docs/odds.md#ashes-challenge).",
     )
     ashes.add_argument(
         "--advantage", type=_advantage, required=True, metavar="A", help="e.g. 2 or -3"

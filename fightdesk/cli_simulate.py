@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .cli import one_line_errors
+from .cli import whole_number
 
 EXAMPLES = """\
 examples:
@@ -27,17 +27,7 @@ examples:
 
 
 def _count(what: str, low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be {low} to {high}, not {value}")
-        return value
-
-    parse.__name__ = what
-    return parse
+    return whole_number(low, high, f"{what} must be {low} to {high}, not {{value}}")
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +42,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    one_line_errors(parser)
     parser.add_argument("session", metavar="SESSION", type=Path, help="the session file (.json)")
     parser.add_argument("--fights", "-n", type=_count("--fights", 1, 1_000_000), default=1000,
                         metavar="N", help="how many fights to play (default 1000)")

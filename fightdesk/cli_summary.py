@@ -16,8 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cli import one_line_errors
-
 if TYPE_CHECKING:
     from .report import FightSummary
 
@@ -56,8 +54,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    # Sub-parsers are built by the parent parser's class; make this one's errors one line.
-    one_line_errors(parser)
     parser.add_argument("session", metavar="SESSION", type=Path, help="the session file (.json)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--round", "-r", dest="round", type=_round_number, metavar="N",

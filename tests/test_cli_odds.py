@@ -13,15 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from fightdesk import cli_odds
+from fightdesk import cli, cli_odds
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="fightdesk")
-    cli_odds.add_parser(top.add_subparsers(dest="command", required=True))
-    return top
+    """The real command line's parser (its sub-commands make their errors one line)."""
+    return cli.build_parser()[0]
 
 
 def call(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -241,18 +240,11 @@ def test_help_lists_every_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
 
 # --- in a real process ------------------------------------------------------------------------
 
-DRIVER = """
-import argparse, sys
-from fightdesk import cli_odds
-top = argparse.ArgumentParser(prog="fightdesk")
-cli_odds.add_parser(top.add_subparsers(dest="command", required=True))
-sys.exit(cli_odds.run(top.parse_args(sys.argv[1:])))
-"""
-
-
 def run_process(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """The real command line in its own process (``python -m fightdesk``)."""
     return subprocess.run(
-        [sys.executable, "-c", DRIVER, *argv], capture_output=True, text=True, cwd=ROOT, timeout=60
+        [sys.executable, "-m", "fightdesk", *argv], capture_output=True, text=True, cwd=ROOT,
+        timeout=60,
     )
 
 
