@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -120,8 +119,7 @@ class ConditionDialog(QDialog):
         form.addRow("Note:", self.note)
         self._form = form
 
-        self.error = error_label()
-        self.error.setTextFormat(Qt.TextFormat.PlainText)  # messages carry fighters' names
+        self.error = error_label()  # plain text: messages carry fighters' names
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)

@@ -52,8 +52,7 @@ def _faces(token: str) -> list[int]:
 
 def error_label() -> QLabel:
     """A label for inline refusals: bold, in the palette's link-visited/red family."""
-    label = plain_label()
-    label.setWordWrap(True)
+    label = plain_label(wrap=True)
     label.setObjectName("inlineError")
     font = label.font()
     font.setBold(True)

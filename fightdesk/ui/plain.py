@@ -14,10 +14,11 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 PLAIN = GuiQt.TextFormat.PlainText
 
 
-def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
+def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> QLabel:
     label = QLabel(parent)
     label.setTextFormat(PLAIN)
     label.setText(text)
+    label.setWordWrap(wrap)
     return label
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -26,16 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .plain import plain_label
 
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import RollView
-
-
-def _plain(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    return label
 
 
 class RollPanel(QFrame):
@@ -54,12 +47,12 @@ class RollPanel(QFrame):
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         self._view: RollView | None = None
-        self.title = _plain()
+        self.title = plain_label(wrap=True)
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
-        self.total = _plain()
-        self.odds = _plain()
+        self.total = plain_label(wrap=True)
+        self.odds = plain_label(wrap=True)
         self.odds.setObjectName("rollOdds")
         self.rows = QGridLayout()
         self.rows.setContentsMargins(0, 0, 0, 0)
@@ -149,7 +142,8 @@ class RollPanel(QFrame):
         for row, c in enumerate(view.contributions):
             sign = f"{c.amount:+d}" if c.amount else ""
             cost = f" ({c.cost})" if c.cost else ""
-            self.rows.addWidget(_plain(f"{c.who}: {c.label} {sign}{cost}".strip()), row, 0)
+            line = f"{c.who}: {c.label} {sign}{cost}".strip()
+            self.rows.addWidget(plain_label(line, wrap=True), row, 0)
             button = QPushButton("Take back")
             button.setObjectName(f"takeBack-{c.id}")
             button.setToolTip("Take this contribution back; its cost is given back")
