@@ -52,6 +52,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
              "minutes, needs the package index); on by default when CI=true",
     )
     parser.addoption(
+        "--update-golden", action="store_true", default=False,
+        help="write the golden fights (tests/**/golden/*.txt) from the code as it is, "
+             "instead of comparing with them; read the diff before committing "
+             "(docs/testing.md \"Golden fights\")",
+    )
+    parser.addoption(
         SIM_FIGHTS_OPTION, type=int, default=None, metavar="N",
         help="random fights per ruleset in tests/engine/test_simulate_properties.py "
              "(default 150; docs/benchmarks.md has a larger run)",
@@ -92,3 +98,4 @@ def pytest_report_header(config: pytest.Config) -> str:
         return "desktop bundle: built and checked (tests/test_bundle.py)"
     return (f"desktop bundle: NOT built; pass {RUN_BUNDLE_OPTION} (or set CI=true) to build "
             "and check it")
+
