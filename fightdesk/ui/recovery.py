@@ -162,8 +162,23 @@ class AutosaveBinder(QObject):
             self.autosave.attach(engine, path, write_now=False)
         # The first snapshot once the fight is painted: its writes and fsyncs would
         # otherwise hold back the GM's first sight of the fight. An earlier action, save
-        # or quit writes it first (Autosave.attach).
-        after_next_paint(self.window, self.autosave.write_attached)
+        # or quit writes it first (Autosave.attach). A long fight's history being read
+        # after the fight is shown is waited for: the snapshot holds it.
+        if engine.pending_history is not None:
+            engine.when_history(lambda: self._history_in(engine))
+        else:
+            after_next_paint(self.window, self.autosave.write_attached)
+
+    def _history_in(self, engine: Engine) -> None:
+        """The shown fight's history is in: write the first snapshot. A history that
+        could not be read leaves a new fight (the document says so): it gets a folder of
+        its own, so the autosave it came from stays as it was."""
+        if engine is not self.autosave.engine:
+            return
+        if self.document.history_problem is not None:
+            self.autosave.attach(engine, None, saved=False, write_now=True)
+        else:
+            self.autosave.write_attached()
 
     def _maybe_saved(self, *_: object) -> None:
         """File > Save / Save As just wrote the fight: compact and remember the file."""
@@ -176,6 +191,7 @@ class AutosaveBinder(QObject):
             self.autosave.mark_saved(doc.path)
 
     def quit(self) -> None:
+        self.document.complete_history()  # the last snapshot holds the whole history
         self.autosave.mark_clean_exit()
 
     def _show_status(self, ok: bool, message: str) -> None:
