@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 #: The members of a session file the head holds, and those of its history.
 HEAD = frozenset({"schema_version", "encounter", "start"})
 HISTORY = ("log", "redo")
+#: Files shorter than this (about 180 log entries) load whole: it is quick anyway.
+LIVE_FIRST_FROM = 256 * 1024
 #: How many log entries one slice parses, validates or replays between looks at the clock.
 BATCH = 50
 
@@ -48,12 +50,15 @@ class _Unexpected(Exception):
 def open_live_first(path: Path | str) -> tuple[Session, HistoryLoad | None]:
     """The session in ``path``: with its history still to come (a :class:`HistoryLoad`
     that fills in ``log`` and ``redo``), or, for a file the head reading does not
-    expect, loaded whole (None). Raises FileProblem as ``load_session`` does."""
+    expect, or a short one, loaded whole (None). Raises FileProblem as
+    ``load_session`` does."""
     from .sessions import session_from_json
 
     path = Path(path)
     with one_error_type(path):
         text = read_text(path)
+        if len(text) < LIVE_FIRST_FROM:
+            return session_from_json(text, path), None
         with gc_paused():
             try:
                 session, tail, has = _read_head(text, path)

@@ -72,6 +72,7 @@ class FightDocument(QObject):
         # A history still being read a slice at a time (see load_history_in_background).
         self.history_problem: str | None = None
         self._history_timer: QTimer | None = None
+        self._rebuilding = False
 
     # --- the session ------------------------------------------------------------------
     def set_engine(self, engine: Engine, path: Path | None) -> None:
@@ -144,6 +145,11 @@ class FightDocument(QObject):
             self.undo_stack.resetClean()
             self.pathChanged.emit()
         self.historyArrived.emit()
+
+    @property
+    def rebuilding(self) -> bool:
+        """The stack is being rebuilt from the log (its signals say nothing yet)."""
+        return self._rebuilding
 
     def undo(self) -> None:
         """Edit > Undo: the history first, if it is still being read."""
@@ -288,12 +294,14 @@ class FightDocument(QObject):
         done = _steps(session.log)
         undone = list(reversed(_steps(session.redo)))
         self._engine_driving = True
+        self._rebuilding = True
         try:
             for step, text in done + undone:
                 stack.push(EngineStep(self, step, text))
             stack.setIndex(len(done))
         finally:
             self._engine_driving = False
+            self._rebuilding = False
         stack.setClean()
 
 

@@ -94,6 +94,8 @@ class MainWindow(QMainWindow):
     def _follow_undo_stack(self, *_: object) -> None:
         """Undo and Redo say what they would do, as the stack's own actions would."""
         doc = self.document
+        if doc.rebuilding:
+            return  # one look once the stack is rebuilt (replaced, historyArrived)
         stack = doc.undo_stack
         for act, word, can, text in ((self.undo_action, "&Undo", doc.can_undo(), stack.undoText()),
                                      (self.redo_action, "&Redo", doc.can_redo(), stack.redoText())):

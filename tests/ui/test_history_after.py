@@ -1,0 +1,172 @@
+"""A long fight opens live fight first: the window shows it and takes clicks at once,
+its history (the log view's rows, undo reaching back) arrives after, and whatever needs
+the history before it is in reads it then (storage/history.py, FightDocument)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox, QToolButton
+from pytestqt.qtbot import QtBot
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.model import Session
+from fightdesk.storage.files import FileProblem
+from fightdesk.storage.history import LIVE_FIRST_FROM, open_live_first
+from fightdesk.storage.sessions import demo_session, load_session, save_session
+from fightdesk.ui.main_window import MainWindow
+from fightdesk.ui.models import SHOWN_ACTIONS
+
+NOTES = 5000
+
+
+@pytest.fixture(scope="module")
+def long_fight(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Session]:
+    """A 5,003-entry fight: two health changes around 5,000 GM notes, one step undone."""
+    engine = Engine(demo_session())
+    engine.apply(c.SetValue(fighter_id="kaede", field="status.health", value=7))
+    for n in range(NOTES):
+        engine.apply(c.Note(text=f"note {n}"))
+    engine.apply(c.SetValue(fighter_id="brannock", field="status.health", value=5))
+    engine.apply(c.SetValue(fighter_id="brannock", field="status.health", value=3))
+    engine.undo()  # one step in the redo list
+    path = tmp_path_factory.mktemp("long") / "long.json"
+    save_session(engine.session, path)
+    assert path.stat().st_size > LIVE_FIRST_FROM
+    return path, engine.session
+
+
+def _undo_button(window: MainWindow) -> QToolButton:
+    button = window.round_bar.widgetForAction(window.undo_action)
+    assert isinstance(button, QToolButton)
+    return button
+
+
+def test_the_fight_is_shown_and_undo_works_before_its_history_is_in(
+        window: MainWindow, qtbot: QtBot, long_fight: tuple[Path, Session]) -> None:
+    path, saved = long_fight
+    assert window.open_file(path)
+    doc = window.document
+    engine = doc.engine
+    assert engine is not None
+    # Shown, its history not in yet: the log view says so plainly.
+    assert doc.history_pending
+    assert engine.encounter == saved.encounter
+    assert window.cards.isVisible() and window.windowTitle() == "long.json[*] - fightdesk"
+    assert window.log_model.rowCount() == 0
+    assert window.log_view.loading_label.isVisible()
+    assert "Loading the fight's history" in window.log_view.loading_label.text()
+    assert window.undo_action.isEnabled() and window.redo_action.isEnabled()
+
+    # A click on Undo right away: the history is read first, then the last step undone.
+    qtbot.mouseClick(_undo_button(window), Qt.MouseButton.LeftButton)
+    assert not doc.history_pending
+    assert engine.encounter.fighters["brannock"].status.health == 12
+    assert [e.seq for e in engine.session.log] == [e.seq for e in saved.log[:-1]]
+    assert [e.seq for e in engine.session.redo] == [e.seq for e in saved.redo + saved.log[-1:]]
+    assert engine.rebuild() == engine.encounter
+    # The log view is complete: the latest actions as rows, every older one on request.
+    model = window.log_model
+    assert not window.log_view.loading_label.isVisible()
+    assert model.rowCount() == SHOWN_ACTIONS
+    assert model.rowCount() + model.earlier == len(saved.log) - 1
+    assert model.index(model.rowCount() - 1, 1).data() == f"note {NOTES - 1}"
+    assert model.show_earlier() == len(saved.log) - 1 - SHOWN_ACTIONS
+    # Undo reaches back through the whole log; redo brings the steps back.
+    assert doc.undo_stack.count() == len(saved.log) + len(saved.redo)
+    window.redo_action.trigger()
+    window.redo_action.trigger()
+    assert engine.encounter.fighters["brannock"].status.health == 3
+    assert window.isWindowModified()
+
+
+def test_the_history_arrives_by_itself_and_the_log_view_ends_up_complete(
+        window: MainWindow, qtbot: QtBot, long_fight: tuple[Path, Session]) -> None:
+    path, saved = long_fight
+    assert window.open_file(path)
+    doc = window.document
+    assert doc.history_pending
+    # Clicks are taken while it loads: a step of the history at a time between them.
+    qtbot.waitUntil(lambda: doc._history_timer is not None, timeout=5000)
+    window.grab()
+    assert doc.history_pending
+    qtbot.waitUntil(lambda: not doc.history_pending, timeout=60000)
+    engine = doc.engine
+    assert engine is not None
+    assert engine.session == saved
+    model = window.log_model
+    assert model.rowCount() + model.earlier == len(saved.log)
+    assert model.index(model.rowCount() - 1, 1).data() == "GM set Brannock Vale's health to 5"
+    assert not window.log_view.loading_label.isVisible()
+    assert window.undo_action.text() == "&Undo GM set Brannock Vale's health to 5"
+    assert not window.isWindowModified()
+
+
+def test_saving_before_the_history_is_in_saves_all_of_it(
+        window: MainWindow, long_fight: tuple[Path, Session], tmp_path: Path) -> None:
+    path, saved = long_fight
+    assert window.open_file(path)
+    assert window.document.history_pending
+    copy = tmp_path / "copy.json"
+    assert window._save_to(copy)
+    assert load_session(copy) == saved
+
+
+def test_a_history_that_cannot_be_read_is_said_plainly_and_loses_nothing(
+        window: MainWindow, qtbot: QtBot, long_fight: tuple[Path, Session],
+        tmp_path: Path) -> None:
+    path, saved = long_fight
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["log"][2500]["seq"] = "twelve"  # one bad entry deep in the log
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    before = broken.read_bytes()
+    with pytest.raises(FileProblem) as refused:
+        load_session(broken)
+
+    assert window.open_file(broken)
+    doc = window.document
+    assert doc.history_pending  # the live fight itself is sound: shown at once
+    qtbot.waitUntil(lambda: not doc.history_pending, timeout=60000)
+    # The same one line a load gives: the file, the field, the problem.
+    assert doc.history_problem == str(refused.value)
+    assert "broken.json at log[2500].seq" in doc.history_problem
+    box = window.history_box
+    assert box is not None and box.isVisible() and not box.isModal()
+    assert box.textFormat() == Qt.TextFormat.PlainText and box.text() == doc.history_problem
+    assert box.icon() == QMessageBox.Icon.Warning
+    assert "could not be read" in window.log_view.loading_label.text()
+    box.close()
+    # Nothing lost: the file is as it was, and the fight goes on from where it stood, as
+    # a new unsaved fight (Save asks for a new name).
+    assert broken.read_bytes() == before
+    engine = doc.engine
+    assert engine is not None
+    assert engine.encounter == saved.encounter
+    assert doc.path is None and window.isWindowModified()
+    assert engine.session.log == [] and not window.undo_action.isEnabled()
+    window.document.apply(c.Note(text="on we go"))
+    assert [e.summary for e in engine.session.log] == ["on we go"]
+
+
+def test_live_first_reads_what_a_load_reads(long_fight: tuple[Path, Session]) -> None:
+    path, saved = long_fight
+    session, history = open_live_first(path)
+    assert history is not None and history.has_log and history.has_redo
+    assert session.encounter == saved.encounter and session.log == []
+    slices = 0
+    while not history.step(0.0):
+        slices += 1
+    assert slices > 10 and history.problem is None
+    assert session == saved == load_session(path)
+
+
+def test_a_short_file_loads_whole(tmp_path: Path) -> None:
+    path = tmp_path / "short.json"
+    save_session(demo_session(), path)
+    session, history = open_live_first(path)
+    assert history is None and session == demo_session()
