@@ -185,8 +185,8 @@ class AutosaveBinder(QObject):
         doc = self.document
         if doc.engine is None or doc.engine is not self.autosave.engine or doc.path is None:
             return
-        if doc.is_modified():
-            return
+        if doc.is_modified() or doc.history_pending:
+            return  # a history still being read: written once it is in (_history_in)
         if doc.path != self.autosave.path or not self.autosave.is_saved:
             self.autosave.mark_saved(doc.path)
 
