@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
             if keys:
                 act.setShortcuts(keys)
             _set_tip(act, tip)
+        self._fill_recent_menu()
         self._build_widgets()
         self._build_bars()
         self._connect_signals()
@@ -313,7 +314,9 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.player_view_action)
         self.view_menu.addAction(self.blank_player_action)
         self.view_menu.addSeparator()
-        self._fill_recent_menu()
+        # Filled with the body: the files' tips would build Qt's whole ``Qt`` namespace
+        # before the frame's first paint (plain_tip).
+        self.recent_menu.setEnabled(False)
 
     def _build_bars(self) -> None:
         from PySide6.QtCore import Qt
