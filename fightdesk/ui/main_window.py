@@ -377,14 +377,17 @@ class MainWindow(QMainWindow):
         return printing
 
     def _follow_printing(self) -> None:
-        """Printing is there once something is logged; while a history is still being
-        read it waits for it (``_history_arrived``) rather than reading it all now."""
+        """Printing is there once something is logged. While a history is still being
+        read its items go by what the file holds (looking would read it all now); used
+        then, they read the rest first (``_current_session``)."""
         printing = self.summary_printing
         if printing is None:
             return
-        if self.document.history_pending:
+        engine = self.document.engine
+        pending = engine.pending_history if engine is not None else None
+        if pending is not None:
             for act in printing.actions():
-                act.setEnabled(False)
+                act.setEnabled(pending.has_log)
         else:
             printing.update_enabled()
 
@@ -595,7 +598,8 @@ class MainWindow(QMainWindow):
             self.open_file(path)
 
     def _current_session(self) -> Session | None:
-        """The fight on screen, for File > Print and Export Summary."""
+        """The fight on screen, for File > Print and Export Summary (with its whole
+        history: one still being read is read now)."""
         engine = self.document.engine
         return engine.session if engine is not None else None
 

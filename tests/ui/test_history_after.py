@@ -106,14 +106,26 @@ def test_the_history_arrives_by_itself_and_the_log_view_ends_up_complete(
     assert not window.isWindowModified()
 
 
-def test_saving_before_the_history_is_in_saves_all_of_it(
-        window: MainWindow, long_fight: tuple[Path, Session], tmp_path: Path) -> None:
+def test_saving_and_printing_before_the_history_is_in_use_all_of_it(
+        window: MainWindow, long_fight: tuple[Path, Session], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     path, saved = long_fight
     assert window.open_file(path)
     assert window.document.history_pending
     copy = tmp_path / "copy.json"
     assert window._save_to(copy)
     assert load_session(copy) == saved
+
+    assert window.open_file(path)
+    printing = window.summary_printing
+    assert printing is not None and window.document.history_pending
+    assert printing.export_actions["md"].isEnabled()
+    monkeypatch.setattr(printing, "run_dialog", lambda dialog: True)
+    monkeypatch.setattr(printing, "ask_save_path", lambda caption, name, filt: str(tmp_path / name))
+    printing.export_actions["md"].trigger()
+    assert not window.document.history_pending
+    (summary,) = tmp_path.glob("*.md")
+    assert f"note {NOTES - 1}" in summary.read_text(encoding="utf-8")
 
 
 def test_a_history_that_cannot_be_read_is_said_plainly_and_loses_nothing(
