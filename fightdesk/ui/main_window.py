@@ -503,9 +503,10 @@ class MainWindow(QMainWindow):
                                          "message; the fight goes on without it", 0)
             # Not modal: this may come in the middle of the GM's click, and play goes on.
             box = message_box(
-                self, QMessageBox.Icon.Warning, "The fight's history cannot be read", problem,
-                "The fight is shown as it is now, without its history: nothing to undo, "
-                "a new log. The file is not changed; saving asks for a new name.")
+                self, QMessageBox.Icon.Warning, "The fight's history cannot be read",
+                f"{problem}\n\nThe fight is shown as it is now, without its history: "
+                "nothing to undo, a new log. The file is not changed; saving asks for a "
+                "new name.")
             box.setObjectName("HistoryProblem")
             box.setWindowModality(Qt.WindowModality.NonModal)
             box.show()
