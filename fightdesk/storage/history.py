@@ -205,7 +205,8 @@ class HistoryLoad:
 
         session = self.session
         try:
-            whole = session_from_json(self._text, self.source)
+            with one_error_type(self.source):  # whatever it is, one line for the GM
+                whole = session_from_json(self._text, self.source)
         except HistoryProblem as problem:
             self._without_history(problem)
             return
