@@ -183,3 +183,32 @@ def test_a_short_file_loads_whole(tmp_path: Path) -> None:
     save_session(demo_session(), path)
     session, history = open_live_first(path)
     assert history is None and session == demo_session()
+
+
+@pytest.mark.parametrize("damage", ["cut", "extra member", "out of order", "bad redo"])
+def test_a_damaged_history_gives_the_message_a_load_gives(
+        long_fight: tuple[Path, Session], tmp_path: Path, damage: str) -> None:
+    path, saved = long_fight
+    text = path.read_text(encoding="utf-8")
+    if damage == "cut":
+        text = text[: len(text) * 2 // 3]
+    else:
+        data = json.loads(text)
+        if damage == "extra member":
+            data["notes"] = "kept by hand"
+        elif damage == "out of order":
+            data["log"][4000]["seq"] = 3
+        else:
+            data["redo"][0]["changes"][0]["before"] = 99
+        text = json.dumps(data, indent=1)
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(text, encoding="utf-8")
+    with pytest.raises(FileProblem) as refused:
+        load_session(damaged)
+    session, history = open_live_first(damaged)
+    assert history is not None and session.encounter == saved.encounter
+    history.complete()
+    assert str(history.problem) == str(refused.value)
+    # The fight stands as it is, with nothing to undo; the file is as it was.
+    assert session.log == [] and session.redo == [] and session.start == session.encounter
+    assert damaged.read_text(encoding="utf-8") == text
