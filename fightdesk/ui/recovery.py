@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine
     from fightdesk.engine.model import Session
     from fightdesk.storage.autosave import Autosave, RecoveryInfo
+    from fightdesk.storage.history import HistoryLoad
 
 RESTORE_BUTTON = "restoreButton"
 SKIP_BUTTON = "skipButton"
@@ -38,6 +39,8 @@ class StartChoice:
     fight_id: str
     unsaved: bool
     after_crash: bool
+    # A long fight's history still to be read (it arrives after the fight is shown).
+    history: HistoryLoad | None = None
 
 
 def describe(info: RecoveryInfo) -> str:
@@ -100,11 +103,11 @@ def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) 
         autosave.forget()
         return None
     try:
-        session = autosave.restore(info.fight_id)
+        session, history = autosave.restore_live_first(info.fight_id)
     except FileProblem as problem:
         warn(parent, "Cannot restore the fight", str(problem))
         return None
-    return StartChoice(session, info.path, info.fight_id, info.unsaved, info.crashed)
+    return StartChoice(session, info.path, info.fight_id, info.unsaved, info.crashed, history)
 
 
 class AutosaveBinder(QObject):
@@ -142,7 +145,7 @@ class AutosaveBinder(QObject):
         from fightdesk.engine.engine import Engine
 
         self._next = (choice.fight_id, not choice.unsaved)
-        show(Engine(choice.session), choice.path)
+        show(Engine(choice.session, history=choice.history), choice.path)
         if choice.unsaved:
             self.document.undo_stack.resetClean()
         if choice.after_crash:

@@ -212,3 +212,34 @@ def test_a_damaged_history_gives_the_message_a_load_gives(
     # The fight stands as it is, with nothing to undo; the file is as it was.
     assert session.log == [] and session.redo == [] and session.start == session.encounter
     assert damaged.read_text(encoding="utf-8") == text
+
+
+def test_the_last_fight_reopened_after_a_normal_quit_shows_before_its_history(
+        window: MainWindow, qtbot: QtBot, long_fight: tuple[Path, Session],
+        tmp_path: Path) -> None:
+    from fightdesk.storage.autosave import Autosave
+    from fightdesk.ui import recovery
+
+    path, saved = long_fight
+    root = tmp_path / "autosave"
+    first = Autosave(root)
+    first.attach(Engine(load_session(path)), path)
+    first.mark_clean_exit()  # the GM quit normally: the next start reopens it silently
+
+    again = Autosave(root)
+    binder = recovery.AutosaveBinder(window, again)
+    choice = recovery.choose_start(window, again, None)
+    assert choice is not None and not choice.after_crash and choice.history is not None
+    binder.show_restored(choice, window.show_session)
+    doc = window.document
+    assert doc.history_pending and doc.path == path and not doc.is_modified()
+    assert "Loading the fight's history" in window.log_view.loading_label.text()
+    assert not list((root / choice.fight_id).glob("base-000002.json"))  # waits for it
+    qtbot.waitUntil(lambda: not doc.history_pending, timeout=60000)
+    engine = doc.engine
+    assert engine is not None and engine.session == saved
+    assert window.log_model.rowCount() + window.log_model.earlier == len(saved.log)
+    # Its first snapshot holds the whole history, in the folder it came from.
+    assert Autosave(root).restore(choice.fight_id) == saved
+    assert again.fight_id == choice.fight_id and not doc.is_modified()
+    binder.quit()
