@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -78,6 +78,20 @@ class Notice(NamedTuple):
 Listener = Callable[[Notice], None]
 
 
+class PendingHistory(Protocol):
+    """A session's history still being read (a long fight opened live fight first,
+    storage/history.py): ``complete`` reads the rest into the session now."""
+
+    has_log: bool
+    has_redo: bool
+
+    @property
+    def problem(self) -> Exception | None:
+        """Why the history could not be read (the session then has none), once complete."""
+
+    def complete(self) -> None: ...
+
+
 def _touched_fighters(changes: tuple[Change, ...]) -> frozenset[str]:
     return frozenset(
         str(ch.target[1]) if len(ch.target) > 1 else str(ch.key)
@@ -90,8 +104,12 @@ class Engine:
     """Wraps one session; the UI and the CLI change the fight only through this class."""
 
     def __init__(self, session: Session, *, log: bool = True, narrate: bool = True,
-                 record: bool | None = None) -> None:
-        self.session = session
+                 record: bool | None = None, history: PendingHistory | None = None) -> None:
+        """``history``: the session's log and redo list are still being read; anything
+        that reads them (``session``, every change, undo) waits for them first."""
+        self._session = session
+        self._history = history
+        self._history_listeners: list[Callable[[], None]] = []
         self._listeners: Listeners[Notice] = Listeners()
         # A throw-away fight played by the simulator keeps neither (``lean``): with
         # ``log`` off a command leaves no log entry, no redo list and tells no listener
@@ -110,8 +128,43 @@ class Engine:
 
     # --- reading ---------------------------------------------------------------------
     @property
+    def session(self) -> Session:
+        """The whole session, history included: a history still being read is read in
+        full first (so nothing can act on a log that is not there yet)."""
+        if self._history is not None:
+            self.complete_history()
+        return self._session
+
+    @session.setter
+    def session(self, session: Session) -> None:
+        self._session = session
+
+    @property
     def encounter(self) -> Encounter:
-        return self.session.encounter
+        """The live fight (never waits for the history)."""
+        return self._session.encounter
+
+    @property
+    def pending_history(self) -> PendingHistory | None:
+        """The history still being read, or None once it is in."""
+        return self._history
+
+    def complete_history(self) -> None:
+        """Read the rest of a pending history now, then tell whoever waits for it."""
+        history, self._history = self._history, None
+        if history is None:
+            return
+        history.complete()
+        listeners, self._history_listeners = self._history_listeners, []
+        for listener in listeners:
+            listener()
+
+    def when_history(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` once the history is in (at once if it is)."""
+        if self._history is None:
+            listener()
+        else:
+            self._history_listeners.append(listener)
 
     @property
     def ruleset(self) -> Ruleset:
@@ -156,6 +209,7 @@ class Engine:
 
     def replace_session(self, session: Session) -> None:
         """Swap in another session (File > Open, New) and tell every view."""
+        self.complete_history()  # whoever waits for the old one's history gets it
         self.session = session
         self._notify(Notice("reset"))
 

@@ -49,6 +49,7 @@ from .files import (
     one_error_type,
     read_text,
 )
+from .history import HistoryLoad, open_live_first
 from .journal import (
     ApplyRecord,
     Journal,
@@ -112,6 +113,8 @@ class _Loaded:
     journal_records: int
     changed_at: float
     problem: str | None
+    # The session's history still to be read (a long fight reopened live fight first).
+    history: HistoryLoad | None = None
 
 
 def new_fight_id() -> str:
@@ -511,7 +514,10 @@ class Autosave:
         if state is None or state.fight_id is None or not (self.root / state.fight_id).is_dir():
             return None
         try:
-            loaded = self._load(state.fight_id)
+            # After a normal quit the fight comes back without a question: a long one
+            # shows at once and its history follows (storage/history.py). After a crash
+            # the question tells the log's length, so it is read first.
+            loaded = self._load(state.fight_id, live_first=state.clean_exit)
         except FileProblem as problem:
             log.warning("autosave cannot be restored: %s", problem)
             return None
@@ -542,24 +548,34 @@ class Autosave:
 
         Raises FileProblem when no snapshot of the fight can be read.
         """
+        session, history = self.restore_live_first(fight_id)
+        if history is not None:
+            history.complete()
+        return session
+
+    def restore_live_first(self, fight_id: str | None = None) -> tuple[Session, HistoryLoad | None]:
+        """:meth:`restore`, with the history of a long fight reopened after a normal quit
+        possibly still to be read (give it to the ``Engine``: it reads the rest before
+        anything needs it)."""
         if fight_id is None:
             state = self.read_state()
             if state is None or state.fight_id is None:
                 raise FileProblem(self.root, "there is no autosaved fight to restore")
             fight_id = state.fight_id
         if self._cache is not None and self._cache[0] == fight_id:
-            session = self._cache[1].session
+            loaded = self._cache[1]
             self._cache = None
-            return session
-        return self._load(fight_id).session
+            return loaded.session, loaded.history
+        loaded = self._load(fight_id)
+        return loaded.session, loaded.history
 
-    def _load(self, fight_id: str) -> _Loaded:
+    def _load(self, fight_id: str, *, live_first: bool = False) -> _Loaded:
         if self._cache is not None and self._cache[0] == fight_id:
             return self._cache[1]
         with gc_paused():
-            return self._load_newest(fight_id)
+            return self._load_newest(fight_id, live_first)
 
-    def _load_newest(self, fight_id: str) -> _Loaded:
+    def _load_newest(self, fight_id: str, live_first: bool = False) -> _Loaded:
         folder = self.root / fight_id
         try:
             gens = sorted(
@@ -571,12 +587,17 @@ class Autosave:
         problems: list[str] = []
         for gen in gens:
             base = folder / f"base-{gen:06d}.json"
+            journal_path = folder / f"journal-{gen:06d}.jsonl"
+            history: HistoryLoad | None = None
             try:
-                session = load_snapshot(base)
+                if live_first and _empty(journal_path):
+                    # Nothing to replay onto it: the snapshot's history can come later.
+                    session, history = open_live_first(base)
+                else:
+                    session = load_snapshot(base)
             except FileProblem as problem:
                 problems.append(str(problem))
                 continue
-            journal_path = folder / f"journal-{gen:06d}.jsonl"
             try:
                 contents = read_journal(journal_path)
             except FileProblem as problem:
@@ -592,7 +613,7 @@ class Autosave:
             changed = max(
                 (p.stat().st_mtime for p in (base, journal_path) if p.exists()), default=0.0
             )
-            loaded = _Loaded(session, gen, done, changed, "; ".join(problems) or None)
+            loaded = _Loaded(session, gen, done, changed, "; ".join(problems) or None, history)
             self._cache = (fight_id, loaded)
             return loaded
         detail = f" ({'; '.join(problems)})" if problems else ""
@@ -705,6 +726,14 @@ def _publish_copy(source: Path, target: Path) -> None:
             tmp.unlink()
         raise FileProblem(target, f"could not save: {describe_os_error(exc)}") from exc
     fsync_dir(target.parent)
+
+
+def _empty(path: Path) -> bool:
+    """A journal with nothing in it (or none at all)."""
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return not path.exists()
 
 
 def load_snapshot(path: Path) -> Session:

@@ -55,6 +55,9 @@ class FightDocument(QObject):
     pathChanged = Signal()
     #: A command the rules refused: the message for the GM.
     refused = Signal(str)
+    #: The history of a fight opened live fight first is in (the log view fills, undo
+    #: reaches back); also when it could not be read (``history_problem`` says why).
+    historyArrived = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -66,17 +69,104 @@ class FightDocument(QObject):
         # the stack's commands must not call the engine again.
         self._stack_driving = False
         self._engine_driving = False
+        # A history still being read a slice at a time (see load_history_in_background).
+        self.history_problem: str | None = None
+        self._history_timer: QTimer | None = None
+        self._rebuilding = False
 
     # --- the session ------------------------------------------------------------------
     def set_engine(self, engine: Engine, path: Path | None) -> None:
         if self.engine is not None:
             self.engine.unsubscribe(self._on_notice)
+            self.engine.complete_history()  # its waiters (autosave...) get what they wait for
+        self._stop_history_timer()
         self.engine = engine
         self.path = path
+        self.history_problem = None
         engine.subscribe(self._on_notice)
-        self._rebuild_stack()
+        if engine.pending_history is not None:
+            self.undo_stack.clear()  # rebuilt when the history is in
+            self.undo_stack.setClean()
+            pending = engine.pending_history
+            engine.when_history(lambda: self._history_in(engine, pending.problem))
+        else:
+            self._rebuild_stack()
         self.replaced.emit()
         self.pathChanged.emit()
+
+    # --- a history that arrives after the fight ---------------------------------------------
+    @property
+    def history_pending(self) -> bool:
+        return self.engine is not None and self.engine.pending_history is not None
+
+    def complete_history(self) -> None:
+        """Whatever needs the history calls this first: a history still being read is
+        read in full now (the GM waits for it once)."""
+        if self.engine is not None:
+            self.engine.complete_history()
+
+    def load_history_in_background(self) -> None:
+        """Read a pending history a slice at a time between the GM's clicks."""
+        if not self.history_pending or self._history_timer is not None:
+            return
+        timer = QTimer(self)
+        timer.setInterval(0)
+        timer.timeout.connect(self._history_slice)
+        self._history_timer = timer
+        timer.start()
+
+    def _history_slice(self) -> None:
+        engine = self.engine
+        pending = engine.pending_history if engine is not None else None
+        step = getattr(pending, "step", None)
+        if engine is None or pending is None or step is None:
+            self._stop_history_timer()
+            return
+        if step():
+            engine.complete_history()  # all read: tells the waiters
+
+    def _stop_history_timer(self) -> None:
+        if self._history_timer is not None:
+            self._history_timer.stop()
+            self._history_timer.deleteLater()
+            self._history_timer = None
+
+    def _history_in(self, engine: Engine, problem: Exception | None) -> None:
+        """The history is in: the stack reaches back through it. A history that could
+        not be read leaves the fight as it is now, with nothing to undo, and unsaved,
+        with no file (saving asks for a new name: the file stays as it was)."""
+        if engine is not self.engine:
+            return
+        self._stop_history_timer()
+        self._rebuild_stack()
+        if problem is not None:
+            self.history_problem = str(problem)
+            self.path = None
+            self.undo_stack.resetClean()
+            self.pathChanged.emit()
+        self.historyArrived.emit()
+
+    @property
+    def rebuilding(self) -> bool:
+        """The stack is being rebuilt from the log (its signals say nothing yet)."""
+        return self._rebuilding
+
+    def undo(self) -> None:
+        """Edit > Undo: the history first, if it is still being read."""
+        self.complete_history()
+        self.undo_stack.undo()
+
+    def redo(self) -> None:
+        self.complete_history()
+        self.undo_stack.redo()
+
+    def can_undo(self) -> bool:
+        pending = self.engine.pending_history if self.engine is not None else None
+        return pending.has_log if pending is not None else self.undo_stack.canUndo()
+
+    def can_redo(self) -> bool:
+        pending = self.engine.pending_history if self.engine is not None else None
+        return pending.has_redo if pending is not None else self.undo_stack.canRedo()
 
     def set_path(self, path: Path | None) -> None:
         self.path = path
@@ -101,6 +191,7 @@ class FightDocument(QObject):
     def apply(self, command: Command) -> Outcome:
         """The one way the widgets change the fight; a refusal is also signalled."""
         assert self.engine is not None, "no fight is open"
+        self.complete_history()
         outcome = self.engine.apply(command)
         if not outcome.ok:
             self.refused.emit(outcome.error or "not allowed")
@@ -108,6 +199,7 @@ class FightDocument(QObject):
 
     def check(self, command: Command) -> Outcome:
         assert self.engine is not None, "no fight is open"
+        self.complete_history()
         return self.engine.check(command)
 
     def revert_to(self, seq: int) -> int:
@@ -116,6 +208,7 @@ class FightDocument(QObject):
         from fightdesk.engine.engine import StepFailed
 
         assert self.engine is not None, "no fight is open"
+        self.complete_history()
         try:
             return self.engine.revert_to(seq)
         except StepFailed as failed:
@@ -201,12 +294,14 @@ class FightDocument(QObject):
         done = _steps(session.log)
         undone = list(reversed(_steps(session.redo)))
         self._engine_driving = True
+        self._rebuilding = True
         try:
             for step, text in done + undone:
                 stack.push(EngineStep(self, step, text))
             stack.setIndex(len(done))
         finally:
             self._engine_driving = False
+            self._rebuilding = False
         stack.setClean()
 
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QMenu,
     QPushButton,
     QSplitter,
@@ -148,6 +149,14 @@ class LogView(QWidget):
         self.earlier_button.setFlat(True)
         self.earlier_button.hide()
         self.earlier_button.clicked.connect(self._show_earlier)
+        # Says the log is still coming (a long fight's history is read after the fight
+        # is shown), or that it could not be read.
+        self.loading_label = QLabel()
+        self.loading_label.setObjectName("logLoading")
+        self.loading_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.loading_label.setWordWrap(True)
+        self.loading_label.setMargin(6)
+        self.loading_label.hide()
         self._opened: QPersistentModelIndex | None = None  # the action opened to show its dice
         self.revert_button = QPushButton("&Revert to here")
         self.revert_button.setObjectName("revertHere")
@@ -170,6 +179,7 @@ class LogView(QWidget):
         column = QVBoxLayout(top)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        column.addWidget(self.loading_label)
         column.addWidget(self.earlier_button)
         column.addWidget(self.tree, 1)
         self.splitter.addWidget(top)
@@ -203,6 +213,14 @@ class LogView(QWidget):
         model.rowsRemoved.connect(self._count_earlier)
         self._count_earlier()
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
+
+    def set_loading(self, loading: bool, note: str = "") -> None:
+        """Say plainly that the earlier actions are still being read (``loading``), or
+        ``note`` (a history that could not be read); neither hides the log itself."""
+        text = ("Loading the fight's history\N{HORIZONTAL ELLIPSIS} The earlier actions "
+                "appear here in a moment; you can play on meanwhile." if loading else note)
+        self.loading_label.setText(text)
+        self.loading_label.setVisible(bool(text))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

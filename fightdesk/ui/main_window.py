@@ -76,6 +76,8 @@ class MainWindow(QMainWindow):
         self.summary_printing: SummaryPrinting | None = None
         # Set by the autosave wiring: closing then loses nothing, and the question says so.
         self.kept_by_autosave = False
+        # The message of a history that could not be read (not modal: play goes on).
+        self.history_box: QMessageBox | None = None
         self._body_built = False
         self._build_actions()
         self._build_menus()
@@ -89,6 +91,17 @@ class MainWindow(QMainWindow):
             self.build_body()
             self.add_printing()
 
+    def _follow_undo_stack(self, *_: object) -> None:
+        """Undo and Redo say what they would do, as the stack's own actions would."""
+        doc = self.document
+        if doc.rebuilding:
+            return  # one look once the stack is rebuilt (replaced, historyArrived)
+        stack = doc.undo_stack
+        for act, word, can, text in ((self.undo_action, "&Undo", doc.can_undo(), stack.undoText()),
+                                     (self.redo_action, "&Redo", doc.can_redo(), stack.redoText())):
+            act.setEnabled(can)
+            act.setText(f"{word} {text}" if text else word)
+
     # --- building ----------------------------------------------------------------------
     def build_body(self) -> None:
         """The widgets, tool bars and docks, wired, in the layout the GM left (once)."""
@@ -99,6 +112,7 @@ class MainWindow(QMainWindow):
             if keys:
                 act.setShortcuts(keys)
             _set_tip(act, tip)
+        self._fill_recent_menu()
         self._build_widgets()
         self._build_bars()
         self._connect_signals()
@@ -187,13 +201,20 @@ class MainWindow(QMainWindow):
         self.quit_action = action("&Quit", QKeySequence.StandardKey.Quit, "Quit fightdesk")
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
-        # Undo/redo follow the engine's history through the document's QUndoStack.
+        # Undo/redo follow the engine's history through the document's QUndoStack; they
+        # work while a long fight's history is still being read (the document reads the
+        # rest first), so they are the document's, not the stack's own actions.
+        self.undo_action = action("&Undo", "Ctrl+Z", "Undo the last step")
+        self.redo_action = action("&Redo", None, "Redo the step you undid")
+        self._shortcuts[-1] = (self.redo_action, [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")],
+                               "Redo the step you undid")
+        self.undo_action.triggered.connect(self.document.undo)
+        self.redo_action.triggered.connect(self.document.redo)
         stack = self.document.undo_stack
-        self.undo_action = stack.createUndoAction(self, "&Undo")
-        self._shortcuts.append((self.undo_action, [QKeySequence("Ctrl+Z")], "Undo the last step"))
-        self.redo_action = stack.createRedoAction(self, "&Redo")
-        self._shortcuts.append((self.redo_action, [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")],
-                                "Redo the step you undid"))
+        for signal in (stack.canUndoChanged, stack.canRedoChanged, stack.undoTextChanged,
+                       stack.redoTextChanged):
+            signal.connect(self._follow_undo_stack)
+        self._follow_undo_stack()
         # The menu says what will be undone; the toolbar button stays short.
         self.undo_action.setIconText("Undo")
         self.redo_action.setIconText("Redo")
@@ -293,7 +314,9 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.player_view_action)
         self.view_menu.addAction(self.blank_player_action)
         self.view_menu.addSeparator()
-        self._fill_recent_menu()
+        # Filled with the body: the files' tips would build Qt's whole ``Qt`` namespace
+        # before the frame's first paint (plain_tip).
+        self.recent_menu.setEnabled(False)
 
     def _build_bars(self) -> None:
         from PySide6.QtCore import Qt
@@ -343,13 +366,30 @@ class MainWindow(QMainWindow):
             return self.summary_printing
         from .printing import SummaryPrinting
 
-        printing = SummaryPrinting(self, self._current_session)
+        # Greyed out until _follow_printing looks (that would read a pending history now).
+        printing = SummaryPrinting(self, lambda: None)
+        printing.session = self._current_session
         self.summary_printing = printing
         self.file_menu.insertActions(self._quit_separator, printing.actions())
-        self.document.replaced.connect(printing.update_enabled)
+        self.document.replaced.connect(self._follow_printing)
         self.document.changed.connect(printing.update_enabled)
-        printing.update_enabled()
+        self._follow_printing()
         return printing
+
+    def _follow_printing(self) -> None:
+        """Printing is there once something is logged. While a history is still being
+        read its items go by what the file holds (looking would read it all now); used
+        then, they read the rest first (``_current_session``)."""
+        printing = self.summary_printing
+        if printing is None:
+            return
+        engine = self.document.engine
+        pending = engine.pending_history if engine is not None else None
+        if pending is not None:
+            for act in printing.actions():
+                act.setEnabled(pending.has_log)
+        else:
+            printing.update_enabled()
 
     def _connect_signals(self) -> None:
         """Every signal between the document, the widgets and the window, in one place."""
@@ -359,6 +399,8 @@ class MainWindow(QMainWindow):
         doc.pathChanged.connect(self._update_title)
         doc.undo_stack.cleanChanged.connect(self._update_title)
         doc.refused.connect(self._show_refusal)
+        doc.historyArrived.connect(self._history_arrived)
+        doc.replaced.connect(self._follow_undo_stack)
 
         self.new_action.triggered.connect(self.new_fight)
         self.open_action.triggered.connect(self._ask_open)
@@ -416,24 +458,59 @@ class MainWindow(QMainWindow):
         self.document.set_engine(engine, path)
         if path is not None:
             self._remember(path)
+        if engine.pending_history is not None:
+            # The fight first; its history a slice at a time once the fight is painted.
+            from .paint_watch import after_next_paint
+
+            after_next_paint(self, self.document.load_history_in_background)
 
     def open_file(self, path: Path) -> bool:
-        """Load and show a session file; a bad file gets a dialog and changes nothing."""
+        """Load and show a session file; a bad file gets a dialog and changes nothing.
+        A long fight shows at once and its history follows (storage/history.py)."""
         from fightdesk.engine.engine import Engine
         from fightdesk.storage.files import FileProblem
-        from fightdesk.storage.sessions import load_session
+        from fightdesk.storage.history import open_live_first
         from fightdesk.storage.trust import HistoryProblem
 
         path = Path(path)
         try:
-            session = load_session(path)
+            session, history = open_live_first(path)
         except HistoryProblem as problem:
             return self._open_without_history(problem)
         except FileProblem as problem:
             warn(self, "Cannot open this file", _problem_text(problem))
             return False
-        self.show_session(Engine(session), path)
+        self.show_session(Engine(session, history=history), path)
         return True
+
+    def _history_arrived(self) -> None:
+        """A long fight's history is in: the log view fills, Undo reaches back; or it
+        could not be read, and the GM is told the fight goes on without it."""
+        engine = self.document.engine
+        self.log_model.set_engine(engine)
+        self.log_view.set_loading(False)
+        self.log_view.tree.scrollToBottom()  # the latest actions, as the log follows play
+        self._follow_undo_stack()
+        if self.summary_printing is not None:
+            self.summary_printing.update_enabled()
+        problem = self.document.history_problem
+        if problem is not None:
+            from PySide6.QtCore import Qt
+
+            self.log_view.set_loading(False, "The history could not be read: this fight "
+                                      "starts its log from here.")
+            self.statusBar().showMessage("The fight's history could not be read: see the "
+                                         "message; the fight goes on without it", 0)
+            # Not modal: this may come in the middle of the GM's click, and play goes on.
+            box = message_box(
+                self, QMessageBox.Icon.Warning, "The fight's history cannot be read",
+                f"{problem}\n\nThe fight is shown as it is now, without its history: "
+                "nothing to undo, a new log. The file is not changed; saving asks for a "
+                "new name.")
+            box.setObjectName("HistoryProblem")
+            box.setWindowModality(Qt.WindowModality.NonModal)
+            box.show()
+            self.history_box = box
 
     def _open_without_history(self, problem: HistoryProblem) -> bool:
         """The file's log does not lead to its fight: offer the fight as it is now, with
@@ -458,6 +535,9 @@ class MainWindow(QMainWindow):
     def save(self) -> bool:
         if self.document.engine is None:
             return False
+        # A history still being read is read now; one that cannot be read leaves the
+        # fight without a file, so Save asks for a new name (the old file stays).
+        self.document.complete_history()
         if self.document.path is None:
             return self.save_as()
         return self._save_to(self.document.path)
@@ -476,6 +556,9 @@ class MainWindow(QMainWindow):
         from fightdesk.storage.sessions import save_session
 
         assert self.document.engine is not None
+        self.document.complete_history()
+        if self.document.history_problem is not None and path == self.document.path:
+            return False  # pragma: no cover - the document has no path then
         try:
             save_session(self.document.engine.session, path)
         except FileProblem as problem:
@@ -516,7 +599,8 @@ class MainWindow(QMainWindow):
             self.open_file(path)
 
     def _current_session(self) -> Session | None:
-        """The fight on screen, for File > Print and Export Summary."""
+        """The fight on screen, for File > Print and Export Summary (with its whole
+        history: one still being read is read now)."""
         engine = self.document.engine
         return engine.session if engine is not None else None
 
@@ -525,6 +609,8 @@ class MainWindow(QMainWindow):
         engine = self.document.engine
         for model in (self.fighters_model, self.log_model, self.stack_model):
             model.set_engine(engine)
+        # A long fight's history is read after the fight is shown: the log says so.
+        self.log_view.set_loading(engine is not None and engine.pending_history is not None)
         if self._fight_was_shown:
             # The last fight's message says nothing of this one (at start-up, a word on
             # the autosave or the library stays).

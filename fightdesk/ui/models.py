@@ -296,9 +296,12 @@ class LogModel(QAbstractItemModel):
         self._size = SHOWN_ACTIONS  # the most actions the rows hold
 
     def set_engine(self, engine: Engine | None) -> None:
+        """Show ``engine``'s log; none yet while its history is still being read (call
+        again once it is in: reading it here would read it all now)."""
         self.beginResetModel()
         self.engine = engine
-        self._entries = list(engine.session.log) if engine is not None else []
+        pending = engine is None or engine.pending_history is not None
+        self._entries = [] if pending else list(engine.session.log)  # type: ignore[union-attr]
         self._starts = []
         step = None
         for n, entry in enumerate(self._entries):
@@ -328,7 +331,7 @@ class LogModel(QAbstractItemModel):
     def refresh(self, notice: Notice | None = None) -> None:
         """Follow the log: entries taken off its end and entries added, found by identity
         from the end (an undo or a new entry costs the same at entry 10,000 as at 10)."""
-        if self.engine is None:
+        if self.engine is None or self.engine.pending_history is not None:
             return
         log = self.engine.session.log
         old = self._entries

@@ -8,15 +8,27 @@ have no format of their own) get the text converted to rich text that shows it a
 
 from __future__ import annotations
 
-from PySide6.QtGui import Qt as GuiQt
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
-PLAIN = GuiQt.TextFormat.PlainText
+if TYPE_CHECKING:
+    from PySide6.QtCore import Qt
+
+# ``Qt`` is imported where it is used, not here: importing it makes PySide6 build the
+# whole ``Qt`` namespace (about 100 enum classes), and the window's frame imports this
+# module before its first paint (docs/startup.md).
+
+
+def _plain() -> Qt.TextFormat:
+    from PySide6.QtCore import Qt
+
+    return Qt.TextFormat.PlainText
 
 
 def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> QLabel:
     label = QLabel(parent)
-    label.setTextFormat(PLAIN)
+    label.setTextFormat(_plain())
     label.setText(text)
     label.setWordWrap(wrap)
     return label
@@ -32,6 +44,8 @@ def plain_tip(text: str | None) -> str:
 def shown_as_is(text: str) -> str:
     """Rich text that shows ``text`` exactly, for the places that guess the format and
     cannot be told (tooltips, an input dialog's label, an informative text)."""
+    from PySide6.QtGui import Qt as GuiQt  # convertFromPlainText is QtGui's
+
     return GuiQt.convertFromPlainText(text, GuiQt.WhiteSpaceMode.WhiteSpaceNormal)
 
 
@@ -40,7 +54,7 @@ def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text
                 buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok) -> QMessageBox:
     """A message box whose texts are plain text, whatever they hold."""
     box = QMessageBox(icon, title, "", buttons, parent)
-    box.setTextFormat(PLAIN)
+    box.setTextFormat(_plain())
     box.setText(text)
     if informative:
         # The informative text has no format setting of its own: give it as rich text

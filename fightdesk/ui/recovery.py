@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine
     from fightdesk.engine.model import Session
     from fightdesk.storage.autosave import Autosave, RecoveryInfo
+    from fightdesk.storage.history import HistoryLoad
 
 RESTORE_BUTTON = "restoreButton"
 SKIP_BUTTON = "skipButton"
@@ -38,6 +39,8 @@ class StartChoice:
     fight_id: str
     unsaved: bool
     after_crash: bool
+    # A long fight's history still to be read (it arrives after the fight is shown).
+    history: HistoryLoad | None = None
 
 
 def describe(info: RecoveryInfo) -> str:
@@ -100,11 +103,11 @@ def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) 
         autosave.forget()
         return None
     try:
-        session = autosave.restore(info.fight_id)
+        session, history = autosave.restore_live_first(info.fight_id)
     except FileProblem as problem:
         warn(parent, "Cannot restore the fight", str(problem))
         return None
-    return StartChoice(session, info.path, info.fight_id, info.unsaved, info.crashed)
+    return StartChoice(session, info.path, info.fight_id, info.unsaved, info.crashed, history)
 
 
 class AutosaveBinder(QObject):
@@ -142,7 +145,7 @@ class AutosaveBinder(QObject):
         from fightdesk.engine.engine import Engine
 
         self._next = (choice.fight_id, not choice.unsaved)
-        show(Engine(choice.session), choice.path)
+        show(Engine(choice.session, history=choice.history), choice.path)
         if choice.unsaved:
             self.document.undo_stack.resetClean()
         if choice.after_crash:
@@ -162,20 +165,36 @@ class AutosaveBinder(QObject):
             self.autosave.attach(engine, path, write_now=False)
         # The first snapshot once the fight is painted: its writes and fsyncs would
         # otherwise hold back the GM's first sight of the fight. An earlier action, save
-        # or quit writes it first (Autosave.attach).
-        after_next_paint(self.window, self.autosave.write_attached)
+        # or quit writes it first (Autosave.attach). A long fight's history being read
+        # after the fight is shown is waited for: the snapshot holds it.
+        if engine.pending_history is not None:
+            engine.when_history(lambda: self._history_in(engine))
+        else:
+            after_next_paint(self.window, self.autosave.write_attached)
+
+    def _history_in(self, engine: Engine) -> None:
+        """The shown fight's history is in: write the first snapshot. A history that
+        could not be read leaves a new fight (the document says so): it gets a folder of
+        its own, so the autosave it came from stays as it was."""
+        if engine is not self.autosave.engine:
+            return
+        if self.document.history_problem is not None:
+            self.autosave.attach(engine, None, saved=False, write_now=True)
+        else:
+            self.autosave.write_attached()
 
     def _maybe_saved(self, *_: object) -> None:
         """File > Save / Save As just wrote the fight: compact and remember the file."""
         doc = self.document
         if doc.engine is None or doc.engine is not self.autosave.engine or doc.path is None:
             return
-        if doc.is_modified():
-            return
+        if doc.is_modified() or doc.history_pending:
+            return  # a history still being read: written once it is in (_history_in)
         if doc.path != self.autosave.path or not self.autosave.is_saved:
             self.autosave.mark_saved(doc.path)
 
     def quit(self) -> None:
+        self.document.complete_history()  # the last snapshot holds the whole history
         self.autosave.mark_clean_exit()
 
     def _show_status(self, ok: bool, message: str) -> None:
