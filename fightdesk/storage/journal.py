@@ -152,11 +152,12 @@ def read_journal(path: Path) -> JournalContents:
             continue
         try:
             try:
-                record: ApplyRecord | StepRecord | None = _records().validate_json(line)
+                record: ApplyRecord | StepRecord = _records().validate_json(line)
             except ValidationError:
-                record = _older_record(line)
-                if record is None:
+                older = _older_record(line)
+                if older is None:
                     raise
+                record = older
             found.records.append(record)
         except ValidationError as exc:
             err = exc.errors()[0]
