@@ -193,7 +193,7 @@ def _narrow(target: Path, key: PathKey, old: Any, new: Any, before: Any, after: 
             if was != now:
                 _narrow(inner, index, old[index], new[index], was, now, out)
         return
-    out.append(Change(target=target, key=key, op="set", before=before, after=after))
+    out.append(_change(target, key, "set", before, after))
 
 
 @cache
@@ -221,7 +221,16 @@ def _plain_or_snapshot(value: Any) -> Any:
 def _change(target: Path, key: PathKey, op: Literal["set", "put", "del"], before: Any,
             after: Any) -> Change:
     # The validating constructor: pydantic's ``model_construct`` measured twice as slow.
-    return Change(target=target, key=key, op=op, before=before, after=after)
+    change = Change(target=target, key=key, op=op, before=before, after=after)
+    # Validation made the path a fresh tuple; a long fight writes a few dozen paths over
+    # and over, so every change of one path shares one tuple (issue 16: a third of a KB
+    # of memory per log entry).
+    change.target = _PATHS.setdefault(change.target, change.target)
+    return change
+
+
+# The paths changes were made at, each kept once (see ``_change``).
+_PATHS: dict[Path, Path] = {}
 
 
 class Transaction:

@@ -12,16 +12,19 @@ import random
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.dataclasses import dataclass
 
 from .changes import RuleViolation
 
 RollSource = Literal["app", "typed"]
 
 
-class Roll(BaseModel):
-    """One roll as the log shows it: who rolled, what for, the dice, the faces, the outcome."""
+@dataclass(slots=True, kw_only=True, config=ConfigDict(extra="forbid"))
+class Roll:
+    """One roll as the log shows it: who rolled, what for, the dice, the faces, the outcome.
 
-    model_config = ConfigDict(extra="forbid")
+    A slotted dataclass, not a model, like the log entry that holds it: a model's
+    per-object dict and set of given fields were a kilobyte a roll (issue 16)."""
 
     who: str = ""
     purpose: str = ""

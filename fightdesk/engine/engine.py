@@ -9,6 +9,7 @@ list by applying recorded changes, so nothing is re-rolled. Views subscribe to
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
@@ -246,7 +247,8 @@ class Engine:
             seq=seq,
             step=step,
             round=enc.round,
-            where=self.ruleset.where(enc),
+            # A handful of labels over a whole fight: one string each (issue 16's memory).
+            where=sys.intern(self.ruleset.where(enc)),
             command=command.model_dump(mode="json"),
             summary=ctx.summary or _first_text(ctx.events, command),
             events=ctx.events,

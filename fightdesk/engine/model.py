@@ -207,15 +207,9 @@ class LogEntry:
     summary: str
     events: list[Event] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _older_entry(cls, data: Any) -> Any:
-        """An entry written before schema version 2 (an old file, or an autosave journal
-        left by the version before) is read in today's words."""
-        if isinstance(data, dict) and "phase" in data:
-            return upgrade_entry_v1(data)
-        return data
+    # No validator of its own: an entry written before schema version 2 is upgraded by
+    # whoever reads the old file (storage/sessions.py, storage/journal.py), so the
+    # thousands of today's entries in a long fight are parsed straight from JSON.
 
 
 def upgrade_entry_v1(entry: dict[str, Any], *, phases_seen: bool = True) -> dict[str, Any]:

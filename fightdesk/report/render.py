@@ -94,11 +94,12 @@ h2 { font-size: 13pt; margin-top: 18px; margin-bottom: 6px; page-break-after: av
 h3 { font-size: 10.5pt; margin-top: 10px; margin-bottom: 4px; page-break-after: avoid; }
 p { margin-top: 2px; margin-bottom: 4px; }
 p.meta { font-style: italic; margin-bottom: 8px; }
-table.grid { border-collapse: collapse; border: 1px solid #000; margin-top: 2px;
-       margin-bottom: 6px; }
-table.grid th, table.grid td { border: 1px solid #000; padding: 3px 5px;
-       vertical-align: top; text-align: left; }
-table.grid th { font-weight: bold; background: #e6e6e6; }
+table.grid { margin-top: 2px; margin-bottom: 6px; }
+table.grid th, table.grid td { border-right: 1px solid #000; border-bottom: 1px solid #000;
+       padding: 3px 5px; vertical-align: top; text-align: left; }
+table.grid th { font-weight: bold; background: #e6e6e6; border-top: 1px solid #000; }
+table.grid .first { border-left: 1px solid #000; }
+td.first, th.nowrap { white-space: nowrap; }
 td.num, th.num { text-align: right; }
 .dice { font-family: 'DejaVu Sans Mono', 'Courier New', monospace; font-size: 8.5pt; }
 .typed { font-weight: bold; }
@@ -115,16 +116,22 @@ def _e(text: object) -> str:
 def _table(head: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]],
            row_class: Sequence[str] | None = None, widths: Sequence[int] | None = None) -> str:
     """A ruled table; ``head`` is (label, numeric) pairs, cells are already HTML.
-    ``widths`` (percentages) make it as wide as the page."""
+    ``widths`` (percentages) make it as wide as the page.
+
+    Each cell rules its right and bottom edges (the first column its left too, the
+    heading its top): one line between cells, as collapsed borders give, but Qt lays out
+    and prints collapsed borders several times slower (a long fight's PDF, issue 16)."""
     numeric = [n for _, n in head]
     full = ' width="100%"' if widths else ""
-    out = [f'<table class="grid" border="1" cellspacing="0" cellpadding="4"{full}>', "<tr>"]
+    out = [f'<table class="grid" border="0" cellspacing="0" cellpadding="4"{full}>', "<tr>"]
     for i, (h, n) in enumerate(head):
-        attrs = ' class="num" align="right"' if n else ""
+        # Classes, not style attributes: Qt draws no stylesheet borders on a cell that
+        # has a style of its own. A one-word heading is never broken inside the word.
+        kinds = (("num", n), ("first", i == 0), ("nowrap", " " not in h))
+        classes = " ".join(name for name, on in kinds if on)
+        attrs = (f' class="{classes}"' if classes else "") + (' align="right"' if n else "")
         if widths:
             attrs += f' width="{widths[i]}%"'
-        if " " not in h:  # a one-word heading is never broken inside the word
-            attrs += ' style="white-space: nowrap"'
         out.append(f"<th{attrs}>{_e(h)}</th>")
     out.append("</tr>")
     for i, row in enumerate(rows):
@@ -132,9 +139,10 @@ def _table(head: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]],
         out.append(f"<tr{cls}>")
         for col, (cell, num) in enumerate(zip(row, numeric, strict=True)):
             if num:
-                out.append(f'<td class="num" align="right">{cell}</td>')
+                first = " first" if col == 0 else ""
+                out.append(f'<td class="num{first}" align="right">{cell}</td>')
             elif col == 0:  # fighter names and round steps keep to one line
-                out.append(f'<td style="white-space: nowrap">{cell}</td>')
+                out.append(f'<td class="first">{cell}</td>')
             else:
                 out.append(f"<td>{cell}</td>")
         out.append("</tr>")

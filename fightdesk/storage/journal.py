@@ -151,13 +151,38 @@ def read_journal(path: Path) -> JournalContents:
         if not line.strip():
             continue
         try:
-            found.records.append(_records().validate_json(line))
+            try:
+                record: ApplyRecord | StepRecord = _records().validate_json(line)
+            except ValidationError:
+                older = _older_record(line)
+                if older is None:
+                    raise
+                record = older
+            found.records.append(record)
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err.get("loc", ()))
             found.problem = f"{path}: line {number}{' at ' + where if where else ''}: {err['msg']}"
             break
     return found
+
+
+def _older_record(line: bytes) -> ApplyRecord | None:
+    """An ``apply`` record whose entry was written before schema version 2 (a journal left
+    by the version before), read in today's words; None for any other line."""
+    import json
+
+    from ..engine.model import upgrade_entry_v1
+
+    try:
+        raw = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    entry = raw.get("entry") if isinstance(raw, dict) else None
+    if not isinstance(entry, dict) or "phase" not in entry:
+        return None
+    record = _records().validate_python({**raw, "entry": upgrade_entry_v1(entry)})
+    return record if isinstance(record, ApplyRecord) else None
 
 
 class ReplayMismatch(Exception):
