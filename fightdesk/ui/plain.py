@@ -57,9 +57,12 @@ def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text
     box.setTextFormat(_plain())
     box.setText(text)
     if informative:
-        # The informative text has no format setting of its own: give it as rich text
-        # that shows the plain text exactly.
-        box.setInformativeText(plain_tip(informative))
+        # Qt 6 shows the informative text in the box's text format (plain, above); the
+        # label that shows it is made plain as well, so no Qt version reads it as markup.
+        box.setInformativeText(informative)
+        for label in box.findChildren(QLabel):
+            if label.text() == informative:
+                label.setTextFormat(_plain())
     return box
 
 

@@ -189,8 +189,12 @@ def test_finding_6_the_restore_question_and_the_open_box_are_plain_text(
                         round=1, actions=3, last_action=MARKUP, changed_at=0.0, unsaved=True)
     box = restore_box(window, info)
     assert box.textFormat() == Qt.TextFormat.PlainText
-    # The informative text is given as rich text that shows the plain text exactly.
-    assert "&lt;b&gt;bold&lt;/b&gt;" in box.informativeText()
+    # The informative text is shown exactly as written: the label that shows it is
+    # plain text (no markup read, no escapes shown).
+    shown = [label for label in box.findChildren(QLabel)
+             if label.text() == box.informativeText()]
+    assert "<b>bold</b>" in box.informativeText() and "&lt;" not in box.informativeText()
+    assert shown and all(label.textFormat() == Qt.TextFormat.PlainText for label in shown)
     box.deleteLater()
     session = json.loads(json.dumps(played_data()))
     session["encounter"]["fighters"]["kaede"]["status"]["health"] = "<b>x</b>"
