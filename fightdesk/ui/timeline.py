@@ -114,6 +114,9 @@ class TimelineView(QAbstractScrollArea):
         # of a widget it did not make, which sets up every widget class (about 6 ms).
         viewport = QWidget(self)
         viewport.setMouseTracking(True)
+        # paintEvent fills all it is asked to paint: Qt need not paint the splitter and
+        # the window underneath first on every change of the timeline.
+        viewport.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setViewport(viewport)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
