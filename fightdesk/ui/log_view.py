@@ -110,16 +110,24 @@ class TwoLineDelegate(QStyledItemDelegate):
             if len(self._fitted) > 2000:  # the lines on screen, over a few widths
                 self._fitted.clear()
             shown = self._fitted[key] = two_lines(metrics, text, rect.width())
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        group = (QPalette.ColorGroup.Normal if opt.state & QStyle.StateFlag.State_Enabled
-                 else QPalette.ColorGroup.Disabled)
-        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        # The state as a plain int: combining Qt's flag enums in Python makes new enum
+        # objects, several per line, on every repaint of the log.
+        state = int(opt.state.value)
+        group = _NORMAL if state & _ENABLED else _DISABLED
+        role = _HIGHLIGHTED_TEXT if state & _SELECTED else _TEXT
         painter.save()
         painter.setPen(opt.palette.color(group, role))
         painter.setFont(opt.font)
-        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-                                   | Qt.TextFlag.TextWordWrap), shown)
+        painter.drawText(rect, _TEXT_FLAGS, shown)
         painter.restore()
+
+
+_SELECTED = int(QStyle.StateFlag.State_Selected.value)
+_ENABLED = int(QStyle.StateFlag.State_Enabled.value)
+_NORMAL, _DISABLED = QPalette.ColorGroup.Normal, QPalette.ColorGroup.Disabled
+_TEXT, _HIGHLIGHTED_TEXT = QPalette.ColorRole.Text, QPalette.ColorRole.HighlightedText
+_TEXT_FLAGS = int(Qt.AlignmentFlag.AlignLeft.value | Qt.AlignmentFlag.AlignVCenter.value
+                  | Qt.TextFlag.TextWordWrap.value)
 
 
 class LogView(QWidget):

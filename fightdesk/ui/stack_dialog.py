@@ -137,8 +137,12 @@ class InterruptStackDialog(QDialog):
         header = self.table.horizontalHeader()
         widest = max([metrics.horizontalAdvance(n) for n in names]
                      + [header.fontMetrics().horizontalAdvance(title)])
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(0, widest + 24)
+        if header.sectionResizeMode(0) != QHeaderView.ResizeMode.Fixed:
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        # Only when it changes: every change of the stack asks (a setting, even to the
+        # same mode, has the header size every column to its contents again).
+        if header.sectionSize(0) != widest + 24:
+            header.resizeSection(0, widest + 24)
 
     # --- what the main window tells it -------------------------------------------------------
     def set_decision_widget(self, widget: QWidget) -> None:

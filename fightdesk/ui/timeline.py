@@ -25,6 +25,7 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QPixmap,
+    QRegion,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
@@ -88,6 +89,13 @@ def _over(color: QColor, base: QColor) -> QColor:
                            color.blueF() * a + base.blueF() * (1 - a))
 
 
+def _drawn(lane: Lane) -> tuple[object, ...]:
+    """What of a lane is painted: a chip's tooltip or whether it can be clicked is not
+    (a stack opening makes every ready chip clickable and changes none of them)."""
+    return (lane.title, lane.compact, lane.out,
+            tuple((c.id, c.column, c.label, c.state) for c in lane.chips))
+
+
 class TimelineView(QAbstractScrollArea):
     """Shows a :class:`Timeline`; ``chipClicked(fighter_id, chip_id)`` when the GM clicks
     a chip that can act now. On a movable timeline (a turn order) the GM drags a lane to
@@ -106,6 +114,9 @@ class TimelineView(QAbstractScrollArea):
         # of a widget it did not make, which sets up every widget class (about 6 ms).
         viewport = QWidget(self)
         viewport.setMouseTracking(True)
+        # paintEvent fills all it is asked to paint: Qt need not paint the splitter and
+        # the window underneath first on every change of the timeline.
+        viewport.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setViewport(viewport)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -146,14 +157,39 @@ class TimelineView(QAbstractScrollArea):
         # A step changes a few lanes: the others keep their chip layout (same place, same
         # chips); _measure drops them all if the columns changed width.
         self._lane_chips = {}
-        if old is not None and timeline is not None and tops == self._tops:
+        same_shape = tops == self._tops
+        if old is not None and timeline is not None and same_shape:
             for lane_no, laid in laid_out.items():
                 if (lane_no < len(timeline.lanes)
                         and timeline.lanes[lane_no].chips == old.lanes[lane_no].chips):
                     self._lane_chips[lane_no] = laid
         self._tops = tops
+        geometry = (self._title_width, self._column_width)
         self._measure()
-        self.viewport().update()
+        if (old is not None and timeline is not None and same_shape
+                and geometry == (self._title_width, self._column_width)
+                and old.columns == timeline.columns
+                and old.current_column == timeline.current_column):
+            # The columns and the current one stay: only the lanes that changed (a step
+            # changes a few of 200) and the caption in the corner are painted again.
+            self._update_lanes([n for n, (was, now) in enumerate(zip(old.lanes, timeline.lanes, strict=True))
+                                if was != now and _drawn(was) != _drawn(now)],
+                               header=old.caption != timeline.caption)
+        else:
+            self.viewport().update()
+
+    def _update_lanes(self, lanes: list[int], *, header: bool) -> None:
+        """Ask for a repaint of these lanes only (those in view), and of the header."""
+        view = self.viewport().rect()
+        region = QRegion()
+        if header:
+            region += QRect(0, 0, view.width(), self._header_height())
+        for lane_no in lanes:
+            rect = self._lane_rect(lane_no).intersected(view)
+            if not rect.isEmpty():
+                region += rect
+        if not region.isEmpty():
+            self.viewport().update(region)
 
     def timeline(self) -> Timeline | None:
         return self._timeline
@@ -418,6 +454,11 @@ class TimelineView(QAbstractScrollArea):
                              "No fighters yet" if tl is not None else "No fight open")
             return
         header = self._header_height()
+        grid = QColor(pal.color(QPalette.ColorRole.Mid))
+        grid.setAlpha(90)
+        if event.rect().bottom() < header:  # only the header (its caption changed)
+            self._paint_header(painter, tl, header, grid)
+            return
         # Lanes in view only.
         first = self._lane_at(max(header, event.rect().top())) or 0
         last = self._lane_at(min(event.rect().bottom(), self.viewport().height() - 1))
@@ -429,8 +470,6 @@ class TimelineView(QAbstractScrollArea):
             glow.setAlpha(45)
             painter.fillRect(QRect(self._column_x(current), header, self._column_width,
                                    self.viewport().height()), glow)
-        grid = QColor(pal.color(QPalette.ColorRole.Mid))
-        grid.setAlpha(90)
         shade = QColor(pal.color(QPalette.ColorRole.AlternateBase))
         shade.setAlpha(120)
         rects = [self._lane_rect(n) for n in lanes]
