@@ -108,3 +108,30 @@ def test_holding_the_turn_is_previewed_and_a_new_round_waits_for_the_end_of_this
     preview = engine.ruleset.preview(engine.encounter, "hold-turn", "miguel", {"after": "ana"})
     assert preview.lines == ("Miguel waits and acts right after Ana's turn",)
     assert engine.apply(c.StartRound()).error == "finish this round first (End Round)"
+
+
+def test_ending_round_one_in_the_surprise_step_ends_the_surprise_too() -> None:
+    """End Round in the surprise step ends round 1 there; round 2 is an ordinary round
+    that ends after its last turn, not a second surprise step that asks initiative again
+    (docs/rulesets/roll-under.md#surprise). Found by reading a golden fight."""
+    engine = fight()
+    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.session.log[-1].summary == "Surprise! Rent-A-Cop acts first"
+    assert engine.apply(c.EndRound()).ok
+    assert not engine.encounter.state.surprise
+    start(engine, miguel=1, ana=1)
+    assert engine.encounter.round == 2
+    assert engine.ruleset.where(engine.encounter) == "before the enemies, Miguel's turn"
+    for _ in range(len(list(slots(engine.encounter.state.turns)))):
+        assert engine.apply(c.NextStep()).ok
+    assert engine.encounter.state.stage == "round-over" and engine.pending() is None
+
+
+def test_several_ambushers_act_first_together() -> None:
+    """The surprise step names every ambusher (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    for fid in ("rent-a-cop", "mook-1"):
+        assert engine.apply(ru.SetAmbusher(fighter_id=fid)).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.session.log[-1].summary == "Surprise! Rent-A-Cop, Mook 1 act first"

@@ -148,7 +148,7 @@ class RollUnder(TurnOrderRuleset):
         ctx.set(("state",), "surprise", True)
         ctx.say("Round 1 begins with a surprise", kind="round-start")
         names = ", ".join(enc.name_of(f) for f in ambushers)
-        ctx.summary = f"Surprise! {names} act first"
+        ctx.summary = f"Surprise! {names} {'acts' if len(ambushers) == 1 else 'act'} first"
         self.lay_out(ctx, [TurnSection(id="surprise", label="Surprise", slots=[
             TurnSlot(id=fid, fighter_id=fid) for fid in [*ambushers, *immune]])])
 
@@ -252,6 +252,13 @@ class RollUnder(TurnOrderRuleset):
         if state.surprise and state.stage == "round-over":
             self._ask_initiative(ctx, new_round=False)
 
+    def end_round(self, ctx: Context) -> None:
+        """docs/rulesets/roll-under.md#surprise: End Round in the surprise step ends round 1
+        there, and the surprise step with it; the next round starts with initiative."""
+        super().end_round(ctx)
+        if ctx.enc.state.surprise:
+            ctx.set(("state",), "surprise", False)
+
     def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
         """docs/rulesets/roll-under.md#action-economy: a new turn, one action and a move."""
         ctx.set(_path(fighter_id), "action", None)
@@ -344,8 +351,8 @@ class RollUnder(TurnOrderRuleset):
         ctx.set(_path(me.id), "action", "remove a Fatal Wound")
         if ctx.enc.options.fatal_wound_needs_roll:
             need = int(me.sheet.dexterity)
-            record = ctx.roll(1, 20, who=me.name, purpose=f"remove a Fatal Wound, {need} or less",
-                              fighter_id=me.id)
+            record = ctx.roll(1, 20, who=me.name, fighter_id=me.id,
+                              purpose=f"Dexterity to remove a Fatal Wound, {need} or less")
             if record.faces[0] > need:
                 record.outcome = "the wound stays"
                 ctx.summary = f"{me.name} fails to remove a Fatal Wound from {patient.name}"
