@@ -7,10 +7,21 @@ from __future__ import annotations
 from fractions import Fraction
 
 from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.roll_under import commands as ru
-from fightdesk.engine.turns import slots
+from fightdesk.engine.turns import current_fighter, slots
 
 from .fight import fight, start
+
+
+def turn_of(engine: Engine) -> str | None:
+    return current_fighter(engine.encounter.state.turns)
+
+
+def roll_id(engine: Engine) -> int:
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    return roll.id
 
 
 def test_the_attacker_cannot_assist_against_the_defense_roll_of_their_own_attack() -> None:
@@ -135,3 +146,168 @@ def test_several_ambushers_act_first_together() -> None:
         assert engine.apply(ru.SetAmbusher(fighter_id=fid)).ok
     assert engine.apply(c.StartFight()).ok
     assert engine.session.log[-1].summary == "Surprise! Rent-A-Cop, Mook 1 act first"
+
+
+def test_each_refused_command_says_why() -> None:
+    """A turn is one action on a foe, with a weapon the fighter has; the fight starts
+    once; ambushers are chosen before it (docs/rulesets/roll-under.md#action-economy,
+    docs/rulesets/roll-under.md#surprise, docs/rulesets/roll-under.md#fatal-wounds,
+    docs/rulesets/roll-under.md#combat-maneuvers)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    refused: list[tuple[c.Command, str]] = [
+        (c.StartFight(), "the fight has already started"),
+        (c.Answer(decision_id="initiative-1-new", values={}), "no such question is waiting"),
+        (ru.Attack(fighter_id="miguel", target_id="miguel"), "choose someone else to attack"),
+        (ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=1), "Miguel has no weapon 1"),
+        (ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=-1),
+         "Miguel has no weapon -1"),
+        (ru.CombatManeuver(fighter_id="miguel", target_id="miguel", maneuver="trip"),
+         "choose someone else"),
+        (ru.RemoveFatalWound(fighter_id="miguel", target_id="ana"), "Ana has no Fatal Wound"),
+        (ru.PickUpWeapon(fighter_id="miguel"), "Miguel is not disarmed"),
+        (ru.SetAmbusher(fighter_id="miguel"), "ambushers are chosen before the fight starts"),
+    ]
+    for command, error in refused:
+        assert engine.apply(command).error == error, command
+    assert engine.encounter.fighters["miguel"].status.action is None
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=0)).ok
+
+
+def test_the_fight_cannot_start_twice_even_before_a_round_is_counted() -> None:
+    """Start Fight works in setup only: during the first initiative the round is still 0
+    (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    assert engine.apply(c.StartFight()).ok
+    assert engine.encounter.round == 0 and engine.pending() is not None
+    assert engine.apply(c.StartFight()).error == "the fight has already started"
+
+
+def test_an_assist_is_refused_unless_it_is_one_to_all_of_a_fighters_assists() -> None:
+    """Assists are spent by a fighter in the fight, at least one and at most what they
+    have (docs/rulesets/roll-under.md#assists)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    engine.encounter.fighters["rent-a-cop"].status.lethal = 1
+    refused = {
+        ("ana", "ep", 1): "no contribution 'ep' in roll-under",
+        (None, "assist", 1): "who assists?",
+        ("nobody", "assist", 1): "who assists?",
+        ("ana", "assist", 0): "Ana has 2 assist(s) to spend",
+        ("ana", "assist", 3): "Ana has 2 assist(s) to spend",
+        ("rent-a-cop", "assist", 1): "Rent-A-Cop is out of the fight",
+    }
+    for (fid, kind, amount), error in refused.items():
+        out = engine.apply(c.Contribute(roll_id=rid, fighter_id=fid, contribution=kind,
+                                        amount=amount))
+        assert out.error == error, (fid, kind, amount)
+    assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                     amount=2)).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == roll.base + 2
+    assert engine.encounter.fighters["ana"].status.assists == 0
+
+
+def test_a_roll_whose_target_left_the_fight_is_made_for_nothing() -> None:
+    """A waiting attack whose target was removed hits nobody and deals no damage
+    (docs/rulesets/roll-under.md#attack)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    assert engine.apply(c.RemoveFighter(fighter_id="mook-1")).ok
+    out = engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[1]]))
+    assert out.ok and out.entry is not None
+    assert out.entry.summary == "Miguel rolls Attack against Mook 1, 15 or less: nobody left to roll against"
+    assert [e.kind for e in out.entry.events] == ["roll"]
+
+
+def test_a_helper_who_left_the_fight_gets_nothing_back() -> None:
+    """Withdrawn assists come back to a helper still in the fight only
+    (docs/rulesets/roll-under.md#assists)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    for _ in range(2):
+        assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                         amount=1)).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    first, second = (x.id for x in roll.contributions)
+    back = engine.apply(c.Withdraw(roll_id=rid, contribution_id=first))
+    assert back.ok and back.entry is not None
+    assert [e.text for e in back.entry.events if e.kind == "points-gain"] == [
+        "Ana gets 1 assist(s) back"]
+    assert engine.encounter.fighters["ana"].status.assists == 1
+    assert engine.apply(c.RemoveFighter(fighter_id="ana")).ok
+    gone = engine.apply(c.Withdraw(roll_id=rid, contribution_id=second))
+    assert gone.ok and gone.entry is not None
+    assert [e for e in gone.entry.events if e.kind == "points-gain"] == []
+
+
+def test_with_no_pc_in_the_fight_the_round_starts_without_initiative() -> None:
+    """Only PCs and allies roll Wisdom: with none, the enemies' section is the round
+    (docs/rulesets/roll-under.md#initiative)."""
+    engine = fight(without=("miguel", "ana"))
+    out = engine.apply(c.StartFight())
+    assert out.ok and engine.pending() is None
+    assert engine.encounter.round == 1 and engine.encounter.state.stage == "turns"
+    assert turn_of(engine) == "rent-a-cop"
+    assert out.entry is not None and out.entry.summary == "Round 1: 0 before the enemies, 0 after"
+
+
+def test_a_pc_removed_while_initiative_waits_rolls_nothing() -> None:
+    """The initiative answer rolls for the PCs still in the fight
+    (docs/rulesets/roll-under.md#initiative)."""
+    engine = fight()
+    assert engine.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.RemoveFighter(fighter_id="miguel")).ok
+    out = engine.apply(c.Answer(decision_id=pending.id, values={"ana": 1}))
+    assert out.ok and out.entry is not None
+    assert [e.fighter_id for e in out.entry.events if e.kind == "roll"] == ["ana"]
+    assert turn_of(engine) == "ana"
+
+
+def test_lethal_damage_without_a_death_table_says_where_to_add_one() -> None:
+    """Each lethal hit is a roll on the fight's Death and Dismemberment table; without
+    one the log says where to add it (docs/rulesets/roll-under.md#hit-points)."""
+    engine = fight()
+    assert engine.apply(c.RemoveTable(table_id="death-and-dismemberment")).ok
+    start(engine, miguel=1, ana=1)
+    engine.encounter.fighters["mook-1"].status.hp = 2
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=0)).ok
+    out = engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[1], [5]]))
+    assert out.ok and out.entry is not None
+    assert out.entry.summary == "Miguel hits Mook 1 for 5 (3 lethal)"
+    assert [e.text for e in out.entry.events if e.kind == "note"] == [
+        "Mook 1 takes 3 lethal damage",
+        "No Death and Dismemberment table in this fight (Fight > Roll Tables)"]
+    assert engine.encounter.fighters["mook-1"].status.lethal == 3
+
+
+def test_the_forms_build_their_commands_and_previews_need_a_target() -> None:
+    """The GM's card actions (rest, ambusher) become their commands; an attack preview
+    without a target asks for one; a move previews nothing
+    (docs/rulesets/roll-under.md#assists, docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    rules = engine.ruleset
+    assert rules.build_command("rest", "ana", {}) == ru.Rest(fighter_id="ana")
+    assert rules.build_command("ambusher-on", "ana", {}) == ru.SetAmbusher(
+        fighter_id="ana", ambusher=True)
+    assert rules.build_command("ambusher-off", "ana", {}) == ru.SetAmbusher(
+        fighter_id="ana", ambusher=False)
+    assert rules.build_command("remove-wound", "ana", {"target": "miguel"}) == (
+        ru.RemoveFatalWound(fighter_id="ana", target_id="miguel"))
+    assert rules.build_command("maneuver", "ana", {"target": "mook-1"}) == ru.CombatManeuver(
+        fighter_id="ana", target_id="mook-1", maneuver="shove")
+    assert rules.build_command("other", "ana", {}) == ru.OtherTurnAction(
+        fighter_id="ana", action="run")
+    enc = engine.encounter
+    for form in ("act", "maneuver"):
+        assert rules.preview(enc, form, "ana", {}).error == "choose a target"
+    assert rules.preview(enc, "move", "ana", {}).lines == ()
+    assert rules.preview(enc, "remove-wound", "ana", {}).lines == ()  # no roll by default
