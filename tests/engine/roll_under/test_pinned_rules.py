@@ -4,11 +4,15 @@ testing")."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
+
+import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.roll_under import commands as ru
+from fightdesk.engine.rulesets.roll_under.model import RollUnderWeapon
 from fightdesk.engine.turns import current_fighter, slots
 
 from .fight import fight, start
@@ -311,3 +315,38 @@ def test_the_forms_build_their_commands_and_previews_need_a_target() -> None:
         assert rules.preview(enc, form, "ana", {}).error == "choose a target"
     assert rules.preview(enc, "move", "ana", {}).lines == ()
     assert rules.preview(enc, "remove-wound", "ana", {}).lines == ()  # no roll by default
+
+
+@pytest.mark.parametrize(("defense", "disarms"), [(19, True), (18, False)])
+def test_the_autopilot_disarms_only_when_it_saves_more_than_the_attack_is_worth(
+        defense: int, disarms: bool) -> None:
+    """The autopilot's disarm: worth (the chance it works) x (the foe's weapon's mean less
+    a fist's 3.5) / 2, less what a failed try costs, against the attack's chance to hit x
+    the attacker's mean damage; never on its own side
+    (docs/rulesets/roll-under.md#autopilot)."""
+    # The unarmed Enforcer (Attack 14, a d6: mean 3.5) against Miguel (Dexterity 4: the
+    # disarm always works; his katana is a d10, mean 5.5, so disarming is worth 1). Miguel's
+    # Defense 19 leaves the Enforcer 1 - 15/20 to hit, 0.875 < 1: disarm; with Defense 18,
+    # 0.3 x 3.5 = 1.05 > 1: attack. The Rent-A-Cop (the Enforcer's side) has a heavy
+    # weapon and Attack 0, easy to disarm: never chosen.
+    engine = fight(without=("ana", "mook"))
+    enc = engine.encounter
+    enc.fighters["enforcer"].sheet.weapons = []
+    miguel = enc.fighters["miguel"].sheet
+    miguel.dexterity, miguel.defense = 4, defense
+    cop = enc.fighters["rent-a-cop"].sheet
+    cop.weapons = [RollUnderWeapon(name="Maul", weapon_class="heavy")]
+    cop.attack = 0
+    engine.session.start = enc.model_copy(deep=True)
+    engine.session.log.clear()
+    start(engine, miguel=20)
+    for _ in range(4):
+        if turn_of(engine) == "enforcer":
+            break
+        assert engine.apply(c.NextStep()).ok
+    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    if disarms:
+        assert command == ru.CombatManeuver(fighter_id="enforcer", target_id="miguel",
+                                            maneuver="disarm")
+    else:
+        assert command == ru.Attack(fighter_id="enforcer", target_id="miguel", weapon=None)
