@@ -350,3 +350,51 @@ def test_the_autopilot_disarms_only_when_it_saves_more_than_the_attack_is_worth(
                                             maneuver="disarm")
     else:
         assert command == ru.Attack(fighter_id="enforcer", target_id="miguel", weapon=None)
+
+
+@pytest.mark.parametrize(("ana_dexterity", "expected"), [
+    (7, ru.Attack(fighter_id="enforcer", target_id="ana", weapon=None)),
+    (4, ru.CombatManeuver(fighter_id="enforcer", target_id="ana", maneuver="disarm")),
+])
+def test_the_autopilot_weighs_a_failed_disarm_and_takes_the_best_of_two(
+        ana_dexterity: int, expected: ru.Attack | ru.CombatManeuver) -> None:
+    """A failed disarm gives the foe an automatic hit: half its mean damage comes off the
+    disarm's worth; of two foes worth disarming, the one worth more
+    (docs/rulesets/roll-under.md#autopilot)."""
+    # The unarmed Enforcer (Attack 14, mean 3.5) against Miguel and Ana, both at Defense
+    # 19: 0.25 x 3.5 = 0.875 for an attack (on Ana, who has fewer HP). Ana's heavy
+    # weapon (d12, mean 6.5): at Dexterity 7 she resists on 3 or less, the disarm works
+    # 17/20 of the time: 0.85 x 3 / 2 - 0.15 x 6.5 / 2 = 0.7875, so the Enforcer attacks;
+    # at Dexterity 4 it always works, worth 1.5, more than disarming Miguel's katana (1).
+    engine = fight(without=("mook",))
+    enc = engine.encounter
+    enc.fighters["enforcer"].sheet.weapons = []
+    miguel, ana = enc.fighters["miguel"].sheet, enc.fighters["ana"].sheet
+    miguel.dexterity = 4 if ana_dexterity == 4 else 12
+    miguel.defense = ana.defense = 19
+    ana.dexterity = ana_dexterity
+    ana.weapons = [RollUnderWeapon(name="Maul", weapon_class="heavy")]
+    engine.session.start = enc.model_copy(deep=True)
+    engine.session.log.clear()
+    start(engine, miguel=20, ana=20)
+    for _ in range(4):
+        if turn_of(engine) == "enforcer":
+            break
+        assert engine.apply(c.NextStep()).ok
+    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == expected
+
+
+def test_the_autopilot_attacks_with_the_biggest_die_the_first_of_equals() -> None:
+    """On its turn a fighter attacks with its best weapon: the biggest damage die, the
+    first on the sheet among equals (docs/rulesets/roll-under.md#autopilot)."""
+    engine = fight()
+    enc = engine.encounter
+    enc.fighters["miguel"].sheet.weapons = [
+        RollUnderWeapon(name=name, weapon_class=kind)  # type: ignore[arg-type]
+        for name, kind in (("Knife", "light"), ("Maul", "heavy"), ("Hammer", "heavy"),
+                           ("Rifle", "rifle"))]
+    engine.session.start = enc.model_copy(deep=True)
+    engine.session.log.clear()
+    start(engine, miguel=1, ana=20)
+    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    assert isinstance(command, ru.Attack) and command.weapon == 1
