@@ -390,7 +390,7 @@ def test_the_autopilot_attacks_with_the_biggest_die_the_first_of_equals() -> Non
     engine = fight()
     enc = engine.encounter
     enc.fighters["miguel"].sheet.weapons = [
-        RollUnderWeapon(name=name, weapon_class=kind)  # type: ignore[arg-type]
+        RollUnderWeapon(name=name, weapon_class=kind)
         for name, kind in (("Knife", "light"), ("Maul", "heavy"), ("Hammer", "heavy"),
                            ("Rifle", "rifle"))]
     engine.session.start = enc.model_copy(deep=True)
