@@ -398,3 +398,54 @@ def test_the_autopilot_attacks_with_the_biggest_die_the_first_of_equals() -> Non
     start(engine, miguel=1, ana=20)
     command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
     assert isinstance(command, ru.Attack) and command.weapon == 1
+
+
+def test_the_initiative_question_names_the_wisdom_penalty_only_when_there_is_one() -> None:
+    """The worst Wisdom penalty an enemy in the fight imposes comes off every PC's
+    target, and the question says so (docs/rulesets/roll-under.md#unusual-enemies)."""
+    plain = fight(without=("enforcer",))
+    assert plain.apply(c.StartFight()).ok
+    question = plain.pending()
+    assert question is not None
+    assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
+    assert [f.label for f in question.fields] == ["Miguel: Wisdom, 12 or less",
+                                                  "Ana: Wisdom, 14 or less"]
+    penalised = fight()
+    assert penalised.apply(c.StartFight()).ok
+    question = penalised.pending()
+    assert question is not None
+    assert question.prompt == ("Round 1 initiative: each PC rolls Wisdom "
+                               "(-2 for the enemies' presence)")
+
+
+def test_assists_spent_and_given_back_count_in_the_round_summary() -> None:
+    """Each spend of assists is logged with its amount, and so is each given back, so the
+    round summary counts them (docs/rulesets/roll-under.md#assists)."""
+    from fightdesk.report.summary import summarize
+
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                     amount=2)).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert engine.apply(c.Withdraw(roll_id=rid, contribution_id=roll.contributions[0].id)).ok
+    assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                     amount=1)).ok
+    summary = summarize(engine.session, [1])
+    ana = next(t for t in summary.rounds[0].tallies if t.fighter_id == "ana")
+    assert (ana.points_spent, ana.points_gained) == (3, 2)
+
+
+def test_choosing_an_ambusher_is_logged_under_that_fighter() -> None:
+    """The GM's choice of who attacks by surprise is filed under the fighter
+    (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    out = engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop"))
+    assert out.ok and out.entry is not None
+    assert [(e.kind, e.fighter_id, e.text) for e in out.entry.events] == [
+        ("override", "rent-a-cop", "GM: Rent-A-Cop attacks by surprise")]
+    off = engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop", ambusher=False))
+    assert off.entry is not None and off.entry.summary == "GM: Rent-A-Cop does not attack by surprise"

@@ -202,16 +202,14 @@ class RollUnder(TurnOrderRuleset):
             record.outcome = "acts before the enemies" if face <= need else "acts after the enemies"
             rolled[row.name] = face
         ctx.set(("state",), "pending", None)
-        self._lay_out(ctx, rolled, new_round=pending.id.endswith("-new"),
-                      by=command.by or "the players")
+        self._lay_out(ctx, rolled, new_round=pending.id.endswith("-new"))
 
     def _d20(self, ctx: Context, fighter: Fighter, purpose: str, typed: int | None) -> Roll:
         """A d20 a player rolled at the table (typed) or the app rolls, logged alike."""
         return ctx.roll(1, 20, who=fighter.name, purpose=purpose, fighter_id=fighter.id,
                         typed=None if typed is None else [typed])
 
-    def _lay_out(self, ctx: Context, rolled: dict[str, int], *, new_round: bool,
-                 by: str = "") -> None:
+    def _lay_out(self, ctx: Context, rolled: dict[str, int], *, new_round: bool) -> None:
         """The round's sections: PCs who made their Wisdom roll, the enemies (as often
         as each acts in a round; out-of-order ones may be dragged anywhere), the rest."""
         enc = ctx.enc
