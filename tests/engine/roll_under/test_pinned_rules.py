@@ -242,8 +242,9 @@ def test_a_helper_who_left_the_fight_gets_nothing_back() -> None:
     first, second = (x.id for x in roll.contributions)
     back = engine.apply(c.Withdraw(roll_id=rid, contribution_id=first))
     assert back.ok and back.entry is not None
-    assert [e.text for e in back.entry.events if e.kind == "points-gain"] == [
-        "Ana gets 1 assist(s) back"]
+    assert [(e.text, e.data) for e in back.entry.events if e.kind == "points-gain"] == [
+        ("Ana gets 1 assist(s) back", {"pool": "assists", "amount": 1,
+                                       "why": "assist taken back"})]
     assert engine.encounter.fighters["ana"].status.assists == 1
     assert engine.apply(c.RemoveFighter(fighter_id="ana")).ok
     gone = engine.apply(c.Withdraw(roll_id=rid, contribution_id=second))
@@ -449,3 +450,19 @@ def test_choosing_an_ambusher_is_logged_under_that_fighter() -> None:
         ("override", "rent-a-cop", "GM: Rent-A-Cop attacks by surprise")]
     off = engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop", ambusher=False))
     assert off.entry is not None and off.entry.summary == "GM: Rent-A-Cop does not attack by surprise"
+
+
+def test_nobody_assists_a_roll_whose_roller_left_the_fight() -> None:
+    """Assists move the roller's target: with the roller gone there is nothing to help,
+    and the refusal says why (docs/rulesets/roll-under.md#assists)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    assert engine.apply(c.RemoveFighter(fighter_id="miguel")).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert engine.ruleset.contribution_options(engine.encounter, roll) == ()
+    out = engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                    amount=1))
+    assert out.error == "the one rolling has left the fight: no roll to assist"

@@ -422,6 +422,8 @@ class RollUnder(TurnOrderRuleset):
         if fighter_id is None or fighter_id not in enc.fighters:
             ctx.fail("who assists?")
         helper = enc.fighters[fighter_id]
+        if roll.roller_id not in enc.fighters:
+            ctx.fail("the one rolling has left the fight: no roll to assist")
         sign = self.helps(roll, enc, fighter_id)
         if sign == 0:
             ctx.fail(f"{helper.name} is in this exchange: no self-assists")
