@@ -411,6 +411,13 @@ def test_the_initiative_question_names_the_wisdom_penalty_only_when_there_is_one
     assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
     assert [f.label for f in question.fields] == ["Miguel: Wisdom, 12 or less",
                                                   "Ana: Wisdom, 14 or less"]
+    alone = fight(without=("cop", "enforcer", "mook"))
+    assert alone.apply(c.StartFight()).ok
+    question = alone.pending()
+    assert question is not None
+    assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
+    assert [f.label for f in question.fields] == ["Miguel: Wisdom, 12 or less",
+                                                  "Ana: Wisdom, 14 or less"]
     penalised = fight()
     assert penalised.apply(c.StartFight()).ok
     question = penalised.pending()
@@ -428,10 +435,13 @@ def test_assists_spent_and_given_back_count_in_the_round_summary() -> None:
     start(engine, miguel=1, ana=1)
     assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
     rid = roll_id(engine)
-    assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
-                                     amount=2)).ok
+    spent = engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                      amount=2))
+    assert spent.ok and spent.entry is not None
     roll = engine.encounter.state.roll
     assert roll is not None
+    assert [(e.fighter_id, e.data) for e in spent.entry.events if e.kind == "points-spend"] == [
+        ("ana", {"pool": "assists", "amount": 2, "why": roll.label})]
     assert engine.apply(c.Withdraw(roll_id=rid, contribution_id=roll.contributions[0].id)).ok
     assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
                                      amount=1)).ok

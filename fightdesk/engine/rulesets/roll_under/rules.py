@@ -83,7 +83,9 @@ class RollUnder(TurnOrderRuleset):
     id = "roll-under"
     title = rulesets.info("roll-under").title
     starts_with_fight = True
-    # Injuries outlast one fight; assists come back only with rest.
+    # Injuries outlast one fight; assists come back only with rest. Rested (the shared
+    # rested_values): full HP and every assist back, since "assists" is a sheet field too;
+    # lethal damage and Fatal Wounds are not, so rest leaves them.
     lasting_status = ("hp", "lethal", "fatal_wounds", "assists")
     stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
@@ -91,14 +93,6 @@ class RollUnder(TurnOrderRuleset):
     card_roles = ("act",)
     condition_names = ("Shoved", "Grappled", "Tripped", "Disarmed", "Prone")
     condition_tick = "turn-start"
-
-    def rested_values(self, sheet: Any) -> dict[str, Any]:
-        """Rested: full HP and every assist back."""
-        values = super().rested_values(sheet)
-        values["assists"] = getattr(sheet, "assists", 0)
-        for key in ("lethal", "fatal_wounds"):
-            values.pop(key, None)
-        return values
 
     # --- the round ----------------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:
