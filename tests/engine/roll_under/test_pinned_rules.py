@@ -4,13 +4,28 @@ testing")."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
+import pytest
+
 from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.roll_under import commands as ru
-from fightdesk.engine.turns import slots
+from fightdesk.engine.rulesets.roll_under.model import RollUnderWeapon
+from fightdesk.engine.turns import current_fighter, slots
 
 from .fight import fight, start
+
+
+def turn_of(engine: Engine) -> str | None:
+    return current_fighter(engine.encounter.state.turns)
+
+
+def roll_id(engine: Engine) -> int:
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    return roll.id
 
 
 def test_the_attacker_cannot_assist_against_the_defense_roll_of_their_own_attack() -> None:
@@ -108,3 +123,356 @@ def test_holding_the_turn_is_previewed_and_a_new_round_waits_for_the_end_of_this
     preview = engine.ruleset.preview(engine.encounter, "hold-turn", "miguel", {"after": "ana"})
     assert preview.lines == ("Miguel waits and acts right after Ana's turn",)
     assert engine.apply(c.StartRound()).error == "finish this round first (End Round)"
+
+
+def test_ending_round_one_in_the_surprise_step_ends_the_surprise_too() -> None:
+    """End Round in the surprise step ends round 1 there; round 2 is an ordinary round
+    that ends after its last turn, not a second surprise step that asks initiative again
+    (docs/rulesets/roll-under.md#surprise). Found by reading a golden fight."""
+    engine = fight()
+    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.session.log[-1].summary == "Surprise! Rent-A-Cop acts first"
+    assert engine.apply(c.EndRound()).ok
+    assert not engine.encounter.state.surprise
+    start(engine, miguel=1, ana=1)
+    assert engine.encounter.round == 2
+    assert engine.ruleset.where(engine.encounter) == "before the enemies, Miguel's turn"
+    for _ in range(len(list(slots(engine.encounter.state.turns)))):
+        assert engine.apply(c.NextStep()).ok
+    assert engine.encounter.state.stage == "round-over" and engine.pending() is None
+
+
+def test_several_ambushers_act_first_together() -> None:
+    """The surprise step names every ambusher (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    for fid in ("rent-a-cop", "mook-1"):
+        assert engine.apply(ru.SetAmbusher(fighter_id=fid)).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.session.log[-1].summary == "Surprise! Rent-A-Cop, Mook 1 act first"
+
+
+def test_each_refused_command_says_why() -> None:
+    """A turn is one action on a foe, with a weapon the fighter has; the fight starts
+    once; ambushers are chosen before it (docs/rulesets/roll-under.md#action-economy,
+    docs/rulesets/roll-under.md#surprise, docs/rulesets/roll-under.md#fatal-wounds,
+    docs/rulesets/roll-under.md#combat-maneuvers)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    refused: list[tuple[c.Command, str]] = [
+        (c.StartFight(), "the fight has already started"),
+        (c.Answer(decision_id="initiative-1-new", values={}), "no such question is waiting"),
+        (ru.Attack(fighter_id="miguel", target_id="miguel"), "choose someone else to attack"),
+        (ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=1), "Miguel has no weapon 1"),
+        (ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=-1),
+         "Miguel has no weapon -1"),
+        (ru.CombatManeuver(fighter_id="miguel", target_id="miguel", maneuver="trip"),
+         "choose someone else"),
+        (ru.RemoveFatalWound(fighter_id="miguel", target_id="ana"), "Ana has no Fatal Wound"),
+        (ru.PickUpWeapon(fighter_id="miguel"), "Miguel is not disarmed"),
+        (ru.SetAmbusher(fighter_id="miguel"), "ambushers are chosen before the fight starts"),
+    ]
+    for command, error in refused:
+        assert engine.apply(command).error == error, command
+    assert engine.encounter.fighters["miguel"].status.action is None
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=0)).ok
+
+
+def test_the_fight_cannot_start_twice_even_before_a_round_is_counted() -> None:
+    """Start Fight works in setup only: during the first initiative the round is still 0
+    (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    assert engine.apply(c.StartFight()).ok
+    assert engine.encounter.round == 0 and engine.pending() is not None
+    assert engine.apply(c.StartFight()).error == "the fight has already started"
+
+
+def test_an_assist_is_refused_unless_it_is_one_to_all_of_a_fighters_assists() -> None:
+    """Assists are spent by a fighter in the fight, at least one and at most what they
+    have (docs/rulesets/roll-under.md#assists)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    engine.encounter.fighters["rent-a-cop"].status.lethal = 1
+    refused = {
+        ("ana", "ep", 1): "no contribution 'ep' in roll-under",
+        (None, "assist", 1): "who assists?",
+        ("nobody", "assist", 1): "who assists?",
+        ("ana", "assist", 0): "Ana has 2 assist(s) to spend",
+        ("ana", "assist", 3): "Ana has 2 assist(s) to spend",
+        ("rent-a-cop", "assist", 1): "Rent-A-Cop is out of the fight",
+    }
+    for (fid, kind, amount), error in refused.items():
+        out = engine.apply(c.Contribute(roll_id=rid, fighter_id=fid, contribution=kind,
+                                        amount=amount))
+        assert out.error == error, (fid, kind, amount)
+    assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                     amount=2)).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == roll.base + 2
+    assert engine.encounter.fighters["ana"].status.assists == 0
+
+
+def test_a_roll_whose_target_left_the_fight_is_made_for_nothing() -> None:
+    """A waiting attack whose target was removed hits nobody and deals no damage
+    (docs/rulesets/roll-under.md#attack)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    assert engine.apply(c.RemoveFighter(fighter_id="mook-1")).ok
+    out = engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[1]]))
+    assert out.ok and out.entry is not None
+    assert out.entry.summary == "Miguel rolls Attack against Mook 1, 15 or less: nobody left to roll against"
+    assert [e.kind for e in out.entry.events] == ["roll"]
+
+
+def test_a_helper_who_left_the_fight_gets_nothing_back() -> None:
+    """Withdrawn assists come back to a helper still in the fight only
+    (docs/rulesets/roll-under.md#assists)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    for _ in range(2):
+        assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                         amount=1)).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    first, second = (x.id for x in roll.contributions)
+    back = engine.apply(c.Withdraw(roll_id=rid, contribution_id=first))
+    assert back.ok and back.entry is not None
+    assert [(e.text, e.data) for e in back.entry.events if e.kind == "points-gain"] == [
+        ("Ana gets 1 assist(s) back", {"pool": "assists", "amount": 1,
+                                       "why": "assist taken back"})]
+    assert engine.encounter.fighters["ana"].status.assists == 1
+    assert engine.apply(c.RemoveFighter(fighter_id="ana")).ok
+    gone = engine.apply(c.Withdraw(roll_id=rid, contribution_id=second))
+    assert gone.ok and gone.entry is not None
+    assert [e for e in gone.entry.events if e.kind == "points-gain"] == []
+
+
+def test_with_no_pc_in_the_fight_the_round_starts_without_initiative() -> None:
+    """Only PCs and allies roll Wisdom: with none, the enemies' section is the round
+    (docs/rulesets/roll-under.md#initiative)."""
+    engine = fight(without=("miguel", "ana"))
+    out = engine.apply(c.StartFight())
+    assert out.ok and engine.pending() is None
+    assert engine.encounter.round == 1 and engine.encounter.state.stage == "turns"
+    assert turn_of(engine) == "rent-a-cop"
+    assert out.entry is not None and out.entry.summary == "Round 1: 0 before the enemies, 0 after"
+
+
+def test_a_pc_removed_while_initiative_waits_rolls_nothing() -> None:
+    """The initiative answer rolls for the PCs still in the fight
+    (docs/rulesets/roll-under.md#initiative)."""
+    engine = fight()
+    assert engine.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.RemoveFighter(fighter_id="miguel")).ok
+    out = engine.apply(c.Answer(decision_id=pending.id, values={"ana": 1}))
+    assert out.ok and out.entry is not None
+    assert [e.fighter_id for e in out.entry.events if e.kind == "roll"] == ["ana"]
+    assert turn_of(engine) == "ana"
+
+
+def test_lethal_damage_without_a_death_table_says_where_to_add_one() -> None:
+    """Each lethal hit is a roll on the fight's Death and Dismemberment table; without
+    one the log says where to add it (docs/rulesets/roll-under.md#hit-points)."""
+    engine = fight()
+    assert engine.apply(c.RemoveTable(table_id="death-and-dismemberment")).ok
+    start(engine, miguel=1, ana=1)
+    engine.encounter.fighters["mook-1"].status.hp = 2
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=0)).ok
+    out = engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[1], [5]]))
+    assert out.ok and out.entry is not None
+    assert out.entry.summary == "Miguel hits Mook 1 for 5 (3 lethal)"
+    assert [e.text for e in out.entry.events if e.kind == "note"] == [
+        "Mook 1 takes 3 lethal damage",
+        "No Death and Dismemberment table in this fight (Fight > Roll Tables)"]
+    assert engine.encounter.fighters["mook-1"].status.lethal == 3
+
+
+def test_the_forms_build_their_commands_and_previews_need_a_target() -> None:
+    """The GM's card actions (rest, ambusher) become their commands; an attack preview
+    without a target asks for one; a move previews nothing
+    (docs/rulesets/roll-under.md#assists, docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    rules = engine.ruleset
+    assert rules.build_command("rest", "ana", {}) == ru.Rest(fighter_id="ana")
+    assert rules.build_command("ambusher-on", "ana", {}) == ru.SetAmbusher(
+        fighter_id="ana", ambusher=True)
+    assert rules.build_command("ambusher-off", "ana", {}) == ru.SetAmbusher(
+        fighter_id="ana", ambusher=False)
+    assert rules.build_command("remove-wound", "ana", {"target": "miguel"}) == (
+        ru.RemoveFatalWound(fighter_id="ana", target_id="miguel"))
+    assert rules.build_command("maneuver", "ana", {"target": "mook-1"}) == ru.CombatManeuver(
+        fighter_id="ana", target_id="mook-1", maneuver="shove")
+    assert rules.build_command("other", "ana", {}) == ru.OtherTurnAction(
+        fighter_id="ana", action="run")
+    enc = engine.encounter
+    for form in ("act", "maneuver"):
+        assert rules.preview(enc, form, "ana", {}).error == "choose a target"
+    assert rules.preview(enc, "move", "ana", {}).lines == ()
+    assert rules.preview(enc, "remove-wound", "ana", {}).lines == ()  # no roll by default
+
+
+@pytest.mark.parametrize(("defense", "disarms"), [(19, True), (18, False)])
+def test_the_autopilot_disarms_only_when_it_saves_more_than_the_attack_is_worth(
+        defense: int, disarms: bool) -> None:
+    """The autopilot's disarm: worth (the chance it works) x (the foe's weapon's mean less
+    a fist's 3.5) / 2, less what a failed try costs, against the attack's chance to hit x
+    the attacker's mean damage; never on its own side
+    (docs/rulesets/roll-under.md#autopilot)."""
+    # The unarmed Enforcer (Attack 14, a d6: mean 3.5) against Miguel (Dexterity 4: the
+    # disarm always works; his katana is a d10, mean 5.5, so disarming is worth 1). Miguel's
+    # Defense 19 leaves the Enforcer 1 - 15/20 to hit, 0.875 < 1: disarm; with Defense 18,
+    # 0.3 x 3.5 = 1.05 > 1: attack. The Rent-A-Cop (the Enforcer's side) has a heavy
+    # weapon and Attack 0, easy to disarm: never chosen.
+    engine = fight(without=("ana", "mook"))
+    enc = engine.encounter
+    enc.fighters["enforcer"].sheet.weapons = []
+    miguel = enc.fighters["miguel"].sheet
+    miguel.dexterity, miguel.defense = 4, defense
+    cop = enc.fighters["rent-a-cop"].sheet
+    cop.weapons = [RollUnderWeapon(name="Maul", weapon_class="heavy")]
+    cop.attack = 0
+    engine.session.start = enc.model_copy(deep=True)
+    engine.session.log.clear()
+    start(engine, miguel=20)
+    for _ in range(4):
+        if turn_of(engine) == "enforcer":
+            break
+        assert engine.apply(c.NextStep()).ok
+    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    if disarms:
+        assert command == ru.CombatManeuver(fighter_id="enforcer", target_id="miguel",
+                                            maneuver="disarm")
+    else:
+        assert command == ru.Attack(fighter_id="enforcer", target_id="miguel", weapon=None)
+
+
+@pytest.mark.parametrize(("ana_dexterity", "expected"), [
+    (7, ru.Attack(fighter_id="enforcer", target_id="ana", weapon=None)),
+    (4, ru.CombatManeuver(fighter_id="enforcer", target_id="ana", maneuver="disarm")),
+])
+def test_the_autopilot_weighs_a_failed_disarm_and_takes_the_best_of_two(
+        ana_dexterity: int, expected: ru.Attack | ru.CombatManeuver) -> None:
+    """A failed disarm gives the foe an automatic hit: half its mean damage comes off the
+    disarm's worth; of two foes worth disarming, the one worth more
+    (docs/rulesets/roll-under.md#autopilot)."""
+    # The unarmed Enforcer (Attack 14, mean 3.5) against Miguel and Ana, both at Defense
+    # 19: 0.25 x 3.5 = 0.875 for an attack (on Ana, who has fewer HP). Ana's heavy
+    # weapon (d12, mean 6.5): at Dexterity 7 she resists on 3 or less, the disarm works
+    # 17/20 of the time: 0.85 x 3 / 2 - 0.15 x 6.5 / 2 = 0.7875, so the Enforcer attacks;
+    # at Dexterity 4 it always works, worth 1.5, more than disarming Miguel's katana (1).
+    engine = fight(without=("mook",))
+    enc = engine.encounter
+    enc.fighters["enforcer"].sheet.weapons = []
+    miguel, ana = enc.fighters["miguel"].sheet, enc.fighters["ana"].sheet
+    miguel.dexterity = 4 if ana_dexterity == 4 else 12
+    miguel.defense = ana.defense = 19
+    ana.dexterity = ana_dexterity
+    ana.weapons = [RollUnderWeapon(name="Maul", weapon_class="heavy")]
+    engine.session.start = enc.model_copy(deep=True)
+    engine.session.log.clear()
+    start(engine, miguel=20, ana=20)
+    for _ in range(4):
+        if turn_of(engine) == "enforcer":
+            break
+        assert engine.apply(c.NextStep()).ok
+    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == expected
+
+
+def test_the_autopilot_attacks_with_the_biggest_die_the_first_of_equals() -> None:
+    """On its turn a fighter attacks with its best weapon: the biggest damage die, the
+    first on the sheet among equals (docs/rulesets/roll-under.md#autopilot)."""
+    engine = fight()
+    enc = engine.encounter
+    enc.fighters["miguel"].sheet.weapons = [
+        RollUnderWeapon(name=name, weapon_class=kind)
+        for name, kind in (("Knife", "light"), ("Maul", "heavy"), ("Hammer", "heavy"),
+                           ("Rifle", "rifle"))]
+    engine.session.start = enc.model_copy(deep=True)
+    engine.session.log.clear()
+    start(engine, miguel=1, ana=20)
+    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    assert isinstance(command, ru.Attack) and command.weapon == 1
+
+
+def test_the_initiative_question_names_the_wisdom_penalty_only_when_there_is_one() -> None:
+    """The worst Wisdom penalty an enemy in the fight imposes comes off every PC's
+    target, and the question says so (docs/rulesets/roll-under.md#unusual-enemies)."""
+    plain = fight(without=("enforcer",))
+    assert plain.apply(c.StartFight()).ok
+    question = plain.pending()
+    assert question is not None
+    assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
+    assert [f.label for f in question.fields] == ["Miguel: Wisdom, 12 or less",
+                                                  "Ana: Wisdom, 14 or less"]
+    alone = fight(without=("cop", "enforcer", "mook"))
+    assert alone.apply(c.StartFight()).ok
+    question = alone.pending()
+    assert question is not None
+    assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
+    assert [f.label for f in question.fields] == ["Miguel: Wisdom, 12 or less",
+                                                  "Ana: Wisdom, 14 or less"]
+    penalised = fight()
+    assert penalised.apply(c.StartFight()).ok
+    question = penalised.pending()
+    assert question is not None
+    assert question.prompt == ("Round 1 initiative: each PC rolls Wisdom "
+                               "(-2 for the enemies' presence)")
+
+
+def test_assists_spent_and_given_back_count_in_the_round_summary() -> None:
+    """Each spend of assists is logged with its amount, and so is each given back, so the
+    round summary counts them (docs/rulesets/roll-under.md#assists)."""
+    from fightdesk.report.summary import summarize
+
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    spent = engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                      amount=2))
+    assert spent.ok and spent.entry is not None
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert [(e.fighter_id, e.data) for e in spent.entry.events if e.kind == "points-spend"] == [
+        ("ana", {"pool": "assists", "amount": 2, "why": roll.label})]
+    assert engine.apply(c.Withdraw(roll_id=rid, contribution_id=roll.contributions[0].id)).ok
+    assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                     amount=1)).ok
+    summary = summarize(engine.session, [1])
+    ana = next(t for t in summary.rounds[0].tallies if t.fighter_id == "ana")
+    assert (ana.points_spent, ana.points_gained) == (3, 2)
+
+
+def test_choosing_an_ambusher_is_logged_under_that_fighter() -> None:
+    """The GM's choice of who attacks by surprise is filed under the fighter
+    (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    out = engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop"))
+    assert out.ok and out.entry is not None
+    assert [(e.kind, e.fighter_id, e.text) for e in out.entry.events] == [
+        ("override", "rent-a-cop", "GM: Rent-A-Cop attacks by surprise")]
+    off = engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop", ambusher=False))
+    assert off.entry is not None and off.entry.summary == "GM: Rent-A-Cop does not attack by surprise"
+
+
+def test_nobody_assists_a_roll_whose_roller_left_the_fight() -> None:
+    """Assists move the roller's target: with the roller gone there is nothing to help,
+    and the refusal says why (docs/rulesets/roll-under.md#assists)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1")).ok
+    rid = roll_id(engine)
+    assert engine.apply(c.RemoveFighter(fighter_id="miguel")).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert engine.ruleset.contribution_options(engine.encounter, roll) == ()
+    out = engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
+                                    amount=1))
+    assert out.error == "the one rolling has left the fight: no roll to assist"

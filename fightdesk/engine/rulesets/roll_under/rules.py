@@ -83,7 +83,9 @@ class RollUnder(TurnOrderRuleset):
     id = "roll-under"
     title = rulesets.info("roll-under").title
     starts_with_fight = True
-    # Injuries outlast one fight; assists come back only with rest.
+    # Injuries outlast one fight; assists come back only with rest. Rested (the shared
+    # rested_values): full HP and every assist back, since "assists" is a sheet field too;
+    # lethal damage and Fatal Wounds are not, so rest leaves them.
     lasting_status = ("hp", "lethal", "fatal_wounds", "assists")
     stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
@@ -91,14 +93,6 @@ class RollUnder(TurnOrderRuleset):
     card_roles = ("act",)
     condition_names = ("Shoved", "Grappled", "Tripped", "Disarmed", "Prone")
     condition_tick = "turn-start"
-
-    def rested_values(self, sheet: Any) -> dict[str, Any]:
-        """Rested: full HP and every assist back."""
-        values = super().rested_values(sheet)
-        values["assists"] = getattr(sheet, "assists", 0)
-        for key in ("lethal", "fatal_wounds"):
-            values.pop(key, None)
-        return values
 
     # --- the round ----------------------------------------------------------------------------
     def handle(self, ctx: Context, command: Command) -> None:
@@ -148,7 +142,7 @@ class RollUnder(TurnOrderRuleset):
         ctx.set(("state",), "surprise", True)
         ctx.say("Round 1 begins with a surprise", kind="round-start")
         names = ", ".join(enc.name_of(f) for f in ambushers)
-        ctx.summary = f"Surprise! {names} act first"
+        ctx.summary = f"Surprise! {names} {'acts' if len(ambushers) == 1 else 'act'} first"
         self.lay_out(ctx, [TurnSection(id="surprise", label="Surprise", slots=[
             TurnSlot(id=fid, fighter_id=fid) for fid in [*ambushers, *immune]])])
 
@@ -202,16 +196,14 @@ class RollUnder(TurnOrderRuleset):
             record.outcome = "acts before the enemies" if face <= need else "acts after the enemies"
             rolled[row.name] = face
         ctx.set(("state",), "pending", None)
-        self._lay_out(ctx, rolled, new_round=pending.id.endswith("-new"),
-                      by=command.by or "the players")
+        self._lay_out(ctx, rolled, new_round=pending.id.endswith("-new"))
 
     def _d20(self, ctx: Context, fighter: Fighter, purpose: str, typed: int | None) -> Roll:
         """A d20 a player rolled at the table (typed) or the app rolls, logged alike."""
         return ctx.roll(1, 20, who=fighter.name, purpose=purpose, fighter_id=fighter.id,
                         typed=None if typed is None else [typed])
 
-    def _lay_out(self, ctx: Context, rolled: dict[str, int], *, new_round: bool,
-                 by: str = "") -> None:
+    def _lay_out(self, ctx: Context, rolled: dict[str, int], *, new_round: bool) -> None:
         """The round's sections: PCs who made their Wisdom roll, the enemies (as often
         as each acts in a round; out-of-order ones may be dragged anywhere), the rest."""
         enc = ctx.enc
@@ -251,6 +243,13 @@ class RollUnder(TurnOrderRuleset):
         state = ctx.enc.state
         if state.surprise and state.stage == "round-over":
             self._ask_initiative(ctx, new_round=False)
+
+    def end_round(self, ctx: Context) -> None:
+        """docs/rulesets/roll-under.md#surprise: End Round in the surprise step ends round 1
+        there, and the surprise step with it; the next round starts with initiative."""
+        super().end_round(ctx)
+        if ctx.enc.state.surprise:
+            ctx.set(("state",), "surprise", False)
 
     def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
         """docs/rulesets/roll-under.md#action-economy: a new turn, one action and a move."""
@@ -344,8 +343,8 @@ class RollUnder(TurnOrderRuleset):
         ctx.set(_path(me.id), "action", "remove a Fatal Wound")
         if ctx.enc.options.fatal_wound_needs_roll:
             need = int(me.sheet.dexterity)
-            record = ctx.roll(1, 20, who=me.name, purpose=f"remove a Fatal Wound, {need} or less",
-                              fighter_id=me.id)
+            record = ctx.roll(1, 20, who=me.name, fighter_id=me.id,
+                              purpose=f"Dexterity to remove a Fatal Wound, {need} or less")
             if record.faces[0] > need:
                 record.outcome = "the wound stays"
                 ctx.summary = f"{me.name} fails to remove a Fatal Wound from {patient.name}"
@@ -417,6 +416,8 @@ class RollUnder(TurnOrderRuleset):
         if fighter_id is None or fighter_id not in enc.fighters:
             ctx.fail("who assists?")
         helper = enc.fighters[fighter_id]
+        if roll.roller_id not in enc.fighters:
+            ctx.fail("the one rolling has left the fight: no roll to assist")
         sign = self.helps(roll, enc, fighter_id)
         if sign == 0:
             ctx.fail(f"{helper.name} is in this exchange: no self-assists")
