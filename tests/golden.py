@@ -108,6 +108,16 @@ def _changes(name: str, old: list[str] | None, new: list[str]) -> list[str]:
                             if not line.startswith(("---", "+++")))]
 
 
+def _same_views(expected: dict[str, list[str]], found: dict[str, list[str]],
+                what: str) -> None:
+    """Fail the test (not the golden file) when an undo or a redo leaves a view changed."""
+    for name in sorted(expected.keys() | found.keys()):
+        if expected.get(name) != found.get(name):
+            diff = _changes(name, expected.get(name), found.get(name, []))
+            raise AssertionError(f"{what} left the view {name!r} changed:\n"
+                                 + "\n".join(diff[:40]))
+
+
 def _option_text(option: LegalOption) -> str:
     spaces = "; ".join(f"{name}={list(values)!r}" for name, values in option.spaces)
     return f"{option.form_id} by {option.fighter_id}: {spaces}"
@@ -122,7 +132,8 @@ def play_to_text(demo: str, *, policy: str = "autopilot", seed: int = 0, steps: 
     ``policy`` "autopilot" plays as the simulator's sensible table; "random" picks among
     every legal command with a seeded generator (its options are written down too, so the
     forms' fields and bounds are pinned). ``undo_every`` > 0 undoes and redoes every n-th
-    step, checking that the views come back the same.
+    step: the undo must give back every view as it was before that undo step began, and
+    the redo every view as it was after the command (else the test fails).
     """
     session = Session.model_validate_json((RESOURCES / demo).read_text(encoding="utf-8"))
     session.encounter.dice_seed = seed
@@ -136,6 +147,7 @@ def play_to_text(demo: str, *, policy: str = "autopilot", seed: int = 0, steps: 
     before = views_text(enc)
     for name, text in before.items():
         lines.extend(_changes(name, None, text))
+    step_start: dict[int, dict[str, list[str]]] = {}
     for step in range(1, steps + 1):
         command = None
         if policy == "random":
@@ -172,13 +184,16 @@ def play_to_text(demo: str, *, policy: str = "autopilot", seed: int = 0, steps: 
             roll = f" {event.roll!r}" if event.roll is not None else ""
             lines.append(f"   [{event.kind} {event.fighter_id}] {event.text}{roll}")
         after = views_text(engine.encounter)
+        # An undo takes back a whole step (an interrupt with all its answers), so it
+        # must give back the views from before the step's first command.
+        step_start.setdefault(entry.step, before)
         if undo_every and step % undo_every == 0:
             engine.undo()
-            if views_text(engine.encounter) != before:
-                lines.append("   UNDO DID NOT GIVE BACK THE VIEWS")
+            _same_views(step_start[entry.step], views_text(engine.encounter),
+                        f"step {step}: undo of {entry.summary!r}")
             engine.redo()
-            if views_text(engine.encounter) != after:
-                lines.append("   REDO DID NOT GIVE BACK THE VIEWS")
+            _same_views(after, views_text(engine.encounter),
+                        f"step {step}: redo of {entry.summary!r}")
         for name, text in after.items():
             if before.get(name) != text:
                 lines.extend(_changes(name, before.get(name), text))
