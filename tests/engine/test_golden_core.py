@@ -56,10 +56,10 @@ def play(engine: Engine, ruleset: Ruleset, *, seed: int, steps: int, policy: str
     every command what changed in what the GM and the players read."""
     rng = random.Random(seed)
     lines = [f"# {engine.encounter.name}, {policy}, seed {seed}"]
-    for command in setup:
-        outcome = engine.apply(command)
+    for order in setup:
+        outcome = engine.apply(order)
         said = engine.session.log[-1].summary if outcome.ok else outcome.error
-        lines.append(f"-- set-up {command!r}: {said}")
+        lines.append(f"-- set-up {order!r}: {said}")
     before = _views(ruleset, engine)
     for name, text in before.items():
         lines.extend(_changes(name, None, text))
@@ -129,7 +129,7 @@ def test_each_demo_fight_reads_the_same_through_the_core(
     session = Session.model_validate_json((RESOURCES / demo).read_text(encoding="utf-8"))
     session.encounter.dice_seed = 5
     engine = Engine(session)
-    setup: tuple[c.Command, ...] = (c.SetEnemyHealth(show=health),)  # type: ignore[arg-type]
+    setup: tuple[c.Command, ...] = (c.SetEnemyHealth(show=health),)
     if hidden:
         setup += (c.HideFighter(fighter_id=hidden),)
     text = play(engine, get_ruleset(session.encounter.ruleset), seed=5, steps=20,
