@@ -93,7 +93,8 @@ def play(engine: Engine, ruleset: Ruleset, *, seed: int, steps: int, policy: str
         lines.append(f"   {command!r}")
         for event in entry.events:
             roll = f" {event.roll!r}" if event.roll is not None else ""
-            lines.append(f"   [{event.kind} {event.fighter_id}] {event.text}{roll}")
+            data = f" {dict(sorted(event.data.items()))!r}" if event.data else ""
+            lines.append(f"   [{event.kind} {event.fighter_id}] {event.text}{roll}{data}")
         after = _views(ruleset, engine)
         if step % undo_every == 0:
             # Undo takes back a whole step (a waiting roll's exchange is one): where it

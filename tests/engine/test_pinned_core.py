@@ -4,8 +4,15 @@ tests/drill_ruleset.py with typed dice."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 from fightdesk.engine import commands as c
-from tests.drill_ruleset import DrillEngine, Strike, drill_engine
+from fightdesk.engine.dice import Roll
+from fightdesk.engine.pending_roll import Contribution, PendingRoll
+from fightdesk.engine.ruleset import Context, Odds
+from fightdesk.engine.turns import current_fighter
+from tests.drill_ruleset import DrillEngine, DrillRuleset, Strike, drill_engine, drill_session
 
 
 def _start(engine: DrillEngine) -> None:
@@ -42,3 +49,108 @@ def test_each_waiting_roll_and_each_contribution_has_its_own_id() -> None:
     stale = engine.apply(c.Contribute(roll_id=first_roll, fighter_id="kaede",
                                       contribution="assist", amount=1))
     assert stale.error == "that roll is no longer waiting (it was made or taken back)"
+
+
+# --- what a mutation run of the whole core found (docs/mutation/core.md) -------------------
+
+
+class CoinDrill(DrillRuleset):
+    """The drill, but a strike is one coin flipped by the app, waiting for help like any
+    roll, and the GM may nudge it: the pending roll kit's coin path and the GM's own
+    contribution, which no built-in ruleset uses in the core's tests."""
+
+    def _strike(self, ctx: Context, command: Strike) -> None:
+        me, foe = ctx.enc.fighters[command.fighter_id], ctx.enc.fighters[command.target_id]
+        self.open_roll(ctx, PendingRoll(
+            id=0, label=f"{me.name} tosses at {foe.name}", roller_id=None, what="coins",
+            count=1, measure="advantage", base=0,
+            data={"attacker": me.id, "target": foe.id}))
+
+    def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
+            amount: int) -> Contribution:
+        if fighter_id is None:
+            return Contribution(id=0, kind="nudge", label="nudge", amount=amount)
+        return super().pay(ctx, roll, fighter_id, kind, amount)
+
+    def roll_odds(self, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
+        return (Odds("heads", Fraction(1, 2)),)
+
+    def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+        result.outcome = "heads" if result.faces == [2] else "tails"
+        ctx.summary = f"{roll.label}: {result.outcome}"
+
+
+def test_a_waiting_coin_roll_is_shown_flipped_by_the_app_and_logged_with_its_odds() -> None:
+    """A waiting roll of one coin made by the app (docs/ARCHITECTURE.md "Pending roll"):
+    the roll panel says who flips what ("The app", "1 coin"); the GM's own help is logged
+    as the GM's; the roll is flipped, not rolled, and its line keeps the odds shown before
+    it; a second roll cannot be opened while one waits."""
+    engine = DrillEngine(drill_session(), CoinDrill())
+    _start(engine)
+    assert engine.apply(Strike(fighter_id="kaede", target_id="thug-1")).ok
+    view = engine.drill.roll_view(engine.encounter)
+    assert view is not None
+    assert (view.roller, view.dice, view.total_line, view.coins) == (
+        "The app", "1 coin", "advantage 0", True)
+    refused = engine.apply(Strike(fighter_id="kaede", target_id="thug-2"))
+    assert refused.error == "another roll is still waiting to be made"
+    roll_id = view.id
+    out = engine.apply(c.Contribute(roll_id=roll_id, fighter_id=None, contribution="nudge",
+                                    amount=1))
+    assert out.ok, out.error
+    assert engine.session.log[-1].summary == "GM: nudge +1 to Kaede tosses at Thug 1"
+    view = engine.drill.roll_view(engine.encounter)
+    assert view is not None and view.contributions[0].who == "GM"
+    assert engine.apply(c.MakeRoll(roll_id=roll_id)).ok
+    (event,) = [e for e in engine.session.log[-1].events if e.kind == "roll"]
+    assert event.roll is not None and event.roll.coins and event.roll.count == 1
+    assert event.data == {"odds": [["heads", "1/2"]]}
+
+
+def test_a_turn_end_condition_counts_down_when_its_fighters_turn_ends() -> None:
+    """Rounds of a condition that ticks at the end of its fighter's turn
+    (docs/ARCHITECTURE.md "Conditions"): ending Kaede's turn takes her one-round
+    condition off; nobody else's turn end does."""
+    engine = drill_engine()
+    _start(engine)
+    assert current_fighter(engine.encounter.state.turns) == "kaede"
+    for fid in ("kaede", "brannock"):
+        out = engine.apply(c.AddCondition(fighter_id=fid, name="Winded", duration="rounds",
+                                          rounds=1, tick="turn-end"))
+        assert out.ok, out.error
+    assert engine.apply(c.NextStep()).ok
+    assert [x.name for x in engine.encounter.fighters["kaede"].status.conditions] == []
+    assert [x.name for x in engine.encounter.fighters["brannock"].status.conditions] == ["Winded"]
+
+
+def test_a_condition_name_may_have_sixty_characters_and_keeps_only_its_own_duration() -> None:
+    """The longest name allowed is kept, and a condition that lasts rounds forgets the
+    fighter an until-turn-end one would name (docs/ARCHITECTURE.md "Conditions")."""
+    engine = drill_engine()
+    name = "A" * 60
+    out = engine.apply(c.AddCondition(fighter_id="kaede", name=name, duration="rounds",
+                                      rounds=2, until_fighter="brannock"))
+    assert out.ok, out.error
+    (kept,) = engine.encounter.fighters["kaede"].status.conditions
+    assert kept.name == name and kept.until_fighter is None and kept.rounds_left == 2
+
+
+def test_an_empty_field_name_cannot_be_set() -> None:
+    """The GM's override names a field; an empty name, or one starting with a dot, is
+    refused as such (not as a missing field)."""
+    engine = drill_engine()
+    for field in ("", ".hp"):
+        out = engine.apply(c.SetValue(fighter_id="kaede", field=field, value=1))
+        assert out.error == f"{field!r} cannot be set"
+
+
+def test_a_fighter_the_sheet_refuses_is_named_with_the_field_and_the_problem() -> None:
+    """Adding fighters: a bad value is refused with the fighter's name, the field's path
+    and pydantic's words for the problem."""
+    engine = drill_engine()
+    template = engine.encounter.fighters["thug-1"].model_dump(mode="json")
+    template["name"] = "Bad Thug"
+    template["status"]["hp"] = "lots"
+    out = engine.apply(c.AddFighters(fighter=template, count=2))
+    assert out.error == ("fighter 'Bad Thug': status.roll-under.hp: Input should be a "
+                         "valid integer, unable to parse string as an integer")
