@@ -7,11 +7,20 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import pytest
+
 from fightdesk.engine import commands as c
-from fightdesk.engine.dice import Roll
+from fightdesk.engine import simulate
+from fightdesk.engine.changes import LeanTransaction, RuleViolation
+from fightdesk.engine.dice import DiceTray, Roll
+from fightdesk.engine.listeners import Listeners
+from fightdesk.engine.model import new_encounter, upgrade_entry_v1
 from fightdesk.engine.pending_roll import Contribution, PendingRoll
-from fightdesk.engine.ruleset import Context, Odds
+from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
+from fightdesk.engine.simulate import play_fight
+from fightdesk.engine.tables import default_tables
 from fightdesk.engine.turns import current_fighter
+from fightdesk.storage.sessions import demo_session
 from tests.drill_ruleset import DrillEngine, DrillRuleset, Strike, drill_engine, drill_session
 
 
@@ -154,3 +163,98 @@ def test_a_fighter_the_sheet_refuses_is_named_with_the_field_and_the_problem() -
     out = engine.apply(c.AddFighters(fighter=template, count=2))
     assert out.error == ("fighter 'Bad Thug': status.roll-under.hp: Input should be a "
                          "valid integer, unable to parse string as an integer")
+
+
+def test_each_worker_process_plays_the_fights_it_is_given_as_one_process_would() -> None:
+    """What a worker process of the simulator runs (engine/simulate.py), run here: the
+    mutation tool cannot see into the processes the two-process test starts. The fights
+    it plays are those ``play_fight`` plays with the same fight, ids, policy, round cap
+    and seed."""
+    enc_json = demo_session().encounter.model_dump_json()
+    ids = ("kaede", "brannock", "dock-thug-1", "dock-thug-2", "dock-thug-3")
+    simulate._worker_start(enc_json, ids, "autopilot", 2, 7)
+    played = simulate._worker_play(range(1, 3))
+    assert played == [play_fight(enc_json, ids, i, 7, "autopilot", 2) for i in (1, 2)]
+    assert all(result.rounds <= 2 for result in played)
+
+
+def test_the_lean_engine_flips_coins_without_a_log_line() -> None:
+    """The simulator's quiet context (engine/ruleset.py) still flips every coin asked."""
+    enc = drill_session().encounter
+    quiet = QuietContext(enc, LeanTransaction(enc), DiceTray(3, 0))
+    flips = quiet.flip(3, who="Kaede", purpose="feint")
+    assert flips.coins and flips.count == 3 and len(flips.faces) == 3
+    assert quiet.events == []
+
+
+def test_a_bare_ruleset_refuses_every_command_by_name_and_shows_plain_cards() -> None:
+    """The base class's defaults (engine/ruleset.py): no rule for any command (named by
+    the ruleset's title, or its id without one), a card with the fighter's name and side
+    and no health, and no turn timer."""
+
+    class Bare(Ruleset):
+        id = "bare"
+        title = ""
+
+    enc = drill_session().encounter
+    bare = Bare()
+    with pytest.raises(RuleViolation, match=r"^bare has no rule for 'drill-strike'$"):
+        bare.handle(None, Strike(fighter_id="kaede", target_id="thug-1"))  # type: ignore[arg-type]
+    assert bare.card(enc, "kaede") == Card(fighter_id="kaede", title="Kaede", side="pc",
+                                           health=0, health_max=0)
+    assert bare.turn_timer(enc) == 0
+
+
+def test_a_listener_that_unsubscribes_is_told_nothing_more() -> None:
+    """Unsubscribing twice, or a callback never subscribed, is no error."""
+    told: list[str] = []
+    listeners: Listeners[str] = Listeners()
+    listeners.subscribe(told.append)
+    listeners.notify("one")
+    listeners.unsubscribe(told.append)
+    listeners.unsubscribe(told.append)
+    listeners.unsubscribe(print)
+    listeners.notify("two")
+    assert told == ["one"]
+
+
+def test_a_new_fight_is_called_new_fight_and_has_the_rulesets_tables() -> None:
+    enc = new_encounter("d100")
+    assert enc.name == "New fight"
+    assert enc.tables == default_tables("d100") and enc.tables
+
+
+@pytest.mark.parametrize(("entry", "phases_seen", "where"), [
+    ({"round": 2, "phase": 7}, True, "phase 7"),
+    ({"round": 2, "phase": True}, True, "True"),
+    ({"round": 2, "phase": None}, True, "end of the phases"),
+    ({"round": 2}, False, ""),
+    ({"round": 0}, True, ""),
+    ({"round": 1, "phase": "setup"}, True, "setup"),
+    ({"round": 1, "phase": 3, "where": "kept"}, True, "kept"),
+])
+def test_a_schema_one_log_entry_says_where_in_schema_two_words(
+        entry: dict[str, Any], phases_seen: bool, where: str) -> None:
+    """Reading an old session (engine/model.py): a phase number becomes "phase N"; no
+    phase after the round's phases began is the end of the phases; a where already
+    there is kept; the old field is gone."""
+    upgraded = upgrade_entry_v1(entry, phases_seen=phases_seen)
+    assert upgraded["where"] == where and "phase" not in upgraded
+
+
+def test_a_schema_one_log_entrys_events_get_their_new_kinds() -> None:
+    """A phase event is a step; EP gained or spent are points of the EP pool (a pool a
+    spend already names is kept); any other event, or anything not an event, is left."""
+    events = [{"kind": "phase", "text": "Phase 7"},
+              {"kind": "ep-gain", "text": "+1 EP", "data": {"amount": 1}},
+              {"kind": "ep-spend", "text": "-2", "data": {"pool": "Chi"}},
+              {"kind": "ep-spend", "text": "-1"},
+              {"kind": "roll", "text": "2d10"}, "not an event"]
+    upgraded = upgrade_entry_v1({"round": 1, "phase": 7, "events": events})["events"]
+    assert upgraded == [{"kind": "step", "text": "Phase 7"},
+                        {"kind": "points-gain", "text": "+1 EP",
+                         "data": {"amount": 1, "pool": "EP"}},
+                        {"kind": "points-spend", "text": "-2", "data": {"pool": "Chi"}},
+                        {"kind": "points-spend", "text": "-1", "data": {"pool": "EP"}},
+                        {"kind": "roll", "text": "2d10"}, "not an event"]
+    assert events[1] == {"kind": "ep-gain", "text": "+1 EP", "data": {"amount": 1}}
