@@ -264,9 +264,9 @@ def limit_to_sample(targets: Sequence[Target], max_mutants: int) -> None:
         target.whole = list(target.patterns)
         target.patterns = [p.removesuffix("*") + f"*[{digits}]" if p.endswith("__mutmut_*")
                            else p for p in target.patterns]
-        target.sampled = (f"a sample: the mutants numbered ...{', ...'.join(sorted(digits))} "
-                          f"(about {len(digits)}0%) of each changed function, since the change "
-                          f"has about {total} (--max-mutants {max_mutants})")
+        target.sampled = (f"a fixed sample of about {len(digits)}0% (mutant numbers ending in "
+                          f"{', '.join(sorted(digits))}): the change has about {total} mutants, "
+                          f"over --max-mutants {max_mutants}")
 
 
 def changed_targets(rev: str, with_properties: bool) -> list[Target]:
@@ -515,7 +515,7 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None,
         status = {n: s for n, s in status.items() if n in sample}
     if target.sampled:
         whole = sum(1 for n in status if any(fnmatch.fnmatch(n, p) for p in target.whole))
-        target.sampled += f"; the changed functions have {whole} mutants"
+        target.sampled += f"; {whole} in this target's changed functions"
     if target.patterns:
         status = {n: s for n, s in status.items()
                   if any(fnmatch.fnmatch(n, p) for p in target.patterns)}
