@@ -314,6 +314,11 @@ def mutmut_config(target: Target) -> str:
         # garbage collection pytest's unraisable-exception plugin does at exit (a third of
         # the time of a small test run).
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:unraisableexception"]',
+        # Fork each mutant's worker from a server that has only collected the tests, not
+        # from mutmut's own process, which has run them all for its stats: there, every
+        # lru_cache of the engine (the odds, the views) already holds the unmutated
+        # answers, and a mutant of a function behind one would survive unseen.
+        'process_isolation = "forkserver"',
         'also_copy = ["resources"]',
         "",
     ])
