@@ -15,6 +15,7 @@ from fightdesk.engine.changes import LeanTransaction, RuleViolation
 from fightdesk.engine.dice import DiceTray, Roll
 from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import new_encounter, upgrade_entry_v1
+from fightdesk.engine.notation import parse
 from fightdesk.engine.pending_roll import Contribution, PendingRoll
 from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
 from fightdesk.engine.simulate import play_fight
@@ -258,3 +259,34 @@ def test_a_schema_one_log_entrys_events_get_their_new_kinds() -> None:
                         {"kind": "points-spend", "text": "-1", "data": {"pool": "EP"}},
                         {"kind": "roll", "text": "2d10"}, "not an event"]
     assert events[1] == {"kind": "ep-gain", "text": "+1 EP", "data": {"amount": 1}}
+
+
+def test_counting_successes_takes_one_kind_of_dice() -> None:
+    """docs/ARCHITECTURE.md: the roll notation's success count names a single die kind."""
+    with pytest.raises(RuleViolation) as refused:
+        parse("2d10+1d6>=6")
+    assert str(refused.value) == "counting successes (>=) takes one kind of dice, like 5d10>=6"
+
+
+def test_a_roll_of_no_dice_or_no_coins_says_so() -> None:
+    assert "[no coins]" in Roll(count=0, sides=2, faces=[], coins=True).describe()
+    assert "[no dice]" in Roll(count=0, sides=6, faces=[]).describe()
+
+
+def test_a_gms_note_is_logged_as_a_note() -> None:
+    engine = drill_engine()
+    assert engine.apply(c.Note(text="the docks are slick")).ok
+    (event,) = engine.session.log[-1].events
+    assert (event.kind, event.text) == ("note", "the docks are slick")
+
+
+def test_a_fighter_out_of_the_fight_early_in_the_order_hides_nobody_elses_actions() -> None:
+    """The legal commands (engine/legal.py) skip a fighter who is out, and go on to the
+    fighters after them in the order."""
+    engine = drill_engine()
+    assert engine.apply(c.SetValue(fighter_id="kaede", field="status.hp", value=0)).ok
+    _start(engine)
+    actor = current_fighter(engine.encounter.state.turns)
+    assert actor not in (None, "kaede")
+    by = {o.fighter_id for o in engine.drill.legal_commands(engine.encounter)}
+    assert actor in by and "kaede" not in by
