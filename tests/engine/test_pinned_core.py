@@ -5,6 +5,7 @@ tests/drill_ruleset.py with typed dice."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +14,9 @@ from fightdesk.engine import commands as c
 from fightdesk.engine import simulate
 from fightdesk.engine.changes import LeanTransaction, RuleViolation
 from fightdesk.engine.dice import DiceTray, Roll
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.listeners import Listeners
-from fightdesk.engine.model import new_encounter, upgrade_entry_v1
+from fightdesk.engine.model import Session, new_encounter, upgrade_entry_v1
 from fightdesk.engine.notation import parse
 from fightdesk.engine.pending_roll import Contribution, PendingRoll
 from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
@@ -290,3 +292,14 @@ def test_a_fighter_out_of_the_fight_early_in_the_order_hides_nobody_elses_action
     assert actor not in (None, "kaede")
     by = {o.fighter_id for o in engine.drill.legal_commands(engine.encounter)}
     assert actor in by and "kaede" not in by
+
+
+def test_a_value_the_whole_model_refuses_is_named_by_the_field_written() -> None:
+    """A GM override that breaks a check across fields (d100 armour's range, checked by
+    the armour as a whole, docs/rulesets/d100.md#armour) is refused naming the field the
+    GM wrote, since pydantic names none."""
+    session = Session.model_validate_json(
+        (Path(__file__).resolve().parents[2] / "resources" / "demo_d100.json").read_text())
+    engine = Engine(session)
+    out = engine.apply(c.SetValue(fighter_id="rook", field="sheet.armour.0.low", value=99))
+    assert out.error == "low: Value error, the armour's range 99-75 runs backwards"
