@@ -303,3 +303,15 @@ def test_a_value_the_whole_model_refuses_is_named_by_the_field_written() -> None
     engine = Engine(session)
     out = engine.apply(c.SetValue(fighter_id="rook", field="sheet.armour.0.low", value=99))
     assert out.error == "low: Value error, the armour's range 99-75 runs backwards"
+
+
+def test_a_turns_end_is_logged_as_the_few_fields_it_changed() -> None:
+    """The log keeps the few values a step wrote (issue 16: a log entry's size): ending
+    Kaede's turn is her slot's ``acted`` and the turn order's ``current`` and
+    ``turn_number``, not a copy of the turn order."""
+    engine = drill_engine()
+    _start(engine)
+    assert engine.apply(c.NextStep()).ok
+    changes = [(ch.target, ch.key) for ch in engine.session.log[-1].changes]
+    assert changes == [(("state", "turns", "sections", 0, "slots", 0), "acted"),
+                       (("state", "turns"), "current"), (("state", "turns"), "turn_number")]
