@@ -18,6 +18,7 @@ from fightdesk.engine.engine import Engine
 from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import Session, new_encounter, upgrade_entry_v1
 from fightdesk.engine.notation import parse
+from fightdesk.engine.odds import chart_multiplier, d100_hit_damage
 from fightdesk.engine.pending_roll import Contribution, PendingRoll
 from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
 from fightdesk.engine.simulate import play_fight
@@ -315,3 +316,15 @@ def test_a_turns_end_is_logged_as_the_few_fields_it_changed() -> None:
     changes = [(ch.target, ch.key) for ch in engine.session.log[-1].changes]
     assert changes == [(("state", "turns", "sections", 0, "slots", 0), "acted"),
                        (("state", "turns"), "current"), (("state", "turns"), "turn_number")]
+
+
+def test_one_d100_hit_does_the_charts_share_of_the_weapon_less_toughness() -> None:
+    """What one hit does (docs/rulesets/d100.md#damage, #damage-chart): the weapon's
+    damage times the chart's multiplier for the natural roll, rounded down (x1 where a
+    chart has no row), less Toughness outside the armour, never below 0."""
+    assert chart_multiplier(((1, 50, Fraction(2)),), 60) == 1
+    assert d100_hit_damage(9, 80) == (13, False)
+    assert d100_hit_damage(9, 80, toughness=4) == (9, False)
+    assert d100_hit_damage(9, 80, toughness=20) == (0, False)
+    assert d100_hit_damage(9, 80, toughness=4, armour=(70, 85)) == (13, True)
+    assert d100_hit_damage(-3, 95) == (0, False)
