@@ -12,17 +12,18 @@ import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine import simulate
-from fightdesk.engine.changes import LeanTransaction, RuleViolation
+from fightdesk.engine.changes import Change, LeanTransaction, RuleViolation
 from fightdesk.engine.dice import DiceTray, Roll
-from fightdesk.engine.engine import Engine
+from fightdesk.engine.engine import Engine, StepFailed
 from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import Session, new_encounter, upgrade_entry_v1
 from fightdesk.engine.notation import parse
-from fightdesk.engine.odds import chart_multiplier, d100_hit_damage
+from fightdesk.engine.odds import chart_multiplier, d100_hit_damage, opposed_successes
 from fightdesk.engine.pending_roll import Contribution, PendingRoll
+from fightdesk.engine.player_view import public_fight
 from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
 from fightdesk.engine.simulate import play_fight
-from fightdesk.engine.tables import default_tables
+from fightdesk.engine.tables import TableProblem, default_tables, table_from_data
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import demo_session
 from tests.drill_ruleset import DrillEngine, DrillRuleset, Strike, drill_engine, drill_session
@@ -265,7 +266,7 @@ def test_a_schema_one_log_entrys_events_get_their_new_kinds() -> None:
 
 
 def test_counting_successes_takes_one_kind_of_dice() -> None:
-    """docs/ARCHITECTURE.md: the roll notation's success count names a single die kind."""
+    """The roll notation (engine/notation.py): a success count names one kind of dice."""
     with pytest.raises(RuleViolation) as refused:
         parse("2d10+1d6>=6")
     assert str(refused.value) == "counting successes (>=) takes one kind of dice, like 5d10>=6"
@@ -328,3 +329,64 @@ def test_one_d100_hit_does_the_charts_share_of_the_weapon_less_toughness() -> No
     assert d100_hit_damage(9, 80, toughness=20) == (0, False)
     assert d100_hit_damage(9, 80, toughness=4, armour=(70, 85)) == (13, True)
     assert d100_hit_damage(-3, 95) == (0, False)
+
+
+def test_an_undo_whose_changes_do_not_fit_says_why_and_changes_nothing() -> None:
+    """A log entry naming a fighter the fight does not have (a damaged file): the undo is
+    refused in one line naming the entry and what is missing."""
+    engine = drill_engine()
+    assert engine.apply(c.SetValue(fighter_id="kaede", field="status.hp", value=3)).ok
+    engine.session.log[-1].changes.append(Change(target=("fighters", "ghost", "status"),
+                                                 key="hp", op="set", before=1, after=2))
+    with pytest.raises(StepFailed) as refused:
+        engine.undo()
+    assert str(refused.value) == ("Cannot undo \u201cGM set Kaede's hp to 3\u201d (log entry 0): "
+                                  "no ghost in the fight; nothing was changed")
+    assert engine.encounter.fighters["kaede"].status.hp == 3
+
+
+def test_a_table_without_a_name_or_id_is_named_as_a_table() -> None:
+    """A roll table's problems name the table by its name, or "table" without one, and
+    the missing field in the GM's words (engine/tables.py)."""
+    for data, message in (({"rows": []}, "table: id: is missing"),
+                          ({"name": "Hits", "die": "d6"}, "table 'Hits': id: is missing"),
+                          ({"name": "  ", "die": "d6"}, "table: id: is missing")):
+        with pytest.raises(TableProblem) as refused:
+            table_from_data(data)
+        assert str(refused.value) == message
+
+
+def test_a_pool_of_fewer_than_no_dice_is_refused_by_the_odds() -> None:
+    for dice, against in ((-1, 2), (2, -1)):
+        with pytest.raises(ValueError, match=r"^a pool cannot have fewer than 0 dice$"):
+            opposed_successes(dice, against, ones_cancel=True)
+
+
+def test_the_turn_order_needs_a_round_going_to_step_on() -> None:
+    """docs/ARCHITECTURE.md "Turn order": Next Step before any round is refused."""
+    engine = drill_engine()
+    assert engine.apply(c.NextStep()).error == "no round is going: start one first"
+    assert engine.apply(c.EndRound()).error == "no round is going"
+
+
+def test_street_fighter_conditions_cannot_wait_for_a_turn() -> None:
+    """No fighter turns (docs/rulesets/street-fighter.md#conditions-on-the-card), so a
+    condition lasts rounds counted at the end of the round, or until removed; the refusal
+    names the ruleset."""
+    engine = Engine(demo_session())
+    out = engine.apply(c.AddCondition(fighter_id="kaede", name="Dizzy",
+                                      duration="until-turn-end", until_fighter="kaede"))
+    assert out.error == ("Street Fighter has no fighter turns: Dizzy can last rounds counted "
+                         "at the end of each round, or until removed")
+
+
+def test_the_player_view_hides_every_hidden_name_even_inside_another() -> None:
+    """engine/player_view.py: the longest hidden name is replaced first, so a hidden
+    fighter whose name holds another hidden one's is still "someone"."""
+    engine = drill_engine()
+    for fid, name in (("thug-1", "Ab Bo"), ("thug-2", "Bo")):
+        assert engine.apply(c.SetValue(fighter_id=fid, field="name", value=name)).ok
+        assert engine.apply(c.HideFighter(fighter_id=fid)).ok
+    assert engine.apply(c.RenameFight(name="Ab Bo and Bo on the docks")).ok
+    view = public_fight(engine.drill, engine.encounter)
+    assert view.title == "someone and someone on the docks"
