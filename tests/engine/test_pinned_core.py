@@ -12,9 +12,11 @@ import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine import simulate
+from fightdesk.engine.base import Choice, Decision, DecisionField
 from fightdesk.engine.changes import Change, LeanTransaction, RuleViolation
 from fightdesk.engine.dice import DiceTray, Roll
 from fightdesk.engine.engine import Engine, StepFailed
+from fightdesk.engine.legal import answers
 from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import Session, new_encounter, upgrade_entry_v1
 from fightdesk.engine.notation import parse
@@ -390,3 +392,14 @@ def test_the_player_view_hides_every_hidden_name_even_inside_another() -> None:
     assert engine.apply(c.RenameFight(name="Ab Bo and Bo on the docks")).ok
     view = public_fight(engine.drill, engine.encounter)
     assert view.title == "someone and someone on the docks"
+
+
+def test_a_question_for_nobody_in_particular_is_answered_by_no_fighter() -> None:
+    """The legal answers (engine/legal.py) of a decision that names no fighter (one the
+    GM or the table answers) are given by "", for a choice, a form or an amount."""
+    for decision in (Decision(id="d", prompt="Which?", choices=[Choice(id="a", label="A")]),
+                     Decision(id="d", prompt="Rolls?", fields=[
+                         DecisionField(name="x", label="X", minimum=1, maximum=2)]),
+                     Decision(id="d", prompt="How many?", minimum=0, maximum=2)):
+        option = answers(decision)
+        assert (option.form_id, option.fighter_id) == ("answer", "")
