@@ -463,6 +463,7 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None,
             sys.exit(f"mutate.py: none of {args.files} is in {target.name}")
     report_by = report_by if report_by is not None else deadline
     if deadline is not None and time.monotonic() >= deadline:
+        say(f"mutate.py: {target.name}: not run (time cap)")
         return {}, [], True
     here = SCRATCH / (target.folder or target.name) if args.report else prepare(target, args.fresh)
     if args.report and not (here / "mutants").exists():
@@ -629,8 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for target, (status, survivors, capped) in zip(targets, outcomes, strict=True):
         if not status:
             failed = failed or not capped
-            lines.append(f"{target.name}: " + ("not run (time cap)" if capped and deadline is not None
-                                                and time.monotonic() >= deadline else "no result"))
+            lines.append(f"{target.name}: " + ("no result (time cap)" if capped else "no result"))
             continue
         lines.append(summary(target.name, status) + (" [stopped at the time cap]" if capped else ""))
         if target.sampled:
