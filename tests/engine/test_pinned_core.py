@@ -4,6 +4,7 @@ tests/drill_ruleset.py with typed dice."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -403,3 +404,27 @@ def test_a_question_for_nobody_in_particular_is_answered_by_no_fighter() -> None
                      Decision(id="d", prompt="How many?", minimum=0, maximum=2)):
         option = answers(decision)
         assert (option.form_id, option.fighter_id) == ("answer", "")
+
+
+def test_the_player_view_says_who_is_to_act_when_the_round_does_not() -> None:
+    """engine/player_view.py: street-fighter's "phase 6" names nobody, so the headline
+    adds who is acting (the autopilot's fight, seeded)."""
+    engine = Engine(demo_session())
+    rng = random.Random(1)
+    for _ in range(19):
+        command = engine.ruleset.autopilot(engine.encounter, rng)
+        assert command is not None and engine.apply(command).ok
+    view = public_fight(engine.ruleset, engine.encounter)
+    assert view.headline == "Round 1 · phase 6 · Dock Thug 3 to act"
+
+
+def test_a_fight_at_its_round_cap_can_still_be_simulated_from_a_bare_encounter() -> None:
+    """docs/simulate.md: the simulator takes a fight (or its live encounter) whose round
+    is not past the cap; the same fight gives the same result either way."""
+    session = demo_session()
+    session.encounter.round = 3
+    by_session = simulate.simulate(session, fights=2, seed=4, max_rounds=3, workers=1)
+    by_encounter = simulate.simulate(session.encounter, fights=2, seed=4, max_rounds=3,
+                                     workers=1)
+    assert by_session is not None and by_encounter is not None
+    assert by_session.as_json() == by_encounter.as_json()
