@@ -428,3 +428,15 @@ def test_a_fight_at_its_round_cap_can_still_be_simulated_from_a_bare_encounter()
                                      workers=1)
     assert by_session is not None and by_encounter is not None
     assert by_session.as_json() == by_encounter.as_json()
+
+
+def test_a_list_item_the_model_refuses_is_refused_with_its_place_and_the_problem() -> None:
+    """A GM override of one item of a list (engine/changes.py): a value the item's model
+    refuses is a refusal naming the item's place and pydantic's words, and nothing
+    changes."""
+    engine = drill_engine()
+    assert engine.apply(c.AddCondition(fighter_id="kaede", name="Winded")).ok
+    out = engine.apply(c.SetValue(fighter_id="kaede", field="status.conditions.0",
+                                  value="junk"))
+    assert out.error == "0: Input should be a valid dictionary or instance of Condition"
+    assert [x.name for x in engine.encounter.fighters["kaede"].status.conditions] == ["Winded"]
