@@ -440,3 +440,14 @@ def test_a_list_item_the_model_refuses_is_refused_with_its_place_and_the_problem
                                   value="junk"))
     assert out.error == "0: Input should be a valid dictionary or instance of Condition"
     assert [x.name for x in engine.encounter.fighters["kaede"].status.conditions] == ["Winded"]
+
+
+def test_the_simulators_progress_counts_the_fights_done_in_worker_processes() -> None:
+    """docs/simulate.md: with two processes the progress still counts every fight done,
+    up to all of them."""
+    seen: list[tuple[int, int]] = []
+    result = simulate.simulate(demo_session(), fights=4, seed=2, max_rounds=1, workers=2,
+                               progress=lambda done, total: seen.append((done, total)))
+    assert result is not None and seen and seen[-1] == (4, 4)
+    assert all(total == 4 and 0 < done <= 4 for done, total in seen)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
