@@ -4,6 +4,7 @@ tests/drill_ruleset.py with typed dice."""
 
 from __future__ import annotations
 
+import gc
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -12,9 +13,10 @@ from typing import Any
 import pytest
 
 from fightdesk.engine import commands as c
-from fightdesk.engine import simulate
+from fightdesk.engine import derived, simulate
 from fightdesk.engine.base import Choice, Decision, DecisionField
 from fightdesk.engine.changes import Change, LeanTransaction, RuleViolation
+from fightdesk.engine.derived import kept
 from fightdesk.engine.dice import DiceTray, Roll
 from fightdesk.engine.engine import Engine, StepFailed
 from fightdesk.engine.legal import answers
@@ -451,3 +453,28 @@ def test_the_simulators_progress_counts_the_fights_done_in_worker_processes() ->
     assert result is not None and seen and seen[-1] == (4, 4)
     assert all(total == 4 and 0 < done <= 4 for done, total in seen)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_a_simulated_fight_counts_who_went_down() -> None:
+    """docs/simulate.md: each fight's result says which fighters went down (out of the
+    fight, by the ruleset's rule) and the health each has left; the losing side is all
+    down. The seeded demo fight 0: Kaede falls, and a dock thug with her."""
+    enc_json = demo_session().encounter.model_dump_json()
+    ids = ("kaede", "brannock", "dock-thug-1", "dock-thug-2", "dock-thug-3")
+    result = play_fight(enc_json, ids, 0, 7, "autopilot", 20)
+    assert result.winner == "enemies"
+    assert result.down == (True, False, True, False, False)
+    assert result.health == (0, 12, 0, 4, 4)
+
+
+def test_a_fight_thrown_away_leaves_no_kept_answers_behind() -> None:
+    """engine/derived.py keeps answers per fight state; when a fight is gone (a closed
+    session, a simulated copy) its answers go with it, so long runs do not grow."""
+    engine = drill_engine()
+    enc = engine.encounter
+    assert kept(enc, "probe", lambda root: len(root.fighters)) == 4
+    key = id(enc)
+    assert key in derived._kept
+    del engine, enc
+    gc.collect()
+    assert key not in derived._kept
