@@ -478,3 +478,32 @@ def test_a_fight_thrown_away_leaves_no_kept_answers_behind() -> None:
     del engine, enc
     gc.collect()
     assert key not in derived._kept
+
+
+def test_an_answer_is_worked_out_once_per_state() -> None:
+    """engine/derived.py: the views ask the same question many times per click; the
+    answer is worked out once until the state changes (``forget``)."""
+    engine = drill_engine()
+    enc = engine.encounter
+    calls: list[int] = []
+
+    def work(root: Any) -> int:
+        calls.append(1)
+        return len(root.fighters)
+
+    assert kept(enc, "probe", work) == kept(enc, "probe", work) == 4
+    assert len(calls) == 1
+    derived.forget(enc)
+    assert kept(enc, "probe", work) == 4 and len(calls) == 2
+
+
+def test_typed_dice_that_do_not_fit_name_the_roll_or_call_it_a_roll() -> None:
+    """Typed faces are checked (engine/dice.py): the refusal names the roll's purpose, or
+    "roll" when it has none."""
+    for typed, message in (([1, 2], "roll: typed 2 dice, expected 1d20"),
+                           ([25], "roll: face 25 is not on a d20 (1..20)")):
+        with pytest.raises(RuleViolation) as refused:
+            DiceTray(0, 0, [typed]).roll(1, 20)
+        assert str(refused.value) == message
+    with pytest.raises(RuleViolation, match=r"^Wisdom: typed 2 dice, expected 1d20$"):
+        DiceTray(0, 0, [[1, 2]]).roll(1, 20, purpose="Wisdom")
