@@ -80,6 +80,7 @@ def test_a_target_whose_time_is_up_copies_and_runs_nothing(mutate: ModuleType) -
     status, survivors, capped = mutate.run_target(target, args, time.monotonic() - 1)
     assert (status, survivors, capped) == ({}, [], True)
     assert not (mutate.SCRATCH / target.folder).exists()
+    assert target.name in mutate.NOT_STARTED
 
 
 def test_an_estimate_counts_what_mutmut_changes(mutate: ModuleType, tmp_path: Path,

@@ -448,6 +448,10 @@ def say(text: str) -> None:
     sys.stdout.flush()
 
 
+# Targets a capped run never started (their time was up): reported "not run (time cap)".
+NOT_STARTED: set[str] = set()
+
+
 def left(until: float | None) -> float | None:
     """Seconds until a monotonic time (None: no cap), never below one."""
     return None if until is None else max(1.0, until - time.monotonic())
@@ -463,7 +467,7 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None,
             sys.exit(f"mutate.py: none of {args.files} is in {target.name}")
     report_by = report_by if report_by is not None else deadline
     if deadline is not None and time.monotonic() >= deadline:
-        say(f"mutate.py: {target.name}: not run (time cap)")
+        NOT_STARTED.add(target.name)
         return {}, [], True
     here = SCRATCH / (target.folder or target.name) if args.report else prepare(target, args.fresh)
     if args.report and not (here / "mutants").exists():
@@ -630,7 +634,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for target, (status, survivors, capped) in zip(targets, outcomes, strict=True):
         if not status:
             failed = failed or not capped
-            lines.append(f"{target.name}: " + ("no result (time cap)" if capped else "no result"))
+            lines.append(f"{target.name}: " + ("not run (time cap)" if target.name in NOT_STARTED
+                                                else "no result (time cap)" if capped
+                                                else "no result"))
             continue
         lines.append(summary(target.name, status) + (" [stopped at the time cap]" if capped else ""))
         if target.sampled:
