@@ -8,12 +8,17 @@ one forked worker per core, each against only the tests that reach the mutated f
     python tools/mutate.py                        # every ruleset and the core
     python tools/mutate.py --ruleset street-fighter --files rules.py round.py
     python tools/mutate.py --changed              # what changed since the merge base with main
-    python tools/mutate.py --changed HEAD~1 --time-cap 240   # what CI runs
+    python tools/mutate.py --changed HEAD~1 --time-cap 150 --max-mutants 60   # what CI runs
 
 Each target works in its own copy of the tree under .mutation/<target>/, so a run can go on
 while the tests are edited, and a second run reuses the results of the first for every
 function that did not change (--fresh starts over; --retry re-checks the survivors).
 The report lists every surviving mutant as file:line and the changed line.
+
+--time-cap covers the whole run: copying the tree, mutmut's set-up (which tests reach
+which function), the mutants and the report. The targets of a capped run go side by side,
+their mutmut runs stop a little before the cap, and the report says what was checked by
+then (docs/mutation/ci-step.md).
 """
 
 from __future__ import annotations
@@ -47,6 +52,13 @@ PROPERTY_TESTS = "*propert*"
 MUTMUT_SECTION = "[tool.mutmut]"
 # What --retry checks again: survivors, and mutants no test reached (a new test may).
 RETRIED = ("survived", "no tests")
+# Of a --time-cap, the part kept for reading the results and writing the report after the
+# mutmut runs stop: a share of the cap, at least MIN and at most MAX seconds.
+REPORT_SHARE, REPORT_MIN, REPORT_MAX = 0.15, 5.0, 30.0
+CAP_NOTE = "[mutate.py: stopped at the time cap]"
+# mutmut numbers the mutants of a function 1, 2, 3 ...; a sample of a big change takes
+# those whose number ends in the first k of these digits (k of 10: about k tenths).
+SAMPLE_DIGITS = "0516273849"
 
 
 @dataclass
@@ -62,6 +74,12 @@ class Target:
     lines: dict[Path, set[int]] | None = None
     # Its folder under .mutation/ (the changed-lines mode keeps apart from full runs).
     folder: str = ""
+    # About how many mutants the changed functions have (estimate_mutants), before mutmut.
+    estimate: int = 0
+    # How the mutants were cut to a sample (--max-mutants), said in the report; "" for all.
+    sampled: str = ""
+    # The patterns of every mutant of the changed functions, before the sample.
+    whole: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -207,13 +225,59 @@ def module_of(path: Path) -> str:
     return ".".join(path.with_suffix("").parts)
 
 
+# The kinds of node mutmut changes (an operator, a comparison, a constant, an argument,
+# an assignment ...): their count in a function is a rough count of its mutants, enough to
+# see that a change is too big for the time there is before mutmut has made them.
+MUTATED_NODES = (ast.BinOp, ast.AugAssign, ast.BoolOp, ast.UnaryOp, ast.Compare, ast.Constant,
+                 ast.keyword, ast.Call, ast.Assign, ast.AnnAssign, ast.Return, ast.Subscript)
+
+
+def estimate_mutants(path: Path, first: int, last: int) -> int:
+    """About how many mutants mutmut makes of the code on lines first..last of a file."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, MUTATED_NODES) and first <= getattr(node, "lineno", 0) <= last:
+            count += 1 + (len(node.ops) - 1 if isinstance(node, ast.Compare) else 0)
+    # Measured on the core: mutmut makes about 1.2 mutants per such node.
+    return round(1.2 * count)
+
+
+def sample_digits(estimate: int, max_mutants: int) -> str:
+    """The last digits of the mutant numbers a sample keeps ("" keeps them all): as many
+    tenths of an estimated count as stay within max_mutants, and at least one."""
+    if max_mutants <= 0 or estimate <= max_mutants:
+        return ""
+    return SAMPLE_DIGITS[:max(1, 10 * max_mutants // estimate)]
+
+
+def limit_to_sample(targets: Sequence[Target], max_mutants: int) -> None:
+    """Cut a big change to a fixed sample of each changed function's mutants (those whose
+    number ends in some digits), so a capped run checks a spread of them, not only the
+    quickest; the target's report says so."""
+    estimates = {id(t): t.estimate for t in targets}
+    total = sum(estimates.values())
+    digits = sample_digits(total, max_mutants)
+    if not digits:
+        return
+    for target in targets:
+        target.whole = list(target.patterns)
+        target.patterns = [p.removesuffix("*") + f"*[{digits}]" if p.endswith("__mutmut_*")
+                           else p for p in target.patterns]
+        target.sampled = (f"a fixed sample of about {len(digits)}0% (mutant numbers ending in "
+                          f"{', '.join(sorted(digits))}): the change has about {total} mutants, "
+                          f"over --max-mutants {max_mutants}")
+
+
 def changed_targets(rev: str, with_properties: bool) -> list[Target]:
     targets: dict[str, Target] = {}
     for path, rows in sorted(changed_lines(rev).items()):
         name = target_of(path)
         if name is None:
             continue
-        hit = [key for key, first, last in functions_of(path) if rows & set(range(first, last + 1))]
+        spans = [(key, first, last) for key, first, last in functions_of(path)
+                 if rows & set(range(first, last + 1))]
+        hit = [key for key, _, _ in spans]
         if not hit:
             continue
         if name not in targets:
@@ -229,6 +293,7 @@ def changed_targets(rev: str, with_properties: bool) -> list[Target]:
         assert target.lines is not None
         target.lines[path] = rows
         target.patterns += [f"{module_of(path)}.{key}__mutmut_*" for key in hit]
+        target.estimate += sum(estimate_mutants(path, first, last) for _, first, last in spans)
     return list(targets.values())
 
 
@@ -249,6 +314,11 @@ def mutmut_config(target: Target) -> str:
         # garbage collection pytest's unraisable-exception plugin does at exit (a third of
         # the time of a small test run).
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:unraisableexception"]',
+        # Fork each mutant's worker from a server that has only collected the tests, not
+        # from mutmut's own process, which has run them all for its stats: there, every
+        # lru_cache of the engine (the odds, the views) already holds the unmutated
+        # answers, and a mutant of a function behind one would survive unseen.
+        'process_isolation = "forkserver"',
         'also_copy = ["resources"]',
         "",
     ])
@@ -317,9 +387,9 @@ def _finish(process: subprocess.Popen[str], command: list[str],
     return subprocess.CompletedProcess(command, process.returncode, output, "")
 
 
-def results(here: Path) -> dict[str, str]:
+def results(here: Path, timeout: float | None = None) -> dict[str, str]:
     """Every mutant of the last run and its status ('killed', 'survived', 'no tests' ...)."""
-    done = mutmut(here, "results", "--all", "true")
+    done = mutmut(here, "results", "--all", "true", timeout=timeout)
     out: dict[str, str] = {}
     for row in done.stdout.splitlines():
         name, sep, status = row.strip().rpartition(": ")
@@ -328,13 +398,20 @@ def results(here: Path) -> dict[str, str]:
     return out
 
 
-def survivor(here: Path, name: str) -> Survivor:
-    """Where a surviving mutant sits in the source, from mutmut's diff of its function."""
-    diff = mutmut(here, "show", name).stdout
+def survivor(here: Path, name: str, until: float | None = None) -> Survivor:
+    """Where a surviving mutant sits in the source, from mutmut's diff of its function
+    (past ``until``, a monotonic time, only its file: the report is due)."""
     module, _, key = name.rpartition(".")
     while module and not (here / (module.replace(".", "/") + ".py")).exists():
         module = module.rpartition(".")[0]
     path = Path(module.replace(".", "/") + ".py")
+    left = None if until is None else until - time.monotonic()
+    if left is not None and left < 1:
+        return Survivor(name, path, 0, "(not shown: time cap)", "", "rule")
+    shown = mutmut(here, "show", name, timeout=left)
+    if CAP_NOTE in shown.stdout:
+        return Survivor(name, path, 0, "(not shown: time cap)", "", "rule")
+    diff = shown.stdout
     before = [r[1:] for r in diff.splitlines() if r.startswith("-") and not r.startswith("---")]
     after = [r[1:] for r in diff.splitlines() if r.startswith("+") and not r.startswith("+++")]
     mangled = key.split("__mutmut_")[0]
@@ -364,20 +441,47 @@ def functions_of_text(source: Sequence[str]) -> list[tuple[str, int, int]]:
     return out
 
 
-def run_target(target: Target, args: argparse.Namespace, deadline: float | None) -> tuple[
-        dict[str, str], list[Survivor], bool]:
+def say(text: str) -> None:
+    """One line (or block) of output in one write: targets running side by side do not
+    cut into each other's lines."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+# Targets a capped run never started (their time was up): reported "not run (time cap)".
+NOT_STARTED: set[str] = set()
+
+
+def left(until: float | None) -> float | None:
+    """Seconds until a monotonic time (None: no cap), never below one."""
+    return None if until is None else max(1.0, until - time.monotonic())
+
+
+def run_target(target: Target, args: argparse.Namespace, deadline: float | None,
+               report_by: float | None = None) -> tuple[dict[str, str], list[Survivor], bool]:
+    """Copy the tree, run mutmut on the target until ``deadline``, and read the results
+    and the survivors until ``report_by`` (monotonic times; None: no cap)."""
     if args.files:
         target.sources = [f for f in target.sources if f.name in args.files or str(f) in args.files]
         if not target.sources:
             sys.exit(f"mutate.py: none of {args.files} is in {target.name}")
+    report_by = report_by if report_by is not None else deadline
+    if deadline is not None and time.monotonic() >= deadline:
+        NOT_STARTED.add(target.name)
+        return {}, [], True
     here = SCRATCH / (target.folder or target.name) if args.report else prepare(target, args.fresh)
     if args.report and not (here / "mutants").exists():
         print(f"mutate.py: {target.name} has no results yet")
         return {}, [], True
     names = list(target.patterns)
-    timeout = None if deadline is None else max(1.0, deadline - time.monotonic())
-    print(f"== {target.name}: {len(target.sources)} files, tests: "
-          f"{' '.join(str(t) for t in target.tests)}", flush=True)
+    if names:
+        # A name that is no mutant (mutmut numbers them from 1) for each changed function:
+        # mutmut then checks the unmutated code with only the tests that reach these
+        # functions, not with every test of the target (a pattern with * finds no tests).
+        names += sorted({p.partition("__mutmut_")[0] + "__mutmut_0" for p in target.patterns})
+    jobs = getattr(args, "target_jobs", args.jobs)
+    say(f"== {target.name}: {len(target.sources)} files, tests: "
+        f"{' '.join(str(t) for t in target.tests)}")
     sample: set[str] | None = None
     if args.sample:
         sample = choose_sample(here, target, args.sample) if not args.report else {
@@ -391,37 +495,47 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None)
     if args.report or names == ["mutate.py-nothing-left-to-check"]:
         run = subprocess.CompletedProcess([], 0, "", "")
     else:
-        run = mutmut(here, "run", "--max-children", str(args.jobs), *names, timeout=timeout)
-    capped = "[mutate.py: stopped at the time cap]" in run.stdout
+        run = mutmut(here, "run", "--max-children", str(jobs), *names, timeout=left(deadline))
+    capped = CAP_NOTE in run.stdout
     log = SCRATCH / f"{target.folder or target.name}.log"
     log.write_text(run.stdout, encoding="utf-8")
+    if capped and "Running mutation testing" not in run.stdout:
+        say(f"mutate.py: {target.name}: the time cap came during mutmut's set-up "
+              f"(copying, finding which tests reach which function): no mutant checked")
+    nothing = "nothing matches" in run.stdout and "Filter" in run.stdout
+    if nothing and target.sampled:  # the sample's digits match no mutant of a small change
+        say(f"mutate.py: {target.name}: {target.sampled}; none of them matched")
+        return {}, [], True
     if run.returncode not in (0, None) and not capped:
-        print(run.stdout[-4000:])
-        print(f"mutate.py: mutmut failed for {target.name} (exit {run.returncode}, log {log})")
+        say(run.stdout[-4000:])
+        say(f"mutate.py: mutmut failed for {target.name} (exit {run.returncode}, log {log})")
         return {}, [], False
-    status = results(here)
+    status = results(here, left(report_by))
     if sample is not None and not args.report and not capped:
         # mutmut forgets cached results when the test selection changed (a test file
         # added): the sampled mutants it forgot this way are checked in a second run.
         again = sorted(n for n in sample if status.get(n) == "not checked")
         if again:
-            timeout = None if deadline is None else max(1.0, deadline - time.monotonic())
-            rerun = mutmut(here, "run", "--max-children", str(args.jobs), *again,
-                           timeout=timeout)
-            capped = "[mutate.py: stopped at the time cap]" in rerun.stdout
+            rerun = mutmut(here, "run", "--max-children", str(jobs), *again,
+                           timeout=left(deadline))
+            capped = CAP_NOTE in rerun.stdout
             log.write_text(run.stdout + rerun.stdout, encoding="utf-8")
-            status = results(here)
+            status = results(here, left(report_by))
     if sample is not None:
         status = {n: s for n, s in status.items() if n in sample}
+    if target.sampled:
+        whole = sum(1 for n in status if any(fnmatch.fnmatch(n, p) for p in target.whole))
+        target.sampled += f"; {whole} in this target's changed functions"
     if target.patterns:
         status = {n: s for n, s in status.items()
                   if any(fnmatch.fnmatch(n, p) for p in target.patterns)}
     # One `mutmut show` per survivor: a few seconds each on a busy machine, so in parallel.
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        survivors = list(pool.map(lambda n: survivor(here, n),
+        survivors = list(pool.map(lambda n: survivor(here, n, report_by),
                                   [n for n, s in sorted(status.items()) if s == "survived"]))
     if target.lines is not None:
-        survivors = [s for s in survivors if s.line in target.lines.get(s.path, set())]
+        survivors = [s for s in survivors
+                     if s.line == 0 or s.line in target.lines.get(s.path, set())]
     return status, survivors, capped
 
 
@@ -480,7 +594,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="check the survivors and the mutants no test reached again (after adding tests)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a mutant survives")
+    parser.add_argument("--max-mutants", type=int, default=0, metavar="N",
+                        help="with --changed: when the changed functions have more than about N "
+                             "mutants, check a fixed sample of them (said in the report)")
     args = parser.parse_args(argv)
+    started = time.monotonic()
     signal.signal(signal.SIGTERM, stop_running)
     signal.signal(signal.SIGINT, stop_running)
 
@@ -489,24 +607,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         targets = changed_targets(rev, args.with_properties)
         print(f"mutate.py: changed since {rev}: "
               f"{', '.join(str(p) for t in targets for p in t.sources) or 'no engine function'}")
+        limit_to_sample(targets, args.max_mutants)
     else:
         names = [package_name(r) for r in args.ruleset] + ([CORE] if args.core else [])
         targets = [make_target(n, args.with_properties) for n in names or [*known_rulesets(), CORE]
                    if n == CORE or n in names or (ROOT / ENGINE_TESTS / n).is_dir()]
-    deadline = None if args.time_cap is None else time.monotonic() + args.time_cap
+    deadline = report_by = None
+    if args.time_cap is not None:
+        # The cap covers everything; the mutmut runs stop early enough to read the results
+        # and write the report inside it.
+        report_by = started + args.time_cap
+        deadline = report_by - min(REPORT_MAX, max(REPORT_MIN, REPORT_SHARE * args.time_cap))
     all_survivors: list[Survivor] = []
     lines: list[str] = []
     failed = False
-    for target in targets:
-        if deadline is not None and time.monotonic() >= deadline:
-            lines.append(f"{target.name}: not run (time cap)")
-            continue
-        status, survivors, capped = run_target(target, args, deadline)
+    if deadline is not None and len(targets) > 1:
+        # Side by side, so each target gets the whole budget (mutmut's set-up runs the
+        # tests in one process: two targets keep two cores busy) and each reports.
+        args.target_jobs = max(1, args.jobs // len(targets))
+        with ThreadPoolExecutor(max_workers=len(targets)) as pool:
+            outcomes = list(pool.map(lambda t: run_target(t, args, deadline, report_by), targets))
+    else:
+        outcomes = []
+        for target in targets:
+            outcomes.append(run_target(target, args, deadline, report_by))
+    for target, (status, survivors, capped) in zip(targets, outcomes, strict=True):
         if not status:
             failed = failed or not capped
-            lines.append(f"{target.name}: no result")
+            lines.append(f"{target.name}: " + ("not run (time cap)" if target.name in NOT_STARTED
+                                                else "no result (time cap)" if capped
+                                                else "no result"))
             continue
         lines.append(summary(target.name, status) + (" [stopped at the time cap]" if capped else ""))
+        if target.sampled:
+            lines[-1] += f"; {target.sampled}"
         all_survivors += survivors
         text = sum(1 for s in survivors if s.kind == "text")
         if survivors:

@@ -121,12 +121,6 @@ def first_slot_of(order: TurnOrder, fighter_id: str, *, waiting: bool = True) ->
                  if s.fighter_id == fighter_id and not (waiting and s.acted)), None)
 
 
-def has_acted(order: TurnOrder, fighter_id: str) -> bool:
-    """True once every slot of the fighter this round has been taken."""
-    mine = [s for s in slots(order) if s.fighter_id == fighter_id]
-    return bool(mine) and all(s.acted for s in mine)
-
-
 # --- changing (through the context: logged and undoable) ------------------------------------
 
 

@@ -39,8 +39,31 @@ def test_load_waiting_runs_every_lazy_module_not_run_yet(probe_module: Path) -> 
 
 
 def test_a_missing_module_is_an_import_error() -> None:
-    with pytest.raises(ImportError):
+    """Named in the message and on the error, as Python's own import does."""
+    with pytest.raises(ImportError) as raised:
         lazy.lazy_module("fightdesk.engine.no_such_module")
+    assert str(raised.value) == "no module named 'fightdesk.engine.no_such_module'"
+    assert raised.value.name == "fightdesk.engine.no_such_module"
+
+
+def test_a_lazy_submodule_is_an_attribute_of_its_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As after a plain import, ``package.inner.leaf`` reaches the lazy module through its
+    parent package (the nearest one, not the top)."""
+    inner = tmp_path / "lazy_pkg" / "inner"
+    inner.mkdir(parents=True)
+    (tmp_path / "lazy_pkg" / "__init__.py").write_text("")
+    (inner / "__init__.py").write_text("")
+    (inner / "leaf.py").write_text("VALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("lazy_pkg", "lazy_pkg.inner", "lazy_pkg.inner.leaf"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import lazy_pkg.inner
+
+    module = lazy.lazy_module("lazy_pkg.inner.leaf")
+    assert lazy_pkg.inner.leaf is module
+    assert not hasattr(lazy_pkg, "inner.leaf")
+    assert module.VALUE == 7
 
 
 FIRST_ACTION = """
