@@ -7,8 +7,16 @@ from __future__ import annotations
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.ashes import commands as ash
+from fightdesk.engine.rulesets.ashes.rules import Ashes
 
 from .fight import fight
+
+
+def purpose(engine: Engine) -> str:
+    """What the log will say the waiting challenge's coins are for."""
+    ruleset, roll = engine.ruleset, engine.encounter.state.roll
+    assert isinstance(ruleset, Ashes) and roll is not None
+    return ruleset.roll_purpose(roll, roll.roller_id)
 
 
 def ok(engine: Engine, command: c.Command) -> None:
@@ -25,7 +33,7 @@ def test_a_challenge_without_the_skill_reads_unskilled() -> None:
     roll = engine.encounter.state.roll
     assert roll is not None
     assert roll.label == "Han challenges Trooper unskilled (-3 against 1)"
-    assert engine.ruleset.roll_purpose(roll, "han") == "a challenge on Trooper unskilled at -4"
+    assert purpose(engine) == "a challenge on Trooper unskilled at -4"
 
 
 def test_a_completed_cooperative_action_names_the_action_and_its_target() -> None:
@@ -39,4 +47,4 @@ def test_a_completed_cooperative_action_names_the_action_and_its_target() -> Non
     roll = engine.encounter.state.roll
     assert roll is not None
     assert roll.label == "Ben completes the cooperative action on Vader (9 against 4)"
-    assert engine.ruleset.roll_purpose(roll, "ben") == "a cooperative challenge on Vader at +5"
+    assert purpose(engine) == "a cooperative challenge on Vader at +5"
