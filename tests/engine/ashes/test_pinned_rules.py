@@ -4,10 +4,18 @@ docs/rulesets/ashes.md."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from fightdesk.engine import commands as c
+from fightdesk.engine.changes import RuleViolation
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.odds import challenge_odds
 from fightdesk.engine.rulesets.ashes import commands as ash
+from fightdesk.engine.rulesets.ashes.model import AshesSheet
 from fightdesk.engine.rulesets.ashes.rules import Ashes
+from fightdesk.engine.rulesets.ashes.totals import parse_parts
 
 from .fight import fight
 
@@ -48,3 +56,125 @@ def test_a_completed_cooperative_action_names_the_action_and_its_target() -> Non
     assert roll is not None
     assert roll.label == "Ben completes the cooperative action on Vader (9 against 4)"
     assert purpose(engine) == "a cooperative challenge on Vader at +5"
+
+
+def status(engine: Engine, fid: str) -> Any:
+    return engine.encounter.fighters[fid].status
+
+
+# --- defenses taken back --------------------------------------------------------------------------
+
+
+def test_a_defense_taken_back_gives_its_speed_back() -> None:
+    """docs/rulesets/ashes.md#defensive-skills: the first use in a round is free, each
+    further one costs one more speed; taking one back refunds it."""
+    engine = fight()
+    ok(engine, c.StartRound())
+    ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    for kind in ("skill:Absorb power", "skill:Saber parry"):
+        ok(engine, c.Contribute(roll_id=roll.id, fighter_id="vader", contribution=kind))
+    assert status(engine, "vader").speed == 8 - 1
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    ok(engine, c.Withdraw(roll_id=roll.id, contribution_id=roll.contributions[-1].id))
+    assert status(engine, "vader").speed == 8 and status(engine, "vader").defenses == 1
+    assert ("points-gain", "Vader gets 1 speed back") in [
+        (e.kind, e.text) for e in engine.session.log[-1].events]
+
+
+# --- DC challenges --------------------------------------------------------------------------------
+
+
+def test_a_difficulty_is_read_from_its_parts() -> None:
+    """docs/rulesets/ashes.md#dc-challenges: the difficulty is the sum of its parts, typed
+    as "grip 1, break grip 1"; a bare number is a part of its own."""
+    assert parse_parts("grip 1, break grip 1 + 2") == [("grip", 1), ("break grip", 1),
+                                                       ("difficulty", 2)]
+    with pytest.raises(RuleViolation, match=r"^difficulty part 'grip' does not end in a number$"):
+        parse_parts("grip, 2")
+    with pytest.raises(RuleViolation,
+                       match=r"^give the difficulty \(at least one part, e.g. 'grip 1'\)$"):
+        parse_parts(" , ")
+
+
+# --- recovery -------------------------------------------------------------------------------------
+
+
+def test_recovery_brings_back_a_single_missing_point_and_says_how_long() -> None:
+    """docs/rulesets/ashes.md#recovery: per 15 minutes, 10% of each depleted stat's
+    missing amount, at least 1; a day brings all of them back and 1 HP."""
+    engine = fight()
+    vader = engine.encounter.fighters["vader"]
+    vader.status.force = 29  # 1 missing
+    vader.status.physical = {"strength": 1, "agility": 3, "endurance": 3}
+    ok(engine, ash.Recover(fighter_id="vader", quarters=1))
+    assert vader.status.force == 30 and vader.status.physical["strength"] == 2
+    assert [(e.kind, e.fighter_id, e.text) for e in engine.session.log[-1].events] == [
+        ("points-gain", "vader", "Vader rests 15 minutes: 1 Force, 1 Strength")]
+    vader.status.hp = 30
+    ok(engine, ash.Recover(fighter_id="vader", days=2))
+    assert engine.session.log[-1].summary == "Vader rests 2 day(s): 1 Strength, 2 HP"
+
+
+def test_recovery_is_refused_during_a_round() -> None:
+    """docs/rulesets/ashes.md#recovery: between fights (not in a round)."""
+    engine = fight()
+    ok(engine, c.StartRound())
+    out = engine.apply(ash.Recover(fighter_id="vader", quarters=1))
+    assert out.error == "recovery is between fights, not in a round"
+
+
+# --- the sheet, the forms and the previews --------------------------------------------------------
+
+
+def test_a_new_sheet_has_strength_agility_and_endurance_at_3() -> None:
+    """docs/rulesets/ashes.md#fighter-sheet: the physical stats by name (strength,
+    agility, endurance by default)."""
+    assert AshesSheet().physical == {"strength": 3, "agility": 3, "endurance": 3}
+
+
+def test_the_forms_build_their_commands() -> None:
+    """docs/rulesets/ashes.md#pumping (the pump level), #hit-points (the GM's damage),
+    #surprise-round (who starts the fight) and #defensive-skills (a defense to choose)."""
+    rules = fight().ruleset
+    built = rules.build_command("act", "vader", {"target": "han", "skill": "Basic TK", "pump": 2})
+    assert isinstance(built, ash.Challenge) and built.pump == 2
+    assert rules.build_command("damage", "han", {"amount": 4}) == \
+        ash.Damage(fighter_id="han", amount=4)
+    assert rules.build_command("initiator-off", "han", {}) == \
+        ash.SetInitiator(fighter_id="han", initiator=False)
+    with pytest.raises(RuleViolation, match=r"^choose a defense$"):
+        rules.build_command("defend", "han", {"defense": ""})
+
+
+def test_the_challenge_preview_adds_the_auxiliaries_and_shows_every_chance() -> None:
+    """docs/rulesets/ashes.md#pumping: auxiliary skills add their ratings ("Add auxiliary
+    skills" on the form, on by default); #criticals: the chance of each critical."""
+    engine = fight()
+    shown = engine.ruleset.preview(engine.encounter, "act", "vader",
+                                   {"target": "han", "skill": "Basic TK"})
+    assert shown.lines[0].startswith("Attack 6: ")
+    assert [(o.label, o.chance) for o in shown.odds] == [
+        ("success", challenge_odds(6 - 3).success),
+        ("attacker's critical", challenge_odds(3).attacker_critical),
+        ("defender's critical", challenge_odds(3).defender_critical)]
+
+
+def test_the_cooperative_preview_leaves_the_challenge_to_the_last_participant() -> None:
+    """docs/rulesets/ashes.md#cooperative-actions: the one who completes it makes the
+    challenge."""
+    engine = fight()
+    shown = engine.ruleset.preview(engine.encounter, "coop-start", "han",
+                                   {"target": "vader", "skill": "Blaster"})
+    assert shown.lines[-1] == "The challenge is made when the last participant completes it"
+    assert shown.odds == ()
+
+
+def test_the_hold_preview_says_after_whom() -> None:
+    """docs/rulesets/ashes.md#holding: to act right after a named fighter."""
+    engine = fight()
+    ok(engine, c.StartRound())
+    shown = engine.ruleset.preview(engine.encounter, "hold-turn", "han", {"after": "trooper"})
+    assert shown.lines == ("Han waits and acts right after Trooper's turn",)
