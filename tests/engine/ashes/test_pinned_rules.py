@@ -4,6 +4,7 @@ docs/rulesets/ashes.md."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from fightdesk.engine.rulesets.ashes.model import AshesSheet
 from fightdesk.engine.rulesets.ashes.rules import Ashes
 from fightdesk.engine.rulesets.ashes.totals import parse_parts
 
-from .fight import fight
+from .fight import fight, flip_all, go_to
 
 
 def purpose(engine: Engine) -> str:
@@ -178,3 +179,109 @@ def test_the_hold_preview_says_after_whom() -> None:
     ok(engine, c.StartRound())
     shown = engine.ruleset.preview(engine.encounter, "hold-turn", "han", {"after": "trooper"})
     assert shown.lines == ("Han waits and acts right after Trooper's turn",)
+
+
+# --- paying for skills ----------------------------------------------------------------------------
+
+
+def test_an_auxiliary_paid_from_a_physical_stat_is_paid_beside_the_force() -> None:
+    """docs/rulesets/ashes.md#force-and-physical-stats: a skill's cost is paid from Force
+    or the physical stat it names; #pumping: auxiliaries add at their own costs."""
+    engine = fight(vader={"skills": [
+        {"name": "Basic TK", "rating": 3, "cost": 3},
+        {"name": "Personal TK", "rating": 3, "cost": 1, "pays_with": "strength",
+         "auxiliary_to": "Basic TK"}]})
+    ok(engine, c.StartRound())
+    go_to(engine, "vader")
+    ok(engine, ash.Challenge(fighter_id="vader", target_id="han", skill="Basic TK",
+                             auxiliaries=True))
+    vader = status(engine, "vader")
+    assert vader.force == 30 - 3 and vader.physical["strength"] == 3 - 1
+    card = engine.ruleset.card(engine.encounter, "vader")
+    assert [(r.label, r.value, r.maximum) for r in card.resources if r.label == "Strength"] \
+        == [("Strength", 2, 3)]
+
+
+def test_a_skill_paid_from_a_stat_the_sheet_lacks_is_refused() -> None:
+    """docs/rulesets/ashes.md#force-and-physical-stats: a use the fighter cannot pay for
+    is refused."""
+    engine = fight(han={"skills": [{"name": "Blaster", "rating": 5, "damage": 6, "cost": 1,
+                                    "pays_with": "luck"}]})
+    ok(engine, c.StartRound())
+    out = engine.apply(ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
+    assert out.error == "Han has 0 Luck, needs 1"
+
+
+# --- the log --------------------------------------------------------------------------------------
+
+
+def test_a_challenge_and_its_damage_name_who_and_whom_in_the_log() -> None:
+    """docs/rulesets/ashes.md#challenges and #hit-points: the round summary reads who
+    challenged whom and who dealt the damage from the log lines."""
+    engine = fight()
+    ok(engine, c.StartRound())
+    ok(engine, ash.Challenge(fighter_id="han", target_id="trooper", skill="Blaster"))
+    act = [e for e in engine.session.log[-1].events if e.kind == "act"]
+    assert [e.data for e in act] == [{"maneuver": "Blaster", "target": "trooper"}]
+    flip_all(engine, "H")
+    hurt = [e for e in engine.session.log[-1].events if e.kind == "damage"]
+    assert [e.data for e in hurt] == [{"target": "trooper", "amount": 6, "source": "han"}]
+
+
+# --- the autopilot --------------------------------------------------------------------------------
+
+
+def autopilot(engine: Engine) -> c.Command | None:
+    return engine.ruleset.autopilot(engine.encounter, random.Random(0))
+
+
+def test_the_autopilot_reckons_a_mind_skill_against_resist_mind() -> None:
+    """docs/rulesets/ashes.md#autopilot: it challenges the foe it is most likely to hurt,
+    each defending with what the skill is resisted by (#challenges)."""
+    engine = fight(ben={"skills": [{"name": "Mind trick", "rating": 5, "resisted_by": "mind",
+                                    "damage": 3}]},
+                   vader={"resist_body": 9, "resist_mind": 0},
+                   trooper={"resist_body": 0, "resist_mind": 9})
+    ok(engine, c.StartRound())
+    go_to(engine, "ben")
+    assert autopilot(engine) == ash.Challenge(fighter_id="ben", target_id="vader",
+                                              skill="Mind trick", auxiliaries=True)
+
+
+def test_the_autopilot_challenges_without_a_skill_when_it_has_none() -> None:
+    """docs/rulesets/ashes.md#autopilot: with no skill it can pay for, it challenges
+    without the skill."""
+    engine = fight(trooper={"skills": []})
+    ok(engine, c.StartRound())
+    go_to(engine, "trooper")
+    command = autopilot(engine)
+    assert isinstance(command, ash.Challenge) and command.skill is None
+
+
+def test_the_autopilot_defends_beyond_six_when_the_coins_decide() -> None:
+    """docs/rulesets/ashes.md#challenges: with automatic_beyond_six off the coins decide
+    even at -7, so a free defense is still worth taking (#autopilot)."""
+    engine = fight(vader={"resist_body": 9})
+    ok(engine, c.SetOption(option="automatic_beyond_six", value=False))
+    ok(engine, c.StartRound())
+    go_to(engine, "trooper")
+    ok(engine, ash.Challenge(fighter_id="trooper", target_id="vader", skill="Rifle"))
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == 2 - 9
+    command = autopilot(engine)
+    assert isinstance(command, c.Contribute) and command.fighter_id == "vader"
+
+
+def test_the_autopilot_pays_for_the_one_defense_worth_its_speed() -> None:
+    """docs/rulesets/ashes.md#autopilot: it pays speed for a defense only when the
+    expected damage it saves is at least half a point per speed; a weak defense not worth
+    it does not stop it from weighing a stronger one."""
+    engine = fight(han={"skills": [{"name": "Blaster", "rating": 7, "damage": 2}]})
+    ok(engine, c.StartRound())
+    ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
+    status(engine, "vader").defenses = 1  # the next use costs 1 speed
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == 7 - 4
+    # Absorb power (2) saves 0.4 for 1 speed, Saber parry (3) 0.7.
+    assert autopilot(engine) == c.Contribute(roll_id=roll.id, fighter_id="vader",
+                                             contribution="skill:Saber parry", amount=0)
