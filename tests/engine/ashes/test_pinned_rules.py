@@ -14,7 +14,7 @@ from fightdesk.engine.changes import RuleViolation
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.odds import challenge_odds
 from fightdesk.engine.rulesets.ashes import commands as ash
-from fightdesk.engine.rulesets.ashes.model import AshesSheet
+from fightdesk.engine.rulesets.ashes.model import AshesSheet, Cooperative
 from fightdesk.engine.rulesets.ashes.rules import Ashes
 from fightdesk.engine.rulesets.ashes.totals import parse_parts
 
@@ -285,3 +285,118 @@ def test_the_autopilot_pays_for_the_one_defense_worth_its_speed() -> None:
     # Absorb power (2) saves 0.4 for 1 speed, Saber parry (3) 0.7.
     assert autopilot(engine) == c.Contribute(roll_id=roll.id, fighter_id="vader",
                                              contribution="skill:Saber parry", amount=0)
+
+
+# --- a second, larger sample ----------------------------------------------------------------------
+
+
+def test_the_autopilot_flips_at_once_when_beyond_six_is_automatic() -> None:
+    """docs/rulesets/ashes.md#challenges: with automatic_beyond_six on (the default) a
+    challenge at -7 fails whatever the defender does, so no defense is taken
+    (#autopilot)."""
+    engine = fight(vader={"resist_body": 9})
+    ok(engine, c.StartRound())
+    go_to(engine, "trooper")
+    ok(engine, ash.Challenge(fighter_id="trooper", target_id="vader", skill="Rifle"))
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == -7
+    assert autopilot(engine) == c.MakeRoll(roll_id=roll.id)
+
+
+def test_a_fighter_at_0_hp_hit_again_is_dead() -> None:
+    """docs/rulesets/ashes.md#hit-points: at 0 HP unconscious; below 0, dead."""
+    engine = fight()
+    ok(engine, c.SetValue(fighter_id="trooper", field="status.hp", value=0))
+    ok(engine, ash.Damage(fighter_id="trooper", amount=1))
+    assert ("note", "Trooper is dead") in [(e.kind, e.text)
+                                            for e in engine.session.log[-1].events]
+
+
+def test_a_rest_of_minutes_brings_no_hp_and_a_rest_needs_a_time() -> None:
+    """docs/rulesets/ashes.md#recovery: HP come back only by the day (1 a day)."""
+    engine = fight()
+    vader = engine.encounter.fighters["vader"]
+    vader.status.hp, vader.status.force = 30, 29
+    ok(engine, ash.Recover(fighter_id="vader", quarters=1))
+    assert vader.status.hp == 30
+    assert engine.session.log[-1].summary == "Vader rests 15 minutes: 1 Force"
+    out = engine.apply(ash.Recover(fighter_id="vader"))
+    assert out.error == "give the time spent resting"
+
+
+def test_a_rest_between_fights_restores_the_physical_stats_and_speed() -> None:
+    """docs/rulesets/ashes.md#fighter-sheet: HP, Force and the physical stats outlast the
+    fight; a full rest brings the sheet's physical stats and speed back."""
+    engine = fight()
+    sheet = engine.encounter.fighters["vader"].sheet
+    values = engine.ruleset.rested_values(sheet)
+    assert values["physical"] == {"strength": 3, "agility": 3, "endurance": 3}
+    assert values["speed"] == 8
+
+
+def test_refusals_name_what_is_wrong() -> None:
+    """docs/rulesets/ashes.md#free-actions and #skills: an unknown fighter or skill is
+    refused by name."""
+    engine = fight()
+    ok(engine, c.StartRound())
+    assert engine.apply(ash.FreeAction(fighter_id="nobody", what="talks")).error == \
+        "no fighter 'nobody'"
+    out = engine.apply(ash.Challenge(fighter_id="han", target_id="vader", skill="Whip"))
+    assert out.error == "Han has no offensive skill 'Whip'"
+
+
+def test_a_cooperative_action_naming_a_missing_fighter_is_a_state_problem() -> None:
+    """docs/rulesets/ashes.md#cooperative-actions: a loaded fight whose cooperative action
+    names someone not in it is reported by field."""
+    engine = fight()
+    engine.encounter.state.cooperative = Cooperative(target_id="ghost")
+    assert ("state.cooperative", "names no fighter of this fight: 'ghost'") in \
+        engine.ruleset.check_state(engine.encounter)
+
+
+def test_a_challenge_resisted_by_nothing_meets_the_passive_defense_alone() -> None:
+    """docs/rulesets/ashes.md#challenges: the defending total is resist body, resist mind
+    or nothing, plus the passive defense; #pumping: the log shows the pumped level."""
+    engine = fight(vader={"passive_defense": 2, "burst": 12})
+    ok(engine, c.StartRound())
+    ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster",
+                             resisted_by="none"))
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.data["defense"] == 2
+    flip_all(engine, "T")
+    ok(engine, c.EndRound())
+    ok(engine, c.StartRound())
+    go_to(engine, "vader")
+    ok(engine, ash.Challenge(fighter_id="vader", target_id="han", skill="Basic TK", pump=2))
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.data["parts"] == "Basic TK 5 (pumped 2)"
+
+
+def test_the_dc_preview_asks_for_the_difficulty_and_the_defend_form_builds_a_defense() -> None:
+    """docs/rulesets/ashes.md#dc-challenges (the difficulty's parts) and #dodge (+1 defense
+    per 3 speed, the speed typed on the form)."""
+    engine = fight()
+    shown = engine.ruleset.preview(engine.encounter, "dc", "han", {"skill": "Blaster"})
+    assert shown.error == "give the difficulty (at least one part, e.g. 'grip 1')"
+    rules = engine.ruleset
+    assert rules.build_command("defend", "vader", {"defense": "3:skill:Absorb power"}) == \
+        c.Contribute(roll_id=3, fighter_id="vader", contribution="skill:Absorb power", amount=0)
+    assert rules.build_command("defend", "vader", {"defense": "3:dodge", "speed": 6}) == \
+        c.Contribute(roll_id=3, fighter_id="vader", contribution="dodge", amount=6)
+
+
+def test_speed_given_back_says_why() -> None:
+    """docs/rulesets/ashes.md#defensive-skills: a defense taken back refunds its speed;
+    the round summary reads why from the log line."""
+    engine = fight()
+    ok(engine, c.StartRound())
+    ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    for kind in ("skill:Absorb power", "skill:Saber parry"):
+        ok(engine, c.Contribute(roll_id=roll.id, fighter_id="vader", contribution=kind))
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    ok(engine, c.Withdraw(roll_id=roll.id, contribution_id=roll.contributions[-1].id))
+    back = [e.data for e in engine.session.log[-1].events if e.kind == "points-gain"]
+    assert back == [{"pool": "speed", "amount": 1, "why": "defense taken back"}]

@@ -155,8 +155,9 @@ def test_a_shot_down_projectile_is_logged_as_a_note() -> None:
     make(engine, 50)
     choose(engine, "bandit-captain", "shoot-down")
     make(engine, 51)
-    assert ("note", "Bandit Captain shoots Rook's projectile down: both are destroyed") \
-        in events(engine)
+    assert ("note", "bandit-captain",
+            "Bandit Captain shoots Rook's projectile down: both are destroyed") in \
+        [(e.kind, e.fighter_id, e.text) for e in engine.session.log[-1].events]
 
 
 # --- the counterstrike ----------------------------------------------------------------------------
@@ -340,3 +341,76 @@ def test_the_roll_panel_names_each_defense_the_strike_must_beat() -> None:
     assert [o.label for o in engine.ruleset.roll_odds(engine.encounter, roll)] == [
         "natural 01-10, fails", "hits against a parry", "hits against a dodge",
         "hits against an entangle"]
+
+
+# --- a second, larger sample ----------------------------------------------------------------------
+
+
+def test_a_hit_inside_partial_cover_is_logged_as_no_damage() -> None:
+    """docs/rulesets/d100.md#obstacles: a hit whose natural roll is inside the partial
+    cover's range does nothing."""
+    engine = started()
+    assert engine.apply(dc.SetCover(fighter_id="bandit-1", cover="partial")).ok
+    strike(engine, "rook", "bandit-1")
+    make(engine, 35)
+    choose(engine, "bandit-1", "none")
+    make(engine)
+    assert ("resolve", "Rook hits Bandit 1's cover (natural 35): no damage") in events(engine)
+
+
+def test_an_unknown_defense_is_refused_by_name() -> None:
+    """docs/rulesets/d100.md#the-exchange: parry, dodge, entangle or no defense."""
+    engine = started()
+    strike(engine, "rook", "bandit-1")
+    make(engine, 30)
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    out = engine.apply(c.Contribute(roll_id=roll.id, fighter_id="bandit-1",
+                                    contribution="block"))
+    assert out.error == "no defense 'block': parry, dodge, entangle or none"
+
+
+def test_the_strike_line_and_the_counter_roll_say_what_they_are() -> None:
+    """docs/rulesets/d100.md#the-exchange (the strike, logged as a strike) and
+    #counterstrike (the counter rolls 1d100 + counterstrike bonus against the strike)."""
+    engine = started()
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "vesna")
+    act = [e for e in engine.session.log[-1].events if e.kind == "act"]
+    assert [e.data for e in act] == [{"maneuver": "strike"}]
+    choose(engine, "vesna", "counter-0")
+    make(engine, 50)
+    view = engine.ruleset.roll_view(engine.encounter)
+    assert view is not None and view.total_line == "counterstrike +20 against a strike total of 55"
+
+
+def test_a_disarm_with_no_action_left_is_refused() -> None:
+    """docs/rulesets/d100.md#actions and #entangle: a disarm is the entangler's action;
+    with next round's already borrowed there is none to use."""
+    engine = entangled()
+    assert engine.apply(c.EndRound()).ok and engine.apply(c.StartRound()).ok
+    go_to(engine, "vesna")
+    vesna = status(engine, "vesna")
+    vesna.actions, vesna.owes = 0, True
+    out = engine.apply(dc.Disarm(fighter_id="vesna", target_id="bandit-1"))
+    assert out.error == ("Vesna has no action left for a disarm (next round's action is "
+                         "already borrowed)")
+
+
+def test_holding_the_turn_previews_as_in_every_ruleset() -> None:
+    """docs/rulesets/d100.md#initiative: the turn order is the shared one, holding
+    included."""
+    engine = started()
+    shown = engine.ruleset.preview(engine.encounter, "hold-turn", "rook", {"after": "vesna"})
+    assert shown is not None and shown.lines == ("Rook waits and acts right after Vesna's turn",)
+
+
+def test_a_destroyed_weapon_shows_on_the_card() -> None:
+    """docs/rulesets/d100.md#weapon-destruction: dealt twice its damage in all, a weapon is
+    destroyed beyond repair; the card lists it."""
+    engine = started()
+    bandit = status(engine, "bandit-1")
+    bandit.weapon_hp, bandit.weapon_harm = [0], [6]
+    card = engine.ruleset.card(engine.encounter, "bandit-1")
+    assert [(r.value, r.maximum, r.tooltip) for r in card.resources if r.label == "Club"] == \
+        [(0, 3, "Destroyed beyond repair")]
