@@ -414,3 +414,22 @@ def test_a_destroyed_weapon_shows_on_the_card() -> None:
     card = engine.ruleset.card(engine.encounter, "bandit-1")
     assert [(r.value, r.maximum, r.tooltip) for r in card.resources if r.label == "Club"] == \
         [(0, 3, "Destroyed beyond repair")]
+
+
+def test_the_autopilot_weighs_a_counter_against_the_fierce_strikes_extra_damage() -> None:
+    """docs/rulesets/d100.md#autopilot and #fierce-strikes: a Fierce strike does +1
+    damage, so the hit a counter lets through costs more: at the same strike bonus (-5),
+    Bandit 1 counters a plain punch but not a Fierce one."""
+    engine = started()
+    engine.encounter.fighters["rook"].sheet.strike = 15 - 20
+    strike(engine, "rook", "bandit-1", weapon=None)
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == -5
+    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == c.Contribute(
+        roll_id=roll.id, fighter_id="bandit-1", contribution="counter-0", amount=0)
+    engine = started()
+    strike(engine, "rook", "bandit-1", weapon=None, fierce=True)
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.total == -5
+    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == c.MakeRoll(
+        roll_id=roll.id)
