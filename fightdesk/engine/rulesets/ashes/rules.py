@@ -34,6 +34,7 @@ from .totals import (
     pool_now,
     skill_of,
     status_path,
+    with_skill,
 )
 from .views import AshesViews
 
@@ -278,9 +279,10 @@ class Ashes(AshesViews):
             defense_words = f"{RESIST_WORDS[resisted]} + passive defense"
         against = foe.name if foe is not None else "a difficulty"
         verb = {"challenge": "challenges", "counter": "counter-challenges",
-                "cooperative": "completes a cooperative challenge on",
+                "cooperative": "completes the cooperative action on",
                 "dc": "makes a challenge against"}[kind]
-        label = f"{me.name} {verb} {against} with {skill} ({attack} against {defense})"
+        how = "" if kind == "cooperative" else f" {with_skill(skill)}"
+        label = f"{me.name} {verb} {against}{how} ({attack} against {defense})"
         roll = PendingRoll(
             id=0, label=label, roller_id=me.id, what="coins", sides=2, measure="advantage",
             base=attack - defense, count=7 + abs(attack - defense),
@@ -536,7 +538,7 @@ class Ashes(AshesViews):
                 "dc": "a challenge"}.get(str(data.get("kind")), "a challenge")
         on = f"against difficulty {data.get('defense')}" if data.get("kind") == "dc" else \
             f"on {data.get('target_name') or 'the target'}"
-        how = "" if data.get("kind") == "cooperative" else f" with {data.get('skill')}"
+        how = "" if data.get("kind") == "cooperative" else f" {with_skill(str(data.get('skill')))}"
         return f"{what} {on}{how} at {roll.total:+d}"
 
     def roll_count(self, roll: PendingRoll) -> int:

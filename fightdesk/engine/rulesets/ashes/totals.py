@@ -18,6 +18,12 @@ OUT_CONDITIONS = ("Stunned", "Unconscious")
 RESIST_WORDS = {"body": "resist body", "mind": "resist mind", "none": "nothing"}
 
 
+def with_skill(skill: str) -> str:
+    """How a challenge is made, in the log's words: "with Blaster", or "unskilled" (the
+    unskilled penalty, docs/rulesets/ashes.md#offensive-action-without-the-skill)."""
+    return "unskilled" if skill == "unskilled" else f"with {skill}"
+
+
 def status_path(fid: str) -> tuple[str, ...]:
     return ("fighters", fid, "status")
 

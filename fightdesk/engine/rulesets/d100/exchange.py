@@ -153,7 +153,7 @@ def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
         return (*out, Odds(f"hits against a dodge -{riposte}", got.hit))
     for name in v.DEFENSES:
         got = d100_strike_odds(roll.total, v.value(foe, name) + around)
-        out.append(Odds(f"hits against a {name}", got.hit))
+        out.append(Odds(f"hits against {v.a_defense(name)}", got.hit))
     return tuple(out)
 
 

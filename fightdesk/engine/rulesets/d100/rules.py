@@ -257,7 +257,7 @@ class D100(TurnOrderRuleset):
     def _opposed(self, ctx: Context, me: Fighter, other: Fighter, why: str) -> tuple[int, int]:
         """Both roll 1d100 + Damage skill (docs/rulesets/d100.md#entangle)."""
         mine = ctx.roll(1, 100, who=me.name, purpose=f"{why} (+ Damage skill)", fighter_id=me.id)
-        theirs = ctx.roll(1, 100, who=other.name, purpose=f"against {me.name}'s {why}",
+        theirs = ctx.roll(1, 100, who=other.name, purpose=f"resisting {me.name}'s {why} (+ Damage skill)",
                           fighter_id=other.id)
         a = mine.faces[0] + v.value(me, "damage_skill")
         b = theirs.faces[0] + v.value(other, "damage_skill")

@@ -45,6 +45,11 @@ def health_max(fighter: Fighter, alternative: bool) -> int:
 CRITICAL_SHARE = {"physical": Fraction(1, 2), "energy": Fraction(1, 4), "mind": Fraction(1)}
 
 
+def a_defense(name: str) -> str:
+    """A defense's name with its article, for the odds: "a parry", "an entangle"."""
+    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
+
+
 def attack_kind(fighter: Fighter, index: int | list[int] | None) -> str:
     first = index[0] if isinstance(index, list) and index else index
     held = weapon(fighter, first) if isinstance(first, int) else None

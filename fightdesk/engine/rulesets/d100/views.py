@@ -192,7 +192,7 @@ def preview(rules: D100, enc: Encounter, form_id: str, fighter_id: str,
         for name in v.DEFENSES:
             defense = v.value(foe, name) + around
             got = d100_strike_odds(bonus, defense)
-            odds.append(Odds(f"hits against a {name} {defense:+d}", got.hit))
+            odds.append(Odds(f"hits against {v.a_defense(name)} {defense:+d}", got.hit))
         best = max(v.value(foe, name) for name in v.DEFENSES) + around
         dist = d100_damage(bonus, best, damage, toughness=v.value(foe, "toughness"),
                            armour=armour, chart=v.chart(enc))
