@@ -7,11 +7,23 @@ from __future__ import annotations
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.dice import Roll
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import LogEntry
 from fightdesk.engine.rulesets.street_fighter import commands as sf
+from fightdesk.engine.rulesets.street_fighter.checks import (
+    MAX_BOUGHT_DICE,
+    MAX_COUNTER,
+    MAX_DICE,
+    MAX_POOL,
+    MAX_ROUND,
+    MAX_STACK,
+    state_problems,
+)
+from fightdesk.engine.rulesets.street_fighter.model import ActionDie, Move, Task
 
 from .helpers import answer, begin, faces, fighter, make_engine, ok, pending, refused, st, texts
 
+POOLS = ("health", "chi", "willpower", "ep", "zen_ep", "ep_debt")
 BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
 
 
@@ -557,3 +569,98 @@ def test_the_gm_removes_a_maneuver_from_one_fighters_sheet() -> None:
     assert eng.encounter.fighters["ana"].sheet.maneuvers == []
     assert refused(eng, sf.RemoveManeuver(fighter_id="ana", name="Throw")) == \
         "Ana has no maneuver 'Throw' on the sheet"
+
+
+# --- what a loaded fight must hold (checks.py) ---------------------------------------------
+
+
+def _loaded() -> Engine:
+    """Two fighters in round 1 with dice rolled, nothing pending: a sound fight to spoil."""
+    eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3))
+    begin(eng, [[6, 3], [5, 1]])
+    return eng
+
+
+def _closed_moves(count: int) -> list[Move]:
+    return [Move(id=n, fighter_id="ken", die_id=99, die_face=1, speed_base=1, resolved=True)
+            for n in range(1, count + 1)]
+
+
+def test_a_loaded_fight_at_every_limit_is_sound_and_one_past_each_is_refused() -> None:
+    """A file is refused when a count is beyond any fight, at its limit it loads
+    (docs/rulesets/street-fighter.md#the-code): round, dice seed and draws, dice, bought
+    dice, the pools and the stack."""
+    eng = _loaded()
+    enc = eng.encounter
+    ken = enc.fighters["ken"].status
+    enc.round, enc.dice_seed, enc.dice_drawn = MAX_ROUND, -MAX_COUNTER, MAX_COUNTER
+    ken.dice = [ActionDie(id=n, face=1) for n in range(MAX_DICE)]
+    ken.bought_dice = MAX_BOUGHT_DICE
+    for pool in POOLS:
+        setattr(ken, pool, MAX_POOL)
+    enc.state.stack = _closed_moves(MAX_STACK)
+    enc.state.next_move_id = MAX_STACK + 1
+    assert eng.ruleset.check_state(enc) == []
+
+    enc.round, enc.dice_seed, enc.dice_drawn = MAX_ROUND + 1, -MAX_COUNTER - 1, MAX_COUNTER + 1
+    ken.dice = [ActionDie(id=n, face=1) for n in range(MAX_DICE + 1)]
+    ken.bought_dice = MAX_BOUGHT_DICE + 1
+    for pool in POOLS:
+        setattr(ken, pool, MAX_POOL + 1)
+    enc.state.stack = _closed_moves(MAX_STACK + 1)
+    enc.state.next_move_id = MAX_STACK + 2
+    where = "fighters.ken.status"
+    assert state_problems(enc) == [
+        ("round", f"round {MAX_ROUND + 1} is beyond any fight"),
+        ("dice_seed", "is far too large"),
+        ("dice_drawn", "is far too large"),
+        (f"{where}.dice", f"{MAX_DICE + 1} action dice (at most {MAX_DICE})"),
+        (f"{where}.bought_dice", f"{MAX_BOUGHT_DICE + 1} bought dice (at most {MAX_BOUGHT_DICE})"),
+        *((f"{where}.{pool}", f"{MAX_POOL + 1} is beyond any fighter (at most {MAX_POOL})")
+          for pool in POOLS),
+        ("state.stack", f"{MAX_STACK + 1} moves (at most {MAX_STACK})"),
+    ]
+
+
+def test_a_loaded_fight_whose_ids_do_not_add_up_is_refused() -> None:
+    """Dice and moves have their own ids, a move's id is below the next one, an open move of
+    a fighter present names one of their dice, a maneuver move has its maneuver and a
+    concentration its kind and TN, a die's question names a die of the fighter; moves of
+    a fighter who left and resolved moves are not checked again
+    (docs/rulesets/street-fighter.md#the-code)."""
+    eng = _loaded()
+    enc = eng.encounter
+    ken = enc.fighters["ken"].status
+    ken.dice = [ActionDie(id=1, face=6), ActionDie(id=1, face=3)]
+    enc.state.next_move_id = 7
+    enc.state.stack = [
+        Move(id=1, fighter_id="ken", die_id=5, die_face=6, speed_base=6),
+        Move(id=2, fighter_id="gone", die_id=5, die_face=6, speed_base=6),
+        Move(id=3, fighter_id="ryu", die_id=5, die_face=6, speed_base=6, resolved=True),
+        Move(id=4, fighter_id="ryu", action="concentrate", concentration="find-weakness",
+             die_id=enc.fighters["ryu"].status.dice[0].id, die_face=5, speed_base=5),
+        Move(id=7, fighter_id="ryu", action="concentrate", tn=7,
+             die_id=enc.fighters["ryu"].status.dice[0].id, die_face=5, speed_base=5),
+        Move(id=7, fighter_id="gone", die_id=5, die_face=6, speed_base=6),
+    ]
+    enc.state.task = Task(kind="die-going", fighter_id="ryu", die_id=42)
+    assert state_problems(enc) == [
+        ("fighters.ken.status.dice", "two action dice share one id"),
+        ("state.stack", "two moves share one id"),
+        ("state.stack[0].die_id", "the fighter 'ken' has no action die 5"),
+        ("state.stack[0].maneuver", "a maneuver move without its maneuver"),
+        ("state.stack[3].concentration", "a concentration without its kind or TN"),
+        ("state.stack[4].id", "move 7 is not below next_move_id 7"),
+        ("state.stack[4].concentration", "a concentration without its kind or TN"),
+        ("state.stack[5].id", "move 7 is not below next_move_id 7"),
+        ("state.task.die_id", "the fighter has no such action die"),
+    ]
+    enc.state.stack = []
+    ken.dice = [ActionDie(id=1, face=6)]
+    enc.state.task = Task(kind="die-going", fighter_id="ken")
+    assert state_problems(enc) == [("state.task.die_id", "the fighter has no such action die")]
+    for task in (Task(kind="die-going", fighter_id="ken", die_id=1),
+                 Task(kind="die-going", fighter_id="gone", die_id=42),
+                 Task(kind="stand", fighter_id="ken", die_id=42)):
+        enc.state.task = task
+        assert state_problems(enc) == []
