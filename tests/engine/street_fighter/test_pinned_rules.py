@@ -5,6 +5,8 @@ out by hand from the section of docs/rulesets/street-fighter.md the docstring na
 
 from __future__ import annotations
 
+import pytest
+
 from fightdesk.engine import commands as c
 from fightdesk.engine.dice import Roll
 from fightdesk.engine.engine import Engine
@@ -664,3 +666,16 @@ def test_a_loaded_fight_whose_ids_do_not_add_up_is_refused() -> None:
                  Task(kind="stand", fighter_id="ken", die_id=42)):
         enc.state.task = task
         assert state_problems(enc) == []
+
+
+def test_the_package_loads_its_rules_on_first_use_and_names_nothing_else() -> None:
+    """``StreetFighter`` is loaded from rules.py when first asked for; any other name is
+    missing as Python says it (docs/rulesets/street-fighter.md#the-code)."""
+    import fightdesk.engine.rulesets.street_fighter as package
+    from fightdesk.engine.rulesets.street_fighter.rules import StreetFighter
+
+    assert package.StreetFighter is StreetFighter and package.__all__ == ["StreetFighter"]
+    with pytest.raises(AttributeError) as missing:
+        package.Nope  # noqa: B018
+    assert str(missing.value) == \
+        "module 'fightdesk.engine.rulesets.street_fighter' has no attribute 'Nope'"
