@@ -3,11 +3,16 @@ sustained holds, lasting maneuver effects, and the GM's maneuver edits."""
 
 from __future__ import annotations
 
+from importlib.resources import files
+from pathlib import Path
+
 import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.rulesets.street_fighter import catalogue as catalogue_module
 from fightdesk.engine.rulesets.street_fighter import commands as sf
+from fightdesk.engine.rulesets.street_fighter.catalogue import CatalogueProblem, load_catalogue
 from fightdesk.engine.rulesets.street_fighter.model import Maneuver
 from fightdesk.engine.rulesets.street_fighter.specials import recovery_tn
 
@@ -309,3 +314,70 @@ def test_weenies_cannot_concentrate(kind: str) -> None:
     ok(eng, c.StartFight())
     assert "weenies cannot gain EP" in refused(
         eng, sf.Concentrate(fighter_id="mook", concentration=kind))
+
+
+# --- the maneuver catalogue ----------------------------------------------------------------
+
+
+def test_a_broken_catalogue_file_is_named_with_its_entry_and_field(tmp_path: Path) -> None:
+    """The catalogue is read with a plain message naming the file, the maneuver (or its
+    place) and the field (docs/rulesets/street-fighter.md#maneuvers)."""
+    path = tmp_path / "catalogue.json"
+    cases = [
+        ('{"maneuvers": []}\n{', "not JSON (line 2: Extra data)"),
+        ("[1]", "needs a 'maneuvers' list"),
+        ('{"maneuvers": {}}', "needs a 'maneuvers' list"),
+        ('{"maneuvers": [{"name": "Jab"}, {"name": "Big", "speed": 99}]}',
+         "maneuver 'Big': speed: Input should be less than or equal to 10"),
+        ('{"maneuvers": [{"name": "Jab"}, {"speed": 1}]}', "maneuver '#2': name: Field required"),
+        ('{"maneuvers": [5]}',
+         "maneuver '#1': entry: Input should be a valid dictionary or instance of Maneuver"),
+    ]
+    for text, problem in cases:
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(CatalogueProblem) as refused_file:
+            load_catalogue(path)
+        assert str(refused_file.value) == f"{path}: {problem}"
+    with pytest.raises(CatalogueProblem) as missing:
+        load_catalogue(tmp_path / "none.json")
+    assert str(missing.value) == f"{tmp_path / 'none.json'}: cannot be read (No such file or directory)"
+    path.write_text('{"maneuvers": [{"name": "Jab", "technique": "kick"}, {"name": "Hop"}]}',
+                    encoding="utf-8")
+    assert [(m.name, m.technique) for m in load_catalogue(path)] == [("Jab", "kick"),
+                                                                     ("Hop", "punch")]
+
+
+def test_the_shipped_catalogue_is_found_and_a_broken_one_leaves_it_empty(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped catalogue comes from resources/ (or the installed package's copy); a
+    file that cannot be read leaves no catalogue and the fight goes on; names are found
+    whatever their case and spaces (docs/rulesets/street-fighter.md#maneuvers)."""
+    beside = Path(catalogue_module.__file__).resolve().parents[4] / "resources"
+    shipped = beside / "maneuvers" / "street-fighter.json"
+    assert catalogue_module._catalogue_path() == shipped == catalogue_module.CATALOGUE
+    assert [m.name for m in catalogue_module.catalogue()] == \
+        [m.name for m in load_catalogue(shipped)]
+    assert [m.name for m in catalogue_module.basic_maneuvers()] == [
+        "Jab", "Strong", "Fierce", "Short", "Forward", "Roundhouse", "Block", "Movement",
+        "Grab"]
+    throw = catalogue_module.find("  tHROW ")
+    assert throw is not None and throw.name == "Throw"
+    assert catalogue_module.find("Throws") is None
+
+    def unreadable(path: Path = shipped) -> tuple[Maneuver, ...]:
+        raise CatalogueProblem(f"{path}: cannot be read")
+
+    try:
+        catalogue_module.catalogue.cache_clear()
+        catalogue_module.basic_maneuvers.cache_clear()
+        monkeypatch.setattr(catalogue_module, "load_catalogue", unreadable)
+        assert catalogue_module.catalogue() == () and catalogue_module.basic_maneuvers() == ()
+        assert catalogue_module.find("Jab") is None
+    finally:
+        monkeypatch.undo()
+        catalogue_module.catalogue.cache_clear()
+        catalogue_module.basic_maneuvers.cache_clear()
+    # Where no resources/ sits beside the package, the installed copy is read.
+    installed = Path(str(files("fightdesk.resources"))) / "maneuvers" / "street-fighter.json"
+    monkeypatch.setattr(Path, "exists", lambda self: False)
+    assert catalogue_module._catalogue_path() == installed
