@@ -84,28 +84,53 @@ def test_the_bundled_demo_is_the_one_demo_py_builds(tmp_path: Path,
             _session(shipped)
 
 
+def event_data_text(engine: Engine) -> str:
+    """What each log line carries besides its words (amounts, pools, condition names, the
+    reason given): the round summaries count from it and the saved log keeps it."""
+    lines = []
+    for entry in engine.session.log:
+        for event in entry.events:
+            if event.data:
+                data = ", ".join(f"{key}={value!r}" for key, value in sorted(event.data.items()))
+                lines.append(f"{entry.seq} [{event.kind} {event.fighter_id}] {data}")
+    return "\n".join(lines) + "\n"
+
+
+def play(request: pytest.FixtureRequest, name: str, *, prepare: Any = None,
+         **how: Any) -> None:
+    """Play the demo (tests/golden.py play_to_text) and compare it with ``golden/<name>.txt``,
+    and the data of its log lines with ``golden/<name>-data.txt``."""
+    kept: list[Engine] = []
+
+    def keep(engine: Engine) -> None:
+        kept.append(engine)
+        if prepare is not None:
+            prepare(engine)
+
+    text = play_to_text("demo_fight.json", prepare=keep, **how)
+    check_golden(request, name, text)
+    check_golden(request, f"{name}-data", event_data_text(kept[0]))
+
+
 @pytest.mark.parametrize(("policy", "seed"), [("autopilot", 3), ("random", 11)])
 def test_the_demo_fight_reads_the_same(request: pytest.FixtureRequest, policy: str,
                                        seed: int) -> None:
     """Every log line, card, form and view of a seeded demo fight, against the committed
     copy: a changed rule, word or view shows as a diff."""
-    text = play_to_text("demo_fight.json", policy=policy, seed=seed, steps=60, undo_every=7)
-    check_golden(request, f"demo-{policy}-{seed}", text)
+    play(request, f"demo-{policy}-{seed}", policy=policy, seed=seed, steps=60, undo_every=7)
 
 
 def test_the_demo_with_turned_options_reads_the_same(request: pytest.FixtureRequest) -> None:
     """The options away from their defaults and the round-long specials, played at random:
     what the GM reads when a table plays by other choices."""
-    text = play_to_text("demo_fight.json", policy="random", seed=9, steps=40,
-                        prepare=turned_options)
-    check_golden(request, "options-random-9", text)
+    play(request, "options-random-9", prepare=turned_options, policy="random", seed=9,
+         steps=40)
 
 
 def test_the_campaign_fighters_read_the_same(request: pytest.FixtureRequest) -> None:
     """The campaign's fighters (Chi, a shout, holds, Flame Fist, weenies) played at random."""
-    text = play_to_text("demo_fight.json", policy="random", seed=3, steps=50,
-                        prepare=campaign_fighters)
-    check_golden(request, "campaign-random-3", text)
+    play(request, "campaign-random-3", prepare=campaign_fighters, policy="random", seed=3,
+         steps=50)
 
 
 # --- previews ---------------------------------------------------------------------------------
