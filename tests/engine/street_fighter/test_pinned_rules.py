@@ -679,3 +679,33 @@ def test_the_package_loads_its_rules_on_first_use_and_names_nothing_else() -> No
         package.Nope  # noqa: B018
     assert str(missing.value) == \
         "module 'fightdesk.engine.rulesets.street_fighter' has no attribute 'Nope'"
+
+
+ZEN = {"name": "Zen No-Mind", "special": "zen-no-mind", "technique": "focus", "no_damage": True}
+
+
+def test_ep_lost_to_an_intimidation_come_from_zen_no_mind_first() -> None:
+    """EP lost as a penalty come from Zen No-Mind's 2 first, then the fighter's own; a
+    fighter with none loses nothing and nothing is said
+    (docs/rulesets/street-fighter.md#zen-no-mind)."""
+    # Round 1: Tom has 2 EP (Intelligence 2) and Zen No-Mind's 2. Ivo: 2 + 2 = 4 dice:
+    # 6, 6, 6, 2 -> 3; Tom's Willpower 2: 2, 2 -> 0. Net 3: the 2 Zen EP, then 1 own.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1,
+                              intelligence=0),
+                      fighter("tom", wits=3, willpower=2, intelligence=2, dexterity=1,
+                              maneuvers=[ZEN]))
+    begin(eng, [[6], [2]])
+    assert (st(eng, "tom").ep, st(eng, "tom").zen_ep) == (2, 2)
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2], [2, 2]]))
+    assert (st(eng, "tom").ep, st(eng, "tom").zen_ep) == (1, 0)
+    assert "Tom loses 3 EP (intimidated by Ivo)" in texts(entry)
+    # The same against a Tom without EP: nothing to lose, nothing said.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1,
+                              intelligence=0),
+                      fighter("tom", wits=3, willpower=2, intelligence=0, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2], [2, 2]]))
+    assert st(eng, "tom").ep == 0
+    assert not [line for line in texts(entry) if "loses" in line]
