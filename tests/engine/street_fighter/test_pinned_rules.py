@@ -5,6 +5,9 @@ out by hand from the section of docs/rulesets/street-fighter.md the docstring na
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
 from fightdesk.engine import commands as c
@@ -709,3 +712,83 @@ def test_ep_lost_to_an_intimidation_come_from_zen_no_mind_first() -> None:
     entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2], [2, 2]]))
     assert st(eng, "tom").ep == 0
     assert not [line for line in texts(entry) if "loses" in line]
+
+
+# --- the autopilot (docs/rulesets/street-fighter.md#autopilot) ---------------------------
+
+
+def _enemy(fighter_data: dict[str, Any]) -> dict[str, Any]:
+    return {**fighter_data, "side": "enemy"}
+
+
+def _autopilot(eng: Engine) -> c.Command | None:
+    return eng.ruleset.autopilot(eng.encounter, random.Random(0))
+
+
+def _die(eng: Engine, fid: str, face: int) -> int:
+    return next(d.id for d in st(eng, fid).dice if d.face == face)
+
+
+def test_the_autopilot_blocks_an_attack_of_one_and_a_half_levels_with_its_fastest_block() -> None:
+    """The target of a foe's damaging move blocks with an abort block when the move's
+    expected damage is at least 1.5 levels: the fastest block, then by name, on the lowest
+    die the rules accept (docs/rulesets/street-fighter.md#autopilot)."""
+    # Ken's Strong: Strength 2 + Punch 2 + 1 - Ryu's Stamina 2 = 3 dice at TN 6: 1.5
+    # levels expected. Ryu knows Block (speed 4, everyone's basic) and Zip Block (speed 6):
+    # Zip Block on his 2 is 8 > 6, valid.
+    zip_block = {"name": "Zip Block", "technique": "block", "speed": 6, "abort": True,
+                 "block": True, "no_damage": True}
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)),
+                      fighter("ryu", wits=3, maneuvers=[zip_block]))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu"))
+    strong = eng.encounter.state.stack[0].id
+    assert _autopilot(eng) == sf.Interrupt(fighter_id="ryu", maneuver="Zip Block",
+                                           target_id="ken", die_id=_die(eng, "ryu", 2),
+                                           interrupts=strong)
+    # Without Zip Block: Block, on the 5 (the 2 gives 6, not above the Strong's 6).
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)), fighter("ryu", wits=3))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu"))
+    assert _autopilot(eng) == sf.Interrupt(fighter_id="ryu", maneuver="Block",
+                                           target_id="ken", die_id=_die(eng, "ryu", 5),
+                                           interrupts=eng.encounter.state.stack[0].id)
+    # A Jab (2 + 2 - 1 - 2 = 1 die: half a level) is not worth a die.
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)), fighter("ryu", wits=3))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
+    assert _autopilot(eng) == sf.ResolveNext(all=True)
+
+
+def test_the_autopilot_does_not_block_a_move_that_does_no_damage() -> None:
+    """Only a damaging move is blocked: a Stunning Shout is resolved, however strong the
+    shouter (docs/rulesets/street-fighter.md#autopilot)."""
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1, strength=5, focus=4,
+                                     maneuvers=[SHOUT])),
+                      fighter("ryu", wits=3))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Stunning Shout", target_id="ryu"))
+    assert _autopilot(eng) == sf.ResolveNext(all=True)
+
+
+def test_the_autopilot_breaks_free_on_its_turn_and_converts_a_die_it_lets_go() -> None:
+    """A fighter held in a sustained hold breaks free on their turn; a die whose phase
+    comes up unused is turned into EP when the rules offer it
+    (docs/rulesets/street-fighter.md#autopilot)."""
+    eng = make_engine(
+        fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                maneuvers=[BEAR_HUG]),
+        _enemy(fighter("vic", wits=3, dexterity=2, intelligence=0)),
+    )
+    begin(eng, [[8, 6, 4], [7, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    ok(eng, c.NextStep())
+    assert _autopilot(eng) == sf.Act(fighter_id="vic", action="break-free")
+
+    eng = make_engine(fighter("ryo", perception=3, intelligence=0, dexterity=1))
+    begin(eng, [[3]])
+    ok(eng, sf.PassDie(fighter_id="ryo"))
+    decision = pending(eng)
+    assert "convert" in [ch.id for ch in decision.choices]
+    assert _autopilot(eng) == c.Answer(decision_id=decision.id, choice="convert")
