@@ -6,6 +6,7 @@ out by hand from the section of docs/rulesets/street-fighter.md the docstring na
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -792,3 +793,94 @@ def test_the_autopilot_breaks_free_on_its_turn_and_converts_a_die_it_lets_go() -
     decision = pending(eng)
     assert "convert" in [ch.id for ch in decision.choices]
     assert _autopilot(eng) == c.Answer(decision_id=decision.id, choice="convert")
+
+
+def test_a_fighter_knocked_out_loses_the_moves_still_on_the_stack() -> None:
+    """At 0 health the fighter is out: their unspent dice and their moves still pending go
+    (docs/rulesets/street-fighter.md#out-of-the-fight)."""
+    # Ken's Fierce (6 - 1 = 5); Ryu interrupts with a Jab on his 6 (8): Strength 4 + Punch
+    # 2 - 1 - Stamina 2 = 3 dice, 6, 6, 6: Ken's 3 health are gone.
+    eng = make_engine(fighter("ken", wits=1, dexterity=2, intelligence=0, health=3),
+                      fighter("ryu", wits=3, dexterity=2, strength=4, intelligence=0))
+    begin(eng, [[6, 4], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6]]))
+    assert texts(entry)[-3:] == ["Ken is out of the fight",
+                                 "Ken's Fierce is lost (Ken is out of the fight)",
+                                 "The stack is resolved"]
+    assert faces(eng, "ken", "lost") == [4]
+
+
+def test_refusals_name_whose_turn_it_is_and_who_is_not_recovering() -> None:
+    """A die is used on its fighter's turn, and the refusal says whose turn it is; only a
+    recovering fighter stops recovering (docs/rulesets/street-fighter.md#phases-and-passes,
+    docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    assert refused(eng, sf.PassDie(fighter_id="ryu")) == \
+        "Ryu has no die showing phase 6 to use now: it is Ken's turn"
+    assert refused(eng, sf.StopRecovery(fighter_id="ken")) == "Ken is not recovering"
+
+
+def test_the_log_says_a_move_without_a_target_and_the_gms_maneuver_edits() -> None:
+    """A move aimed at no one is logged without a target; the GM adding or changing a
+    maneuver says which (docs/rulesets/street-fighter.md#acting,
+    docs/rulesets/street-fighter.md#maneuvers)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    assert ok(eng, sf.Act(fighter_id="ken", maneuver="Movement")).summary == \
+        "Ken: Movement with the die 6 (speed 9)"
+    assert ok(eng, sf.SetManeuver(fighter_id="ryu", catalogue="Throw")).summary == \
+        "GM adds Ryu's maneuver Throw"
+    assert ok(eng, sf.SetManeuver(fighter_id="ryu", replaces="Throw",
+                                  update={"speed": 1})).summary == \
+        "GM changes Ryu's maneuver Throw"
+
+
+def test_a_recovery_found_at_a_rounds_start_covers_that_round_whole() -> None:
+    """A recovery already going when a round starts covers it from its very start (one
+    read from a file saved between rounds, say) (docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, status={
+        "willpower": 2, "recovery": {"pool": "willpower", "full_rounds": 1}}))
+    ok(eng, c.StartFight())
+    assert st(eng, "ken").recovery.whole_round is False
+    ok(eng, c.StartRound())
+    assert st(eng, "ken").recovery.whole_round is True
+    assert st(eng, "ken").recovery.full_rounds == 1
+
+
+def test_a_fighter_made_a_weenie_gains_no_ep_from_their_concentration() -> None:
+    """Weenies never gain EP: a fighter the GM turns into a weenie after concentrating gets
+    nothing from the roll at the round's end (docs/rulesets/street-fighter.md#weenies)."""
+    # Power Up: Perception 3 dice at TN 10 - Focus 2 = 8: 6, 6, 9 -> 1 success, no EP.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, intelligence=0, perception=3,
+                              focus=2))
+    begin(eng, [[6]])
+    ok(eng, sf.Concentrate(fighter_id="ken", concentration="power-up"))
+    ok(eng, sf.ResolveNext())
+    ok(eng, c.SetValue(fighter_id="ken", field="sheet.weenie", value=True))
+    entry = ok(eng, c.EndRound(dice=[[6, 6, 9]]))
+    assert texts(entry) == ["Ken: 3d10 for Power Up (TN 8) typed in [6, 6, 9]", "Round 1 ends"]
+    assert st(eng, "ken").ep == 0
+
+
+def test_stopping_a_recovery_previews_the_points_down_at_the_tn_for_the_time() -> None:
+    """Stopping recovery rolls the points down at the TN for the rounds spent, 1s ignored;
+    less than a round gives nothing (docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, intelligence=0,
+                              status={"willpower": 2}))
+    ok(eng, c.StartFight())
+    ok(eng, sf.StartRecovery(fighter_id="ken", pool="willpower"))
+    assert eng.ruleset.preview(eng.encounter, "stop-recovery", "ken", {}).lines == (
+        "Less than a full round: nothing regained",)
+    ok(eng, c.StartRound())
+    ok(eng, c.NextStep(dice=[[6]]))
+    ok(eng, c.EndRound())
+    answer(eng, choice="continue", expect="recover-ken")
+    shown = eng.ruleset.preview(eng.encounter, "stop-recovery", "ken", {})
+    # 3 Willpower down, 3 dice at TN 8: at least one 8+ is 1 - (7/10)^3.
+    assert shown.lines == ("3 dice at TN 8, 1s ignored",)
+    assert [(o.label, o.chance) for o in shown.odds] == [
+        ("at least 1 willpower", Fraction(657, 1000)), ("at least 2 willpower", Fraction(27, 125)),
+        ("at least 3 willpower", Fraction(27, 1000))]
