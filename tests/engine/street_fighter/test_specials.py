@@ -188,6 +188,8 @@ def test_sustained_hold_damage_break_free_and_the_grab_limit() -> None:
     ok(eng, sf.Interrupt(fighter_id="vic", action="break-free"))
     entry = ok(eng, sf.ResolveNext(all=True, dice=[[6, 6], [2, 2, 2]]))
     assert "Vic breaks free of Hal's Bear Hug" in texts(entry)
+    free = next(e for e in entry.events if e.text == "Vic breaks free of Hal's Bear Hug")
+    assert (free.kind, free.data) == ("condition-off", {"name": "Held"})  # for the summary
     assert "Hal no longer holds Vic: the Bear Hug (sustained) does nothing" in texts(entry)
     assert st(eng, "hal").holding is None and st(eng, "vic").health == 7
 
@@ -203,6 +205,26 @@ def test_hold_lasts_at_most_grab_actions() -> None:
     ok(eng, sf.Act(fighter_id="hal", action="sustain-hold"))
     entry = ok(eng, sf.ResolveNext(dice=[[1, 1, 1, 1]]))
     assert "Hal lets go: the Bear Hug was kept for Grab 1 actions" in texts(entry)
+
+
+def test_teleport_kept_longer_than_a_phase_breaks_recovery() -> None:
+    # docs/rulesets/street-fighter.md#round-long-effects: recovery breaks the same way, and
+    # nothing is regained; the card's "Recovering" goes (the summary counts it).
+    eng = make_engine(fighter("ana", dexterity=3, intelligence=0, maneuvers=[TELEPORT],
+                              status={"willpower": 3}))
+    begin(eng, [[8, 6, 5]])
+    ok(eng, sf.StartRecovery(fighter_id="ana", pool="willpower"))
+    ok(eng, sf.PassDie(fighter_id="ana"))
+    answer(eng, choice="lose")
+    ok(eng, c.NextStep())  # phase 6
+    ok(eng, sf.Act(fighter_id="ana", maneuver="Teleport"))
+    ok(eng, sf.ResolveNext())
+    entry = ok(eng, c.NextStep())  # phase 5: kept longer than phase 6
+    broken = next(e for e in entry.events if e.fighter_id == "ana" and "broken" in e.text)
+    assert broken.text == ("Ana's recovery is broken (Teleport kept longer than a phase): "
+                           "nothing regained")
+    assert (broken.kind, broken.data) == ("condition-off", {"name": "Recovering"})
+    assert st(eng, "ana").recovery is None and st(eng, "ana").willpower == 3
 
 
 def test_teleport_kept_longer_than_a_phase_breaks_concentration() -> None:
