@@ -27,7 +27,19 @@ from fightdesk.engine.rulesets.street_fighter.checks import (
 )
 from fightdesk.engine.rulesets.street_fighter.model import ActionDie, Move, Task
 
-from .helpers import answer, begin, faces, fighter, make_engine, ok, pending, refused, st, texts
+from .helpers import (
+    answer,
+    begin,
+    die_id,
+    faces,
+    fighter,
+    make_engine,
+    ok,
+    pending,
+    refused,
+    st,
+    texts,
+)
 
 POOLS = ("health", "chi", "willpower", "ep", "zen_ep", "ep_debt")
 BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
@@ -261,6 +273,7 @@ def test_a_block_and_a_hold_can_be_dropped() -> None:
     assert st(eng, "vic").block is None and "Vic drops the block" == entry.summary
     entry = ok(eng, sf.DropEffect(fighter_id="hal", name="hold"))
     assert st(eng, "hal").holding is None and entry.summary == "Hal lets go of Vic"
+    assert [(e.kind, e.fighter_id) for e in entry.events] == [("condition-off", "hal")]
 
 
 def test_an_intimidation_before_round_one_is_taken_off_round_ones_ep() -> None:
@@ -754,6 +767,12 @@ def test_the_autopilot_blocks_an_attack_of_one_and_a_half_levels_with_its_fastes
     assert _autopilot(eng) == sf.Interrupt(fighter_id="ryu", maneuver="Block",
                                            target_id="ken", die_id=_die(eng, "ryu", 5),
                                            interrupts=eng.encounter.state.stack[0].id)
+    # With 1s cancelling on damage the same 3 dice expect less than 1.5 levels: no block.
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)), fighter("ryu", wits=3),
+                      options={"ones_cancel_on_damage": True})
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu"))
+    assert _autopilot(eng) == sf.ResolveNext(all=True)
     # A Jab (2 + 2 - 1 - 2 = 1 die: half a level) is not worth a die.
     eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)), fighter("ryu", wits=3))
     begin(eng, [[6], [5, 2]])
@@ -884,3 +903,53 @@ def test_stopping_a_recovery_previews_the_points_down_at_the_tn_for_the_time() -
     assert [(o.label, o.chance) for o in shown.odds] == [
         ("at least 1 willpower", Fraction(657, 1000)), ("at least 2 willpower", Fraction(27, 125)),
         ("at least 3 willpower", Fraction(27, 1000))]
+
+
+def test_a_shrugged_off_shout_is_a_plain_line_under_its_target() -> None:
+    """A Stunning Shout without a net success costs nothing, and the log says so under
+    the target (docs/rulesets/street-fighter.md#stunning-shout)."""
+    # Sid: Wits 1 + Focus 2 = 3 dice, 2, 2, 2 -> 0; Tom's Willpower 2: 6, 2 -> 1.
+    eng = make_engine(fighter("sid", wits=1, focus=2, dexterity=1, maneuvers=[SHOUT]),
+                      fighter("tom", wits=3, willpower=2, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Act(fighter_id="sid", maneuver="Stunning Shout", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[2, 2, 2], [6, 2]]))
+    shrug = next(e for e in entry.events if e.text == "Tom shrugs off the shout")
+    assert (shrug.kind, shrug.fighter_id) == ("note", "tom")
+    assert faces(eng, "tom") == [2]
+
+
+def test_a_cancelled_interrupt_paid_half_from_zen_no_mind_gives_both_back() -> None:
+    """Cancelling gives back every EP the interrupt cost, Zen No-Mind's and the fighter's
+    own, and says so (docs/rulesets/street-fighter.md#cancelling-interrupts)."""
+    # Ryu has 1 Zen EP left and 2 of his own; his Jab on the 3 (off the phase: 1 EP) with 1
+    # EP on speed (3 + 2 + 2 = 7 > 5) costs 2: the Zen EP and 1 own.
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 1], [6, 3]])
+    ok(eng, c.SetValue(fighter_id="ryu", field="status.zen_ep", value=1))
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken",
+                         die_id=die_id(eng, "ryu", 3), ep_speed=1))
+    jab = eng.encounter.state.stack[-1]
+    assert (jab.zen_paid, jab.ep_paid) == (1, 1)
+    entry = ok(eng, sf.CancelInterrupts())
+    assert texts(entry) == ["Ryu gets 2 EP back (interrupt cancelled)", "Cancelled 1 interrupt"]
+    assert (st(eng, "ryu").zen_ep, st(eng, "ryu").ep) == (1, 2)
+
+
+def test_converting_a_used_die_is_refused_and_a_one_die_preview_says_die() -> None:
+    """Only an unspent die turns into EP (docs/rulesets/street-fighter.md#turning-a-die-into-ep);
+    a concentration preview counts its pool in the GM's words, one die or several
+    (docs/rulesets/street-fighter.md#odds-before-rolling)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2, perception=1),
+                      fighter("ryu", wits=3, dexterity=2))
+    ok(eng, c.StartFight())
+    # Find an Angle: Perception 1 + Arena 0 = 1 die at the arena's TN 8.
+    shown = eng.ruleset.preview(eng.encounter, "concentrate", "ken",
+                                {"concentration": "find-angle"})
+    assert shown.lines == ("Rolled now: 1 die at TN 8; each success is 1 EP",)
+    ok(eng, c.StartRound())
+    ok(eng, c.NextStep(dice=[[6, 1], [6, 3]]))
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    assert refused(eng, sf.ConvertDie(fighter_id="ken", die_id=die_id(eng, "ken", 6, "spent"))) \
+        == "no unspent die: that die is already used"
