@@ -262,6 +262,7 @@ def test_ep_damage_dice_are_not_limited_by_the_defender_and_zero_after_removal_m
     assert pending(eng).maximum == 3
     entry = answer(eng, amount=3, expect="defend-ep")
     assert not _rolls(entry) and "Ken's Jab misses Ryu" in texts(entry)
+    assert "Ken's Jab has no damage dice left: a miss" in texts(entry)
     assert (st(eng, "ken").ep, st(eng, "ryu").ep, st(eng, "ryu").health) == (0, 1, 10)
 
 

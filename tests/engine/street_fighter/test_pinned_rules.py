@@ -953,3 +953,28 @@ def test_converting_a_used_die_is_refused_and_a_one_die_preview_says_die() -> No
     ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
     assert refused(eng, sf.ConvertDie(fighter_id="ken", die_id=die_id(eng, "ken", 6, "spent"))) \
         == "no unspent die: that die is already used"
+
+
+def test_a_lost_interrupted_move_does_not_finish_its_movement() -> None:
+    """A move interrupted before its movement was complete finishes it, unless it was
+    lost: the log says its movement is not finished
+    (docs/rulesets/street-fighter.md#finishing-movement)."""
+    # Ken's Flying Kick (6 + 0 = 6, movement 2); Ryu's Foot Sweep on his 6 with 1 EP (6 -
+    # 1 + 2 = 7 > 6): 3 + 3 + 2 - 2 = 6 dice, 6, 6, 5, 4, 3, 2 -> 2: Ken is knocked down
+    # and the Flying Kick is lost.
+    flying_kick = {"name": "Flying Kick", "technique": "kick", "damage": 1, "move": 2}
+    foot_sweep = {"name": "Foot Sweep", "technique": "kick", "speed": -1, "damage": 2,
+                  "knockdown": True}
+    eng = make_engine(fighter("ken", wits=1, dexterity=3, maneuvers=[flying_kick]),
+                      fighter("ryu", wits=3, strength=3, kick=3, maneuvers=[foot_sweep]))
+    begin(eng, [[6, 4, 2], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Flying Kick", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Foot Sweep", target_id="ken", ep_speed=1))
+    ok(eng, sf.ResolveNext())
+    answer(eng, amount=0, expect="attack-ep")
+    answer(eng, amount=0, expect="defend-ep", dice=[[6, 6, 5, 4, 3, 2]])
+    entry = answer(eng, choice="accept", expect="dodge")
+    said = texts(entry)
+    assert "Ken's Flying Kick is lost (knocked down)" in said
+    assert said[-2:] == ["Ken's Flying Kick was lost: its movement is not finished",
+                         "The stack is resolved"]

@@ -354,6 +354,9 @@ def test_a_broken_catalogue_file_is_named_with_its_entry_and_field(tmp_path: Pat
         ('{"maneuvers": [{"name": "Jab"}, {"speed": 1}]}', "maneuver '#2': name: Field required"),
         ('{"maneuvers": [5]}',
          "maneuver '#1': entry: Input should be a valid dictionary or instance of Maneuver"),
+        ('{"maneuvers": [{"name": "Elbow", "guards": ["elbow"]}]}',
+         "maneuver 'Elbow': guards.0: Input should be 'punch', 'kick', 'block', 'grab', "
+         "'athletics' or 'focus'"),
     ]
     for text, problem in cases:
         path.write_text(text, encoding="utf-8")
@@ -403,3 +406,16 @@ def test_the_shipped_catalogue_is_found_and_a_broken_one_leaves_it_empty(
     installed = Path(str(files("fightdesk.resources"))) / "maneuvers" / "street-fighter.json"
     monkeypatch.setattr(Path, "exists", lambda self: False)
     assert catalogue_module._catalogue_path() == installed
+
+
+def test_the_gm_cannot_add_from_the_catalogue_to_a_fighter_who_knows_it_all() -> None:
+    """The GM adds a catalogue maneuver the fighter does not know; knowing them all, the
+    form is off and says why (docs/rulesets/street-fighter.md#maneuvers)."""
+    everything = [m.model_dump() for m in catalogue_module.catalogue()]
+    eng = make_engine(fighter("ana", maneuvers=everything), fighter("bo"))
+    learn = next(f for f in eng.ruleset.action_forms(eng.encounter, "ana")
+                 if f.id == "learn-maneuver")
+    assert (learn.enabled, learn.reason, learn.fields[0].choices) == (False, "knows them all", ())
+    learn = next(f for f in eng.ruleset.action_forms(eng.encounter, "bo")
+                 if f.id == "learn-maneuver")
+    assert learn.enabled and learn.fields[0].default == "Jab"
