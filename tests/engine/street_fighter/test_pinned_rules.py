@@ -978,3 +978,15 @@ def test_a_lost_interrupted_move_does_not_finish_its_movement() -> None:
     assert "Ken's Flying Kick is lost (knocked down)" in said
     assert said[-2:] == ["Ken's Flying Kick was lost: its movement is not finished",
                          "The stack is resolved"]
+
+
+def test_a_maneuver_not_known_and_a_hold_not_kept_are_refused_by_name() -> None:
+    """A fighter acts with maneuvers they know, and sustains only a hold they keep
+    (docs/rulesets/street-fighter.md#maneuvers,
+    docs/rulesets/street-fighter.md#sustained-holds)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    assert refused(eng, sf.Act(fighter_id="ken", maneuver="Zap", target_id="ryu")) == \
+        "Ken does not know the maneuver 'Zap'"
+    assert refused(eng, sf.Act(fighter_id="ken", action="sustain-hold")) == \
+        "Ken is not holding anyone"
