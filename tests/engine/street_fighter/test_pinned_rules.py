@@ -990,3 +990,12 @@ def test_a_maneuver_not_known_and_a_hold_not_kept_are_refused_by_name() -> None:
         "Ken does not know the maneuver 'Zap'"
     assert refused(eng, sf.Act(fighter_id="ken", action="sustain-hold")) == \
         "Ken is not holding anyone"
+
+
+def test_no_next_step_once_the_fight_is_over() -> None:
+    """After the end of the fight nothing steps on, and the refusal says why
+    (docs/rulesets/street-fighter.md#end-of-the-fight)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    ok(eng, c.EndFight())
+    assert refused(eng, c.NextStep()) == "the fight is over"
