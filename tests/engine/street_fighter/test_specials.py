@@ -419,3 +419,23 @@ def test_the_gm_cannot_add_from_the_catalogue_to_a_fighter_who_knows_it_all() ->
     learn = next(f for f in eng.ruleset.action_forms(eng.encounter, "bo")
                  if f.id == "learn-maneuver")
     assert learn.enabled and learn.fields[0].default == "Jab"
+
+
+def test_the_catalogue_is_read_as_utf8_whatever_the_locale(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogue file is UTF-8 on every platform: it is read as such, not in the
+    locale's encoding (a Windows locale would misread a name outside ASCII)
+    (docs/rulesets/street-fighter.md#maneuvers)."""
+    path = tmp_path / "catalogue.json"
+    path.write_text('{"maneuvers": [{"name": "Kōhai Kick", "technique": "kick"}]}',
+                    encoding="utf-8")
+    asked: list[str | None] = []
+    read_text = Path.read_text
+
+    def reading(self: Path, encoding: str | None = None, errors: str | None = None) -> str:
+        asked.append(encoding)
+        return read_text(self, encoding=encoding, errors=errors)
+
+    monkeypatch.setattr(Path, "read_text", reading)
+    assert [m.name for m in load_catalogue(path)] == ["Kōhai Kick"]
+    assert asked == ["utf-8"]
