@@ -128,7 +128,8 @@ def test_the_demo_with_turned_options_reads_the_same(request: pytest.FixtureRequ
 
 
 def test_the_campaign_fighters_read_the_same(request: pytest.FixtureRequest) -> None:
-    """The campaign's fighters (Chi, a shout, holds, Flame Fist, weenies) played at random."""
+    """The campaign's fighters (Chi, Zen No-Mind, a shout, Flame Fist, Fire Strike, weenies)
+    played at random."""
     play(request, "campaign-random-3", prepare=campaign_fighters, policy="random", seed=3,
          steps=50)
 
