@@ -244,6 +244,8 @@ def test_block_ends_with_the_round() -> None:
     ok(eng, sf.ResolveNext())
     entry = ok(eng, c.EndRound())
     assert st(eng, "ryu").block is None and "Ryu's block ends with the round" in texts(entry)
+    ended = next(e for e in entry.events if e.text == "Ryu's block ends with the round")
+    assert (ended.kind, ended.data) == ("condition-off", {"name": "Blocking"})
 
 
 def test_ep_damage_dice_are_not_limited_by_the_defender_and_zero_after_removal_misses() -> None:
@@ -260,6 +262,7 @@ def test_ep_damage_dice_are_not_limited_by_the_defender_and_zero_after_removal_m
     assert pending(eng).maximum == 3
     entry = answer(eng, amount=3, expect="defend-ep")
     assert not _rolls(entry) and "Ken's Jab misses Ryu" in texts(entry)
+    assert "Ken's Jab has no damage dice left: a miss" in texts(entry)
     assert (st(eng, "ken").ep, st(eng, "ryu").ep, st(eng, "ryu").health) == (0, 1, 10)
 
 

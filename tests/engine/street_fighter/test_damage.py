@@ -183,6 +183,7 @@ def test_kippup_pays_one_ep_instead_of_the_die() -> None:
     answer(eng, choice="accept", expect="dodge")
     decision = pending(eng)
     assert [ch.id for ch in decision.choices] == ["ep", "die"]
+    assert st(eng, "ken").knocked_down  # down until the question is answered
     assert eng.ruleset.step_open(eng.encounter)
     entry = answer(eng, choice="ep", expect="stand-ken")
     assert "Ken stands up with Kippup for 1 EP" in texts(entry)

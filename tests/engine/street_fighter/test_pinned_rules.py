@@ -5,13 +5,43 @@ out by hand from the section of docs/rulesets/street-fighter.md the docstring na
 
 from __future__ import annotations
 
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
 from fightdesk.engine import commands as c
 from fightdesk.engine.dice import Roll
+from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import LogEntry
 from fightdesk.engine.rulesets.street_fighter import commands as sf
+from fightdesk.engine.rulesets.street_fighter.checks import (
+    MAX_BOUGHT_DICE,
+    MAX_COUNTER,
+    MAX_DICE,
+    MAX_POOL,
+    MAX_ROUND,
+    MAX_STACK,
+    state_problems,
+)
+from fightdesk.engine.rulesets.street_fighter.model import ActionDie, Move, Task
 
-from .helpers import answer, begin, faces, fighter, make_engine, ok, pending, refused, st, texts
+from .helpers import (
+    answer,
+    begin,
+    die_id,
+    faces,
+    fighter,
+    make_engine,
+    ok,
+    pending,
+    refused,
+    st,
+    texts,
+)
 
+POOLS = ("health", "chi", "willpower", "ep", "zen_ep", "ep_debt")
 BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
 
 
@@ -243,6 +273,7 @@ def test_a_block_and_a_hold_can_be_dropped() -> None:
     assert st(eng, "vic").block is None and "Vic drops the block" == entry.summary
     entry = ok(eng, sf.DropEffect(fighter_id="hal", name="hold"))
     assert st(eng, "hal").holding is None and entry.summary == "Hal lets go of Vic"
+    assert [(e.kind, e.fighter_id) for e in entry.events] == [("condition-off", "hal")]
 
 
 def test_an_intimidation_before_round_one_is_taken_off_round_ones_ep() -> None:
@@ -557,3 +588,414 @@ def test_the_gm_removes_a_maneuver_from_one_fighters_sheet() -> None:
     assert eng.encounter.fighters["ana"].sheet.maneuvers == []
     assert refused(eng, sf.RemoveManeuver(fighter_id="ana", name="Throw")) == \
         "Ana has no maneuver 'Throw' on the sheet"
+
+
+# --- what a loaded fight must hold (checks.py) ---------------------------------------------
+
+
+def _loaded() -> Engine:
+    """Two fighters in round 1 with dice rolled, nothing pending: a sound fight to spoil."""
+    eng = make_engine(fighter("ken", wits=1), fighter("ryu", wits=3))
+    begin(eng, [[6, 3], [5, 1]])
+    return eng
+
+
+def _closed_moves(count: int) -> list[Move]:
+    return [Move(id=n, fighter_id="ken", die_id=99, die_face=1, speed_base=1, resolved=True)
+            for n in range(1, count + 1)]
+
+
+def test_a_loaded_fight_at_every_limit_is_sound_and_one_past_each_is_refused() -> None:
+    """A file is refused when a count is beyond any fight, at its limit it loads
+    (docs/rulesets/street-fighter.md#the-code): round, dice seed and draws, dice, bought
+    dice, the pools and the stack."""
+    eng = _loaded()
+    enc = eng.encounter
+    ken = enc.fighters["ken"].status
+    enc.round, enc.dice_seed, enc.dice_drawn = MAX_ROUND, -MAX_COUNTER, MAX_COUNTER
+    ken.dice = [ActionDie(id=n, face=1) for n in range(MAX_DICE)]
+    ken.bought_dice = MAX_BOUGHT_DICE
+    for pool in POOLS:
+        setattr(ken, pool, MAX_POOL)
+    enc.state.stack = _closed_moves(MAX_STACK)
+    enc.state.next_move_id = MAX_STACK + 1
+    assert eng.ruleset.check_state(enc) == []
+
+    enc.round, enc.dice_seed, enc.dice_drawn = MAX_ROUND + 1, -MAX_COUNTER - 1, MAX_COUNTER + 1
+    ken.dice = [ActionDie(id=n, face=1) for n in range(MAX_DICE + 1)]
+    ken.bought_dice = MAX_BOUGHT_DICE + 1
+    for pool in POOLS:
+        setattr(ken, pool, MAX_POOL + 1)
+    enc.state.stack = _closed_moves(MAX_STACK + 1)
+    enc.state.next_move_id = MAX_STACK + 2
+    where = "fighters.ken.status"
+    assert state_problems(enc) == [
+        ("round", f"round {MAX_ROUND + 1} is beyond any fight"),
+        ("dice_seed", "is far too large"),
+        ("dice_drawn", "is far too large"),
+        (f"{where}.dice", f"{MAX_DICE + 1} action dice (at most {MAX_DICE})"),
+        (f"{where}.bought_dice", f"{MAX_BOUGHT_DICE + 1} bought dice (at most {MAX_BOUGHT_DICE})"),
+        *((f"{where}.{pool}", f"{MAX_POOL + 1} is beyond any fighter (at most {MAX_POOL})")
+          for pool in POOLS),
+        ("state.stack", f"{MAX_STACK + 1} moves (at most {MAX_STACK})"),
+    ]
+
+
+def test_a_loaded_fight_whose_ids_do_not_add_up_is_refused() -> None:
+    """Dice and moves have their own ids, a move's id is below the next one, an open move of
+    a fighter present names one of their dice, a maneuver move has its maneuver and a
+    concentration its kind and TN, a die's question names a die of the fighter; moves of
+    a fighter who left and resolved moves are not checked again
+    (docs/rulesets/street-fighter.md#the-code)."""
+    eng = _loaded()
+    enc = eng.encounter
+    ken = enc.fighters["ken"].status
+    ken.dice = [ActionDie(id=1, face=6), ActionDie(id=1, face=3)]
+    enc.state.next_move_id = 7
+    enc.state.stack = [
+        Move(id=1, fighter_id="ken", die_id=5, die_face=6, speed_base=6),
+        Move(id=2, fighter_id="gone", die_id=5, die_face=6, speed_base=6),
+        Move(id=3, fighter_id="ryu", die_id=5, die_face=6, speed_base=6, resolved=True),
+        Move(id=4, fighter_id="ryu", action="concentrate", concentration="find-weakness",
+             die_id=enc.fighters["ryu"].status.dice[0].id, die_face=5, speed_base=5),
+        Move(id=7, fighter_id="ryu", action="concentrate", tn=7,
+             die_id=enc.fighters["ryu"].status.dice[0].id, die_face=5, speed_base=5),
+        Move(id=7, fighter_id="gone", die_id=5, die_face=6, speed_base=6),
+    ]
+    enc.state.task = Task(kind="die-going", fighter_id="ryu", die_id=42)
+    assert state_problems(enc) == [
+        ("fighters.ken.status.dice", "two action dice share one id"),
+        ("state.stack", "two moves share one id"),
+        ("state.stack[0].die_id", "the fighter 'ken' has no action die 5"),
+        ("state.stack[0].maneuver", "a maneuver move without its maneuver"),
+        ("state.stack[3].concentration", "a concentration without its kind or TN"),
+        ("state.stack[4].id", "move 7 is not below next_move_id 7"),
+        ("state.stack[4].concentration", "a concentration without its kind or TN"),
+        ("state.stack[5].id", "move 7 is not below next_move_id 7"),
+        ("state.task.die_id", "the fighter has no such action die"),
+    ]
+    enc.state.stack = []
+    ken.dice = [ActionDie(id=1, face=6)]
+    enc.state.task = Task(kind="die-going", fighter_id="ken")
+    assert state_problems(enc) == [("state.task.die_id", "the fighter has no such action die")]
+    for task in (Task(kind="die-going", fighter_id="ken", die_id=1),
+                 Task(kind="die-going", fighter_id="gone", die_id=42),
+                 Task(kind="stand", fighter_id="ken", die_id=42)):
+        enc.state.task = task
+        assert state_problems(enc) == []
+
+
+def test_the_package_loads_its_rules_on_first_use_and_names_nothing_else() -> None:
+    """``StreetFighter`` is loaded from rules.py when first asked for; any other name is
+    missing as Python says it (docs/rulesets/street-fighter.md#the-code)."""
+    import fightdesk.engine.rulesets.street_fighter as package
+    from fightdesk.engine.rulesets.street_fighter.rules import StreetFighter
+
+    assert package.StreetFighter is StreetFighter and package.__all__ == ["StreetFighter"]
+    with pytest.raises(AttributeError) as missing:
+        package.Nope  # noqa: B018
+    assert str(missing.value) == \
+        "module 'fightdesk.engine.rulesets.street_fighter' has no attribute 'Nope'"
+
+
+ZEN = {"name": "Zen No-Mind", "special": "zen-no-mind", "technique": "focus", "no_damage": True}
+
+
+def test_ep_lost_to_an_intimidation_come_from_zen_no_mind_first() -> None:
+    """EP lost as a penalty come from Zen No-Mind's 2 first, then the fighter's own; a
+    fighter with none loses nothing and nothing is said
+    (docs/rulesets/street-fighter.md#zen-no-mind)."""
+    # Round 1: Tom has 2 EP (Intelligence 2) and Zen No-Mind's 2. Ivo: 2 + 2 = 4 dice:
+    # 6, 6, 6, 2 -> 3; Tom's Willpower 2: 2, 2 -> 0. Net 3: the 2 Zen EP, then 1 own.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1,
+                              intelligence=0),
+                      fighter("tom", wits=3, willpower=2, intelligence=2, dexterity=1,
+                              maneuvers=[ZEN]))
+    begin(eng, [[6], [2]])
+    assert (st(eng, "tom").ep, st(eng, "tom").zen_ep) == (2, 2)
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2], [2, 2]]))
+    assert (st(eng, "tom").ep, st(eng, "tom").zen_ep) == (1, 0)
+    assert "Tom loses 3 EP (intimidated by Ivo)" in texts(entry)
+    # The same against a Tom without EP: nothing to lose, nothing said.
+    eng = make_engine(fighter("ivo", wits=1, charisma=2, intimidation=2, dexterity=1,
+                              intelligence=0),
+                      fighter("tom", wits=3, willpower=2, intelligence=0, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Intimidate(fighter_id="ivo", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2], [2, 2]]))
+    assert st(eng, "tom").ep == 0
+    assert not [line for line in texts(entry) if "loses" in line]
+
+
+# --- the autopilot (docs/rulesets/street-fighter.md#autopilot) ---------------------------
+
+
+def _enemy(fighter_data: dict[str, Any]) -> dict[str, Any]:
+    return {**fighter_data, "side": "enemy"}
+
+
+def _autopilot(eng: Engine) -> c.Command | None:
+    return eng.ruleset.autopilot(eng.encounter, random.Random(0))
+
+
+def _die(eng: Engine, fid: str, face: int) -> int:
+    return next(d.id for d in st(eng, fid).dice if d.face == face)
+
+
+def test_the_autopilot_blocks_an_attack_of_one_and_a_half_levels_with_its_fastest_block() -> None:
+    """The target of a foe's damaging move blocks with an abort block when the move's
+    expected damage is at least 1.5 levels: the fastest block, then by name, on the lowest
+    die the rules accept (docs/rulesets/street-fighter.md#autopilot)."""
+    # Ken's Strong: Strength 2 + Punch 2 + 1 - Ryu's Stamina 2 = 3 dice at TN 6: 1.5
+    # levels expected. Ryu knows Block (speed 4, everyone's basic) and Zip Block (speed 6):
+    # Zip Block on his 2 is 8 > 6, valid.
+    zip_block = {"name": "Zip Block", "technique": "block", "speed": 6, "abort": True,
+                 "block": True, "no_damage": True}
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)),
+                      fighter("ryu", wits=3, maneuvers=[zip_block]))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu"))
+    strong = eng.encounter.state.stack[0].id
+    assert _autopilot(eng) == sf.Interrupt(fighter_id="ryu", maneuver="Zip Block",
+                                           target_id="ken", die_id=_die(eng, "ryu", 2),
+                                           interrupts=strong)
+    # Without Zip Block: Block, on the 5 (the 2 gives 6, not above the Strong's 6).
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)), fighter("ryu", wits=3))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu"))
+    assert _autopilot(eng) == sf.Interrupt(fighter_id="ryu", maneuver="Block",
+                                           target_id="ken", die_id=_die(eng, "ryu", 5),
+                                           interrupts=eng.encounter.state.stack[0].id)
+    # With 1s cancelling on damage the same 3 dice expect less than 1.5 levels: no block.
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)), fighter("ryu", wits=3),
+                      options={"ones_cancel_on_damage": True})
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu"))
+    assert _autopilot(eng) == sf.ResolveNext(all=True)
+    # A Jab (2 + 2 - 1 - 2 = 1 die: half a level) is not worth a die.
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1)), fighter("ryu", wits=3))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
+    assert _autopilot(eng) == sf.ResolveNext(all=True)
+
+
+def test_the_autopilot_does_not_block_a_move_that_does_no_damage() -> None:
+    """Only a damaging move is blocked: a Stunning Shout is resolved, however strong the
+    shouter (docs/rulesets/street-fighter.md#autopilot)."""
+    eng = make_engine(_enemy(fighter("ken", wits=1, dexterity=1, strength=5, focus=4,
+                                     maneuvers=[SHOUT])),
+                      fighter("ryu", wits=3))
+    begin(eng, [[6], [5, 2]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Stunning Shout", target_id="ryu"))
+    assert _autopilot(eng) == sf.ResolveNext(all=True)
+
+
+def test_the_autopilot_breaks_free_on_its_turn_and_converts_a_die_it_lets_go() -> None:
+    """A fighter held in a sustained hold breaks free on their turn; a die whose phase
+    comes up unused is turned into EP when the rules offer it
+    (docs/rulesets/street-fighter.md#autopilot)."""
+    eng = make_engine(
+        fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                maneuvers=[BEAR_HUG]),
+        _enemy(fighter("vic", wits=3, dexterity=2, intelligence=0)),
+    )
+    begin(eng, [[8, 6, 4], [7, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    ok(eng, c.NextStep())
+    assert _autopilot(eng) == sf.Act(fighter_id="vic", action="break-free")
+
+    eng = make_engine(fighter("ryo", perception=3, intelligence=0, dexterity=1))
+    begin(eng, [[3]])
+    ok(eng, sf.PassDie(fighter_id="ryo"))
+    decision = pending(eng)
+    assert "convert" in [ch.id for ch in decision.choices]
+    assert _autopilot(eng) == c.Answer(decision_id=decision.id, choice="convert")
+
+
+def test_a_fighter_knocked_out_loses_the_moves_still_on_the_stack() -> None:
+    """At 0 health the fighter is out: their unspent dice and their moves still pending go
+    (docs/rulesets/street-fighter.md#out-of-the-fight)."""
+    # Ken's Fierce (6 - 1 = 5); Ryu interrupts with a Jab on his 6 (8): Strength 4 + Punch
+    # 2 - 1 - Stamina 2 = 3 dice, 6, 6, 6: Ken's 3 health are gone.
+    eng = make_engine(fighter("ken", wits=1, dexterity=2, intelligence=0, health=3),
+                      fighter("ryu", wits=3, dexterity=2, strength=4, intelligence=0))
+    begin(eng, [[6, 4], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6]]))
+    assert texts(entry)[-3:] == ["Ken is out of the fight",
+                                 "Ken's Fierce is lost (Ken is out of the fight)",
+                                 "The stack is resolved"]
+    assert faces(eng, "ken", "lost") == [4]
+
+
+def test_refusals_name_whose_turn_it_is_and_who_is_not_recovering() -> None:
+    """A die is used on its fighter's turn, and the refusal says whose turn it is; only a
+    recovering fighter stops recovering (docs/rulesets/street-fighter.md#phases-and-passes,
+    docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    assert refused(eng, sf.PassDie(fighter_id="ryu")) == \
+        "Ryu has no die showing phase 6 to use now: it is Ken's turn"
+    assert refused(eng, sf.StopRecovery(fighter_id="ken")) == "Ken is not recovering"
+
+
+def test_the_log_says_a_move_without_a_target_and_the_gms_maneuver_edits() -> None:
+    """A move aimed at no one is logged without a target; the GM adding or changing a
+    maneuver says which (docs/rulesets/street-fighter.md#acting,
+    docs/rulesets/street-fighter.md#maneuvers)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    assert ok(eng, sf.Act(fighter_id="ken", maneuver="Movement")).summary == \
+        "Ken: Movement with the die 6 (speed 9)"
+    assert ok(eng, sf.SetManeuver(fighter_id="ryu", catalogue="Throw")).summary == \
+        "GM adds Ryu's maneuver Throw"
+    assert ok(eng, sf.SetManeuver(fighter_id="ryu", replaces="Throw",
+                                  update={"speed": 1})).summary == \
+        "GM changes Ryu's maneuver Throw"
+
+
+def test_a_recovery_found_at_a_rounds_start_covers_that_round_whole() -> None:
+    """A recovery already going when a round starts covers it from its very start (one
+    read from a file saved between rounds, say) (docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, status={
+        "willpower": 2, "recovery": {"pool": "willpower", "full_rounds": 1}}))
+    ok(eng, c.StartFight())
+    assert st(eng, "ken").recovery.whole_round is False
+    ok(eng, c.StartRound())
+    assert st(eng, "ken").recovery.whole_round is True
+    assert st(eng, "ken").recovery.full_rounds == 1
+
+
+def test_a_fighter_made_a_weenie_gains_no_ep_from_their_concentration() -> None:
+    """Weenies never gain EP: a fighter the GM turns into a weenie after concentrating gets
+    nothing from the roll at the round's end (docs/rulesets/street-fighter.md#weenies)."""
+    # Power Up: Perception 3 dice at TN 10 - Focus 2 = 8: 6, 6, 9 -> 1 success, no EP.
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, intelligence=0, perception=3,
+                              focus=2))
+    begin(eng, [[6]])
+    ok(eng, sf.Concentrate(fighter_id="ken", concentration="power-up"))
+    ok(eng, sf.ResolveNext())
+    ok(eng, c.SetValue(fighter_id="ken", field="sheet.weenie", value=True))
+    entry = ok(eng, c.EndRound(dice=[[6, 6, 9]]))
+    assert texts(entry) == ["Ken: 3d10 for Power Up (TN 8) typed in [6, 6, 9]", "Round 1 ends"]
+    assert st(eng, "ken").ep == 0
+
+
+def test_stopping_a_recovery_previews_the_points_down_at_the_tn_for_the_time() -> None:
+    """Stopping recovery rolls the points down at the TN for the rounds spent, 1s ignored;
+    less than a round gives nothing (docs/rulesets/street-fighter.md#recovery)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=1, intelligence=0,
+                              status={"willpower": 2}))
+    ok(eng, c.StartFight())
+    ok(eng, sf.StartRecovery(fighter_id="ken", pool="willpower"))
+    assert eng.ruleset.preview(eng.encounter, "stop-recovery", "ken", {}).lines == (
+        "Less than a full round: nothing regained",)
+    ok(eng, c.StartRound())
+    ok(eng, c.NextStep(dice=[[6]]))
+    ok(eng, c.EndRound())
+    answer(eng, choice="continue", expect="recover-ken")
+    shown = eng.ruleset.preview(eng.encounter, "stop-recovery", "ken", {})
+    # 3 Willpower down, 3 dice at TN 8: at least one 8+ is 1 - (7/10)^3.
+    assert shown.lines == ("3 dice at TN 8, 1s ignored",)
+    assert [(o.label, o.chance) for o in shown.odds] == [
+        ("at least 1 willpower", Fraction(657, 1000)), ("at least 2 willpower", Fraction(27, 125)),
+        ("at least 3 willpower", Fraction(27, 1000))]
+
+
+def test_a_shrugged_off_shout_is_a_plain_line_under_its_target() -> None:
+    """A Stunning Shout without a net success costs nothing, and the log says so under
+    the target (docs/rulesets/street-fighter.md#stunning-shout)."""
+    # Sid: Wits 1 + Focus 2 = 3 dice, 2, 2, 2 -> 0; Tom's Willpower 2: 6, 2 -> 1.
+    eng = make_engine(fighter("sid", wits=1, focus=2, dexterity=1, maneuvers=[SHOUT]),
+                      fighter("tom", wits=3, willpower=2, dexterity=1))
+    begin(eng, [[6], [2]])
+    ok(eng, sf.Act(fighter_id="sid", maneuver="Stunning Shout", target_id="tom"))
+    entry = ok(eng, sf.ResolveNext(dice=[[2, 2, 2], [6, 2]]))
+    shrug = next(e for e in entry.events if e.text == "Tom shrugs off the shout")
+    assert (shrug.kind, shrug.fighter_id) == ("note", "tom")
+    assert faces(eng, "tom") == [2]
+
+
+def test_a_cancelled_interrupt_paid_half_from_zen_no_mind_gives_both_back() -> None:
+    """Cancelling gives back every EP the interrupt cost, Zen No-Mind's and the fighter's
+    own, and says so (docs/rulesets/street-fighter.md#cancelling-interrupts)."""
+    # Ryu has 1 Zen EP left and 2 of his own; his Jab on the 3 (off the phase: 1 EP) with 1
+    # EP on speed (3 + 2 + 2 = 7 > 5) costs 2: the Zen EP and 1 own.
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 1], [6, 3]])
+    ok(eng, c.SetValue(fighter_id="ryu", field="status.zen_ep", value=1))
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken",
+                         die_id=die_id(eng, "ryu", 3), ep_speed=1))
+    jab = eng.encounter.state.stack[-1]
+    assert (jab.zen_paid, jab.ep_paid) == (1, 1)
+    entry = ok(eng, sf.CancelInterrupts())
+    assert texts(entry) == ["Ryu gets 2 EP back (interrupt cancelled)", "Cancelled 1 interrupt"]
+    assert (st(eng, "ryu").zen_ep, st(eng, "ryu").ep) == (1, 2)
+
+
+def test_converting_a_used_die_is_refused_and_a_one_die_preview_says_die() -> None:
+    """Only an unspent die turns into EP (docs/rulesets/street-fighter.md#turning-a-die-into-ep);
+    a concentration preview counts its pool in the GM's words, one die or several
+    (docs/rulesets/street-fighter.md#odds-before-rolling)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2, perception=1),
+                      fighter("ryu", wits=3, dexterity=2))
+    ok(eng, c.StartFight())
+    # Find an Angle: Perception 1 + Arena 0 = 1 die at the arena's TN 8.
+    shown = eng.ruleset.preview(eng.encounter, "concentrate", "ken",
+                                {"concentration": "find-angle"})
+    assert shown.lines == ("Rolled now: 1 die at TN 8; each success is 1 EP",)
+    ok(eng, c.StartRound())
+    ok(eng, c.NextStep(dice=[[6, 1], [6, 3]]))
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Fierce", target_id="ryu"))
+    assert refused(eng, sf.ConvertDie(fighter_id="ken", die_id=die_id(eng, "ken", 6, "spent"))) \
+        == "no unspent die: that die is already used"
+
+
+def test_a_lost_interrupted_move_does_not_finish_its_movement() -> None:
+    """A move interrupted before its movement was complete finishes it, unless it was
+    lost: the log says its movement is not finished
+    (docs/rulesets/street-fighter.md#finishing-movement)."""
+    # Ken's Flying Kick (6 + 0 = 6, movement 2); Ryu's Foot Sweep on his 6 with 1 EP (6 -
+    # 1 + 2 = 7 > 6): 3 + 3 + 2 - 2 = 6 dice, 6, 6, 5, 4, 3, 2 -> 2: Ken is knocked down
+    # and the Flying Kick is lost.
+    flying_kick = {"name": "Flying Kick", "technique": "kick", "damage": 1, "move": 2}
+    foot_sweep = {"name": "Foot Sweep", "technique": "kick", "speed": -1, "damage": 2,
+                  "knockdown": True}
+    eng = make_engine(fighter("ken", wits=1, dexterity=3, maneuvers=[flying_kick]),
+                      fighter("ryu", wits=3, strength=3, kick=3, maneuvers=[foot_sweep]))
+    begin(eng, [[6, 4, 2], [6, 1]])
+    ok(eng, sf.Act(fighter_id="ken", maneuver="Flying Kick", target_id="ryu"))
+    ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Foot Sweep", target_id="ken", ep_speed=1))
+    ok(eng, sf.ResolveNext())
+    answer(eng, amount=0, expect="attack-ep")
+    answer(eng, amount=0, expect="defend-ep", dice=[[6, 6, 5, 4, 3, 2]])
+    entry = answer(eng, choice="accept", expect="dodge")
+    said = texts(entry)
+    assert "Ken's Flying Kick is lost (knocked down)" in said
+    assert said[-2:] == ["Ken's Flying Kick was lost: its movement is not finished",
+                         "The stack is resolved"]
+
+
+def test_a_maneuver_not_known_and_a_hold_not_kept_are_refused_by_name() -> None:
+    """A fighter acts with maneuvers they know, and sustains only a hold they keep
+    (docs/rulesets/street-fighter.md#maneuvers,
+    docs/rulesets/street-fighter.md#sustained-holds)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    assert refused(eng, sf.Act(fighter_id="ken", maneuver="Zap", target_id="ryu")) == \
+        "Ken does not know the maneuver 'Zap'"
+    assert refused(eng, sf.Act(fighter_id="ken", action="sustain-hold")) == \
+        "Ken is not holding anyone"
+
+
+def test_no_next_step_once_the_fight_is_over() -> None:
+    """After the end of the fight nothing steps on, and the refusal says why
+    (docs/rulesets/street-fighter.md#end-of-the-fight)."""
+    eng = make_engine(fighter("ken", wits=1, dexterity=2), fighter("ryu", wits=3, dexterity=2))
+    begin(eng, [[6, 4], [6, 1]])
+    ok(eng, c.EndFight())
+    assert refused(eng, c.NextStep()) == "the fight is over"

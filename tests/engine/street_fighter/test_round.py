@@ -111,6 +111,8 @@ def test_acting_order_wits_perception_dexterity_then_roll_off() -> None:
     assert eng.encounter.state.phase == 10
     assert waiting_fighters(eng.encounter) == ["e", "d", "c", "b", "a"]
     assert eng.encounter.state.rolloff == {"e": 1, "d": 2}
+    purposes = [e.roll.purpose for e in eng.session.log[-1].events if e.roll is not None]
+    assert purposes[-4:] == ["acting-order roll-off"] * 2 + ["acting-order roll-off (re-roll)"] * 2
     error = refused(eng, sf.Act(fighter_id="a", maneuver="Movement"))
     assert error == "a cannot act now: it is E's turn".replace("a cannot", "A cannot")
 

@@ -3,11 +3,16 @@ sustained holds, lasting maneuver effects, and the GM's maneuver edits."""
 
 from __future__ import annotations
 
+from importlib.resources import files
+from pathlib import Path
+
 import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.rulesets.street_fighter import catalogue as catalogue_module
 from fightdesk.engine.rulesets.street_fighter import commands as sf
+from fightdesk.engine.rulesets.street_fighter.catalogue import CatalogueProblem, load_catalogue
 from fightdesk.engine.rulesets.street_fighter.model import Maneuver
 from fightdesk.engine.rulesets.street_fighter.specials import recovery_tn
 
@@ -183,6 +188,8 @@ def test_sustained_hold_damage_break_free_and_the_grab_limit() -> None:
     ok(eng, sf.Interrupt(fighter_id="vic", action="break-free"))
     entry = ok(eng, sf.ResolveNext(all=True, dice=[[6, 6], [2, 2, 2]]))
     assert "Vic breaks free of Hal's Bear Hug" in texts(entry)
+    free = next(e for e in entry.events if e.text == "Vic breaks free of Hal's Bear Hug")
+    assert (free.kind, free.data) == ("condition-off", {"name": "Held"})  # for the summary
     assert "Hal no longer holds Vic: the Bear Hug (sustained) does nothing" in texts(entry)
     assert st(eng, "hal").holding is None and st(eng, "vic").health == 7
 
@@ -198,6 +205,26 @@ def test_hold_lasts_at_most_grab_actions() -> None:
     ok(eng, sf.Act(fighter_id="hal", action="sustain-hold"))
     entry = ok(eng, sf.ResolveNext(dice=[[1, 1, 1, 1]]))
     assert "Hal lets go: the Bear Hug was kept for Grab 1 actions" in texts(entry)
+
+
+def test_teleport_kept_longer_than_a_phase_breaks_recovery() -> None:
+    # docs/rulesets/street-fighter.md#round-long-effects: recovery breaks the same way, and
+    # nothing is regained; the card's "Recovering" goes (the summary counts it).
+    eng = make_engine(fighter("ana", dexterity=3, intelligence=0, maneuvers=[TELEPORT],
+                              status={"willpower": 3}))
+    begin(eng, [[8, 6, 5]])
+    ok(eng, sf.StartRecovery(fighter_id="ana", pool="willpower"))
+    ok(eng, sf.PassDie(fighter_id="ana"))
+    answer(eng, choice="lose")
+    ok(eng, c.NextStep())  # phase 6
+    ok(eng, sf.Act(fighter_id="ana", maneuver="Teleport"))
+    ok(eng, sf.ResolveNext())
+    entry = ok(eng, c.NextStep())  # phase 5: kept longer than phase 6
+    broken = next(e for e in entry.events if e.fighter_id == "ana" and "broken" in e.text)
+    assert broken.text == ("Ana's recovery is broken (Teleport kept longer than a phase): "
+                           "nothing regained")
+    assert (broken.kind, broken.data) == ("condition-off", {"name": "Recovering"})
+    assert st(eng, "ana").recovery is None and st(eng, "ana").willpower == 3
 
 
 def test_teleport_kept_longer_than_a_phase_breaks_concentration() -> None:
@@ -309,3 +336,106 @@ def test_weenies_cannot_concentrate(kind: str) -> None:
     ok(eng, c.StartFight())
     assert "weenies cannot gain EP" in refused(
         eng, sf.Concentrate(fighter_id="mook", concentration=kind))
+
+
+# --- the maneuver catalogue ----------------------------------------------------------------
+
+
+def test_a_broken_catalogue_file_is_named_with_its_entry_and_field(tmp_path: Path) -> None:
+    """The catalogue is read with a plain message naming the file, the maneuver (or its
+    place) and the field (docs/rulesets/street-fighter.md#maneuvers)."""
+    path = tmp_path / "catalogue.json"
+    cases = [
+        ('{"maneuvers": []}\n{', "not JSON (line 2: Extra data)"),
+        ("[1]", "needs a 'maneuvers' list"),
+        ('{"maneuvers": {}}', "needs a 'maneuvers' list"),
+        ('{"maneuvers": [{"name": "Jab"}, {"name": "Big", "speed": 99}]}',
+         "maneuver 'Big': speed: Input should be less than or equal to 10"),
+        ('{"maneuvers": [{"name": "Jab"}, {"speed": 1}]}', "maneuver '#2': name: Field required"),
+        ('{"maneuvers": [5]}',
+         "maneuver '#1': entry: Input should be a valid dictionary or instance of Maneuver"),
+        ('{"maneuvers": [{"name": "Elbow", "guards": ["elbow"]}]}',
+         "maneuver 'Elbow': guards.0: Input should be 'punch', 'kick', 'block', 'grab', "
+         "'athletics' or 'focus'"),
+    ]
+    for text, problem in cases:
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(CatalogueProblem) as refused_file:
+            load_catalogue(path)
+        assert str(refused_file.value) == f"{path}: {problem}"
+    with pytest.raises(CatalogueProblem) as missing:
+        load_catalogue(tmp_path / "none.json")
+    assert str(missing.value) == f"{tmp_path / 'none.json'}: cannot be read (No such file or directory)"
+    path.write_text('{"maneuvers": [{"name": "Jab", "technique": "kick"}, {"name": "Hop"}]}',
+                    encoding="utf-8")
+    assert [(m.name, m.technique) for m in load_catalogue(path)] == [("Jab", "kick"),
+                                                                     ("Hop", "punch")]
+
+
+def test_the_shipped_catalogue_is_found_and_a_broken_one_leaves_it_empty(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped catalogue comes from resources/ (or the installed package's copy); a
+    file that cannot be read leaves no catalogue and the fight goes on; names are found
+    whatever their case and spaces (docs/rulesets/street-fighter.md#maneuvers)."""
+    beside = Path(catalogue_module.__file__).resolve().parents[4] / "resources"
+    shipped = beside / "maneuvers" / "street-fighter.json"
+    assert catalogue_module._catalogue_path() == shipped == catalogue_module.CATALOGUE
+    assert [m.name for m in catalogue_module.catalogue()] == \
+        [m.name for m in load_catalogue(shipped)]
+    assert [m.name for m in catalogue_module.basic_maneuvers()] == [
+        "Jab", "Strong", "Fierce", "Short", "Forward", "Roundhouse", "Block", "Movement",
+        "Grab"]
+    throw = catalogue_module.find("  tHROW ")
+    assert throw is not None and throw.name == "Throw"
+    assert catalogue_module.find("Throws") is None
+
+    def unreadable(path: Path = shipped) -> tuple[Maneuver, ...]:
+        raise CatalogueProblem(f"{path}: cannot be read")
+
+    try:
+        catalogue_module.catalogue.cache_clear()
+        catalogue_module.basic_maneuvers.cache_clear()
+        monkeypatch.setattr(catalogue_module, "load_catalogue", unreadable)
+        assert catalogue_module.catalogue() == () and catalogue_module.basic_maneuvers() == ()
+        assert catalogue_module.find("Jab") is None
+    finally:
+        monkeypatch.undo()
+        catalogue_module.catalogue.cache_clear()
+        catalogue_module.basic_maneuvers.cache_clear()
+    # Where no resources/ sits beside the package, the installed copy is read.
+    installed = Path(str(files("fightdesk.resources"))) / "maneuvers" / "street-fighter.json"
+    monkeypatch.setattr(Path, "exists", lambda self: False)
+    assert catalogue_module._catalogue_path() == installed
+
+
+def test_the_gm_cannot_add_from_the_catalogue_to_a_fighter_who_knows_it_all() -> None:
+    """The GM adds a catalogue maneuver the fighter does not know; knowing them all, the
+    form is off and says why (docs/rulesets/street-fighter.md#maneuvers)."""
+    everything = [m.model_dump() for m in catalogue_module.catalogue()]
+    eng = make_engine(fighter("ana", maneuvers=everything), fighter("bo"))
+    learn = next(f for f in eng.ruleset.action_forms(eng.encounter, "ana")
+                 if f.id == "learn-maneuver")
+    assert (learn.enabled, learn.reason, learn.fields[0].choices) == (False, "knows them all", ())
+    learn = next(f for f in eng.ruleset.action_forms(eng.encounter, "bo")
+                 if f.id == "learn-maneuver")
+    assert learn.enabled and learn.fields[0].default == "Jab"
+
+
+def test_the_catalogue_is_read_as_utf8_whatever_the_locale(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogue file is UTF-8 on every platform: it is read as such, not in the
+    locale's encoding (a Windows locale would misread a name outside ASCII)
+    (docs/rulesets/street-fighter.md#maneuvers)."""
+    path = tmp_path / "catalogue.json"
+    path.write_text('{"maneuvers": [{"name": "Kōhai Kick", "technique": "kick"}]}',
+                    encoding="utf-8")
+    asked: list[str | None] = []
+    read_text = Path.read_text
+
+    def reading(self: Path, encoding: str | None = None, errors: str | None = None) -> str:
+        asked.append(encoding)
+        return read_text(self, encoding=encoding, errors=errors)
+
+    monkeypatch.setattr(Path, "read_text", reading)
+    assert [m.name for m in load_catalogue(path)] == ["Kōhai Kick"]
+    assert asked == ["utf-8"]

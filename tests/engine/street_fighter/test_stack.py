@@ -251,7 +251,10 @@ def test_cancelling_puts_the_interrupter_back_as_before_the_declaration() -> Non
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Block", die_id=die_id(eng, "ryu", 6),
                          interrupts=1))
     assert st(eng, "ryu").acted_this_round and st(eng, "ryu").ep == 0
-    ok(eng, sf.CancelInterrupts())
+    entry = ok(eng, sf.CancelInterrupts())
+    back = next(e for e in entry.events if e.kind == "points-gain")
+    assert back.text == "Ryu gets 2 EP back (interrupt cancelled)"
+    assert back.data == {"pool": "EP", "amount": 2, "why": "interrupt cancelled"}
     assert st(eng, "ryu").model_dump(mode="json") == before
     # Ken's act stays: he did act this round.
     assert st(eng, "ken").acted_this_round

@@ -115,12 +115,6 @@ def set_die(ctx: Context, fid: str, die_id: int, state: DieState, why: str = "")
                     {"id": die.id, "face": die.face, "state": state, "why": why})
 
 
-def die_label(enc: Encounter, die: ActionDie) -> str:
-    if die.state == "held":
-        return f"held die (shows {effective_face(enc, die)})"
-    return f"die {die.face}"
-
-
 # --- EP ----------------------------------------------------------------------------------
 
 
