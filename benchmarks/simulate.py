@@ -39,7 +39,12 @@ if str(REPO) not in sys.path:
 
 from fightdesk.engine.engine import Engine  # noqa: E402
 from fightdesk.engine.model import Session  # noqa: E402
-from fightdesk.engine.simulate import FightResult, play_fight, simulate  # noqa: E402
+from fightdesk.engine.simulate import (  # noqa: E402
+    FightResult,
+    play_fight,
+    quick_start,
+    simulate,
+)
 
 DEMO = REPO / "resources" / "demo_fight.json"
 
@@ -110,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         found = []
         for key, workers in (("one_core_seconds", 1), ("all_cores_seconds", None)):
             start, cpu = time.perf_counter(), time.process_time()
-            result = simulate(session, fights=args.all_cores, seed=1, workers=workers)
+            # Workers start as the command line starts them (fork on Linux).
+            result = simulate(session, fights=args.all_cores, seed=1, workers=workers,
+                              start=quick_start())
             assert result is not None
             report[key] = round(time.perf_counter() - start, 2)
             if workers == 1:
