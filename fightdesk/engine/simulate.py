@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import pickle
 import random
 import statistics
 from collections.abc import Callable, Sequence
@@ -104,13 +105,23 @@ class FightResult(NamedTuple):
 
 
 def _winner(ruleset: Ruleset, enc: Encounter) -> Camp | Literal[False] | None:
-    """The camp that won, None for a draw (both out), False while the fight goes on."""
-    standing = {camp_of(f.side) for f in enc.fighters.values() if not ruleset.is_out(f)}
-    if len(standing) == 2:
-        return False
-    if not standing:
-        return None
-    return "party" if "party" in standing else "enemies"
+    """The camp that won, None for a draw (both out), False while the fight goes on.
+    Asked before every command: it stops at the first fighter of each camp standing."""
+    is_out = ruleset.is_out
+    party = enemies = False
+    for f in enc.fighters.values():
+        if party if f.side in PARTY_SIDES else enemies:
+            continue  # this camp is known to stand
+        if not is_out(f):
+            if f.side in PARTY_SIDES:
+                party = True
+            else:
+                enemies = True
+            if party and enemies:
+                return False
+    if party:
+        return "party"
+    return "enemies" if enemies else None
 
 
 def _random_command(options: Sequence[LegalOption], rng: random.Random) -> Command | None:
@@ -125,15 +136,25 @@ def _random_command(options: Sequence[LegalOption], rng: random.Random) -> Comma
         return None  # values the form's own check refuses: the table picks again
 
 
-def play_fight(encounter_json: str, fighter_ids: Sequence[str], index: int, seed: int,
+def fight_copies(encounter: Encounter) -> bytes:
+    """The fight as each simulated fight copies it: read back from its JSON once (as a
+    saved fight loads), then pickled. Unpickling a fresh copy is about 2.5 times quicker
+    than reading the JSON again (measured), and gives the same models."""
+    return pickle.dumps(Encounter.model_validate_json(encounter.model_dump_json()),
+                        protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def play_fight(fight: str | bytes, fighter_ids: Sequence[str], index: int, seed: int,
                policy: Policy, max_rounds: int,
                make_engine: Callable[[Session], Engine] | None = None) -> FightResult:
-    """Play fight ``index`` to its end on a fresh copy of the fight (read from its JSON,
-    which is quicker than a deep copy). ``make_engine`` (default: a lean engine) lets the
-    benchmark and the tests play the same fight on a full one."""
+    """Play fight ``index`` to its end on a fresh copy of the fight: ``fight`` is its JSON
+    or :func:`fight_copies` of it (quicker than a deep copy either way). ``make_engine``
+    (default: a lean engine) lets the benchmark and the tests play the same fight on a
+    full one."""
     from .engine import Engine
 
-    enc = Encounter.model_validate_json(encounter_json)
+    enc: Encounter = (Encounter.model_validate_json(fight) if isinstance(fight, str)
+                      else pickle.loads(fight))
     ruleset = get_ruleset(enc.ruleset)
     own_seed = fight_seed(seed, index)
     enc.dice_seed = own_seed
@@ -295,15 +316,15 @@ def _empty(encounter: Encounter, ruleset: Ruleset, fights: int, policy: Policy, 
 _WORKER: dict[str, object] = {}
 
 
-def _worker_start(encounter_json: str, ids: tuple[str, ...], policy: Policy,
+def _worker_start(copies: bytes, ids: tuple[str, ...], policy: Policy,
                   max_rounds: int, seed: int) -> None:
-    _WORKER.update(json=encounter_json, ids=ids, policy=policy, max_rounds=max_rounds,
+    _WORKER.update(fight=copies, ids=ids, policy=policy, max_rounds=max_rounds,
                    seed=seed)
 
 
 def _worker_play(indices: range) -> list[FightResult]:
     w = _WORKER
-    return [play_fight(w["json"], w["ids"], i, w["seed"],  # type: ignore[arg-type]
+    return [play_fight(w["fight"], w["ids"], i, w["seed"],  # type: ignore[arg-type]
                        w["policy"], w["max_rounds"])  # type: ignore[arg-type]
             for i in indices]
 
@@ -329,17 +350,17 @@ def simulate(fight: Session | Encounter, *, fights: int = DEFAULT_FIGHTS, seed: 
     sim = _empty(encounter, ruleset, fights, policy, seed, max_rounds)
     results: list[FightResult] = []
     workers = max(1, min(workers or os.cpu_count() or 1, fights))
-    encounter_json = encounter.model_dump_json()
+    copies = fight_copies(encounter)
     if workers == 1:
         for i in range(fights):
             if cancelled is not None and cancelled():
                 return None
-            results.append(play_fight(encounter_json, sim.fighter_ids, i, seed, policy,
+            results.append(play_fight(copies, sim.fighter_ids, i, seed, policy,
                                       max_rounds))
             if progress is not None:
                 progress(i + 1, fights)
     else:
-        got = _in_processes(encounter_json, sim.fighter_ids, fights, seed, policy,
+        got = _in_processes(copies, sim.fighter_ids, fights, seed, policy,
                             max_rounds, workers, progress, cancelled, start)
         if got is None:
             return None
@@ -381,7 +402,7 @@ def batches(fights: int, workers: int) -> list[range]:
     return out
 
 
-def _in_processes(encounter_json: str, ids: tuple[str, ...], fights: int, seed: int, policy: Policy,
+def _in_processes(copies: bytes, ids: tuple[str, ...], fights: int, seed: int, policy: Policy,
                   max_rounds: int, workers: int, progress: Progress | None,
                   cancelled: Callable[[], bool] | None,
                   start: StartMethod) -> list[FightResult] | None:
@@ -390,7 +411,7 @@ def _in_processes(encounter_json: str, ids: tuple[str, ...], fights: int, seed: 
     context = multiprocessing.get_context(start)
     results: list[FightResult] = []
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
-                             initargs=(encounter_json, ids, policy, max_rounds, seed)) as pool:
+                             initargs=(copies, ids, policy, max_rounds, seed)) as pool:
         waiting: set[Future[list[FightResult]]] = {
             pool.submit(_worker_play, indices) for indices in batches(fights, workers)}
         while waiting:
