@@ -354,23 +354,32 @@ class LeanTransaction(Transaction):
         self._undo.append((_ATTR, holder, key, old))
 
     def set_item(self, target: Path, index: PathKey, value: Any) -> None:
-        holder = resolve(self.root, target)
+        self._set_item(*self._walk(target), target, index, value)
+
+    def _set_item(self, owner: Any, holder: Any, target: Path, index: PathKey,
+                  value: Any) -> None:
         slot = int(index) if isinstance(holder, list) else index
         old = holder[slot]
         after = _plain_or_snapshot(value)
         if _plain_or_snapshot(old) == after:
             return
-        item = self._validated(target, slot, after)
+        item = self._validated(owner, target, slot, after)
         forget(self.root)
         holder[slot] = item
         self._undo.append((_ITEM, holder, slot, old))
 
     def put(self, target: Path, key: PathKey, value: Any) -> None:
-        holder = resolve(self.root, target)
+        self._put(*self._walk(target), target, key, value)
+
+    def append(self, target: Path, value: Any) -> None:
+        owner, holder = self._walk(target)
+        self._put(owner, holder, target, len(holder), value)
+
+    def _put(self, owner: Any, holder: Any, target: Path, key: PathKey, value: Any) -> None:
         if isinstance(holder, dict) and key in holder:
-            self.set_item(target, key, value)
+            self._set_item(owner, holder, target, key, value)
             return
-        item = self._validated(target, key, snapshot(value))
+        item = self._validated(owner, target, key, snapshot(value))
         forget(self.root)
         if isinstance(holder, list):
             holder.insert(int(key), item)
@@ -387,11 +396,21 @@ class LeanTransaction(Transaction):
         del holder[slot]
         self._undo.append((_REMOVED, holder, slot, old))
 
-    def _validated(self, target: Path, key: PathKey, value: Any) -> Any:
-        """The item as :func:`apply_change` validates it; a value the model rejects is a
-        rule violation."""
+    def _walk(self, target: Path) -> tuple[Any, Any]:
+        """What holds the last step of ``target`` (None for the root) and what is at
+        ``target``, in one walk (a list item is validated by its owner's field type)."""
+        if not target:
+            return None, self.root
+        owner = resolve(self.root, target[:-1])
+        return owner, resolve(owner, target[-1:])
+
+    def _validated(self, owner: Any, target: Path, key: PathKey, value: Any) -> Any:
+        """The item as :func:`apply_change` validates it (:func:`validated_item`); a value
+        the model rejects is a rule violation."""
+        if not isinstance(owner, BaseModel):
+            return value
         try:
-            return validated_item(self.root, target, value)
+            return _item_adapter(type(owner), str(target[-1])).validate_python(value)
         except ValidationError as exc:
             raise RuleViolation(_first_error(exc, str(key))) from exc
 
