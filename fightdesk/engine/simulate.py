@@ -8,7 +8,8 @@ at a time chosen by a policy: the ruleset's ``autopilot`` (a plain, sensible tab
 does). A fight ends when every fighter of one camp is out (the ruleset's ``is_out``), or
 as a draw at the round cap. Fight *i* draws its dice and its policy's choices from a seed
 made from the run's seed and *i*, so the result is the same on any number of processes.
-The fight given is only read (as JSON, once): it, its log and its autosave never change.
+The fight given is only read (as JSON, once; each fight unpickles a copy of what was read):
+it, its log and its autosave never change.
 No Qt here: the command line and the window's dialog both call :func:`simulate`.
 """
 
@@ -338,7 +339,8 @@ def simulate(fight: Session | Encounter, *, fights: int = DEFAULT_FIGHTS, seed: 
              cancelled: Callable[[], bool] | None = None,
              start: StartMethod = "spawn") -> Simulation | None:
     """Play ``fights`` copies of the fight (a session's live encounter) from its current
-    state and count who won; the fight is read once, as JSON, before the first.
+    state and count who won; the fight is read once, as JSON, before the first
+    (:func:`fight_copies`).
     ``workers`` processes (default: every core; 1 plays here, in this process), started
     by ``start`` (see :func:`quick_start`); ``progress(done, total)`` is called as fights
     finish, and ``cancelled()`` is asked as often: when it says True the run stops and
