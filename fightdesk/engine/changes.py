@@ -92,10 +92,10 @@ def resolve(root: Any, path: Iterable[PathKey]) -> Any:
                 else:
                     raise KeyError(f"cannot walk into {kind.__name__} with {key!r}")
                 continue
-            names = _WALKABLE[kind] = field_names(kind)
+            names = _WALKABLE[kind] = field_names(type(node))
         if key not in names:  # never a method or a dunder
             raise KeyError(f"{kind.__name__}.{key}")
-        node = getattr(node, key)  # type: ignore[arg-type]
+        node = getattr(node, key)
     return node
 
 
