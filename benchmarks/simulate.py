@@ -39,7 +39,13 @@ if str(REPO) not in sys.path:
 
 from fightdesk.engine.engine import Engine  # noqa: E402
 from fightdesk.engine.model import Session  # noqa: E402
-from fightdesk.engine.simulate import FightResult, play_fight, simulate  # noqa: E402
+from fightdesk.engine.simulate import (  # noqa: E402
+    FightResult,
+    fight_copies,
+    play_fight,
+    quick_start,
+    simulate,
+)
 
 DEMO = REPO / "resources" / "demo_fight.json"
 
@@ -55,7 +61,7 @@ def _journal_engine(folder: Path) -> Callable[[Session], Engine]:
     return make
 
 
-def _play(enc_json: str, ids: tuple[str, ...], fights: int,
+def _play(enc_json: bytes, ids: tuple[str, ...], fights: int,
           make: Callable[[Session], Engine]) -> tuple[float, list[FightResult]]:
     start = time.perf_counter()
     results = [play_fight(enc_json, ids, i, 1, "autopilot", 20, make_engine=make)
@@ -73,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     session = Session.model_validate_json(DEMO.read_text(encoding="utf-8"))
-    enc_json = session.encounter.model_dump_json()
+    enc_json = fight_copies(session.encounter)  # as simulate copies the fight
     ids = tuple(session.encounter.order)
     play_fight(enc_json, ids, 0, 1, "autopilot", 20)  # warm up: imports, caches
 
@@ -110,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         found = []
         for key, workers in (("one_core_seconds", 1), ("all_cores_seconds", None)):
             start, cpu = time.perf_counter(), time.process_time()
-            result = simulate(session, fights=args.all_cores, seed=1, workers=workers)
+            # Workers start as the command line starts them (fork on Linux).
+            result = simulate(session, fights=args.all_cores, seed=1, workers=workers,
+                              start=quick_start())
             assert result is not None
             report[key] = round(time.perf_counter() - start, 2)
             if workers == 1:

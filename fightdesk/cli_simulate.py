@@ -60,7 +60,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from .engine.simulate import SimulationError, simulate
+    from .engine.simulate import SimulationError, quick_start, simulate
     from .storage.files import FileProblem
     from .storage.sessions import load_session
 
@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         session = load_session(path)
         result = simulate(session, fights=args.fights, seed=args.seed, policy=args.policy,
-                          max_rounds=args.max_rounds, workers=args.workers)
+                          max_rounds=args.max_rounds, workers=args.workers,
+                          start=quick_start())  # no window here: fork where it can
     except FileProblem as problem:
         return _fail(str(problem))
     except SimulationError as problem:

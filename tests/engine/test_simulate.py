@@ -5,7 +5,10 @@ and the figures (Wilson's interval, median, 90th percentile) are right."""
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import random
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +25,11 @@ from fightdesk.engine.simulate import (
     Policy,
     Simulation,
     SimulationError,
+    batches,
+    fight_copies,
     fight_seed,
     play_fight,
+    quick_start,
     simulate,
     wilson,
 )
@@ -52,6 +58,50 @@ def test_the_same_seed_gives_the_same_result_on_one_process_or_two() -> None:
     assert one.wins["party"] + one.wins["enemies"] + one.draws == 12
     other = simulate(_demo(), fights=12, seed=8, workers=1)
     assert other is not None and other.as_json() != one.as_json()
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                    reason="no fork on this system")
+def test_workers_started_by_fork_play_the_same_fights() -> None:
+    """The command line's quick start (fork) and the window's (spawn) give one result."""
+    one = simulate(_demo(), fights=10, seed=5, workers=1)
+    forked = simulate(_demo(), fights=10, seed=5, workers=2, start="fork")
+    assert one is not None and forked is not None
+    assert forked.as_json() == one.as_json()
+
+
+def test_quick_start_forks_only_a_process_without_other_threads() -> None:
+    waiting = threading.Event()
+    other = threading.Thread(target=waiting.wait)
+    other.start()
+    try:
+        assert quick_start() == "spawn"
+    finally:
+        waiting.set()
+        other.join()
+    expected = "fork" if sys.platform.startswith("linux") else "spawn"
+    assert quick_start() == expected
+
+
+@pytest.mark.parametrize(("fights", "workers"), [(1, 2), (7, 2), (12, 2), (1000, 2), (999, 4)])
+def test_batches_hold_every_fight_once_and_shrink_towards_the_end(fights: int,
+                                                                   workers: int) -> None:
+    cut = batches(fights, workers)
+    assert [i for batch in cut for i in batch] == list(range(fights))
+    sizes = [len(batch) for batch in cut]
+    assert all(1 <= size <= 20 for size in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-1] == 1
+
+
+def test_a_fight_copied_by_pickle_plays_as_one_read_from_json() -> None:
+    demo = _demo()
+    ids = tuple(demo.encounter.order)
+    copies = fight_copies(demo.encounter)
+    enc_json = demo.encounter.model_dump_json()
+    for i in range(3):
+        assert play_fight(copies, ids, i, 4, "autopilot", 20) == \
+            play_fight(enc_json, ids, i, 4, "autopilot", 20)
 
 
 def test_each_fight_has_its_own_dice() -> None:

@@ -6,8 +6,7 @@ docs/rulesets/street-fighter.md: #damage-pool to #out-of-the-fight, and #blocks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...base import Choice, Decision
 from ...changes import RuleViolation
@@ -37,9 +36,9 @@ if TYPE_CHECKING:
     from ...ruleset import Context, Odds
 
 
-@dataclass(frozen=True)
-class Pool:
-    """A damage pool with the parts that made it, for the log and the preview."""
+class Pool(NamedTuple):
+    """A damage pool with the parts that made it, for the log and the preview (a named
+    tuple: the autopilot makes one for every foe and maneuver it weighs)."""
 
     dice: int
     raw: int
@@ -63,21 +62,22 @@ def damage_pool(enc: Encounter, move: Move) -> Pool:
     (docs/rulesets/street-fighter.md#damage-pool)."""
     assert move.maneuver is not None and move.target_id is not None
     man = move.maneuver
-    att = sheet(enc, move.fighter_id)
-    dfn = sheet(enc, move.target_id)
+    # Each fighter looked up once: the autopilot asks this for every foe and maneuver.
+    attacker, defender = enc.fighters[move.fighter_id], enc.fighters[move.target_id]
+    att, dfn, dfn_status = attacker.sheet, defender.sheet, defender.status
     parts: list[tuple[str, int]] = [("Strength", att.strength)]
     if man.technique:
         parts.append((man.technique.title(), att.rating(man.technique)))
     if man.damage:
         parts.append((man.name, man.damage))
-    for e in status(enc, move.fighter_id).effects:
+    for e in attacker.status.effects:
         if e.special == "flame-fist" and e.damage_bonus:
             parts.append((e.name, e.damage_bonus))
     parts.append(("Stamina", -dfn.stamina))
-    for e in status(enc, move.target_id).effects:
+    for e in dfn_status.effects:
         if e.special == "toughskin" and e.soak_bonus:
             parts.append((e.name, -e.soak_bonus))
-    block = status(enc, move.target_id).block
+    block = dfn_status.block
     applied = False
     # A block absorbs Block-technique attacks (docs/rulesets/street-fighter.md#blocks): with
     # Block 0 it absorbs none, so it neither soaks nor gives EP.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...changes import RuleViolation
+from ...derived import kept
 from .catalogue import basic_maneuvers
 from .model import (
     ActionDie,
@@ -226,13 +227,19 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 # --- maneuvers ---------------------------------------------------------------------------
 
 
-def maneuvers_of(enc: Encounter, fid: str) -> list[Maneuver]:
+def maneuvers_of(enc: Encounter, fid: str) -> tuple[Maneuver, ...]:
     """The fighter's maneuvers; with the option on, the catalogue's basic maneuvers too
-    (every fighter knows them), unless the sheet has its own version of one."""
-    own = list(sheet(enc, fid).maneuvers)
+    (every fighter knows them), unless the sheet has its own version of one. Worked out
+    once per state (derived.py): the autopilot and the rules' checks of one command ask
+    it several times."""
+    return kept(enc, "street-fighter:maneuvers:" + fid, lambda e: _maneuvers_of(e, fid))
+
+
+def _maneuvers_of(enc: Encounter, fid: str) -> tuple[Maneuver, ...]:
+    own = tuple(sheet(enc, fid).maneuvers)
     if enc.options.basics_for_all:
         names = {m.name.lower() for m in own}
-        own += [m for m in basic_maneuvers() if m.name.lower() not in names]
+        own += tuple(m for m in basic_maneuvers() if m.name.lower() not in names)
     return own
 
 
