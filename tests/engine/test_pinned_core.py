@@ -180,9 +180,10 @@ def test_each_worker_process_plays_the_fights_it_is_given_as_one_process_would()
     mutation tool cannot see into the processes the two-process test starts. The fights
     it plays are those ``play_fight`` plays with the same fight, ids, policy, round cap
     and seed."""
-    enc_json = demo_session().encounter.model_dump_json()
+    encounter = demo_session().encounter
+    enc_json = encounter.model_dump_json()
     ids = ("kaede", "brannock", "dock-thug-1", "dock-thug-2", "dock-thug-3")
-    simulate._worker_start(enc_json, ids, "autopilot", 2, 7)
+    simulate._worker_start(simulate.fight_copies(encounter), ids, "autopilot", 2, 7)
     played = simulate._worker_play(range(1, 3))
     assert played == [play_fight(enc_json, ids, i, 7, "autopilot", 2) for i in (1, 2)]
     assert all(result.rounds <= 2 for result in played)
