@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from fightdesk.engine.commands import Command
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Encounter, Session
-from fightdesk.engine.ruleset import LegalOption, get_ruleset
+from fightdesk.engine.ruleset import LegalOption, Ruleset, get_ruleset
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 UPDATE_OPTION = "--update-golden"
@@ -123,6 +124,41 @@ def _option_text(option: LegalOption) -> str:
     return f"{option.form_id} by {option.fighter_id}: {spaces}"
 
 
+def next_command(engine: Engine, ruleset: Ruleset, rng: random.Random, policy: str,
+                 step: int, lines: list[str], *,
+                 idle: str = "the autopilot has nothing to do") -> Command | None:
+    """Apply the next command of a golden fight and return it (None: the fight stops).
+
+    "random" tries up to 20 picks among every legal command, writing down the options and
+    every refusal; then, or with "autopilot", the ruleset's autopilot plays."""
+    if policy == "random":
+        options = ruleset.legal_commands(engine.encounter)
+        lines.append(f"-- step {step}: {len(options)} options")
+        lines.extend(f"   {_option_text(o)}" for o in options)
+        for _ in range(20):
+            if not options:
+                break
+            option = options[rng.randrange(len(options))]
+            try:
+                candidate = option.command_at(rng.randrange(option.size))
+            except ValueError as refused:
+                lines.append(f"   refused form: {refused}")
+                continue
+            outcome = engine.apply(candidate)
+            if outcome.ok:
+                return candidate
+            lines.append(f"   refused {candidate!r}: {outcome.error}")
+    command = ruleset.autopilot(engine.encounter, rng)
+    if command is None:
+        lines.append(f"-- step {step}: {idle}")
+        return None
+    outcome = engine.apply(command)
+    if not outcome.ok:
+        lines.append(f"-- step {step}: {command!r} refused: {outcome.error}")
+        return None
+    return command
+
+
 def play_to_text(demo: str, *, policy: str = "autopilot", seed: int = 0, steps: int = 80,
                  prepare: Callable[[Engine], None] | None = None,
                  undo_every: int = 0) -> str:
@@ -149,34 +185,9 @@ def play_to_text(demo: str, *, policy: str = "autopilot", seed: int = 0, steps: 
         lines.extend(_changes(name, None, text))
     step_start: dict[int, dict[str, list[str]]] = {}
     for step in range(1, steps + 1):
-        command = None
-        if policy == "random":
-            options = ruleset.legal_commands(engine.encounter)
-            lines.append(f"-- step {step}: {len(options)} options")
-            lines.extend(f"   {_option_text(o)}" for o in options)
-            for _ in range(20):
-                if not options:
-                    break
-                option = options[rng.randrange(len(options))]
-                try:
-                    candidate = option.command_at(rng.randrange(option.size))
-                except ValueError as refused:
-                    lines.append(f"   refused form: {refused}")
-                    continue
-                outcome = engine.apply(candidate)
-                if outcome.ok:
-                    command = candidate
-                    break
-                lines.append(f"   refused {candidate!r}: {outcome.error}")
+        command = next_command(engine, ruleset, rng, policy, step, lines)
         if command is None:
-            command = ruleset.autopilot(engine.encounter, rng)
-            if command is None:
-                lines.append(f"-- step {step}: the autopilot has nothing to do")
-                break
-            outcome = engine.apply(command)
-            if not outcome.ok:
-                lines.append(f"-- step {step}: {command!r} refused: {outcome.error}")
-                break
+            break
         entry = engine.session.log[-1]
         lines.append(f"-- step {step}: round {entry.round}, {entry.where}: {entry.summary}")
         lines.append(f"   {command!r}")

@@ -22,7 +22,7 @@ from fightdesk.engine.model import Session
 from fightdesk.engine.player_view import public_fight
 from fightdesk.engine.ruleset import Ruleset, get_ruleset
 from tests.drill_ruleset import DrillEngine, drill_session
-from tests.golden import _changes, _form_lines, _option_text, _shown, check_golden
+from tests.golden import _changes, _form_lines, _shown, check_golden, next_command
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
@@ -64,30 +64,10 @@ def play(engine: Engine, ruleset: Ruleset, *, seed: int, steps: int, policy: str
     for name, text in before.items():
         lines.extend(_changes(name, None, text))
     for step in range(1, steps + 1):
-        command: c.Command | None = None
-        if policy == "random":
-            options = ruleset.legal_commands(engine.encounter)
-            lines.append(f"-- step {step}: {len(options)} options")
-            lines.extend(f"   {_option_text(o)}" for o in options)
-            for _ in range(20):
-                if not options:
-                    break
-                option = options[rng.randrange(len(options))]
-                candidate = option.command_at(rng.randrange(option.size))
-                outcome = engine.apply(candidate)
-                if outcome.ok:
-                    command = candidate
-                    break
-                lines.append(f"   refused {candidate!r}: {outcome.error}")
+        command = next_command(engine, ruleset, rng, policy, step, lines,
+                               idle="nothing to do")
         if command is None:
-            command = ruleset.autopilot(engine.encounter, rng)
-            if command is None:
-                lines.append(f"-- step {step}: nothing to do")
-                break
-            outcome = engine.apply(command)
-            if not outcome.ok:
-                lines.append(f"-- step {step}: {command!r} refused: {outcome.error}")
-                break
+            break
         entry = engine.session.log[-1]
         lines.append(f"-- step {step}: round {entry.round}, {entry.where}: {entry.summary}")
         lines.append(f"   {command!r}")
