@@ -82,9 +82,11 @@ def _form_lines(forms: Any) -> list[str]:
     return lines
 
 
-def views_text(enc: Encounter) -> dict[str, list[str]]:
-    """Every view the window draws from the fight, as lines of text, by name."""
-    ruleset = get_ruleset(enc.ruleset)
+def views_text(enc: Encounter, ruleset: Ruleset | None = None,
+               more: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """Every view the window draws from the fight, as lines of text, by name (``more``:
+    other views to write before the cards, such as the player view)."""
+    ruleset = ruleset or get_ruleset(enc.ruleset)
     views: dict[str, list[str]] = {
         "where": [ruleset.where(enc)],
         "pending": _shown(ruleset.pending(enc)),
@@ -93,6 +95,7 @@ def views_text(enc: Encounter) -> dict[str, list[str]]:
         "controls": _shown(ruleset.round_controls(enc)),
         "roll": _shown(ruleset.roll_view(enc)),
         "state": ruleset.describe_state(enc).splitlines(),
+        **(more or {}),
     }
     for fid, card in ruleset.cards(enc):
         views[f"card {fid}"] = _shown(card)

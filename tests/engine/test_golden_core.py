@@ -22,7 +22,7 @@ from fightdesk.engine.model import Session
 from fightdesk.engine.player_view import public_fight
 from fightdesk.engine.ruleset import Ruleset, get_ruleset
 from tests.drill_ruleset import DrillEngine, drill_session
-from tests.golden import _changes, _form_lines, _shown, check_golden, next_command
+from tests.golden import _changes, _shown, check_golden, next_command, views_text
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
@@ -31,22 +31,11 @@ def _views(ruleset: Ruleset, engine: Engine) -> dict[str, list[str]]:
     """What the window and the player view draw, as in tests/golden.py, from the given
     ruleset (the drill plays a roll-under fight's data by its own rules)."""
     enc = engine.encounter
-    views: dict[str, list[str]] = {
-        "where": [ruleset.where(enc)],
-        "pending": _shown(ruleset.pending(enc)),
-        "timeline": _shown(ruleset.timeline(enc)),
-        "stack": _shown(ruleset.stack(enc)),
-        "controls": _shown(ruleset.round_controls(enc)),
-        "roll": _shown(ruleset.roll_view(enc)),
-        "state": ruleset.describe_state(enc).splitlines(),
+    return views_text(enc, ruleset, more={
         "next up": list(ruleset.next_up(enc)),
         "timed turn": [repr(ruleset.timed_turn(enc))],
         "player view": _shown(public_fight(ruleset, enc)),
-    }
-    for fid, card in ruleset.cards(enc):
-        views[f"card {fid}"] = _shown(card)
-        views[f"forms {fid}"] = _form_lines(ruleset.action_forms(enc, fid))
-    return views
+    })
 
 
 def play(engine: Engine, ruleset: Ruleset, *, seed: int, steps: int, policy: str = "random",
