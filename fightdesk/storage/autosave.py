@@ -749,8 +749,8 @@ def load_snapshot(path: Path) -> Session:
             from .sessions import session_from_json
 
             return session_from_json(data, path)
-        from .sessions import _check_consistency
+        from .sessions import check_consistency
 
-        _check_consistency(session, path)
+        check_consistency(session, path)
         check_session(session, path)  # a snapshot is trusted no more than any file
         return session

@@ -74,7 +74,7 @@ def _read_head(text: str, source: Path) -> tuple[Session, int, tuple[bool, bool]
 
     from fightdesk.engine.model import SCHEMA_VERSION, Encounter, Session
 
-    from .sessions import _check_consistency, _check_parts_agree
+    from .sessions import check_consistency, check_parts_agree
     from .trust import state_problems
 
     text = text.removeprefix("\ufeff")
@@ -107,11 +107,11 @@ def _read_head(text: str, source: Path) -> tuple[Session, int, tuple[bool, bool]
         raise _Unexpected
     try:
         for root in ("encounter", "start"):
-            _check_parts_agree(head[root], root, source)
+            check_parts_agree(head[root], root, source)
         session = Session(schema_version=SCHEMA_VERSION,
                           encounter=Encounter.model_validate(head["encounter"]),
                           start=Encounter.model_validate(head["start"]))
-        _check_consistency(session, source)
+        check_consistency(session, source)
     except (ValidationError, FileProblem):
         raise _Unexpected from None  # the load names the first problem, as it would
     for name in ("encounter", "start"):
@@ -180,10 +180,8 @@ class HistoryLoad:
                 for _ in self._work:
                     if time.perf_counter() >= until:
                         return False
-            except _Unexpected:
-                self._load_whole()
-            except Exception:  # the load of the whole file says what it is, in a GM's words
-                self._load_whole()
+            except Exception:  # _Unexpected or worse: the whole file's load says what, in
+                self._load_whole()  # a GM's words
         self._finish()
         return True
 
@@ -287,28 +285,14 @@ class HistoryLoad:
 
     def _prove(self, log: list[Any], redo: list[Any]) -> Iterator[None]:
         """trust.py's history proof, in slices: the log replays from the start to the
-        live fight, and the undone steps redo onto it, last undone first."""
-        from .trust import _Replay
+        live fight, and the undone steps redo onto it."""
+        from .trust import history_proof
 
-        replay = _Replay(self.session.start.model_copy(deep=True))
-        for n, entry in enumerate(log):
-            for change in entry.changes:
-                if replay.apply(change) is not None:
-                    raise _Unexpected
-            if n % BATCH == BATCH - 1:
-                yield
-        if replay.enc != self.session.encounter:
-            raise _Unexpected
-        end = len(redo)
-        while end > 0:
-            begin = end
-            while begin > 0 and redo[begin - 1].step == redo[end - 1].step:
-                begin -= 1
-            for entry in redo[begin:end]:
-                for change in entry.changes:
-                    if replay.apply(change) is not None:
-                        raise _Unexpected
-            end = begin
+        session = self.session
+        misfit = yield from history_proof(session.start, session.encounter, log, redo,
+                                          BATCH)
+        if misfit is not None:
+            raise _Unexpected  # the whole load names it, in its words
         yield
 
 

@@ -86,7 +86,7 @@ def session_from_json(text: str, source: Path | str) -> Session:
             for root in ("encounter", "start"):
                 _check_fighters_agree(getattr(session, root), root, source)
     if session is not None:
-        _check_consistency(session, source)
+        check_consistency(session, source)
         check_session(session, source)  # the ruleset's checks and the history proof (trust.py)
         return session
     with gc_paused():
@@ -101,8 +101,8 @@ def session_from_json(text: str, source: Path | str) -> Session:
             _check_ruleset_ids(data, source)
             raise _validation_problem(exc, source) from None
         for root in ("encounter", "start"):
-            _check_parts_agree(data.get(root), root, source)
-    _check_consistency(session, source)
+            check_parts_agree(data.get(root), root, source)
+    check_consistency(session, source)
     check_session(session, source)  # the ruleset's checks and the history proof (trust.py)
     return session
 
@@ -132,7 +132,7 @@ _CURRENT_HEAD = re.compile(r'[ \t\r\n]*\{[ \t\r\n]*"' + SCHEMA_KEY + r'"[ \t\r\n
 
 
 def _check_fighters_agree(enc: Encounter, root: str, source: Path) -> None:
-    """:func:`_check_parts_agree` on a fight the models accepted: they already hold its
+    """:func:`check_parts_agree` on a fight the models accepted: they already hold its
     options and round state to its ruleset, and each fighter's status to its sheet."""
     for key, fighter in enc.fighters.items():
         found = fighter.sheet.ruleset
@@ -226,10 +226,11 @@ def _check_ruleset_ids(data: dict[str, Any], source: Path) -> None:
                     f"{', '.join(KNOWN_RULESETS)})",
                     _format_loc(loc),
                 )
-        _check_parts_agree(data.get(root), root, source)
+        check_parts_agree(data.get(root), root, source)
 
 
-def _check_parts_agree(enc: Any, root: str, source: Path) -> None:
+def check_parts_agree(enc: Any, root: str, source: Path) -> None:
+    """The parts of one fight name one ruleset (its options, sheets and round state)."""
     if not isinstance(enc, dict):
         return
     fight = enc.get("ruleset", "street-fighter")
@@ -294,7 +295,7 @@ def _clean_loc(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
     return tuple(cleaned)
 
 
-def _check_consistency(session: Session, source: Path) -> None:
+def check_consistency(session: Session, source: Path) -> None:
     """Cross-field facts the models cannot check alone; a break here would crash a view."""
     for name in ("encounter", "start"):
         _check_encounter(getattr(session, name), name, source)

@@ -20,6 +20,7 @@ No Qt here.
 
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ from .files import FileProblem, shorten
 
 if TYPE_CHECKING:
     from fightdesk.engine.changes import Change
-    from fightdesk.engine.model import Encounter, Session
+    from fightdesk.engine.model import Encounter, LogEntry, Session
 
 
 class HistoryProblem(FileProblem):
@@ -78,23 +79,39 @@ def state_problems(enc: Encounter) -> list[tuple[str, str]]:
 def first_misfit(session: Session) -> tuple[str, str] | None:
     """Where the log stops replaying from the start to the live fight, and why; None
     when every entry replays and the result is the live fight."""
-    replay = _Replay(session.start.model_copy(deep=True))
-    for index, entry in enumerate(session.log):
+    proof = history_proof(session.start, session.encounter, session.log, session.redo)
+    while True:
+        try:
+            next(proof)
+        except StopIteration as done:
+            return done.value
+
+
+def history_proof(start: Encounter, live: Encounter, log: Sequence[LogEntry],
+                  redo: Sequence[LogEntry], batch: int = 50,
+                  ) -> Generator[None, None, tuple[str, str] | None]:
+    """The proof of a history, a batch of log entries at a time (it yields between
+    them, so a long fight's history can be proved between the GM's clicks,
+    storage/history.py): the log must replay from ``start`` to ``live``, and the undone
+    steps redo onto it. Returns where it stops and why, or None."""
+    replay = _Replay(start.model_copy(deep=True))
+    for index, entry in enumerate(log):
         for number, change in enumerate(entry.changes):
             problem = replay.apply(change)
             if problem is not None:
                 return f"log[{index}].changes[{number}]", (
                     f"log entry {entry.seq} (\u201c{shorten(entry.summary, 40)}\u201d) "
                     f"does not replay: {_path_text(change)} {problem}")
+        if index % batch == batch - 1:
+            yield
     enc = replay.enc
-    if enc != session.encounter:
+    if enc != live:
         difference = _first_difference(enc.model_dump(mode="json"),
-                                       session.encounter.model_dump(mode="json"), "encounter")
+                                       live.model_dump(mode="json"), "encounter")
         return difference, ("the live fight is not where its start and log lead "
                             "(the log does not replay to it)")
     # The copy now equals the live fight: the undone steps must redo onto it, last
     # undone first, as Redo would take them.
-    redo = session.redo
     end = len(redo)
     while end > 0:
         begin = end
