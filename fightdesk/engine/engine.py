@@ -90,6 +90,9 @@ class PendingHistory(Protocol):
     def problem(self) -> Exception | None:
         """Why the history could not be read (the session then has none), once complete."""
 
+    def step(self) -> bool:
+        """Read on for a few milliseconds; True once the history is in (or refused)."""
+
     def complete(self) -> None: ...
 
 

@@ -118,11 +118,10 @@ class FightDocument(QObject):
     def _history_slice(self) -> None:
         engine = self.engine
         pending = engine.pending_history if engine is not None else None
-        step = getattr(pending, "step", None)
-        if engine is None or pending is None or step is None:
+        if engine is None or pending is None:
             self._stop_history_timer()
             return
-        if step():
+        if pending.step():
             engine.complete_history()  # all read: tells the waiters
 
     def _stop_history_timer(self) -> None:
@@ -191,7 +190,6 @@ class FightDocument(QObject):
     def apply(self, command: Command) -> Outcome:
         """The one way the widgets change the fight; a refusal is also signalled."""
         assert self.engine is not None, "no fight is open"
-        self.complete_history()
         outcome = self.engine.apply(command)
         if not outcome.ok:
             self.refused.emit(outcome.error or "not allowed")
@@ -199,7 +197,6 @@ class FightDocument(QObject):
 
     def check(self, command: Command) -> Outcome:
         assert self.engine is not None, "no fight is open"
-        self.complete_history()
         return self.engine.check(command)
 
     def revert_to(self, seq: int) -> int:
@@ -208,7 +205,6 @@ class FightDocument(QObject):
         from fightdesk.engine.engine import StepFailed
 
         assert self.engine is not None, "no fight is open"
-        self.complete_history()
         try:
             return self.engine.revert_to(seq)
         except StepFailed as failed:

@@ -557,8 +557,6 @@ class MainWindow(QMainWindow):
 
         assert self.document.engine is not None
         self.document.complete_history()
-        if self.document.history_problem is not None and path == self.document.path:
-            return False  # pragma: no cover - the document has no path then
         try:
             save_session(self.document.engine.session, path)
         except FileProblem as problem:
