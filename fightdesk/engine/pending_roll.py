@@ -12,6 +12,7 @@ docs/ARCHITECTURE.md, "Pending roll".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
@@ -22,7 +23,7 @@ from .changes import Path, resolve
 if TYPE_CHECKING:
     from .dice import Roll
     from .model import Encounter
-    from .ruleset import Context, Odds
+    from .ruleset import Context, Odds, StackRow
 
 
 class Contribution(StateModel):
@@ -176,3 +177,23 @@ def _the_roll(ctx: Context, path: Path, roll_id: int) -> PendingRoll:
     if roll is None or roll.id != roll_id:
         ctx.fail("that roll is no longer waiting (it was made or taken back)")
     return roll
+
+
+def stack_rows(enc: Encounter, roll: PendingRoll, *, source: str, choice: str,
+               speed: Callable[[Contribution], int | None],
+               spent: Callable[[Contribution], int], reacts_to: str = "",
+               ) -> list[StackRow]:
+    """The interrupt stack's rows of a waiting roll: the roll, then each contribution
+    to it (an assist, a defense, a counterstrike) as a reaction to it. The rulesets say
+    what their dice are called (``source``), what a contribution is (``choice``, the
+    row id's prefix), its number and what it spent."""
+    from .ruleset import StackRow
+
+    rows = [StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
+                     fighter=enc.name_of(roll.roller_id), action=roll.label, source=source,
+                     speed=roll.total, spent=0, cost="", reacts_to=reacts_to)]
+    rows += [StackRow(id=f"{choice}-{c.id}", fighter_id=c.fighter_id or "",
+                      fighter=enc.name_of(c.fighter_id), action=c.label, source="",
+                      speed=speed(c), spent=spent(c), cost=c.cost, reacts_to=roll.label)
+             for c in roll.contributions]
+    return rows

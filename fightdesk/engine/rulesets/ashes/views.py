@@ -9,6 +9,7 @@ from ... import commands as c
 from ... import turns
 from ...changes import RuleViolation
 from ...odds import AUTOMATIC_BEYOND, challenge_odds
+from ...pending_roll import stack_rows
 from ...ruleset import (
     ActionForm,
     Card,
@@ -133,15 +134,10 @@ class AshesViews(TurnOrderRuleset):
         roll = enc.state.roll
         if roll is None:
             return tuple(rows)
-        rows.append(StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
-                             fighter=enc.name_of(roll.roller_id), action=roll.label,
-                             source=f"{self.roll_count(roll)} coins", speed=roll.total, spent=0,
-                             cost="", reacts_to=str(roll.data.get("reacts_to") or "")))
-        for x in roll.contributions:
-            rows.append(StackRow(id=f"defense-{x.id}", fighter_id=x.fighter_id or "",
-                                 fighter=enc.name_of(x.fighter_id), action=x.label, source="",
-                                 speed=x.amount, spent=x.paid.get("use", 0) + x.paid.get("dodge", 0),
-                                 cost=x.cost, reacts_to=roll.label))
+        rows += stack_rows(enc, roll, source=f"{self.roll_count(roll)} coins",
+                           choice="defense", speed=lambda x: x.amount,
+                           spent=lambda x: x.paid.get("use", 0) + x.paid.get("dodge", 0),
+                           reacts_to=str(roll.data.get("reacts_to") or ""))
         return tuple(rows)
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:

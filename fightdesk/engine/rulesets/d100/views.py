@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ... import turns
 from ...changes import RuleViolation
 from ...odds import d100_beats, d100_beats_one_and_a_half, d100_damage, d100_strike_odds
+from ...pending_roll import stack_rows
 from ...ruleset import (
     ActionForm,
     Card,
@@ -77,15 +78,9 @@ def stack(rules: D100, enc: Encounter) -> tuple[StackRow, ...]:
     roll = enc.state.roll
     if roll is None:
         return ()
-    rows = [StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
-                     fighter=enc.name_of(roll.roller_id), action=roll.label, source="d100",
-                     speed=roll.total, spent=0, cost="")]
-    for c in roll.contributions:
-        rows.append(StackRow(id=f"choice-{c.id}", fighter_id=c.fighter_id or "",
-                             fighter=enc.name_of(c.fighter_id), action=c.label, source="",
-                             speed=c.amount or None, spent=c.paid.get("action", 0),
-                             cost=c.cost, reacts_to=roll.label))
-    return tuple(rows)
+    return tuple(stack_rows(enc, roll, source="d100", choice="choice",
+                            speed=lambda c: c.amount or None,
+                            spent=lambda c: c.paid.get("action", 0)))
 
 def action_forms(rules: D100, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
     f = enc.fighters[fighter_id]

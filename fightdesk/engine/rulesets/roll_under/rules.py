@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ... import rulesets, turns
 from ...base import Condition, Decision, DecisionField
 from ...odds import d20_at_or_under
-from ...pending_roll import Contribution, PendingRoll
+from ...pending_roll import Contribution, PendingRoll, stack_rows
 from ...ruleset import (
     ActionForm,
     Card,
@@ -574,15 +574,9 @@ class RollUnder(TurnOrderRuleset):
         roll = enc.state.roll
         if roll is None:
             return ()
-        rows = [StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
-                         fighter=enc.name_of(roll.roller_id), action=roll.label, source="d20",
-                         speed=roll.total, spent=0, cost="")]
-        for c in roll.contributions:
-            rows.append(StackRow(id=f"assist-{c.id}", fighter_id=c.fighter_id or "",
-                                 fighter=enc.name_of(c.fighter_id), action=c.label, source="",
-                                 speed=None, spent=c.paid.get("assists", 0), cost=c.cost,
-                                 reacts_to=roll.label))
-        return tuple(rows)
+        return tuple(stack_rows(enc, roll, source="d20", choice="assist",
+                                speed=lambda c: None,
+                                spent=lambda c: c.paid.get("assists", 0)))
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         f = enc.fighters[fighter_id]
