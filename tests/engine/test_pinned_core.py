@@ -24,7 +24,7 @@ from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import Session, new_encounter, upgrade_entry_v1
 from fightdesk.engine.notation import parse
 from fightdesk.engine.odds import chart_multiplier, d100_hit_damage, opposed_successes
-from fightdesk.engine.pending_roll import Contribution, PendingRoll
+from fightdesk.engine.pending_roll import Contribution, PendingRoll, stack_rows
 from fightdesk.engine.player_view import public_fight
 from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
 from fightdesk.engine.simulate import play_fight
@@ -508,3 +508,26 @@ def test_typed_dice_that_do_not_fit_name_the_roll_or_call_it_a_roll() -> None:
         assert str(refused.value) == message
     with pytest.raises(RuleViolation, match=r"^Wisdom: typed 2 dice, expected 1d20$"):
         DiceTray(0, 0, [[1, 2]]).roll(1, 20, purpose="Wisdom")
+
+
+def test_a_waiting_rolls_stack_rows_are_the_roll_then_each_contribution_reacting_to_it(
+) -> None:
+    """The interrupt stack of a waiting roll (engine/pending_roll.py ``stack_rows``, used
+    by every turn-order ruleset): the roll first, with what it reacts to, then each
+    contribution with the number and the spending the ruleset reads from it."""
+    enc = drill_session().encounter
+    first, second = list(enc.fighters)[:2]
+    roll = PendingRoll(id=4, label="Strike", roller_id=first, base=3, contributions=[
+        Contribution(id=1, fighter_id=second, kind="defense", label="Parry", amount=-2,
+                     cost="1 use", paid={"use": 1}),
+        Contribution(id=2, fighter_id=None, kind="defense", label="Cover", amount=1)])
+    rows = stack_rows(enc, roll, source="2 coins", choice="defense",
+                      speed=lambda x: x.amount * 10, spent=lambda x: x.paid.get("use", 0),
+                      reacts_to="Kestrel's charge")
+    assert [(r.id, r.fighter_id, r.fighter, r.action, r.source, r.speed, r.spent, r.cost,
+             r.reacts_to) for r in rows] == [
+        ("roll-4", first, enc.name_of(first), "Strike", "2 coins", 2, 0, "",
+         "Kestrel's charge"),
+        ("defense-1", second, enc.name_of(second), "Parry", "", -20, 1, "1 use", "Strike"),
+        ("defense-2", "", enc.name_of(None), "Cover", "", 10, 0, "", "Strike"),
+    ]
