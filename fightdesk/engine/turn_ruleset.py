@@ -138,12 +138,17 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             conditions.tick(ctx, "turn-end", ending)
         nxt = turns.end_turn(ctx, TURNS, self._skips(ctx.enc))
         if nxt is None:
-            ctx.set(("state",), "stage", "round-over")
-            ctx.summary = ctx.summary or f"Round {ctx.enc.round}: every turn is taken"
-            ctx.say(f"Round {ctx.enc.round}: every turn is taken", kind="round-end")
-            conditions.tick(ctx, "round-end")
+            self.turns_done(ctx)
             return
         self._turn_begins(ctx, nxt.fighter_id)
+
+    def turns_done(self, ctx: Context) -> None:
+        """The last turn laid out is taken: the round is over (a ruleset whose round goes
+        on after a first step of turns, such as a surprise step, says what follows)."""
+        ctx.set(("state",), "stage", "round-over")
+        ctx.summary = ctx.summary or f"Round {ctx.enc.round}: every turn is taken"
+        ctx.say(f"Round {ctx.enc.round}: every turn is taken", kind="round-end")
+        conditions.tick(ctx, "round-end")
 
     def end_round(self, ctx: Context) -> None:
         ctx.set(("state",), "stage", "round-over")

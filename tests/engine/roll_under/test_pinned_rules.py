@@ -476,3 +476,46 @@ def test_nobody_assists_a_roll_whose_roller_left_the_fight() -> None:
     out = engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
                                     amount=1))
     assert out.error == "the one rolling has left the fight: no roll to assist"
+
+
+def test_end_round_in_the_surprise_step_leaves_no_surprise_column_on_the_timeline() -> None:
+    """Round 1 ended in its surprise step: the timeline shows every fighter, as before
+    any initiative, not a "Surprise" column with the ambusher alone
+    (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.ruleset.timeline(engine.encounter).columns == ("Surprise",)
+    assert engine.apply(c.EndRound()).ok
+    timeline = engine.ruleset.timeline(engine.encounter)
+    assert "Surprise" not in timeline.columns
+    assert [lane.fighter_ids[0] for lane in timeline.lanes] == engine.encounter.order
+    assert timeline.caption == "Round 1 · end of round"
+    engine.undo()
+    assert engine.ruleset.timeline(engine.encounter).columns == ("Surprise",)
+
+
+def test_the_end_of_the_surprise_step_is_no_round_end_for_durations() -> None:
+    """The surprise step is the start of round 1, not a round: its end is logged as the
+    surprise step's end, and a condition counted at the end of each round counts only
+    when round 1 itself ends (docs/rulesets/roll-under.md#surprise)."""
+    engine = fight()
+    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.apply(c.AddCondition(fighter_id="miguel", name="Blinded", duration="rounds",
+                                       rounds=1, tick="round-end")).ok
+    assert engine.apply(c.NextStep()).ok
+    entry = engine.session.log[-1]
+    assert [(e.kind, e.text) for e in entry.events] == [
+        ("step", "Round 1: the surprise step is over"),
+        ("ask", "Round 1: initiative (Wisdom)")]
+    assert [cond.name for cond in engine.encounter.fighters["miguel"].status.conditions] \
+        == ["Blinded"]
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id=pending.id, values={"miguel": 1, "ana": 1})).ok
+    assert engine.encounter.fighters["miguel"].status.conditions
+    assert engine.apply(c.EndRound()).ok
+    assert not engine.encounter.fighters["miguel"].status.conditions
+    assert [e.text for e in engine.session.log[-1].events] == [
+        "Round 1 ends", "Miguel is no longer blinded"]

@@ -28,7 +28,7 @@ from ...ruleset import (
     register,
     weapon_choice,
 )
-from ...turn_ruleset import TurnOrderRuleset
+from ...turn_ruleset import TURNS, TurnOrderRuleset
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
 
@@ -237,19 +237,24 @@ class RollUnder(TurnOrderRuleset):
         ctx.summary = f"Round {enc.round} goes on: {summary}"
         self.lay_out(ctx, [*surprise, *sections])
 
-    def next_turn(self, ctx: Context) -> None:
-        """After the surprise step's last turn, the round's initiative is rolled."""
-        super().next_turn(ctx)
-        state = ctx.enc.state
-        if state.surprise and state.stage == "round-over":
-            self._ask_initiative(ctx, new_round=False)
+    def turns_done(self, ctx: Context) -> None:
+        """docs/rulesets/roll-under.md#surprise: after the surprise step's last turn, round
+        1 goes on with its initiative; the step is no round of its own, so nothing that
+        counts at the end of a round counts here."""
+        if not ctx.enc.state.surprise:
+            super().turns_done(ctx)
+            return
+        ctx.say(f"Round {ctx.enc.round}: the surprise step is over", kind="step")
+        self._ask_initiative(ctx, new_round=False)
 
     def end_round(self, ctx: Context) -> None:
         """docs/rulesets/roll-under.md#surprise: End Round in the surprise step ends round 1
-        there, and the surprise step with it; the next round starts with initiative."""
+        there, and the surprise step with it (the timeline then shows every fighter, as
+        before an initiative); the next round starts with initiative."""
         super().end_round(ctx)
         if ctx.enc.state.surprise:
             ctx.set(("state",), "surprise", False)
+            ctx.set(TURNS, "sections", [])
 
     def on_turn_start(self, ctx: Context, fighter_id: str) -> None:
         """docs/rulesets/roll-under.md#action-economy: a new turn, one action and a move."""
