@@ -227,6 +227,11 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         slot = turns.slot_by_id(order, slot_id)
         if slot is None:
             ctx.fail(f"no turn {slot_id!r} this round")
+        why = self.hold_refusal(ctx.enc, slot.fighter_id)
+        if not why and slot_id != order.current:
+            why = "only on the fighter's own turn"
+        if why:
+            ctx.fail(f"{ctx.enc.name_of(slot.fighter_id)} cannot hold the turn: {why}")
         was_current = order.current == slot_id
         turns.hold(ctx, TURNS, self, slot_id, command.after)
         name = ctx.enc.name_of
@@ -343,15 +348,42 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             return (ActionForm("act", "Act", enabled=False, reason=self.not_built_line),)
         return (self.hold_form(enc, fighter_id),)
 
+    def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
+        """Why the fighter's turn is too far gone to hold ("": nothing of it is used yet).
+        A ruleset says what using its turn means (its action, its move...)."""
+        return ""
+
+    def hold_refusal(self, enc: Encounter, fighter_id: str) -> str:
+        """Why the fighter cannot hold the turn now ("": they may). A turn is held before
+        it is used: on the fighter's own turn, with no roll or question waiting (the next
+        turn would begin with it still open), and nothing of the turn used yet."""
+        state = enc.state
+        if state.stage != "turns" or turns.current_fighter(state.turns) != fighter_id:
+            return "only on the fighter's own turn"
+        if state.roll is not None:
+            return self.roll_waiting_line
+        if state.pending is not None:
+            return "answer the question first"
+        fighter = enc.fighters.get(fighter_id)
+        return self.turn_used(enc, fighter) if fighter is not None else ""
+
     def hold_form(self, enc: Encounter, fighter_id: str) -> ActionForm:
-        """Hold this turn to act right after another fighter's next turn."""
+        """Hold this turn to act right after another fighter's next turn; the choices are
+        the fighters the ruleset lets this one hold for."""
         order: TurnOrder = enc.state.turns
-        mine = enc.state.stage == "turns" and turns.current_fighter(order) == fighter_id
-        later = tuple((s.fighter_id, enc.name_of(s.fighter_id)) for s in turns.slots(order)
-                      if not s.acted and s.fighter_id != fighter_id and s.id != order.current)
-        why = "" if mine else "only on the fighter's own turn"
-        if mine and not later:
-            why = "nobody else has a turn left this round"
+        why = self.hold_refusal(enc, fighter_id)
+        later: tuple[tuple[str, str], ...] = ()
+        if not why:
+            slot = turns.current_slot(order)
+            waiting = [s.fighter_id for s in turns.slots(order)
+                       if not s.acted and s.fighter_id != fighter_id and s.id != order.current]
+            refusals = {fid: self.may_hold(enc, order, slot, fid) if slot else None
+                        for fid in dict.fromkeys(waiting)}
+            later = tuple((fid, enc.name_of(fid)) for fid, no in refusals.items() if not no)
+            if not waiting:
+                why = "nobody else has a turn left this round"
+            elif not later:
+                why = next(no for no in refusals.values() if no)
         field = FormField("after", "Act right after", "choice", later,
                           default=later[0][0] if later else None)
         return ActionForm("hold-turn", "Hold the turn", (field,), enabled=not why, reason=why,

@@ -531,3 +531,28 @@ def test_a_waiting_rolls_stack_rows_are_the_roll_then_each_contribution_reacting
         ("defense-1", second, enc.name_of(second), "Parry", "", -20, 1, "1 use", "Strike"),
         ("defense-2", "", enc.name_of(None), "Cover", "", 10, 0, "", "Strike"),
     ]
+
+
+def _hold_offered(engine: Engine, fid: str) -> str:
+    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
+    the form's reason; the two always agree."""
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
+                if f.id == "hold-turn")
+    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
+                for o in engine.ruleset.legal_commands(engine.encounter))
+    assert form.enabled == legal
+    return "" if form.enabled else form.reason
+
+
+def test_no_hold_while_the_fighters_own_roll_waits() -> None:
+    """A turn is held before it is used: not while the roll of the fighter's action waits
+    on the roll panel (the next turn would begin with that roll still open)."""
+    engine = drill_engine()
+    _start(engine)
+    assert _hold_offered(engine, "kaede") == ""
+    assert engine.apply(Strike(fighter_id="kaede", target_id="thug-1")).ok
+    assert _hold_offered(engine, "kaede") == "a roll is waiting: make it first"
+    out = engine.apply(c.HoldTurn(after="brannock"))
+    assert out.error == "Kaede cannot hold the turn: a roll is waiting: make it first"
+    assert current_fighter(engine.encounter.state.turns) == "kaede"
+    assert engine.encounter.state.roll is not None

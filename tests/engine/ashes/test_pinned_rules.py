@@ -400,3 +400,38 @@ def test_speed_given_back_says_why() -> None:
     ok(engine, c.Withdraw(roll_id=roll.id, contribution_id=roll.contributions[-1].id))
     back = [e.data for e in engine.session.log[-1].events if e.kind == "points-gain"]
     assert back == [{"pool": "speed", "amount": 1, "why": "defense taken back"}]
+
+
+def hold_offered(engine: Engine, fid: str) -> str:
+    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
+    the form's reason; the two always agree."""
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
+                if f.id == "hold-turn")
+    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
+                for o in engine.ruleset.legal_commands(engine.encounter))
+    assert form.enabled == legal
+    return "" if form.enabled else form.reason
+
+
+def test_the_action_is_held_before_it_is_used_and_only_for_lower_initiatives() -> None:
+    """"Hold your action": not while its challenge waits, not once the offensive action
+    is used; the form names only fighters of lower initiative
+    (docs/rulesets/ashes.md#holding)."""
+    engine = fight()
+    assert engine.apply(c.StartRound()).ok
+    assert engine.apply(c.HoldTurn(after="vader")).ok  # Han (4) after Vader (2)
+    assert go_to(engine, "ben") is None
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "ben")
+                if f.id == "hold-turn")
+    assert form.enabled and form.fields[0].choices == (("vader", "Vader"), ("trooper", "Trooper"))
+    assert engine.apply(ash.Challenge(fighter_id="ben", target_id="vader",
+                                      skill="Lightsaber")).ok
+    assert hold_offered(engine, "ben") == "a challenge is waiting: flip it first"
+    assert engine.apply(c.HoldTurn(after="trooper")).error == \
+        "Ben cannot hold the turn: a challenge is waiting: flip it first"
+    flip_all(engine, "T")
+    assert engine.encounter.state.roll is None
+    assert hold_offered(engine, "ben") == \
+        "already used this round's offensive action (Lightsaber)"
+    assert engine.apply(c.HoldTurn(after="trooper")).error == \
+        "Ben cannot hold the turn: already used this round's offensive action (Lightsaber)"

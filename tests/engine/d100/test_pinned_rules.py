@@ -433,3 +433,35 @@ def test_the_autopilot_weighs_a_counter_against_the_fierce_strikes_extra_damage(
     assert roll is not None and roll.total == -5
     assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == c.MakeRoll(
         roll_id=roll.id)
+
+
+def hold_offered(engine: Engine, fid: str) -> str:
+    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
+    the form's reason; the two always agree."""
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
+                if f.id == "hold-turn")
+    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
+                for o in engine.ruleset.legal_commands(engine.encounter))
+    assert form.enabled == legal
+    return "" if form.enabled else form.reason
+
+
+def test_a_turn_is_held_only_while_this_rounds_action_is_unused() -> None:
+    """Holding keeps the round's action for later: not while the strike's roll waits,
+    not after the strike, not after a counterstrike used the action before the turn
+    (docs/rulesets/d100.md#holding)."""
+    engine = started()
+    assert hold_offered(engine, "rook") == ""
+    strike(engine, "rook", "bandit-2")
+    assert hold_offered(engine, "rook") == "a roll is waiting: make it first"
+    assert engine.apply(c.HoldTurn(after="vesna")).error == \
+        "Rook cannot hold the turn: a roll is waiting: make it first"
+    choose(engine, "bandit-2", "counter")
+    make(engine, 50)
+    make(engine, 7)  # the counter's own 01-10 fails
+    assert engine.encounter.state.roll is None and status(engine, "bandit-2").actions == 0
+    assert hold_offered(engine, "rook") == "no action left this round to hold"
+    assert engine.apply(c.HoldTurn(after="vesna")).error == \
+        "Rook cannot hold the turn: no action left this round to hold"
+    go_to(engine, "bandit-2")
+    assert hold_offered(engine, "bandit-2") == "no action left this round to hold"

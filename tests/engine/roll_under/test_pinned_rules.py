@@ -519,3 +519,38 @@ def test_the_end_of_the_surprise_step_is_no_round_end_for_durations() -> None:
     assert not engine.encounter.fighters["miguel"].status.conditions
     assert [e.text for e in engine.session.log[-1].events] == [
         "Round 1 ends", "Miguel is no longer blinded"]
+
+
+def hold_offered(engine: Engine, fid: str) -> str:
+    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
+    the form's reason; the two always agree."""
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
+                if f.id == "hold-turn")
+    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
+                for o in engine.ruleset.legal_commands(engine.encounter))
+    assert form.enabled == legal
+    return "" if form.enabled else form.reason
+
+
+def test_a_turn_is_held_before_its_action_and_move_not_after() -> None:
+    """Holding puts the whole turn off: not while the fighter's roll waits, not once the
+    turn's action or move is used, which the held turn would otherwise give back
+    (docs/rulesets/roll-under.md#holding)."""
+    engine = fight()
+    start(engine, miguel=1, ana=1)
+    assert turn_of(engine) == "miguel" and hold_offered(engine, "miguel") == ""
+    assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=0)).ok
+    assert hold_offered(engine, "miguel") == "a roll is waiting: make it first"
+    out = engine.apply(c.HoldTurn(after="ana"))
+    assert out.error == "Miguel cannot hold the turn: a roll is waiting: make it first"
+    assert turn_of(engine) == "miguel" and engine.encounter.state.roll is not None
+    assert engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[20]])).ok  # 20 misses
+    assert hold_offered(engine, "miguel") == "already took this turn's action (attack)"
+    out = engine.apply(c.HoldTurn(after="ana"))
+    assert out.error == "Miguel cannot hold the turn: already took this turn's action (attack)"
+    assert engine.apply(c.NextStep()).ok
+    assert turn_of(engine) == "ana"
+    assert engine.apply(ru.Move(fighter_id="ana")).ok
+    assert hold_offered(engine, "ana") == "already moved this turn"
+    assert engine.apply(c.HoldTurn(after="mook-1")).error == \
+        "Ana cannot hold the turn: already moved this turn"

@@ -183,6 +183,16 @@ class Ashes(AshesViews):
             return f"initiative {mine} is not higher than {enc.name_of(after)}'s {theirs}"
         return None
 
+    def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
+        """docs/rulesets/ashes.md#holding: a fighter holds their action, so only while the
+        round's offensive action is unused."""
+        used = fighter.status.offense
+        if used is None:
+            return ""
+        if used.startswith("lost"):
+            return f"no offensive action left to hold ({used})"
+        return f"already used this round's offensive action ({used})"
+
     # --- the offensive action -------------------------------------------------------------------
     def _other(self, ctx: Context, fid: str | None, me: Fighter) -> Fighter:
         foe = self.target(ctx, fid)

@@ -214,6 +214,11 @@ class D100(TurnOrderRuleset):
 
                 conditions.remove(ctx, fighter_id, "Entangled")
 
+    def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
+        """docs/rulesets/d100.md#holding: holding keeps this round's action for later in
+        the round, so only while it is unused."""
+        return "" if int(fighter.status.actions) > 0 else "no action left this round to hold"
+
     def release(self, ctx: Context, fighter_id: str) -> None:
         """A fighter out of the fight lets go of everyone they entangle."""
         from ... import conditions

@@ -270,6 +270,15 @@ class RollUnder(TurnOrderRuleset):
                     "never across")
         return None
 
+    def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
+        """docs/rulesets/roll-under.md#holding: a turn is held before its action and its
+        move (a held turn starts afresh, so either would come back)."""
+        if fighter.status.action is not None:
+            return f"already took this turn's action ({fighter.status.action})"
+        if fighter.status.moved:
+            return "already moved this turn"
+        return ""
+
     # --- the turn's action ----------------------------------------------------------------------
     def _actor(self, ctx: Context, fid: str, *, action: bool = True) -> Fighter:
         fighter = self.turn_holder(ctx, fid)
