@@ -93,3 +93,56 @@ def test_an_estimate_counts_what_mutmut_changes(mutate: ModuleType, tmp_path: Pa
     monkeypatch.setattr(mutate, "ROOT", tmp_path)
     assert mutate.estimate_mutants(Path("fightdesk/engine/probe.py"), 1, 2) == round(1.2 * 6)
     assert mutate.estimate_mutants(Path("fightdesk/engine/probe.py"), 5, 6) == 0
+
+
+def test_a_rulesets_package_file_is_mutated_with_its_ruleset(mutate: ModuleType) -> None:
+    """street-fighter's __init__.py holds the lazy __getattr__ that loads its rules: it is
+    in the ruleset's target, under the module name mutmut gives its mutants, and a change
+    to it is a change of that target; the registry's is the core's."""
+    package = Path("fightdesk/engine/rulesets/street_fighter/__init__.py")
+    registry = Path("fightdesk/engine/rulesets/__init__.py")
+    assert package in mutate.make_target("street-fighter", False).sources
+    assert mutate.target_of(package) == "street_fighter"
+    assert mutate.target_of(registry) == mutate.CORE
+    assert mutate.module_of(package) == "fightdesk.engine.rulesets.street_fighter"
+    assert mutate.module_of(registry) == "fightdesk.engine.rulesets"
+    assert mutate.module_of(Path("fightdesk/engine/turns.py")) == "fightdesk.engine.turns"
+
+
+def test_a_survivor_in_a_package_file_is_found_in_that_file(mutate: ModuleType,
+                                                           tmp_path: Path) -> None:
+    for name in ("fightdesk/engine/rulesets/__init__.py",
+                 "fightdesk/engine/rulesets/d100/__init__.py",
+                 "fightdesk/engine/rulesets/d100/rules.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    assert mutate.source_of(tmp_path, "fightdesk.engine.rulesets.d100.x_f__mutmut_1") == \
+        Path("fightdesk/engine/rulesets/d100/__init__.py")
+    assert mutate.source_of(tmp_path, "fightdesk.engine.rulesets.d100.rules.x_f__mutmut_1") == \
+        Path("fightdesk/engine/rulesets/d100/rules.py")
+    assert mutate.source_of(tmp_path, "fightdesk.engine.rulesets.x_info__mutmut_2") == \
+        Path("fightdesk/engine/rulesets/__init__.py")
+
+
+def test_a_report_of_a_sample_counts_that_sample_only(mutate: ModuleType) -> None:
+    """--report --sample N scores the sample of N a file that a run with --sample N checks,
+    not every mutant an earlier, larger or shifted sample checked; the sample's mutants
+    not checked yet are counted as such."""
+    status = {f"fightdesk.engine.turns.x_f__mutmut_{n}": "killed" for n in range(1, 31)}
+    status.update({f"fightdesk.engine.dice.x_g__mutmut_{n}": "not checked" for n in range(1, 11)})
+    modules = ["fightdesk.engine.turns", "fightdesk.engine.dice"]
+    sample = mutate.sample_of(status, modules, 5)
+    assert len(sample) == 10 and sample == mutate.sample_of(status, modules, 5)
+    assert sum(1 for n in sample if ".turns." in n) == 5
+    shown = {n: s for n, s in status.items() if n in sample}
+    assert mutate.summary("core", shown) == "core: 5 killed of 5 checked (100.0%); 5 not checked"
+
+
+def test_each_target_keeps_pytests_temporary_folders_apart(mutate: ModuleType,
+                                                          tmp_path: Path) -> None:
+    """mutmut's pytest runs make their tmp_path folders under the target's own folder, not
+    the shared /tmp/pytest-of-<user>/ another run may be clearing at the same moment."""
+    env = mutate.mutmut_env(tmp_path / "core")
+    root = Path(env["PYTEST_DEBUG_TEMPROOT"])
+    assert root == tmp_path / "core" / "tmp" and root.is_dir()
+    assert mutate.mutmut_env(tmp_path / "d100")["PYTEST_DEBUG_TEMPROOT"] != str(root)

@@ -148,7 +148,9 @@ def make_target(name: str, with_properties: bool) -> Target:
     tests = test_files(ENGINE_TESTS / package, "**/test_*.py", with_properties)
     if not tests:
         sys.exit(f"mutate.py: ruleset {name} has no tests in {ENGINE_TESTS / package}/")
-    sources = sorted(p.relative_to(ROOT) for p in folder.rglob("*.py") if p.name != "__init__.py")
+    # The package's __init__.py too: street-fighter's holds the __getattr__ that loads its
+    # rules (one with nothing to mutate just has no mutants).
+    sources = sorted(p.relative_to(ROOT) for p in folder.rglob("*.py"))
     return Target(package, sources, tests)
 
 
@@ -162,7 +164,7 @@ def target_of(path: Path) -> str | None:
     if parts[:3] == RULESETS.parts:
         if len(parts) == 4:
             return CORE if path.name == "__init__.py" else None
-        return parts[3] if path.name != "__init__.py" else None
+        return parts[3]
     return None
 
 
@@ -222,7 +224,23 @@ def functions_of(path: Path) -> list[tuple[str, int, int]]:
 
 
 def module_of(path: Path) -> str:
-    return ".".join(path.with_suffix("").parts)
+    """The module name mutmut gives a file's mutants: a package's ``__init__.py`` is the
+    package itself (its mutants are ``fightdesk.engine.rulesets.x_info__mutmut_1``)."""
+    parts = path.with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def source_of(here: Path, name: str) -> Path:
+    """The file (relative to ``here``) that holds the mutant ``name``: the longest module
+    prefix of its name that is a file, or a package's ``__init__.py``."""
+    module = name.rpartition(".")[0]
+    while module:
+        base = Path(module.replace(".", "/"))
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if (here / path).exists():
+                return path
+        module = module.rpartition(".")[0]
+    return Path(name.rpartition(".")[0].replace(".", "/") + ".py")
 
 
 # The kinds of node mutmut changes (an operator, a comparison, a constant, an argument,
@@ -359,12 +377,23 @@ def stop_running(signum: int, _frame: object) -> None:
     sys.exit(128 + signum)
 
 
+def mutmut_env(here: Path) -> dict[str, str]:
+    """The environment of a target's mutmut runs: pytest's tmp_path folders go under the
+    target's own folder (pytest's documented PYTEST_DEBUG_TEMPROOT), not the shared
+    /tmp/pytest-of-<user>/, whose old folders another pytest run (another target, a
+    test run going on meanwhile) may be clearing at the same moment."""
+    root = here / "tmp"
+    root.mkdir(parents=True, exist_ok=True)
+    return {**os.environ, "PYTEST_DEBUG_TEMPROOT": str(root)}
+
+
 def mutmut(here: Path, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
     """Run the mutmut command line in a target's folder; on timeout stop its whole group."""
     exe = Path(sys.executable).with_name("mutmut")
     command = [str(exe) if exe.exists() else "mutmut", *args]
     process = subprocess.Popen(command, cwd=here, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                               env=mutmut_env(here))
     RUNNING.add(process.pid)
     try:
         return _finish(process, command, timeout)
@@ -401,10 +430,8 @@ def results(here: Path, timeout: float | None = None) -> dict[str, str]:
 def survivor(here: Path, name: str, until: float | None = None) -> Survivor:
     """Where a surviving mutant sits in the source, from mutmut's diff of its function
     (past ``until``, a monotonic time, only its file: the report is due)."""
-    module, _, key = name.rpartition(".")
-    while module and not (here / (module.replace(".", "/") + ".py")).exists():
-        module = module.rpartition(".")[0]
-    path = Path(module.replace(".", "/") + ".py")
+    key = name.rpartition(".")[2]
+    path = source_of(here, name)
     left = None if until is None else until - time.monotonic()
     if left is not None and left < 1:
         return Survivor(name, path, 0, "(not shown: time cap)", "", "rule")
@@ -484,8 +511,9 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None,
         f"{' '.join(str(t) for t in target.tests)}")
     sample: set[str] | None = None
     if args.sample:
-        sample = choose_sample(here, target, args.sample) if not args.report else {
-            n for n, s in results(here).items() if s != "not checked"}
+        # A report scores the sample a run with this --sample checks, not every mutant
+        # earlier (larger, or shifted) samples checked.
+        sample = choose_sample(here, target, args.sample, make=not args.report)
         names += sorted(n for n, s in results(here).items()
                         if n in sample and (s == "not checked" or (args.retry and s in RETRIED)))
         if not names:
@@ -539,15 +567,22 @@ def run_target(target: Target, args: argparse.Namespace, deadline: float | None,
     return status, survivors, capped
 
 
-def choose_sample(here: Path, target: Target, per_file: int) -> set[str]:
+def choose_sample(here: Path, target: Target, per_file: int, *, make: bool = True) -> set[str]:
     """A fixed random sample of each file's mutants (the same one every run, so results
-    add up across runs). mutmut makes the mutants when it runs: the first time, a run with
-    a name that matches no mutant makes them and the test map, and stops there."""
+    add up across runs). mutmut makes the mutants when it runs: the first time (``make``),
+    a run with a name that matches no mutant makes them and the test map, and stops there.
+    Files with no function (class declarations only) have no mutants to wait for."""
     status = results(here) if (here / "mutants").exists() else {}
     modules = [module_of(f) for f in target.sources]
-    if not all(any(n.startswith(m + ".") for n in status) for m in modules):
+    mutated = [module_of(f) for f in target.sources if functions_of(f)]
+    if make and not all(any(n.startswith(m + ".x") for n in status) for m in mutated):
         mutmut(here, "run", "--max-children", "1", "mutate.py-generate-only")
         status = results(here)
+    return sample_of(status, modules, per_file)
+
+
+def sample_of(status: dict[str, str], modules: Sequence[str], per_file: int) -> set[str]:
+    """``per_file`` mutants of each module, drawn with the module's name as the seed."""
     chosen: set[str] = set()
     for module in modules:
         mine = sorted(n for n in status if n.startswith(module + ".x"))
@@ -588,7 +623,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "estimate when the whole run takes too long)")
     parser.add_argument("--report", action="store_true",
                         help="run nothing: report the results of the last run (with "
-                             "--sample: of the mutants checked so far)")
+                             "--sample N: of the sample of N a file, those not checked yet "
+                             "counted apart)")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--retry", action="store_true",
                         help="check the survivors and the mutants no test reached again (after adding tests)")
