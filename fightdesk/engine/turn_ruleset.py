@@ -399,6 +399,8 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
                 values: dict[str, Any]) -> Preview:
         if form_id == "hold-turn":
+            if self.hold_refusal(enc, fighter_id):
+                return Preview(lines=())  # the greyed-out form says why; nothing to preview
             after = values.get("after")
             if after not in enc.fighters:
                 return Preview(error="choose the fighter to act after")

@@ -541,6 +541,8 @@ def test_a_turn_is_held_before_its_action_and_move_not_after() -> None:
     assert turn_of(engine) == "miguel" and hold_offered(engine, "miguel") == ""
     assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=0)).ok
     assert hold_offered(engine, "miguel") == "a roll is waiting: make it first"
+    preview = engine.ruleset.preview(engine.encounter, "hold-turn", "miguel", {"after": "ana"})
+    assert preview.lines == () and not preview.error
     out = engine.apply(c.HoldTurn(after="ana"))
     assert out.error == "Miguel cannot hold the turn: a roll is waiting: make it first"
     assert turn_of(engine) == "miguel" and engine.encounter.state.roll is not None
