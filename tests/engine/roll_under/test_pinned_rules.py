@@ -120,8 +120,9 @@ def test_holding_the_turn_is_previewed_and_a_new_round_waits_for_the_end_of_this
     before the next starts (docs/rulesets/roll-under.md#initiative)."""
     engine = fight()
     start(engine, miguel=20, ana=20)
-    preview = engine.ruleset.preview(engine.encounter, "hold-turn", "miguel", {"after": "ana"})
-    assert preview.lines == ("Miguel waits and acts right after Ana's turn",)
+    assert turn_of(engine) == "rent-a-cop"
+    preview = engine.ruleset.preview(engine.encounter, "hold-turn", "rent-a-cop", {"after": "ana"})
+    assert preview.lines == ("Rent-A-Cop waits and acts right after Ana's turn",)
     assert engine.apply(c.StartRound()).error == "finish this round first (End Round)"
 
 
