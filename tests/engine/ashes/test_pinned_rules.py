@@ -435,3 +435,18 @@ def test_the_action_is_held_before_it_is_used_and_only_for_lower_initiatives() -
         "already used this round's offensive action (Lightsaber)"
     assert engine.apply(c.HoldTurn(after="trooper")).error == \
         "Ben cannot hold the turn: already used this round's offensive action (Lightsaber)"
+
+
+def test_the_surprise_round_is_a_round_for_durations() -> None:
+    """The text's surprise round is a round of its own ("The next round, Solo goes
+    first"): its end ends round 1, and what counts down at the end of each round counts
+    then (docs/rulesets/ashes.md#surprise-round)."""
+    engine = fight()
+    assert engine.apply(ash.SetInitiator(fighter_id="vader")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.apply(c.AddCondition(fighter_id="han", name="Blinded", duration="rounds",
+                                       rounds=2, tick="round-end")).ok
+    assert engine.apply(c.NextStep()).ok
+    assert engine.encounter.state.stage == "round-over"
+    assert [(e.kind, e.text) for e in engine.session.log[-1].events] == [
+        ("round-end", "Round 1: every turn is taken"), ("note", "Han: Blinded, 1 round left")]
