@@ -229,7 +229,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             ctx.fail(f"no turn {slot_id!r} this round")
         why = self.hold_refusal(ctx.enc, slot.fighter_id)
         if not why and slot_id != order.current:
-            why = "only on the fighter's own turn"
+            why = "only the turn going on now can be held"
         if why:
             ctx.fail(f"{ctx.enc.name_of(slot.fighter_id)} cannot hold the turn: {why}")
         was_current = order.current == slot_id
@@ -365,7 +365,9 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         if state.pending is not None:
             return "answer the question first"
         fighter = enc.fighters.get(fighter_id)
-        return self.turn_used(enc, fighter) if fighter is not None else ""
+        if fighter is None:  # removed during their own turn: the turn only passes
+            return "no longer in the fight"
+        return self.turn_used(enc, fighter)
 
     def hold_form(self, enc: Encounter, fighter_id: str) -> ActionForm:
         """Hold this turn to act right after another fighter's next turn; the choices are
@@ -375,10 +377,10 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         later: tuple[tuple[str, str], ...] = ()
         if not why:
             slot = turns.current_slot(order)
+            assert slot is not None  # hold_refusal found this fighter's turn going on
             waiting = [s.fighter_id for s in turns.slots(order)
                        if not s.acted and s.fighter_id != fighter_id and s.id != order.current]
-            refusals = {fid: self.may_hold(enc, order, slot, fid) if slot else None
-                        for fid in dict.fromkeys(waiting)}
+            refusals = {fid: self.may_hold(enc, order, slot, fid) for fid in dict.fromkeys(waiting)}
             later = tuple((fid, enc.name_of(fid)) for fid, no in refusals.items() if not no)
             if not waiting:
                 why = "nobody else has a turn left this round"

@@ -29,7 +29,7 @@ from fightdesk.engine.player_view import public_fight
 from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
 from fightdesk.engine.simulate import play_fight
 from fightdesk.engine.tables import TableProblem, default_tables, table_from_data
-from fightdesk.engine.turns import current_fighter
+from fightdesk.engine.turns import current_fighter, slots
 from fightdesk.storage.sessions import demo_session
 from tests.drill_ruleset import DrillEngine, DrillRuleset, Strike, drill_engine, drill_session
 
@@ -556,3 +556,32 @@ def test_no_hold_while_the_fighters_own_roll_waits() -> None:
     assert out.error == "Kaede cannot hold the turn: a roll is waiting: make it first"
     assert current_fighter(engine.encounter.state.turns) == "kaede"
     assert engine.encounter.state.roll is not None
+
+
+def test_the_last_turn_taken_ends_the_round_in_the_gms_words() -> None:
+    """After the last turn the round is over: the step's summary and its log line say
+    every turn is taken, a round end (what autosave and the summaries read)."""
+    engine = drill_engine()
+    _start(engine)
+    last = [s.fighter_id for s in slots(engine.encounter.state.turns)][-1]
+    assert engine.apply(c.AddCondition(fighter_id=last, name="Dazed", duration="until-turn-end",
+                                       until_fighter=last)).ok
+    while engine.encounter.state.stage == "turns":
+        assert engine.apply(c.NextStep()).ok
+    entry = engine.session.log[-1]
+    name = engine.encounter.name_of(last)
+    assert entry.summary == "Round 1: every turn is taken"
+    assert [(e.kind, e.text) for e in entry.events] == [
+        ("condition-off", f"{name} is no longer dazed"),
+        ("round-end", "Round 1: every turn is taken")]
+
+
+def test_a_fighter_removed_during_their_turn_cannot_hold_it() -> None:
+    """The turn of a fighter taken out of the fight only passes."""
+    engine = drill_engine()
+    _start(engine)
+    assert current_fighter(engine.encounter.state.turns) == "kaede"
+    assert engine.apply(c.RemoveFighter(fighter_id="kaede")).ok
+    out = engine.apply(c.HoldTurn(after="brannock"))
+    assert out.error is not None and out.error.endswith("cannot hold the turn: no longer in the fight")
+    assert engine.apply(c.NextStep()).ok

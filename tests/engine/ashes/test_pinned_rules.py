@@ -450,3 +450,13 @@ def test_the_surprise_round_is_a_round_for_durations() -> None:
     assert engine.encounter.state.stage == "round-over"
     assert [(e.kind, e.text) for e in engine.session.log[-1].events] == [
         ("round-end", "Round 1: every turn is taken"), ("note", "Han: Blinded, 1 round left")]
+
+
+def test_an_offensive_action_lost_to_the_half_hp_rule_cannot_be_held() -> None:
+    """Losing half the HP in a round costs the offensive action, and with it the hold
+    (docs/rulesets/ashes.md#holding, docs/rulesets/ashes.md#hit-points)."""
+    engine = fight(han={"max_hp": 11})  # half, rounded up: 6
+    assert engine.apply(c.StartRound()).ok
+    assert engine.apply(ash.Damage(fighter_id="han", amount=6)).ok
+    assert hold_offered(engine, "han") == \
+        "no offensive action left to hold (lost: reeling from half HP lost this round)"

@@ -465,3 +465,13 @@ def test_a_turn_is_held_only_while_this_rounds_action_is_unused() -> None:
         "Rook cannot hold the turn: no action left this round to hold"
     go_to(engine, "bandit-2")
     assert hold_offered(engine, "bandit-2") == "no action left this round to hold"
+
+
+def test_no_hold_while_a_question_of_the_turn_waits() -> None:
+    """The attacker's choice after a failed parry with a weapon is part of the turn: no
+    hold until it is answered (docs/rulesets/d100.md#holding)."""
+    engine = started()
+    parried_with_the_club(engine, 20)
+    assert hold_offered(engine, "rook") == "answer the question first"
+    assert engine.apply(c.HoldTurn(after="vesna")).error == \
+        "Rook cannot hold the turn: answer the question first"

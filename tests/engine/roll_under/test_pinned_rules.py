@@ -557,3 +557,19 @@ def test_a_turn_is_held_before_its_action_and_move_not_after() -> None:
     assert hold_offered(engine, "ana") == "already moved this turn"
     assert engine.apply(c.HoldTurn(after="mook-1")).error == \
         "Ana cannot hold the turn: already moved this turn"
+
+
+def test_only_the_turn_going_on_is_held() -> None:
+    """A hold names the turn going on; another fighter's waiting turn, or the turn
+    holder's own later turn, is not held (the GM drags those instead)
+    (docs/rulesets/roll-under.md#holding)."""
+    engine = fight()
+    start(engine, miguel=20, ana=20)
+    assert turn_of(engine) == "rent-a-cop"
+    out = engine.apply(c.HoldTurn(after="ana", slot_id="enforcer#2"))
+    assert out.error == "Enforcer cannot hold the turn: only on the fighter's own turn"
+    assert engine.apply(c.NextStep()).ok and turn_of(engine) == "enforcer"
+    out = engine.apply(c.HoldTurn(after="ana", slot_id="enforcer#2"))
+    assert out.error == "Enforcer cannot hold the turn: only the turn going on now can be held"
+    assert engine.apply(c.HoldTurn(after="ana", slot_id="enforcer")).ok
+    assert turn_of(engine) == "enforcer"  # the extra turn comes next
