@@ -585,3 +585,25 @@ def test_a_fighter_removed_during_their_turn_cannot_hold_it() -> None:
     out = engine.apply(c.HoldTurn(after="brannock"))
     assert out.error is not None and out.error.endswith("cannot hold the turn: no longer in the fight")
     assert engine.apply(c.NextStep()).ok
+
+
+def test_no_hold_while_a_question_waits_and_only_the_turn_going_on() -> None:
+    """A question waiting in the middle of a turn is answered before the turn is held; a
+    hold names the turn going on, not another waiting turn, nor the holder's own later
+    turn (the GM drags those)."""
+    from fightdesk.engine.turns import TurnSlot
+
+    engine = drill_engine()
+    _start(engine)
+    enc = engine.encounter
+    assert current_fighter(enc.state.turns) == "kaede"
+    enc.state.pending = Decision(id="a-question", prompt="Which way?", choices=[
+        Choice(id="left", label="Left")])
+    assert _hold_offered(engine, "kaede") == "answer the question first"
+    enc.state.pending = None
+    enc.state.turns.sections[-1].slots.append(TurnSlot(id="kaede#2", fighter_id="kaede"))
+    out = engine.apply(c.HoldTurn(after="brannock", slot_id="kaede#2"))
+    assert out.error == "Kaede cannot hold the turn: only the turn going on now can be held"
+    out = engine.apply(c.HoldTurn(after="kaede", slot_id="brannock"))
+    assert out.error == "Brannock cannot hold the turn: only on the fighter's own turn"
+    assert _hold_offered(engine, "kaede") == ""
