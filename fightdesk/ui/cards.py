@@ -179,9 +179,12 @@ class FighterCard(QFrame):
         layout.invalidate()
         need = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
             else layout.totalSizeHint().height()
-        if self.minimumHeight() != need:
-            self.setMinimumHeight(need)
-        self.updateGeometry()
+        # The height the grid gives the card (its size hint), fixed: Qt then tells the grid
+        # only when that height changes, not each time a line of the card reads anew (the
+        # grid would lay out every card again, hundreds in a big fight, on every click).
+        height = max(need, layout.totalSizeHint().height())
+        if self.minimumHeight() != height or self.maximumHeight() != height:
+            self.setFixedHeight(height)
 
     def hasHeightForWidth(self) -> bool:
         # The card's width is fixed by the view and its height set by fit_height(): the
@@ -298,6 +301,9 @@ class FighterCard(QFrame):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and getattr(self, "_look", None) is not None:
             self._set_out(self._out)
+        elif event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange) \
+                and getattr(self, "_look", None) is not None:
+            self.fit_height()  # its lines' heights changed: so does the fixed height
 
     def _set_out(self, out: bool) -> None:
         self._out = out

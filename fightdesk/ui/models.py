@@ -400,6 +400,10 @@ class LogModel(QAbstractItemModel):
         rest = new[taken:]
         starts = [len(self._entries) + n for n, entry in enumerate(rest)
                   if n == 0 or entry.step != rest[n - 1].step]
+        # The oldest rows drop off the top first: the tree then lays out and repaints
+        # once for the click, when the view follows the new end (a removal after the
+        # insert would have it lay out and repaint whole a second time).
+        self._drop_oldest(len(self._starts) - self._first + len(starts) - self._size)
         rows = len(self._starts) - self._first
         self.beginInsertRows(QModelIndex(), rows, rows + len(starts) - 1)
         self._entries.extend(rest)
@@ -436,17 +440,23 @@ class LogModel(QAbstractItemModel):
         rows = len(self._starts) - self._first
         root = QModelIndex()
         if rows > self._size:
-            gone = rows - self._size
-            self.beginRemoveRows(root, 0, gone - 1)
-            self._first += gone
-            for action in [a for a in self._lines if a < self._first]:
-                del self._lines[action]
-            self.endRemoveRows()
+            self._drop_oldest(rows - self._size)
         elif rows < self._size and self._first:
             back = min(self._size - rows, self._first)
             self.beginInsertRows(root, 0, back - 1)
             self._first -= back
             self.endInsertRows()
+
+    def _drop_oldest(self, count: int) -> None:
+        """Take the ``count`` oldest rows off the top (``show_earlier`` brings them back)."""
+        count = min(count, len(self._starts) - self._first)
+        if count <= 0:
+            return
+        self.beginRemoveRows(QModelIndex(), 0, count - 1)
+        self._first += count
+        for action in [a for a in self._lines if a < self._first]:
+            del self._lines[action]
+        self.endRemoveRows()
 
     # --- Qt ------------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
