@@ -258,6 +258,27 @@ class StackModel(_ViewRowsModel):
         assert self.engine is not None
         return [(row.id, row) for row in self.engine.ruleset.stack(self.engine.encounter)]
 
+    def multiData(self, index: Index, roleDataSpan: Any) -> None:
+        """The table's delegate asks for seven roles per cell at once: one call into
+        Python per cell instead of seven (the stack is painted on every change of it)."""
+        row = index.row()
+        value = self._rows[row] if index.isValid() and 0 <= row < len(self._rows) else None
+        column = index.column()
+        for role_data in roleDataSpan:
+            role = role_data.role()
+            if value is None:
+                answer = None
+            elif role == ItemRole:
+                answer = value
+            elif role == KeyRole:
+                answer = self._keys[row]
+            else:
+                answer = self._cell(value, column, role)
+            if answer is None:
+                role_data.clearData()
+            else:
+                role_data.setData(answer)
+
     def _cell(self, row: Any, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             values = (row.fighter, row.action, row.source,
