@@ -285,10 +285,13 @@ class FighterCard(QFrame):
             if card.out:
                 bits.append("out")
             text = "  ·  ".join(bits)
-            radio.setText(text)
+            # A member whose line reads the same is left alone (a step changes one or two
+            # of a group's twelve): its tooltip is not made again.
+            if radio.text() != text:
+                radio.setText(text)
+                _set_tip(radio, text)
             if radio.property("fighter_id") != card.fighter_id:
                 radio.setProperty("fighter_id", card.fighter_id)
-            _set_tip(radio, text)
             radio.setChecked(card.fighter_id == selected)
         if self._member_radios and self._member_buttons.checkedButton() is None:
             standing = [r for r, c in zip(self._member_radios, cards, strict=True) if not c.out]
