@@ -214,9 +214,13 @@ def test_the_stack_tables_columns_fit_a_change_before_it_is_painted(
     rows = (_row("Kaede", "Jab", "die 7", "3", "1", "one action die", "\N{EM DASH}"),
             _row("Kaede", "Spinning Piledriver (grapple)", "die 10 and 2 EP",
                  "12", "2", "2 EP", "Kaede's Jab"))
-    for step in ("add", "add", "take", "take"):
+    for step in ("add", "add", "grow", "take", "take"):
         if step == "add":
             stack.appendRow(rows[stack.rowCount()])
+        elif step == "grow":  # a row that stays reads longer (what it interrupts now)
+            item = stack.item(0, 6)
+            assert item is not None
+            item.setText("Kaede's Spinning Piledriver (grapple)")
         else:
             stack.takeRow(stack.rowCount() - 1)
         # Before the event loop runs (before any paint), the columns already are what a
