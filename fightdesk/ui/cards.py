@@ -255,13 +255,18 @@ class FighterCard(QFrame):
         self.dice.setText(f"Dice: {dice}" if dice else "")
         self.dice.setVisible(bool(dice))
         self._show_members(cards if grouped else [])
-        self._acting = any(c.acting for c in cards)
+        acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)
         self._set_out(out)
         # A line shown or hidden changes the card's height: the grid must hear of it
         # (else it keeps the old height and squashes the buttons and the health bar).
         self.fit_height()
-        self.update()
+        if acting != self._acting:
+            # The outline of whose turn it is: the card's own picture. Every line and
+            # button repaints itself when it changes; the whole card (a group's twelve
+            # lines) is painted again only for this.
+            self._acting = acting
+            self.update()
 
     def _show_members(self, cards: list[Card]) -> None:
         selected = self.selected_fighter() if self._member_radios else None
