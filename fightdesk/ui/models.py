@@ -202,12 +202,17 @@ class FightersModel(_ViewRowsModel):
         assert self.engine is not None
         enc = self.engine.encounter
         ruleset = self.engine.ruleset
-        self._groups = {
-            fid: (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
-            for fid, f in enc.fighters.items() if f.group
-        }
+        # One pass over the fighters (200 in a big fight, on every click): the groups,
+        # and whether anyone is hidden from the players.
+        groups: dict[str, tuple[str, str]] = {}
+        hidden = False
+        for fid, f in enc.fighters.items():
+            if f.group:
+                groups[fid] = (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
+            hidden = hidden or f.hidden
+        self._groups = groups
         cards = ruleset.cards(enc)
-        if any(f.hidden for f in enc.fighters.values()):
+        if hidden:
             cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
                      for fid, card in cards]
         return list[tuple[Hashable, Any]](cards)
