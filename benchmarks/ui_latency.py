@@ -1,7 +1,7 @@
 """UI latency: a GM's click, from the command to the models updated and the window
 repainted, as the log grows and as the fight grows.
 
-    python benchmarks/ui_latency.py [--quick] [--repeats 15] [--json]
+    python benchmarks/ui_latency.py [--quick] [--repeats 15] [--json] [--window-share]
 
 A street-fighter fight of F fighters (the demo's, three more named fighters, and the rest
 weenies in groups of 12) is shown in the real main window, offscreen at 1280x800, with a
@@ -16,6 +16,8 @@ and the fight at 50, 200 and 400 fighters (100 entries). Reports medians and the
 of the goals (issue 16): every click at 10,000 entries within 1.2x of the same at 100,
 and at most 16 ms (one frame); revert over 50 steps within 2x of one undo. ``--json``
 prints the rows as JSON ({"measure", "median_ms", "ratio", "goal", "met"}).
+``--window-share`` measures only 200 fighters and 100 entries, each click split in
+processor time into its own code and the window's layout and paint (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -317,6 +319,66 @@ def measure(app: QApplication, configs: list[tuple[int, int]],
     return results
 
 
+def window_share(app: QApplication, repeats: int) -> list[dict[str, Any]]:
+    """Each click at 200 fighters and 100 log entries split in two, in processor time
+    (not the wall clock, which a busy machine swamps): the click's own code (the engine,
+    the models, the views' refresh) and the window's share (Qt's layout and paint of
+    what changed, in ``processEvents``); with the paint events and the area painted."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class PaintCounter(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.paints = 0
+            self.area = 0
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                self.paints += 1
+                self.area += sum(r.width() * r.height() for r in event.region())  # type: ignore[attr-defined]
+            return False
+
+    fight = Fight(app, 200, LOG_AXIS[0])
+    counter = PaintCounter()
+    app.installEventFilter(counter)
+    taken: list[tuple[float, float, int, int]] = []
+
+    def timed(_self: Fight, click: Any) -> float:
+        paints, area = counter.paints, counter.area
+        t0 = time.process_time()
+        click()
+        t1 = time.process_time()
+        app.processEvents()
+        app.processEvents()
+        t2 = time.process_time()
+        taken.append((t1 - t0, t2 - t1, counter.paints - paints, counter.area - area))
+        return t2 - t0
+
+    fight.timed = timed.__get__(fight)  # type: ignore[method-assign]
+    order = ("act", "interrupt", "undo", "redo", "next phase")  # as sample() clicks
+    split: dict[str, list[tuple[float, float, int, int]]] = {name: [] for name in order}
+    times: dict[str, list[float]] = {name: [] for name in CLICKS}
+    for _ in range(repeats):
+        before = {name: len(v) for name, v in times.items()}
+        taken.clear()
+        if not fight.sample(times):
+            break
+        done = [name for name in order if len(times[name]) > before[name]]
+        for name, sample in zip(done, taken, strict=True):
+            split[name].append(sample)
+    app.removeEventFilter(counter)
+    fight.close()
+    rows = []
+    for name, samples in split.items():
+        if samples:
+            rows.append({"click": name,
+                         "code_ms": round(statistics.median(s[0] for s in samples) * 1000, 2),
+                         "window_ms": round(statistics.median(s[1] for s in samples) * 1000, 2),
+                         "paints": statistics.median(s[2] for s in samples),
+                         "painted_mpx": round(statistics.median(s[3] for s in samples) / 1e6, 3)})
+    return rows
+
+
 def rows_for(results: dict[tuple[int, int], dict[str, float]]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
 
@@ -364,11 +426,24 @@ def main() -> int:
                         help="samples per click and configuration (default 5; 3 with --quick)")
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--window-share", action="store_true",
+                        help="only the window's share of each click at 200 fighters (processor "
+                             "time of the click's code and of Qt's layout and paint, the paints)")
     args = parser.parse_args()
     repeats = args.repeats or (3 if args.quick else 5)
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    if args.window_share:
+        measure(app, [(50, LOG_AXIS[0])], 1)  # warm up: imports, caches, fonts
+        share = window_share(app, max(repeats, 10))
+        if args.json:
+            print(json.dumps(share, indent=1))
+            return 0
+        for r in share:
+            print(f"{r['click']:<10}  code {r['code_ms']:6.2f} ms  window {r['window_ms']:6.2f} ms  "
+                  f"{r['paints']:4.0f} paints  {r['painted_mpx']:.3f} Mpx")
+        return 0
     configs = [(200, n) for n in LOG_AXIS] + [(f, LOG_AXIS[0]) for f in FIGHTER_AXIS if f != 200]
     measure(app, [(50, LOG_AXIS[0])], 1)  # warm up: imports, caches, fonts
     results = measure(app, configs, repeats)

@@ -179,9 +179,12 @@ class FighterCard(QFrame):
         layout.invalidate()
         need = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
             else layout.totalSizeHint().height()
-        if self.minimumHeight() != need:
-            self.setMinimumHeight(need)
-        self.updateGeometry()
+        # The height the grid gives the card (its size hint), fixed: Qt then tells the grid
+        # only when that height changes, not each time a line of the card reads anew (the
+        # grid would lay out every card again, hundreds in a big fight, on every click).
+        height = max(need, layout.totalSizeHint().height())
+        if self.minimumHeight() != height or self.maximumHeight() != height:
+            self.setFixedHeight(height)
 
     def hasHeightForWidth(self) -> bool:
         # The card's width is fixed by the view and its height set by fit_height(): the
@@ -252,13 +255,18 @@ class FighterCard(QFrame):
         self.dice.setText(f"Dice: {dice}" if dice else "")
         self.dice.setVisible(bool(dice))
         self._show_members(cards if grouped else [])
-        self._acting = any(c.acting for c in cards)
+        acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)
         self._set_out(out)
         # A line shown or hidden changes the card's height: the grid must hear of it
         # (else it keeps the old height and squashes the buttons and the health bar).
         self.fit_height()
-        self.update()
+        if acting != self._acting:
+            # The outline of whose turn it is: the card's own picture. Every line and
+            # button repaints itself when it changes; the whole card (a group's twelve
+            # lines) is painted again only for this.
+            self._acting = acting
+            self.update()
 
     def _show_members(self, cards: list[Card]) -> None:
         selected = self.selected_fighter() if self._member_radios else None
@@ -282,10 +290,13 @@ class FighterCard(QFrame):
             if card.out:
                 bits.append("out")
             text = "  ·  ".join(bits)
-            radio.setText(text)
+            # A member whose line reads the same is left alone (a step changes one or two
+            # of a group's twelve): its tooltip is not made again.
+            if radio.text() != text:
+                radio.setText(text)
+                _set_tip(radio, text)
             if radio.property("fighter_id") != card.fighter_id:
                 radio.setProperty("fighter_id", card.fighter_id)
-            _set_tip(radio, text)
             radio.setChecked(card.fighter_id == selected)
         if self._member_radios and self._member_buttons.checkedButton() is None:
             standing = [r for r, c in zip(self._member_radios, cards, strict=True) if not c.out]
@@ -298,6 +309,9 @@ class FighterCard(QFrame):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and getattr(self, "_look", None) is not None:
             self._set_out(self._out)
+        elif event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange) \
+                and getattr(self, "_look", None) is not None:
+            self.fit_height()  # its lines' heights changed: so does the fixed height
 
     def _set_out(self, out: bool) -> None:
         self._out = out

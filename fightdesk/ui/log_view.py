@@ -322,7 +322,9 @@ class LogView(QWidget):
         """The selected action in full, scrolled to the entry of the selected line. Only
         on a selection change, never per new log entry: the tree stays fast."""
         shown = self._shown
-        if not (step and len(step) == len(shown)
+        # Nothing selected before and after (a new line at the end, an undo): the empty
+        # pane is not set anew, which would repaint it on every click.
+        if not (len(step) == len(shown)
                 and all(a is b for a, b in zip(step, shown, strict=True))):
             self._shown = step
             self.details.setHtml("".join(entry_html(entry) for entry in step))

@@ -790,7 +790,8 @@ class MainWindow(QMainWindow):
         # The round and phase or turn in large type; the small line beside the buttons
         # says what the fight waits for (the ruleset's status), or the state again.
         self.round_title.setText(state)
-        self.round_title.setToolTip(state)
+        if self.round_title.toolTip() != state:  # each set sends the label an event
+            self.round_title.setToolTip(state)
         status = controls.status if controls.status and controls.status not in state else ""
         self.state_label.setText(status)
         self.cards.set_empty_hint(
@@ -902,7 +903,8 @@ class MainWindow(QMainWindow):
         shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
                                    self.forward_button.width() - 20)
         self.forward_button.setText(shown.replace("&", "&&"))
-        self.forward_button.setToolTip(f"{label} (F4)")
+        if self.forward_button.toolTip() != f"{label} (F4)":
+            self.forward_button.setToolTip(f"{label} (F4)")
         can_pass = actor is not None and controls.can_next_step
         self.pass_action.setEnabled(can_pass)
         pass_text = controls.next_step_label if can_pass else "Pass"

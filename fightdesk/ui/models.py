@@ -172,8 +172,8 @@ class _ViewRowsModel(QAbstractTableModel):
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+            return _NO_FLAGS
+        return _EVENT_FLAGS  # combined once: the view asks for every cell it paints
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -202,12 +202,17 @@ class FightersModel(_ViewRowsModel):
         assert self.engine is not None
         enc = self.engine.encounter
         ruleset = self.engine.ruleset
-        self._groups = {
-            fid: (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
-            for fid, f in enc.fighters.items() if f.group
-        }
+        # One pass over the fighters (200 in a big fight, on every click): the groups,
+        # and whether anyone is hidden from the players.
+        groups: dict[str, tuple[str, str]] = {}
+        hidden = False
+        for fid, f in enc.fighters.items():
+            if f.group:
+                groups[fid] = (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
+            hidden = hidden or f.hidden
+        self._groups = groups
         cards = ruleset.cards(enc)
-        if any(f.hidden for f in enc.fighters.values()):
+        if hidden:
             cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
                      for fid, card in cards]
         return list[tuple[Hashable, Any]](cards)
@@ -257,6 +262,27 @@ class StackModel(_ViewRowsModel):
     def _fetch(self) -> list[tuple[Hashable, Any]]:
         assert self.engine is not None
         return [(row.id, row) for row in self.engine.ruleset.stack(self.engine.encounter)]
+
+    def multiData(self, index: Index, roleDataSpan: Any) -> None:
+        """The table's delegate asks for seven roles per cell at once: one call into
+        Python per cell instead of seven (the stack is painted on every change of it)."""
+        row = index.row()
+        value = self._rows[row] if index.isValid() and 0 <= row < len(self._rows) else None
+        column = index.column()
+        for role_data in roleDataSpan:
+            role = role_data.role()
+            if value is None:
+                answer = None
+            elif role == ItemRole:
+                answer = value
+            elif role == KeyRole:
+                answer = self._keys[row]
+            else:
+                answer = self._cell(value, column, role)
+            if answer is None:
+                role_data.clearData()
+            else:
+                role_data.setData(answer)
 
     def _cell(self, row: Any, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -400,6 +426,10 @@ class LogModel(QAbstractItemModel):
         rest = new[taken:]
         starts = [len(self._entries) + n for n, entry in enumerate(rest)
                   if n == 0 or entry.step != rest[n - 1].step]
+        # The oldest rows drop off the top first: the tree then lays out and repaints
+        # once for the click, when the view follows the new end (a removal after the
+        # insert would have it lay out and repaint whole a second time).
+        self._drop_oldest(len(self._starts) - self._first + len(starts) - self._size)
         rows = len(self._starts) - self._first
         self.beginInsertRows(QModelIndex(), rows, rows + len(starts) - 1)
         self._entries.extend(rest)
@@ -436,17 +466,23 @@ class LogModel(QAbstractItemModel):
         rows = len(self._starts) - self._first
         root = QModelIndex()
         if rows > self._size:
-            gone = rows - self._size
-            self.beginRemoveRows(root, 0, gone - 1)
-            self._first += gone
-            for action in [a for a in self._lines if a < self._first]:
-                del self._lines[action]
-            self.endRemoveRows()
+            self._drop_oldest(rows - self._size)
         elif rows < self._size and self._first:
             back = min(self._size - rows, self._first)
             self.beginInsertRows(root, 0, back - 1)
             self._first -= back
             self.endInsertRows()
+
+    def _drop_oldest(self, count: int) -> None:
+        """Take the ``count`` oldest rows off the top (``show_earlier`` brings them back)."""
+        count = min(count, len(self._starts) - self._first)
+        if count <= 0:
+            return
+        self.beginRemoveRows(QModelIndex(), 0, count - 1)
+        self._first += count
+        for action in [a for a in self._lines if a < self._first]:
+            del self._lines[action]
+        self.endRemoveRows()
 
     # --- Qt ------------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008

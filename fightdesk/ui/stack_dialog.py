@@ -143,6 +143,9 @@ class InterruptStackDialog(QDialog):
         # same mode, has the header size every column to its contents again).
         if header.sectionSize(0) != widest + 24:
             header.resizeSection(0, widest + 24)
+        # The other columns fit their contents now, not on a timer after the table has
+        # been painted (the table would then be painted whole a second time).
+        header.resizeSections()
 
     # --- what the main window tells it -------------------------------------------------------
     def set_decision_widget(self, widget: QWidget) -> None:

@@ -486,7 +486,10 @@ class TimelineView(QAbstractScrollArea):
             painter.fillRect(QRect(rect.left(), rect.bottom(), rect.width(), 1), grid)
         self._paint_chips(painter, tl, lanes, header)
         self._paint_titles(painter, tl, rects, lanes)
-        self._paint_header(painter, tl, header, grid)
+        # A repaint of lanes only (a step changed them) leaves the header out: all of it
+        # would be clipped away, and its labels cost more than a lane.
+        if event.rect().top() < header:
+            self._paint_header(painter, tl, header, grid)
 
     def _paint_chips(self, painter: QPainter, tl: Timeline, lanes: range, header: int) -> None:
         """The chips of the lanes in view, each copied from its cached picture: drawing
