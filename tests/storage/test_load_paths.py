@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
-from fightdesk.engine.model import SCHEMA_VERSION, LogEntry, Session
+from fightdesk.engine.model import SCHEMA_VERSION, LogEntry, Session, new_encounter
+from fightdesk.engine.rulesets import KNOWN_RULESETS
 from fightdesk.storage import sessions
 from fightdesk.storage.files import FileProblem
 from fightdesk.storage.journal import ApplyRecord, read_journal
@@ -115,3 +117,35 @@ def test_a_second_schema_version_takes_the_full_path(played: Engine) -> None:
     assert sessions._current_session(twice, Session, SCHEMA_VERSION) is None
     with pytest.raises(FileProblem, match="whole number"):
         sessions.session_from_json(twice, "fight.json")
+
+
+@pytest.mark.parametrize("ruleset", KNOWN_RULESETS)
+def test_a_fight_without_its_options_and_round_state_gets_its_rulesets_empty_ones(
+        ruleset: str) -> None:
+    """They are filled in once the fight is built (not by a validator that would turn the
+    whole fight into Python dicts before reading it): the same on both paths."""
+    data = json.loads(session_to_json(Session.begin(new_encounter(ruleset, "Test"))))
+    for root in ("encounter", "start"):
+        del data[root]["options"], data[root]["state"]
+    text = json.dumps(data)
+    direct = sessions._current_session(text, Session, SCHEMA_VERSION)
+    assert direct is not None and direct == Session.model_validate(data)
+    for enc in (direct.encounter, direct.start):
+        assert enc.options.ruleset == enc.state.ruleset == ruleset
+        assert enc.options == new_encounter(ruleset).options
+        assert enc.state == new_encounter(ruleset).state
+
+
+def test_a_given_part_of_another_ruleset_is_refused_when_the_other_is_left_out(
+        tmp_path: Path) -> None:
+    data = json.loads(session_to_json(Session.begin(new_encounter("d100", "Test"))))
+    del data["encounter"]["state"]
+    data["encounter"]["options"] = {"ruleset": "ashes"}
+    with pytest.raises(ValidationError, match="options are for ashes, but this is a d100 fight"):
+        Session.model_validate(data)
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FileProblem) as caught:
+        load_session(path)
+    assert caught.value.field == "encounter.options.ruleset"
+    assert caught.value.problem == "this part is for ashes, but the fight is d100"
