@@ -5,6 +5,7 @@ fight and the same messages (issue 16 made the first one for speed)."""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from fightdesk.storage import sessions
 from fightdesk.storage.files import FileProblem
 from fightdesk.storage.journal import ApplyRecord, read_journal
 from fightdesk.storage.sessions import demo_session, load_session, save_session, session_to_json
+from fightdesk.storage.trust import HistoryProblem
 
 
 @pytest.fixture
@@ -149,3 +151,20 @@ def test_a_given_part_of_another_ruleset_is_refused_when_the_other_is_left_out(
         load_session(path)
     assert caught.value.field == "encounter.options.ruleset"
     assert caught.value.problem == "this part is for ashes, but the fight is d100"
+
+
+def test_the_collector_is_on_again_after_a_load_and_after_a_refused_history(
+        played: Engine, tmp_path: Path) -> None:
+    """The checks and the history proof now run with the collector paused too."""
+    path = tmp_path / "fight.json"
+    save_session(played.session, path)
+    assert gc.isenabled()
+    assert load_session(path) == played.session and gc.isenabled()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change = next(ch for entry in data["log"] for ch in entry["changes"]
+                  if ch["key"] == "health")
+    change["before"] = change["before"] + 1
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(HistoryProblem):
+        load_session(path)
+    assert gc.isenabled()
