@@ -144,10 +144,8 @@ class Encounter(StateModel):
     @model_validator(mode="after")
     def _parts_agree(self) -> Encounter:
         for part in ("options", "state"):
-            held = getattr(self, part)
-            if held is None:
-                continue  # only while model_post_init fills the two in
-            found = held.ruleset
+            # A part is None only while model_post_init fills the two in: it agrees.
+            found = getattr(getattr(self, part), "ruleset", self.ruleset)
             if found != self.ruleset:
                 raise ValueError(
                     f"{part} are for {found}, but this is a {self.ruleset} fight"
