@@ -146,8 +146,31 @@ def bench_session(folder: Path, engine: Engine, events: int,
     print(f"         baseline, plain json of the same file: read+parse {read_base:.1f} ms "
           f"(load is {load / read_base:.1f}x), dump+write {write_base:.1f} ms "
           f"(save is {save / write_base:.1f}x)")
-    return {"session save": save, "session load": load}, {"load": load / read_base,
-                                                          "save": save / write_base}
+    load_cpu, read_cpu = load_against_parse_cpu(path, repeat)
+    print(f"         processor time, load and plain parse alternating: load {load_cpu:.1f} ms, "
+          f"read+parse {read_cpu:.1f} ms (load is {load_cpu / read_cpu:.2f}x; steadier than "
+          f"the wall clock on a busy machine)")
+    return ({"session save": save, "session load": load, "session load cpu": load_cpu},
+            {"load": load / read_base, "save": save / write_base, "load cpu": load_cpu / read_cpu})
+
+
+def load_against_parse_cpu(path: Path, repeat: int) -> tuple[float, float]:
+    """Median processor time of a session load and of a plain parse of the same file, taken
+    alternately (other processes on the machine slow both alike)."""
+    def parse() -> object:
+        with gc_paused():
+            return json.loads(path.read_text(encoding="utf-8"))
+
+    loads: list[float] = []
+    parses: list[float] = []
+    for _ in range(repeat):
+        for run, times in ((lambda: load_session(path), loads), (parse, parses)):
+            gc.collect()
+            start = time.process_time()
+            result = run()
+            times.append((time.process_time() - start) * 1000)
+            del result
+    return statistics.median(loads), statistics.median(parses)
 
 
 def json_baseline(path: Path, repeat: int) -> tuple[float, float]:
@@ -259,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
         size = f"{fighters} fighters, {counted:,} events"
         rows.append(row(f"session load ({size}) vs plain json parse", figures["session load"],
                         *at_most(ratios["load"], 2.0)))
+        rows.append(row(f"session load ({size}) vs plain json parse, processor time",
+                        figures["session load cpu"], ratios["load cpu"], "", None))
         rows.append(row(f"session save ({size}) vs plain json dump", figures["session save"],
                         *at_most(ratios["save"], 1.2)))
         rows.append(row(f"build the benchmark session ({size})", built * 1000, None,

@@ -109,7 +109,7 @@ class Encounter(StateModel):
 
     ruleset: str = "street-fighter"
     name: str = "Encounter"
-    # Never left at None: ``_empty_parts`` fills both in for the fight's ruleset.
+    # Never left at None: ``model_post_init`` fills both in for the fight's ruleset.
     options: RulesetOptions = None
     fighters: dict[str, Fighter] = Field(default_factory=dict)
     order: list[str] = Field(default_factory=list)
@@ -123,16 +123,14 @@ class Encounter(StateModel):
     # The fight's own copies of its roll tables, by id (engine/tables.py).
     tables: dict[str, RollTable] = Field(default_factory=dict)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _empty_parts(cls, data: Any) -> Any:
-        if isinstance(data, dict) and ("options" not in data or "state" not in data):
-            ruleset = data.get("ruleset", "street-fighter")
-            if ruleset in _OPTIONS:
-                data = dict(data)
-                data.setdefault("options", _OPTIONS[ruleset]())
-                data.setdefault("state", _ROUNDS[ruleset]())
-        return data
+    def model_post_init(self, context: Any, /) -> None:
+        """Options and round state left out are made empty for the fight's ruleset. Done
+        here, on the built fight, and not in a "before" validator: that would make
+        pydantic turn a whole fight read from JSON into Python dicts first (issue 16)."""
+        if self.options is None:
+            self.options = _OPTIONS[self.ruleset]()
+        if self.state is None:
+            self.state = _ROUNDS[self.ruleset]()
 
     @field_validator("ruleset")
     @classmethod
@@ -146,7 +144,8 @@ class Encounter(StateModel):
     @model_validator(mode="after")
     def _parts_agree(self) -> Encounter:
         for part in ("options", "state"):
-            found = getattr(self, part).ruleset
+            # A part is None only while model_post_init fills the two in: it agrees.
+            found = getattr(getattr(self, part), "ruleset", self.ruleset)
             if found != self.ruleset:
                 raise ValueError(
                     f"{part} are for {found}, but this is a {self.ruleset} fight"

@@ -144,20 +144,34 @@ class _Replay:
         self.enc = enc
         self._model = BaseModel
         self._changes = changes
+        # The field names of each model class met, looked up once for thousands of writes.
+        self._fields: dict[type, frozenset[str]] = {}
 
     def apply(self, change: Change) -> str | None:
         """Apply one change if it fits; else what is wrong (then nothing was applied)."""
         try:
             holder = self._changes.resolve(self.enc, change.target)
+            if change.op == "set" and isinstance(holder, self._model):
+                # Most writes: a field of a model, checked and written here in one go.
+                key = str(change.key)
+                if key not in self._field_names(type(holder)):
+                    return "is not a field"
+                problem = self._differs(getattr(holder, key), holder, change)
+                if problem is None:
+                    setattr(holder, key, change.after)  # validated by the model
+                return problem
             problem = self._before_problem(holder, change)
             if problem is None:
-                if change.op == "set" and isinstance(holder, self._model):
-                    setattr(holder, str(change.key), change.after)  # validated by the model
-                else:
-                    self._changes.apply_change(self.enc, change)
+                self._changes.apply_change(self.enc, change)
         except self._changes.MISFIT_ERRORS as exc:
             problem = _misfit_text(exc)
         return problem
+
+    def _field_names(self, model: type) -> frozenset[str]:
+        names = self._fields.get(model)
+        if names is None:
+            names = self._fields[model] = self._changes.field_names(model)
+        return names
 
     def _before_problem(self, holder: Any, change: Change) -> str | None:
         """What is wrong with the slot a change writes, before it is written."""
@@ -169,7 +183,7 @@ class _Replay:
                 return "adds past the end of the list"
             return None
         if isinstance(holder, self._model):
-            if str(key) not in self._changes.field_names(type(holder)):
+            if str(key) not in self._field_names(type(holder)):
                 return "is not a field"
             now = getattr(holder, str(key))
         elif isinstance(holder, list):
@@ -183,6 +197,10 @@ class _Replay:
             now = holder[key]
         else:
             return "is not something a change can write"
+        return self._differs(now, holder, change)
+
+    def _differs(self, now: Any, holder: Any, change: Change) -> str | None:
+        """What is wrong when the slot does not hold the change's ``before``."""
         if type(now) not in _PLAIN:
             now = self._changes.snapshot(now)
         if now != change.before or type(now) is not type(change.before):

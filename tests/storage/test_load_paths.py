@@ -5,19 +5,23 @@ fight and the same messages (issue 16 made the first one for speed)."""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
-from fightdesk.engine.model import SCHEMA_VERSION, LogEntry, Session
+from fightdesk.engine.model import SCHEMA_VERSION, LogEntry, Session, new_encounter
+from fightdesk.engine.rulesets import KNOWN_RULESETS
 from fightdesk.storage import sessions
 from fightdesk.storage.files import FileProblem
 from fightdesk.storage.journal import ApplyRecord, read_journal
 from fightdesk.storage.sessions import demo_session, load_session, save_session, session_to_json
+from fightdesk.storage.trust import HistoryProblem
 
 
 @pytest.fixture
@@ -115,3 +119,52 @@ def test_a_second_schema_version_takes_the_full_path(played: Engine) -> None:
     assert sessions._current_session(twice, Session, SCHEMA_VERSION) is None
     with pytest.raises(FileProblem, match="whole number"):
         sessions.session_from_json(twice, "fight.json")
+
+
+@pytest.mark.parametrize("ruleset", KNOWN_RULESETS)
+def test_a_fight_without_its_options_and_round_state_gets_its_rulesets_empty_ones(
+        ruleset: str) -> None:
+    """They are filled in once the fight is built (not by a validator that would turn the
+    whole fight into Python dicts before reading it): the same on both paths."""
+    data = json.loads(session_to_json(Session.begin(new_encounter(ruleset, "Test"))))
+    for root in ("encounter", "start"):
+        del data[root]["options"], data[root]["state"]
+    text = json.dumps(data)
+    direct = sessions._current_session(text, Session, SCHEMA_VERSION)
+    assert direct is not None and direct == Session.model_validate(data)
+    for enc in (direct.encounter, direct.start):
+        assert enc.options.ruleset == enc.state.ruleset == ruleset
+        assert enc.options == new_encounter(ruleset).options
+        assert enc.state == new_encounter(ruleset).state
+
+
+def test_a_given_part_of_another_ruleset_is_refused_when_the_other_is_left_out(
+        tmp_path: Path) -> None:
+    data = json.loads(session_to_json(Session.begin(new_encounter("d100", "Test"))))
+    del data["encounter"]["state"]
+    data["encounter"]["options"] = {"ruleset": "ashes"}
+    with pytest.raises(ValidationError, match="options are for ashes, but this is a d100 fight"):
+        Session.model_validate(data)
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FileProblem) as caught:
+        load_session(path)
+    assert caught.value.field == "encounter.options.ruleset"
+    assert caught.value.problem == "this part is for ashes, but the fight is d100"
+
+
+def test_the_collector_is_on_again_after_a_load_and_after_a_refused_history(
+        played: Engine, tmp_path: Path) -> None:
+    """The checks and the history proof now run with the collector paused too."""
+    path = tmp_path / "fight.json"
+    save_session(played.session, path)
+    assert gc.isenabled()
+    assert load_session(path) == played.session and gc.isenabled()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change = next(ch for entry in data["log"] for ch in entry["changes"]
+                  if ch["key"] == "health")
+    change["before"] = change["before"] + 1
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(HistoryProblem):
+        load_session(path)
+    assert gc.isenabled()
