@@ -11,7 +11,7 @@ fighters and shows them, but cannot start a fight or act.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import conditions, pending_roll, turns
@@ -332,6 +332,15 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             and enc.state.stage == "turns",
             out=self.is_out(f), group_size=size,
             health_field=f"status.{self.health_field}")
+
+    def card_reads(self, enc: Encounter) -> Callable[[str], Hashable]:
+        """Besides the fighter, the roster and the options, a turn ruleset's card reads
+        the round's stage and whether it is the fighter's turn (a subclass's card that
+        reads more says so here)."""
+        stage = enc.state.stage
+        acting = kept(enc, "turns:current-fighter", _current_fighter) \
+            if stage == "turns" else None
+        return lambda fid: (stage, fid == acting)
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         if not self.rules_built:

@@ -18,6 +18,7 @@ from pydantic import Field
 
 from .base import StateModel
 from .changes import Path
+from .derived import stamps
 
 if TYPE_CHECKING:
     from .model import Encounter
@@ -292,6 +293,11 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
     columns = tuple(sec.label for sec in order.sections)
     lanes: list[Lane] = []
     current_column: int | None = None
+    # A lane is kept until its slot, its fighter (``out`` reads only the fighter), the
+    # roster or the options change (derived.py): a next turn changes two lanes of 200.
+    entry = stamps(enc)
+    memo = entry.memo("turns:lanes") if clickable is None and label is None else None
+    common = (entry.part("roster"), entry.part("options"))
     for col, sec in enumerate(order.sections):
         for slot in sec.slots:
             fighter = enc.fighters.get(slot.fighter_id)
@@ -300,6 +306,14 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
             is_current = slot.id == order.current
             if is_current:
                 current_column = col
+            if memo is not None:
+                key = (col, sec.label, slot.fighter_id, slot.acted, slot.after, slot.extra,
+                       slot.free, slot.score, is_current,
+                       entry.fighters.get(slot.fighter_id, 0), common)
+                last = memo.get(slot.id)
+                if last is not None and last[0] == key:
+                    lanes.append(last[1])
+                    continue
             state: str = "acting" if is_current else ("done" if slot.acted else "waiting")
             text = label(slot) if label else _slot_label(enc, slot)
             tip = _slot_tip(enc, sec, slot, state)
@@ -307,7 +321,10 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
                         state=state,  # type: ignore[arg-type]
                         tooltip=tip,
                         clickable=clickable(slot) if clickable else is_current)
-            lanes.append(_lane(fighter.name, slot, chip, out(slot.fighter_id)))
+            lane = _lane(fighter.name, slot, chip, out(slot.fighter_id))
+            if memo is not None:
+                memo[slot.id] = (key, lane)
+            lanes.append(lane)
     return Timeline(columns=columns, lanes=tuple(lanes), current_column=current_column,
                     caption=caption, movable=True,
                     column_ids=tuple(sec.id for sec in order.sections))
