@@ -115,7 +115,7 @@ def kept(root: Any, name: str, work: Callable[[Any], T]) -> T:
     """``work(root)``, worked out once per state of ``root``."""
     answers = stamps(root).answers
     if name in answers:
-        return answers[name]  # type: ignore[no-any-return]
+        return answers[name]
     value = answers[name] = work(root)
     return value
 

@@ -233,3 +233,124 @@ def test_an_option_the_cards_read_changes_every_card() -> None:
     assert assert_fresh(engine, "alternative hp undone")["cards"] == before
     assert engine.redo()
     assert assert_fresh(engine, "alternative hp redone")["cards"] == after
+
+
+def _scaled(demo: str, n: int) -> Session:
+    """The demo's fighters copied round-robin into ``n`` (the engine benchmark's fights,
+    small): more fighters than a click writes, so kept pieces are read again."""
+    data = _demo(demo).start.model_dump(mode="json")
+    templates = [data["fighters"][fid] for fid in data["order"]]
+    fighters: dict[str, Any] = {}
+    for i in range(n):
+        fighter = {**templates[i % len(templates)]}
+        fighter.update(id=f"{fighter['id']}-{i}", name=f"{fighter['name']} {i}",
+                       side="pc" if i % 2 else "enemy")
+        fighters[fighter["id"]] = fighter
+    data.update(fighters=fighters, order=list(fighters))
+    return Session.begin(Encounter.model_validate(data))
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_kept_views_equal_fresh_ones_through_a_bigger_fight(demo: str) -> None:
+    """Twelve fighters played by the autopilot through stacks, phases or turns and
+    rounds, with undo and redo now and then."""
+    engine = Engine(_scaled(demo, 12))
+    rng = random.Random(7)
+    for number in range(70):
+        roll = rng.random()
+        if roll < 0.08 and engine.can_undo():
+            engine.undo()
+        elif roll < 0.12 and engine.can_redo():
+            engine.redo()
+        else:
+            command = engine.ruleset.autopilot(engine.encounter, rng)
+            if command is None:
+                break
+            assert engine.apply(command).ok
+        assert_fresh(engine, f"step {number}")
+
+
+def _phases(engine: Engine) -> str:
+    """Play street-fighter's autopilot until a fighter may act in a phase; who."""
+    from fightdesk.engine.rulesets.street_fighter.round import current_actor
+
+    rng = random.Random(2)
+    for _ in range(60):
+        enc = engine.encounter
+        actor = current_actor(enc)
+        if enc.state.stage == "phases" and actor is not None and not enc.state.stack \
+                and enc.state.pending is None:
+            return actor
+        command = engine.ruleset.autopilot(enc, rng)
+        assert command is not None
+        assert engine.apply(command).ok
+    raise AssertionError("no phase with a fighter to act")
+
+
+def test_street_fighter_held_dice_and_holds_stay_true_on_kept_chips_and_cards() -> None:
+    """A held die is clickable whenever a turn can be taken, whoever's turn it is, and
+    not while a stack resolves or a question waits; a held fighter's card names the
+    holder until the holder is out. Neither the held die's owner nor the held fighter is
+    written when that changes: their kept chips and cards must follow."""
+    engine = Engine(_scaled("demo_fight.json", 8))
+    actor = _phases(engine)
+    enc = engine.encounter
+    others = [fid for fid in enc.order if fid != actor and enc.fighters[fid].status.dice]
+    keeper, holder, held = others[:3]
+    assert engine.apply(c.SetValue(fighter_id=keeper, field="status.dice.0.state",
+                                   value="held")).ok
+    assert engine.apply(c.SetValue(fighter_id=holder, field="status.holding",
+                                   value={"target_id": held, "maneuver": "Bear Hug",
+                                          "limit": 3})).ok
+    views = assert_fresh(engine, "held die and hold set")
+    chip = next(ch for lane in views["timeline"].lanes for ch in lane.chips
+                if ch.fighter_id == keeper and ch.state == "held")
+    assert chip.clickable
+    assert any(cond.name.startswith("Held by") for cond in views[f"card {held}"].conditions)
+    assert engine.apply(c.SetValue(fighter_id=holder, field="status.health", value=0)).ok
+    views = assert_fresh(engine, "the holder is out")
+    assert not any(cond.name.startswith("Held by")
+                   for cond in views[f"card {held}"].conditions)
+    assert engine.undo()
+    views = assert_fresh(engine, "the holder back")
+    assert any(cond.name.startswith("Held by") for cond in views[f"card {held}"].conditions)
+    assert engine.redo()
+    assert_fresh(engine, "the holder out again")
+    rng = random.Random(4)
+    clickable_seen: set[bool] = set()
+    for number in range(40):
+        command = engine.ruleset.autopilot(engine.encounter, rng)
+        if command is None:
+            break
+        assert engine.apply(command).ok
+        views = assert_fresh(engine, f"step {number} after the held die and the hold")
+        clickable_seen |= {ch.clickable for lane in views["timeline"].lanes
+                           for ch in lane.chips if ch.fighter_id == keeper
+                           and ch.state == "held"}
+    assert clickable_seen == {True, False}
+
+
+def test_a_stunned_move_on_the_stack_shows_on_a_kept_card() -> None:
+    """Street-fighter's card says Stunned while the fighter's lost move is on the stack:
+    the stack is the round's state, not the fighter's, so a write to it alone (here a
+    rules transaction and its rollback) must reach the kept card."""
+    from fightdesk.engine.changes import Transaction
+    from fightdesk.engine.rulesets.street_fighter import commands as sf
+
+    engine = Engine(_scaled("demo_fight.json", 8))
+    actor = _phases(engine)
+    enc = engine.encounter
+    target = next(fid for fid in enc.order if enc.fighters[fid].side != enc.fighters[actor].side)
+    assert engine.apply(sf.Act(fighter_id=actor, maneuver="Jab", target_id=target)).ok
+    assert enc.state.stack
+    stunned = [cond.name for cond in dict(engine.ruleset.cards(enc))[actor].conditions]
+    assert "Stunned" not in stunned
+    tx = Transaction(enc)
+    move = enc.state.stack[0].model_dump(mode="json") | {"lost": True, "lost_why": "stunned"}
+    tx.set_item(("state", "stack"), 0, move)
+    assert "Stunned" in [cond.name for cond in dict(engine.ruleset.cards(enc))[actor].conditions]
+    assert_fresh(engine, "a move lost to a stun")
+    tx.rollback()
+    assert "Stunned" not in [cond.name
+                             for cond in dict(engine.ruleset.cards(enc))[actor].conditions]
+    assert_fresh(engine, "the stun taken back")

@@ -4,6 +4,7 @@ controls. Pure functions of the encounter: the UI calls them on every change."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from fractions import Fraction
@@ -11,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...changes import RuleViolation
+from ...derived import per_fighter, stamps
 from ...ruleset import (
     ActionForm,
     Card,
@@ -49,7 +51,6 @@ from .state import (
     can_use_ep,
     effective_face,
     held_die,
-    in_fight,
     is_out,
     maneuvers_of,
     name,
@@ -87,6 +88,7 @@ def timeline(enc: Encounter) -> Timeline:
         fighter = enc.fighters.get(fid)
         if fighter is not None and fighter.group and fighter.group in enc.groups:
             members_of.setdefault(fighter.group, []).append(fid)
+    pieces = _Pieces(enc, actor, usable)
     seen_groups: set[str] = set()
     for fid in enc.order:
         fighter = enc.fighters.get(fid)
@@ -97,20 +99,85 @@ def timeline(enc: Encounter) -> Timeline:
             if group in seen_groups:
                 continue
             seen_groups.add(group)
-            members = members_of[group]
-            chips: list[Chip] = []
-            for m in members:
-                chips.extend(_chips(enc, m, actor, usable, prefix=_member_tag(enc, m)))
-            lanes.append(Lane(id=f"group:{group}", title=enc.groups[group].name,
-                              fighter_ids=tuple(members), chips=tuple(chips), compact=True,
-                              out=all(is_out(enc, m) for m in members)))
+            lanes.append(pieces.group_lane(group, members_of[group]))
             continue
-        lanes.append(Lane(id=fid, title=fighter.name, fighter_ids=(fid,),
-                          chips=tuple(_chips(enc, fid, actor, usable, prefix="")),
-                          out=is_out(enc, fid)))
+        lanes.append(pieces.lane(fid))
     current = _column(rs.phase) if rs.stage == "phases" and rs.phase else None
     return Timeline(columns=COLUMNS, lanes=tuple(lanes), current_column=current,
                     caption=_describe_state(enc, actor))
+
+
+# What a kept piece did not read (see _Pieces).
+_ANY = object()
+# A serial number for each kept piece: a group's lane is kept while its members' pieces
+# are the same ones (never reused, unlike an object's id).
+_SERIALS = itertools.count(1)
+
+
+class _Pieces:
+    """Each fighter's chips (and own lane), kept from one state to the next (derived.py)
+    until the fighter is written, the roster or the options change, or what the chips
+    read of the round does. They read whose turn it is; the phase only through a held
+    die, the fighter's own turn or an interrupt's cost; and what a click does only on
+    the fighter's own turn or held die, or while the stack takes interrupts (every
+    ready die is then clickable). Each fighter keeps one piece while the stack takes
+    interrupts and one otherwise, so an act and its resolution, which open and close
+    the stack, find both kept: a click changes a few fighters' chips of 200."""
+
+    def __init__(self, enc: Encounter, actor: str | None, usable: str) -> None:
+        self.enc = enc
+        self.actor = actor
+        self.usable = usable
+        entry = stamps(enc)
+        self.stamp = entry.fighters.get
+        self.interrupting = usable == "interrupt"
+        self.memo = entry.memo("street-fighter:chips:" + ("interrupt" if self.interrupting
+                                                          else "other"))
+        self.groups = entry.memo("street-fighter:group-lanes")
+        self.common = (entry.part("roster"), entry.part("options"))
+
+    def piece(self, fid: str, prefix: bool) -> tuple[Any, ...]:
+        """(key, phase read, click read, chips, own lane, serial), made again if stale."""
+        enc = self.enc
+        phase = enc.state.phase
+        usable = self.usable
+        mine = fid == self.actor
+        key = (self.stamp(fid, 0), self.common, mine, prefix)
+        last = self.memo.get(fid)
+        if (last is not None and last[0] == key and last[1] in (_ANY, phase)
+                and last[2] in (_ANY, usable)):
+            return last
+        tag = _member_tag(enc, fid) if prefix else ""
+        chips = tuple(_chips(enc, fid, self.actor, usable, prefix=tag))
+        held = any(d.state == "held" for d in status(enc, fid).dice)
+        reads_phase = mine or held or self.interrupting
+        reads_click = mine or held
+        lane = None if prefix else Lane(id=fid, title=enc.fighters[fid].name,
+                                        fighter_ids=(fid,), chips=chips,
+                                        out=is_out(enc, fid))
+        found = (key, phase if reads_phase else _ANY, usable if reads_click else _ANY,
+                 chips, lane, next(_SERIALS))
+        self.memo[fid] = found
+        return found
+
+    def lane(self, fid: str) -> Lane:
+        lane: Lane = self.piece(fid, False)[4]
+        return lane
+
+    def group_lane(self, group: str, members: list[str]) -> Lane:
+        """A group's one compact lane: its members' chips, kept while they are."""
+        pieces = [self.piece(m, True) for m in members]
+        key = (self.common[0], tuple(p[5] for p in pieces))
+        last = self.groups.get(group)
+        if last is not None and last[0] == key:
+            return last[1]
+        enc = self.enc
+        chips = tuple(chip for p in pieces for chip in p[3])
+        lane = Lane(id=f"group:{group}", title=enc.groups[group].name,
+                    fighter_ids=tuple(members), chips=chips, compact=True,
+                    out=all(is_out(enc, m) for m in members))
+        self.groups[group] = (key, lane)
+        return lane
 
 
 def _member_tag(enc: Encounter, fid: str) -> str:
@@ -214,10 +281,22 @@ def cards(enc: Encounter) -> list[tuple[str, Card]]:
     actor = current_actor(enc)
     holders = {f.status.holding.target_id: fid for fid, f in enc.fighters.items()
                if f.status.holding is not None and f.status.health > 0}
-    sizes = Counter(f.group or "" for f in enc.fighters.values())
-    return [(fid, card(enc, fid, actor=actor, holder=holders.get(fid, ""),
-                       group_size=sizes[group] if (group := enc.fighters[fid].group) else 1))
-            for fid in enc.order if fid in enc.fighters]
+    # Stunned shows while the lost move is on the stack (_stunned): the stack's part.
+    stunned = {m.fighter_id for m in enc.state.stack if m.lost and m.lost_why == "stunned"}
+    sizes: Counter[str] = Counter()
+    if enc.groups or any(f.group for f in enc.fighters.values()):
+        sizes.update(f.group or "" for f in enc.fighters.values())
+
+    def make(enc: Encounter, fid: str) -> Card:
+        group = enc.fighters[fid].group
+        return card(enc, fid, actor=actor, holder=holders.get(fid, ""),
+                    group_size=sizes[group] if group else 1)
+
+    # Each card is kept until its fighter is written, the roster (names, groups: the
+    # group size, a holder's name) or the options change, or what it reads of the
+    # others does (derived.py).
+    return per_fighter(enc, "street-fighter:cards",
+                       lambda fid: (fid == actor, holders.get(fid), fid in stunned), make)
 
 
 def card(enc: Encounter, fid: str, *, actor: str | None = "?",
@@ -1074,13 +1153,12 @@ def _end_round_loses(enc: Encounter) -> str:
     """The unused dice that ending the round now lets go (no phase comes for them)."""
     lost: list[str] = []
     count = 0
-    for fid in in_fight(enc):
-        dice = sorted(unspent(status(enc, fid)), key=lambda d: -d.face)
-        if not dice:
-            continue
-        count += len(dice)
-        faces = [f"H{d.face}" if d.state == "held" else str(d.face) for d in dice]
-        lost.append(f"{name(enc, fid)}: {', '.join(faces)}")
+    # Each fighter's line is kept until the fighter is written (derived.py).
+    for _fid, (dice, line) in per_fighter(enc, "street-fighter:unplayed", _reads_nothing,
+                                          _unplayed):
+        if dice:
+            count += dice
+            lost.append(line)
     if not count:
         return ""
     phase = enc.state.phase
@@ -1088,6 +1166,19 @@ def _end_round_loses(enc: Encounter) -> str:
              "phase 1 is skipped" if phase == 2 else "the phases are skipped")
     return (f"Ending round {enc.round} now: {where} and {plural(count, 'unused die', 'unused dice')} "
             f"go unplayed (each may still be turned into EP).\n" + "\n".join(lost))
+
+
+def _reads_nothing(fid: str) -> None:
+    """A piece that reads nothing but its own fighter, the roster and the options."""
+
+
+def _unplayed(enc: Encounter, fid: str) -> tuple[int, str]:
+    """How many unused dice a fighter in the fight has, and their line ("Kaede: 6, H2")."""
+    if is_out(enc, fid):
+        return 0, ""
+    dice = sorted(unspent(status(enc, fid)), key=lambda d: -d.face)
+    faces = [f"H{d.face}" if d.state == "held" else str(d.face) for d in dice]
+    return len(dice), f"{name(enc, fid)}: {', '.join(faces)}"
 
 
 def describe_state(enc: Encounter) -> str:
