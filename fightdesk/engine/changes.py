@@ -119,7 +119,7 @@ def validated_item(root: Any, target: Path, value: Any) -> Any:
 
 def apply_change(root: Any, change: Change) -> None:
     """Apply one change forward; values are validated into fresh model objects."""
-    forget(root, change.target, change.key)
+    forget(root, change.target, change.key, change.op)
     holder = resolve(root, change.target)
     if change.op == "set":
         if isinstance(holder, BaseModel):
@@ -389,7 +389,7 @@ class LeanTransaction(Transaction):
             self._set_item(owner, holder, target, key, value)
             return
         item = self._validated(owner, target, key, snapshot(value))
-        forget(self.root, target, key)
+        forget(self.root, target, key, "put")
         if isinstance(holder, list):
             holder.insert(int(key), item)
             self._undo.append((_ADDED, holder, int(key), None))
@@ -401,7 +401,7 @@ class LeanTransaction(Transaction):
         holder = resolve(self.root, target)
         slot = int(key) if isinstance(holder, list) else key
         old = holder[slot]
-        forget(self.root, target, key)
+        forget(self.root, target, key, "del")
         del holder[slot]
         self._undo.append((_REMOVED, holder, slot, old))
 

@@ -18,9 +18,9 @@ read, and makes it again only when one of them moved.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from itertools import count
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -36,14 +36,18 @@ class Stamps:
     """What one encounter keeps: the answers of this state, the stamp of each fighter and
     of each other part of the fight, and the views' pieces kept between states."""
 
-    __slots__ = ("answers", "fighters", "memos", "parts", "ref")
+    __slots__ = ("answers", "dirty", "fighters", "memos", "parts", "ref", "watches")
 
     def __init__(self, ref: weakref.ref[Any]) -> None:
         self.ref = ref
         self.answers: dict[str, Any] = {}
         self.fighters: dict[Hashable, int] = {}
         self.parts: dict[str, int] = {}
-        self.memos: dict[str, dict[Any, Any]] = {}
+        self.memos: dict[str, Any] = {}
+        # The fighters written since each view last looked (see ``per_fighter``), and the
+        # other writes since (see ``watch``).
+        self.dirty: list[set[Any]] = []
+        self.watches: list[Watch] = []
 
     def fighter(self, fighter_id: Hashable) -> int:
         """Moves whenever anything in this fighter is written (or the fighter is added,
@@ -64,8 +68,19 @@ class Stamps:
             found = self.memos[name] = {}
         return found
 
-    def wrote(self, target: tuple[Any, ...], key: Any) -> None:
-        """Move the stamps a write at ``target``/``key`` touches."""
+    def watch(self, name: str) -> Watch:
+        """The writes outside the fighters since the view ``name`` last looked (it
+        empties ``Watch.paths`` when it has)."""
+        found = self.memos.get(name)
+        if found is None:
+            found = self.memos[name] = Watch()
+            self.watches.append(found)
+            self.dirty.append(found.fighters)
+        return found
+
+    def wrote(self, target: tuple[Any, ...], key: Any, op: str = "set") -> None:
+        """Move the stamps a write at ``target``/``key`` touches (``op`` as a
+        ``changes.Change`` says it: set, put or del)."""
         tick = next(_TICKS)
         head = target[0] if target else key
         if head == "fighters":
@@ -74,17 +89,49 @@ class Stamps:
                 return
             fighter_id = key if len(target) == 1 else target[1]
             self.fighters[fighter_id] = tick
+            for dirty in self.dirty:
+                dirty.add(fighter_id)
             if len(target) == 1 or (len(target) == 2 and key in _ROSTER_FIELDS):
                 self.parts["roster"] = tick
             return
         self.parts[head] = tick
+        for watch in self.watches:
+            watch.saw(target, key, op)
         if head in ("order", "groups"):
             self.parts["roster"] = tick
 
     def everything(self) -> None:
         """Anything may have changed: every kept piece goes (the stamps only ever grow)."""
         self.memos.clear()
+        self.dirty.clear()
+        self.watches.clear()
         self.parts["*"] = next(_TICKS)
+
+
+class Watch:
+    """The paths written outside the fighters since a view last looked, up to a limit
+    (past it, ``overflow``: the view looks at everything)."""
+
+    __slots__ = ("fighters", "overflow", "paths", "state")
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self.paths: list[tuple[tuple[Any, ...], Any, str]] = []
+        self.fighters: set[Any] = set()
+        self.overflow = False
+        # What the view keeps between looks.
+        self.state: Any = None
+
+    def saw(self, target: tuple[Any, ...], key: Any, op: str) -> None:
+        if len(self.paths) < self.LIMIT:
+            self.paths.append((target, key, op))
+        else:
+            self.overflow = True
+
+    def clear(self) -> None:
+        self.paths.clear()
+        self.fighters.clear()
+        self.overflow = False
 
 
 # id(encounter) -> what is kept for it. Keyed by id: the models are not hashable; the
@@ -120,10 +167,11 @@ def kept(root: Any, name: str, work: Callable[[Any], T]) -> T:
     return value
 
 
-def forget(root: Any, target: tuple[Any, ...] | None = None, key: Any = None) -> None:
-    """Drop what is kept for ``root``: its state is about to change. ``target`` and
-    ``key``: where the write goes (see ``changes.Change``); without them anything may
-    change, and every piece the views kept goes too."""
+def forget(root: Any, target: tuple[Any, ...] | None = None, key: Any = None,
+           op: str = "set") -> None:
+    """Drop what is kept for ``root``: its state is about to change. ``target``, ``key``
+    and ``op``: the write (see ``changes.Change``); without them anything may change,
+    and every piece the views kept goes too."""
     entry = _kept.get(id(root))
     if entry is None or entry.ref() is not root:
         return
@@ -131,28 +179,84 @@ def forget(root: Any, target: tuple[Any, ...] | None = None, key: Any = None) ->
     if target is None:
         entry.everything()
     else:
-        entry.wrote(target, key)
+        entry.wrote(target, key, op)
 
 
-def per_fighter(root: Any, name: str, reads: Callable[[str], Hashable],
+
+class Reads(NamedTuple):
+    """What each fighter's piece of a view reads besides its own fighter, the roster and
+    the options: ``shared``, the same for every fighter (the round's stage), and
+    ``special``, a value for the few fighters that read something the others do not
+    (whose turn it is: ``{actor: True}``); every other fighter reads None there."""
+
+    shared: Hashable = None
+    special: Mapping[str, Hashable] = {}
+
+
+class _Pieces:
+    """One view's pieces of each fighter, as last handed out, with the fighters written
+    since (``dirty``, filled by :meth:`Stamps.wrote`)."""
+
+    __slots__ = ("basis", "dirty", "out", "pieces", "position", "special")
+
+    def __init__(self) -> None:
+        self.pieces: dict[str, tuple[Hashable, Any]] = {}
+        self.dirty: set[Any] = set()
+        self.basis: Hashable = None
+        self.out: list[tuple[str, Any]] = []
+        self.position: dict[str, int] = {}
+        self.special: Mapping[str, Hashable] = {}
+
+
+def per_fighter(root: Any, name: str, reads: Reads,
                 make: Callable[[Any, str], T]) -> list[tuple[str, T]]:
     """``make(root, fid)`` for each fighter in the fight's order, kept from one state to
     the next: made again only when the fighter was written, the roster or the options
-    moved, or ``reads(fid)`` (what else the piece reads: whose turn it is, the stage...)
-    says something else than last time. A view that reads anything more of the fight
-    must say it in ``reads``."""
+    moved, or what it reads (``reads``) says something else than last time. A view
+    that reads anything more of the fight must say it in ``reads``.
+
+    While the roster, the options and ``reads.shared`` stay, only the fighters written
+    since the last call and those in ``reads.special`` now or then are looked at: a
+    click costs what it changed, not the size of the fight."""
     entry = stamps(root)
-    memo = entry.memo(name)
-    common = (entry.part("roster"), entry.part("options"))
-    fighters = entry.fighters
-    present = root.fighters
-    out: list[tuple[str, T]] = []
-    for fid in root.order:
-        if fid not in present:
-            continue
-        key = (fighters.get(fid, 0), common, reads(fid))
-        last = memo.get(fid)
-        if last is None or last[0] != key:
-            last = memo[fid] = (key, make(root, fid))
-        out.append((fid, last[1]))
-    return out
+    kept = entry.memos.get(name)
+    if kept is None:
+        kept = entry.memos[name] = _Pieces()
+        entry.dirty.append(kept.dirty)
+    basis = (entry.part("roster"), entry.part("options"), reads.shared)
+    special = reads.special
+    pieces = kept.pieces
+    stamp = entry.fighters.get
+    if kept.basis == basis:
+        out = kept.out
+        position = kept.position
+        looked: set[Any] = kept.dirty | special.keys() | kept.special.keys()
+        for fid in looked:
+            at = position.get(fid)
+            if at is None:
+                continue  # not in the fight's order (the roster would have moved)
+            key = (stamp(fid, 0), basis, special.get(fid))
+            last = pieces.get(fid)
+            if last is None or last[0] != key:
+                last = pieces[fid] = (key, make(root, fid))
+                out[at] = (fid, last[1])
+    else:
+        present = root.fighters
+        out = []
+        position = {}
+        for fid in root.order:
+            if fid not in present:
+                continue
+            key = (stamp(fid, 0), basis, special.get(fid))
+            last = pieces.get(fid)
+            if last is None or last[0] != key:
+                last = pieces[fid] = (key, make(root, fid))
+            position.setdefault(fid, len(out))
+            out.append((fid, last[1]))
+        # An order that names a fighter twice (a hand-edited file) is looked at whole
+        # each time: one position per fighter is what the short way needs.
+        kept.out, kept.position = out, position
+        kept.basis = basis if len(position) == len(out) else None
+    kept.dirty.clear()
+    kept.special = special
+    return list(out)

@@ -13,12 +13,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, NoReturn
 
 from .changes import Path, RuleViolation, Transaction
-from .derived import per_fighter
+from .derived import Reads, per_fighter
 from .dice import DiceTray, Roll
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Hashable, Sequence
+    from collections.abc import Callable, Sequence
 
     from .base import Decision
     from .commands import Command
@@ -545,10 +545,10 @@ class Ruleset:
             return [(fid, self.card(enc, fid)) for fid in enc.order if fid in enc.fighters]
         return per_fighter(enc, "cards", reads, self.card)
 
-    def card_reads(self, enc: Encounter) -> Callable[[str], Hashable] | None:
+    def card_reads(self, enc: Encounter) -> Reads | None:
         """What a fighter's card reads besides that fighter, the roster (names, groups,
-        sides, who is in the fight) and the options, for each fighter id (whose turn it
-        is, the round's stage...); None: the cards are not kept. A ruleset whose
+        sides, who is in the fight) and the options: the round's stage, whose turn it
+        is... (derived.Reads); None: the cards are not kept. A ruleset whose
         :meth:`card` reads more of the fight says it here."""
         return None
 

@@ -11,12 +11,12 @@ fighters and shows them, but cannot start a fight or act.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import conditions, pending_roll, turns
 from .changes import RuleViolation
-from .derived import kept
+from .derived import Reads, kept
 from .pending_roll import PendingRoll, RollRules
 from .ruleset import ActionForm, Card, FormField, Lane, Preview, RoundControls, Ruleset, Timeline
 from .turns import TurnOrder, TurnRules, TurnSection
@@ -333,14 +333,14 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             out=self.is_out(f), group_size=size,
             health_field=f"status.{self.health_field}")
 
-    def card_reads(self, enc: Encounter) -> Callable[[str], Hashable]:
+    def card_reads(self, enc: Encounter) -> Reads:
         """Besides the fighter, the roster and the options, a turn ruleset's card reads
         the round's stage and whether it is the fighter's turn (a subclass's card that
         reads more says so here)."""
         stage = enc.state.stage
         acting = kept(enc, "turns:current-fighter", _current_fighter) \
             if stage == "turns" else None
-        return lambda fid: (stage, fid == acting)
+        return Reads(stage, {acting: True} if acting is not None else {})
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         if not self.rules_built:

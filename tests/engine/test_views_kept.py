@@ -354,3 +354,38 @@ def test_a_stunned_move_on_the_stack_shows_on_a_kept_card() -> None:
     assert "Stunned" not in [cond.name
                              for cond in dict(engine.ruleset.cards(enc))[actor].conditions]
     assert_fresh(engine, "the stun taken back")
+
+
+@pytest.mark.parametrize("write", ["field", "whole slot", "slot added", "section label"])
+def test_a_turn_slot_written_in_place_shows_on_its_kept_lane(write: str) -> None:
+    """A turn ruleset's timeline keeps each slot's lane and looks again only at the slots
+    written since (derived.Watch): a write to one slot in place, a whole slot replaced,
+    a slot added and a section renamed all reach the timeline, and so do their
+    rollbacks."""
+    from fightdesk.engine.changes import Transaction
+
+    engine = Engine(_scaled("demo_roll-under.json", 12))
+    rng = random.Random(1)
+    enc = engine.encounter
+    while not (enc.state.stage == "turns" and len(enc.state.turns.sections[-1].slots) > 3):
+        command = engine.ruleset.autopilot(enc, rng)
+        assert command is not None
+        assert engine.apply(command).ok
+    order = enc.state.turns
+    si = len(order.sections) - 1
+    slots = ("state", "turns", "sections", si, "slots")
+    views_of(engine.ruleset, enc)
+    tx = Transaction(enc)
+    if write == "field":
+        tx.set((*slots, 2), "score", 99)
+    elif write == "whole slot":
+        slot = order.sections[si].slots[2]
+        tx.set_item(slots, 2, slot.model_dump(mode="json") | {"score": 98, "free": True})
+    elif write == "slot added":
+        first = order.sections[si].slots[0]
+        tx.put(slots, 1, first.model_dump(mode="json") | {"id": "extra-one", "extra": True})
+    else:
+        tx.set(("state", "turns", "sections", si), "label", "Late")
+    changed = assert_fresh(engine, f"{write} written")["timeline"]
+    tx.rollback()
+    assert assert_fresh(engine, f"{write} taken back")["timeline"] != changed

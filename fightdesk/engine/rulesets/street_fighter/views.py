@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...changes import RuleViolation
-from ...derived import per_fighter, stamps
+from ...derived import Reads, per_fighter, stamps
 from ...ruleset import (
     ActionForm,
     Card,
@@ -284,19 +284,21 @@ def cards(enc: Encounter) -> list[tuple[str, Card]]:
     # Stunned shows while the lost move is on the stack (_stunned): the stack's part.
     stunned = {m.fighter_id for m in enc.state.stack if m.lost and m.lost_why == "stunned"}
     sizes: Counter[str] = Counter()
-    if enc.groups or any(f.group for f in enc.fighters.values()):
-        sizes.update(f.group or "" for f in enc.fighters.values())
 
     def make(enc: Encounter, fid: str) -> Card:
         group = enc.fighters[fid].group
+        if group and not sizes:  # counted once, when a card of a group is made
+            sizes.update(f.group or "" for f in enc.fighters.values())
         return card(enc, fid, actor=actor, holder=holders.get(fid, ""),
                     group_size=sizes[group] if group else 1)
 
     # Each card is kept until its fighter is written, the roster (names, groups: the
     # group size, a holder's name) or the options change, or what it reads of the
-    # others does (derived.py).
-    return per_fighter(enc, "street-fighter:cards",
-                       lambda fid: (fid == actor, holders.get(fid), fid in stunned), make)
+    # others does (derived.py), for the few fighters concerned: whose turn it is, who
+    # holds the fighter, a move of the fighter's lost to a stun on the stack.
+    concerned = {*holders, *stunned, *([actor] if actor is not None else [])}
+    special = {fid: (fid == actor, holders.get(fid), fid in stunned) for fid in concerned}
+    return per_fighter(enc, "street-fighter:cards", Reads(special=special), make)
 
 
 def card(enc: Encounter, fid: str, *, actor: str | None = "?",
@@ -1154,7 +1156,7 @@ def _end_round_loses(enc: Encounter) -> str:
     lost: list[str] = []
     count = 0
     # Each fighter's line is kept until the fighter is written (derived.py).
-    for _fid, (dice, line) in per_fighter(enc, "street-fighter:unplayed", _reads_nothing,
+    for _fid, (dice, line) in per_fighter(enc, "street-fighter:unplayed", Reads(),
                                           _unplayed):
         if dice:
             count += dice
@@ -1166,10 +1168,6 @@ def _end_round_loses(enc: Encounter) -> str:
              "phase 1 is skipped" if phase == 2 else "the phases are skipped")
     return (f"Ending round {enc.round} now: {where} and {plural(count, 'unused die', 'unused dice')} "
             f"go unplayed (each may still be turned into EP).\n" + "\n".join(lost))
-
-
-def _reads_nothing(fid: str) -> None:
-    """A piece that reads nothing but its own fighter, the roster and the options."""
 
 
 def _unplayed(enc: Encounter, fid: str) -> tuple[int, str]:
