@@ -68,13 +68,14 @@ class Stamps:
             found = self.memos[name] = {}
         return found
 
-    def watch(self, name: str) -> Watch:
-        """The writes outside the fighters since the view ``name`` last looked (it
-        empties ``Watch.paths`` when it has)."""
+    def watch(self, name: str, *, paths: bool = True) -> Watch:
+        """The fighters written, and the writes outside the fighters (unless ``paths`` is
+        off), since the view ``name`` last looked (it calls ``Watch.clear`` when it has)."""
         found = self.memos.get(name)
         if found is None:
             found = self.memos[name] = Watch()
-            self.watches.append(found)
+            if paths:
+                self.watches.append(found)
             self.dirty.append(found.fighters)
         return found
 
@@ -165,6 +166,19 @@ def kept(root: Any, name: str, work: Callable[[Any], T]) -> T:
         return answers[name]
     value = answers[name] = work(root)
     return value
+
+
+def by_roster(root: Any, name: str, work: Callable[[Any], T]) -> T:
+    """``work(root)``, kept until the roster (the fighters' names, groups and sides, the
+    order, the groups, a fighter added or removed) or the options next move: for an
+    answer that reads nothing else (each group's size)."""
+    entry = stamps(root)
+    memo = entry.memo(name)
+    basis = (entry.part("roster"), entry.part("options"))
+    if memo.get("basis") != basis:
+        memo["value"] = work(root)
+        memo["basis"] = basis
+    return memo["value"]
 
 
 def forget(root: Any, target: tuple[Any, ...] | None = None, key: Any = None,
@@ -260,3 +274,38 @@ def per_fighter(root: Any, name: str, reads: Reads,
     kept.dirty.clear()
     kept.special = special
     return list(out)
+
+
+def fighter_values(root: Any, name: str,
+                   value: Callable[[Any, str], Hashable | None]) -> dict[str, Any]:
+    """``{fid: value(root, fid)}`` for the fighters in the fight's order whose value is
+    not None, kept up to date by looking again only at the fighters written since
+    (``value`` reads only its fighter, the roster and the options). Not to be changed
+    by the caller."""
+    entry = stamps(root)
+    watch = entry.watch(name, paths=False)
+    basis = (entry.part("roster"), entry.part("options"))
+    kept = watch.state
+    if kept is None or kept[0] != basis:
+        present = root.fighters
+        members = {fid for fid in root.order if fid in present}
+        values: dict[str, Any] = {}
+        for fid in root.order:
+            if fid not in members or fid in values:
+                continue
+            found = value(root, fid)
+            if found is not None:
+                values[fid] = found
+        watch.state = (basis, members, values)
+    else:
+        _, members, values = kept
+        for fid in watch.fighters:
+            if fid not in members:
+                continue
+            found = value(root, fid)
+            if found is None:
+                values.pop(fid, None)
+            else:
+                values[fid] = found
+    watch.clear()
+    return values

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import conditions, pending_roll, turns
 from .changes import RuleViolation
-from .derived import Reads, kept
+from .derived import Reads, by_roster, kept
 from .pending_roll import PendingRoll, RollRules
 from .ruleset import ActionForm, Card, FormField, Lane, Preview, RoundControls, Ruleset, Timeline
 from .turns import TurnOrder, TurnRules, TurnSection
@@ -321,8 +321,9 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
 
     def card(self, enc: Encounter, fighter_id: str) -> Card:
         f = enc.fighters[fighter_id]
-        # Both are kept per state (derived.py): the window asks for every card per click.
-        size = kept(enc, "turns:group-sizes", _group_sizes).get(f.group, 1) if f.group else 1
+        # Kept until the roster moves, and whose turn it is per state (derived.py).
+        size = by_roster(enc, "turns:group-sizes", _group_sizes).get(f.group, 1) \
+            if f.group else 1
         return Card(
             fighter_id=fighter_id, title=f.name, side=f.side,
             health=int(getattr(f.status, self.health_field)),
