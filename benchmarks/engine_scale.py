@@ -11,7 +11,11 @@ commands on the full engine the window uses (log, changes, notices), and the scr
   answers);
 - ``undo`` and ``redo`` of each step just applied;
 - ``views``: what the window asks on every change (timeline, every card, the stack, the
-  round controls), every few commands.
+  round controls, the state line, the waiting roll and decision), after every command
+  (the views keep what a command did not change from one state to the next, so they
+  are asked as often as the window asks them);
+- ``click``: the engine's side of a click: the autopilot's command applied, then the
+  views (its ``act`` or step and its ``views`` together).
 
 Goal (issue 16): each median at 400 fighters within 2.2x of the same at 200 (no worse
 than linear), ratios measured in one run.
@@ -44,7 +48,7 @@ from fightdesk.engine.ruleset import Ruleset, get_ruleset  # noqa: E402
 RESOURCES = REPO / "resources"
 GOAL = 2.2
 STEPS = frozenset({"start-fight", "start-round", "next-step", "end-round", "end-fight"})
-MEASURES = ("next", "act", "undo", "redo", "views")
+MEASURES = ("next", "act", "undo", "redo", "views", "click")
 
 
 def demo_fights() -> list[tuple[Ruleset, Encounter]]:
@@ -87,10 +91,15 @@ def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def views(ruleset: Ruleset, enc: Encounter) -> None:
+    """What the window asks of the engine after every change (``_show_views`` and the
+    fighters and stack models)."""
     ruleset.timeline(enc)
     ruleset.cards(enc)
     ruleset.stack(enc)
     ruleset.round_controls(enc)
+    ruleset.describe_state(enc)
+    ruleset.roll_view(enc)
+    ruleset.pending(enc)
 
 
 def play(ruleset: Ruleset, demo: Encounter, n: int, commands: int,
@@ -120,10 +129,13 @@ def play(ruleset: Ruleset, demo: Encounter, n: int, commands: int,
                              f"{outcome.error}")
         if command.kind not in STEPS:
             times["act"].append(ms)
+        shown = _timed(lambda: views(ruleset, engine.encounter))[0]
+        if i % every == 0:
+            times["views"].append(shown)
+            times["click"].append(ms + shown)
         times["undo"].append(_timed(engine.undo)[0])
         times["redo"].append(_timed(engine.redo)[0])
-        if i % every == 0:
-            times["views"].append(_timed(lambda: views(ruleset, engine.encounter))[0])
+        views(ruleset, engine.encounter)  # the window shows the state after each step
     return times
 
 
@@ -154,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs=2, default=(200, 400))
     parser.add_argument("--commands", type=int, default=150,
                         help="autopilot commands played at each size")
-    parser.add_argument("--views-every", type=int, default=5)
+    parser.add_argument("--views-every", type=int, default=1,
+                        help="time the views (asked after every command) every N commands")
     parser.add_argument("--clock", choices=tuple(CLOCKS), default="cpu",
                         help="processor time of this process (default) or the wall clock")
     parser.add_argument("--json", action="store_true")

@@ -119,7 +119,7 @@ def validated_item(root: Any, target: Path, value: Any) -> Any:
 
 def apply_change(root: Any, change: Change) -> None:
     """Apply one change forward; values are validated into fresh model objects."""
-    forget(root)
+    forget(root, change.target, change.key, change.op)
     holder = resolve(root, change.target)
     if change.op == "set":
         if isinstance(holder, BaseModel):
@@ -262,7 +262,7 @@ class Transaction:
         if isinstance(holder, BaseModel):
             if key not in field_names(type(holder)):
                 raise KeyError(f"{type(holder).__name__}.{key}")
-            forget(self.root)
+            forget(self.root, target, key)
             try:
                 setattr(holder, key, after)
             except ValidationError as exc:
@@ -355,7 +355,7 @@ class LeanTransaction(Transaction):
             after = snapshot(value)
             if snapshot(old) == after:
                 return
-        forget(self.root)
+        forget(self.root, target, key)
         try:
             setattr(holder, key, after)
         except ValidationError as exc:
@@ -373,7 +373,7 @@ class LeanTransaction(Transaction):
         if _plain_or_snapshot(old) == after:
             return
         item = self._validated(owner, target, slot, after)
-        forget(self.root)
+        forget(self.root, target, index)
         holder[slot] = item
         self._undo.append((_ITEM, holder, slot, old))
 
@@ -389,7 +389,7 @@ class LeanTransaction(Transaction):
             self._set_item(owner, holder, target, key, value)
             return
         item = self._validated(owner, target, key, snapshot(value))
-        forget(self.root)
+        forget(self.root, target, key, "put")
         if isinstance(holder, list):
             holder.insert(int(key), item)
             self._undo.append((_ADDED, holder, int(key), None))
@@ -401,7 +401,7 @@ class LeanTransaction(Transaction):
         holder = resolve(self.root, target)
         slot = int(key) if isinstance(holder, list) else key
         old = holder[slot]
-        forget(self.root)
+        forget(self.root, target, key, "del")
         del holder[slot]
         self._undo.append((_REMOVED, holder, slot, old))
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .base import Condition
 from .changes import RuleViolation
+from .derived import by_roster, fighter_values
 from .ruleset import ConditionView
 
 if TYPE_CHECKING:
@@ -168,6 +169,29 @@ def remove(ctx: Context, fighter_id: str, index_or_name: int | str) -> Condition
     return gone
 
 
+def _bearers(enc: Encounter) -> list[str]:
+    """Every fighter with a condition, in the fight's order, then those the order does
+    not list. Who bears one is kept per fighter until the fighter is written
+    (derived.py): a turn's start and end tick a handful of bearers, not 400 fighters."""
+    places = by_roster(enc, "conditions:places", _places)
+    if places is None:
+        listed = set(enc.order)  # a set: a list lookup per fighter grew with the square
+        return [f for f in [*enc.order, *(f for f in enc.fighters if f not in listed)]
+                if f in enc.fighters and conditions_of(enc, f)]
+    bearers = fighter_values(enc, "conditions:bearers",
+                             lambda enc, fid: True if conditions_of(enc, fid) else None)
+    return sorted(bearers, key=places.__getitem__)
+
+
+def _places(enc: Encounter) -> dict[str, int] | None:
+    """Each fighter's place in the order; None unless the order lists every fighter of
+    the fight once and nobody else (a hand-edited file may not)."""
+    places = {fid: at for at, fid in enumerate(enc.order)}
+    if len(places) != len(enc.order) or places.keys() != enc.fighters.keys():
+        return None
+    return places
+
+
 def tick(ctx: Context, moment: str, fighter_id: str | None = None) -> None:
     """Count down what counts at ``moment``: at ``turn-start`` / ``turn-end`` of
     ``fighter_id``, that fighter's conditions lasting rounds counted then, and (on any
@@ -178,10 +202,7 @@ def tick(ctx: Context, moment: str, fighter_id: str | None = None) -> None:
         raise ValueError(f"unknown moment {moment!r} (one of {', '.join(MOMENTS)})")
     if moment != "round-end" and fighter_id is None:
         raise ValueError(f"{moment} is the moment of a fighter's turn: name the fighter")
-    listed = set(enc.order)  # a set: a list lookup per fighter grew with the square
-    for bearer in [*enc.order, *(f for f in enc.fighters if f not in listed)]:
-        if bearer not in enc.fighters:
-            continue
+    for bearer in _bearers(enc):
         kept = conditions_of(enc, bearer)
         if not kept:
             continue

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, NoReturn
 
 from .changes import Path, RuleViolation, Transaction
+from .derived import Reads, per_fighter
 from .dice import DiceTray, Roll
 
 if TYPE_CHECKING:
@@ -536,9 +537,20 @@ class Ruleset:
         return Card(fighter_id=fighter_id, title=f.name, side=f.side, health=0, health_max=0)
 
     def cards(self, enc: Encounter) -> list[tuple[str, Card]]:
-        """Every fighter's card, in order. A ruleset may override this to share work
-        between the cards (the UI refreshes them all on every change)."""
-        return [(fid, self.card(enc, fid)) for fid in enc.order if fid in enc.fighters]
+        """Every fighter's card, in order. The UI asks for them all on every change; a
+        ruleset that says what its cards read (:meth:`card_reads`) has each card kept
+        until that changes (derived.py), else every card is made afresh."""
+        reads = self.card_reads(enc)
+        if reads is None:
+            return [(fid, self.card(enc, fid)) for fid in enc.order if fid in enc.fighters]
+        return per_fighter(enc, "cards", reads, self.card)
+
+    def card_reads(self, enc: Encounter) -> Reads | None:
+        """What a fighter's card reads besides that fighter, the roster (names, groups,
+        sides, who is in the fight) and the options: the round's stage, whose turn it
+        is... (derived.Reads); None: the cards are not kept. A ruleset whose
+        :meth:`card` reads more of the fight says it here."""
+        return None
 
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         return ()

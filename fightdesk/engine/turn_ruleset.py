@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import conditions, pending_roll, turns
 from .changes import RuleViolation
-from .derived import kept
+from .derived import Reads, by_roster, kept
 from .pending_roll import PendingRoll, RollRules
 from .ruleset import ActionForm, Card, FormField, Lane, Preview, RoundControls, Ruleset, Timeline
 from .turns import TurnOrder, TurnRules, TurnSection
@@ -331,8 +331,9 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
 
     def card(self, enc: Encounter, fighter_id: str) -> Card:
         f = enc.fighters[fighter_id]
-        # Both are kept per state (derived.py): the window asks for every card per click.
-        size = kept(enc, "turns:group-sizes", _group_sizes).get(f.group, 1) if f.group else 1
+        # Kept until the roster moves, and whose turn it is per state (derived.py).
+        size = by_roster(enc, "turns:group-sizes", _group_sizes).get(f.group, 1) \
+            if f.group else 1
         return Card(
             fighter_id=fighter_id, title=f.name, side=f.side,
             health=int(getattr(f.status, self.health_field)),
@@ -342,6 +343,15 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             and enc.state.stage == "turns",
             out=self.is_out(f), group_size=size,
             health_field=f"status.{self.health_field}")
+
+    def card_reads(self, enc: Encounter) -> Reads:
+        """Besides the fighter, the roster and the options, a turn ruleset's card reads
+        the round's stage and whether it is the fighter's turn (a subclass's card that
+        reads more says so here)."""
+        stage = enc.state.stage
+        acting = kept(enc, "turns:current-fighter", _current_fighter) \
+            if stage == "turns" else None
+        return Reads(stage, {acting: True} if acting is not None else {})
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         if not self.rules_built:

@@ -18,6 +18,7 @@ from pydantic import Field
 
 from .base import StateModel
 from .changes import Path
+from .derived import stamps
 
 if TYPE_CHECKING:
     from .model import Encounter
@@ -287,30 +288,136 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
              label: Callable[[TurnSlot], str] | None = None) -> Timeline:
     """The round as the timeline widget draws it: a column per section, a lane per turn
     slot in turn order, the current turn marked acting and the taken ones done."""
-    from .ruleset import Chip, Timeline
+    from .ruleset import Timeline
 
     columns = tuple(sec.label for sec in order.sections)
-    lanes: list[Lane] = []
-    current_column: int | None = None
-    for col, sec in enumerate(order.sections):
-        for slot in sec.slots:
-            fighter = enc.fighters.get(slot.fighter_id)
-            if fighter is None:
-                continue
-            is_current = slot.id == order.current
-            if is_current:
-                current_column = col
-            state: str = "acting" if is_current else ("done" if slot.acted else "waiting")
-            text = label(slot) if label else _slot_label(enc, slot)
-            tip = _slot_tip(enc, sec, slot, state)
-            chip = Chip(id=slot.id, fighter_id=slot.fighter_id, column=col, label=text,
-                        state=state,  # type: ignore[arg-type]
-                        tooltip=tip,
-                        clickable=clickable(slot) if clickable else is_current)
-            lanes.append(_lane(fighter.name, slot, chip, out(slot.fighter_id)))
+    if clickable is None and label is None and getattr(enc.state, "turns", None) is order:
+        lanes, current_column = _kept_lanes(enc, order, out)
+    else:
+        lanes, current_column = [], None
+        for col, sec in enumerate(order.sections):
+            for slot in sec.slots:
+                lane = _slot_lane(enc, order, col, sec, slot, out, clickable, label)
+                if lane is not None:
+                    lanes.append(lane)
+                    if slot.id == order.current:
+                        current_column = col
     return Timeline(columns=columns, lanes=tuple(lanes), current_column=current_column,
                     caption=caption, movable=True,
                     column_ids=tuple(sec.id for sec in order.sections))
+
+
+def _slot_lane(enc: Encounter, order: TurnOrder, col: int, sec: TurnSection, slot: TurnSlot,
+               out: Callable[[str], bool], clickable: Callable[[TurnSlot], bool] | None = None,
+               label: Callable[[TurnSlot], str] | None = None) -> Lane | None:
+    """One slot's lane (None: its fighter has left the fight)."""
+    from .ruleset import Chip
+
+    fighter = enc.fighters.get(slot.fighter_id)
+    if fighter is None:
+        return None
+    is_current = slot.id == order.current
+    state: str = "acting" if is_current else ("done" if slot.acted else "waiting")
+    text = label(slot) if label else _slot_label(enc, slot)
+    tip = _slot_tip(enc, sec, slot, state)
+    chip = Chip(id=slot.id, fighter_id=slot.fighter_id, column=col, label=text,
+                state=state,  # type: ignore[arg-type]
+                tooltip=tip,
+                clickable=clickable(slot) if clickable else is_current)
+    return _lane(fighter.name, slot, chip, out(slot.fighter_id))
+
+
+class _KeptLanes:
+    """The lanes last handed out, and where each slot's lane is among them."""
+
+    __slots__ = ("basis", "current", "lanes", "place", "slots_of")
+
+    def __init__(self, basis: object) -> None:
+        self.basis = basis
+        self.lanes: list[Lane] = []
+        # (section index, slot index) -> (lane index, slot id); fighter -> its slots.
+        self.place: dict[tuple[int, int], tuple[int, str]] = {}
+        self.slots_of: dict[str, list[tuple[int, int]]] = {}
+        self.current: tuple[int, int] | None = None
+
+
+def _kept_lanes(enc: Encounter, order: TurnOrder,
+                out: Callable[[str], bool]) -> tuple[list[Lane], int | None]:
+    """The lanes, kept from one state to the next (derived.py): made again only for the
+    slots written since, the slots of the fighters written since (``out`` reads only
+    the fighter), and the turn that ends and the one that begins; all of them when the
+    roster, the options or the round's layout change. A next turn makes two lanes of 200."""
+    entry = stamps(enc)
+    watch = entry.watch("turns:lanes")
+    basis = (entry.part("roster"), entry.part("options"))
+    kept: _KeptLanes | None = watch.state
+    touched = None if watch.overflow else _touched_slots(watch.paths)
+    now = _place_of(order, order.current)
+    if kept is None or kept.basis != basis or touched is None or (
+            order.current is not None and now is None):
+        kept = watch.state = _KeptLanes(basis)
+        for si, sec in enumerate(order.sections):
+            for i, slot in enumerate(sec.slots):
+                lane = _slot_lane(enc, order, si, sec, slot, out)
+                if lane is not None:
+                    kept.place[(si, i)] = (len(kept.lanes), slot.id)
+                    kept.slots_of.setdefault(slot.fighter_id, []).append((si, i))
+                    kept.lanes.append(lane)
+    else:
+        looked = set(touched)
+        for fid in watch.fighters:
+            looked.update(kept.slots_of.get(fid, ()))
+        looked.update(p for p in (kept.current, now) if p is not None)
+        for si, i in looked:
+            found = kept.place.get((si, i))
+            if found is None:
+                continue  # its fighter has left the fight (the roster moved too)
+            sec = order.sections[si]
+            slot = sec.slots[i]
+            lane = _slot_lane(enc, order, si, sec, slot, out)
+            if lane is None or slot.id != found[1] or slot.fighter_id != lane.fighter_ids[0]:
+                watch.state = None  # a slot that is not where it was: look at them all
+                watch.clear()
+                return _kept_lanes(enc, order, out)
+            kept.lanes[found[0]] = lane
+    kept.current = now
+    watch.clear()
+    column = now[0] if now is not None and now in kept.place else None
+    return list(kept.lanes), column
+
+
+def _place_of(order: TurnOrder, slot_id: str | None) -> tuple[int, int] | None:
+    if slot_id is None:
+        return None
+    for si, sec in enumerate(order.sections):
+        for i, slot in enumerate(sec.slots):
+            if slot.id == slot_id:
+                return si, i
+    return None
+
+
+def _touched_slots(paths: list[tuple[tuple[object, ...], object, str]]
+                   ) -> set[tuple[int, int]] | None:
+    """The slots (section index, slot index) the writes changed in place, or None when
+    one changed the round's layout (a slot added, moved or removed, a section's label,
+    the whole order)."""
+    touched: set[tuple[int, int]] = set()
+    for target, key, op in paths:
+        full = (*target, key)
+        if full[0] != "state":
+            continue
+        if len(full) < 3:
+            if len(full) == 1 or full[1] == "turns":
+                return None  # the whole round state or turn order replaced
+            continue
+        if full[1] != "turns" or full[2] in ("current", "turn_number"):
+            continue  # another part of the round; whose turn it is is looked at anyway
+        if (len(full) >= 6 and full[2] == "sections" and full[4] == "slots"
+                and (len(full) > 6 or op == "set")):
+            touched.add((int(full[3]), int(full[5])))  # type: ignore[call-overload]
+            continue
+        return None
+    return touched
 
 
 def _lane(name: str, slot: TurnSlot, chip: Chip, is_out: bool) -> Lane:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import rulesets, turns
 from ...base import Condition, Decision, DecisionField
+from ...derived import Reads, per_fighter
 from ...odds import d20_at_or_under
 from ...pending_roll import Contribution, PendingRoll, stack_rows
 from ...ruleset import (
@@ -457,17 +458,25 @@ class RollUnder(TurnOrderRuleset):
 
     def contribution_options(self, enc: Encounter,
                              roll: PendingRoll) -> tuple[ContributionOption, ...]:
-        options = []
-        for fid in enc.order:
-            fighter = enc.fighters[fid]
-            sign = self.helps(roll, enc, fid)
-            if sign == 0 or fighter.status.assists <= 0 or self.is_out(fighter):
-                continue
-            side = "helps" if sign > 0 else "hinders"
-            options.append(ContributionOption(
-                fid, fighter.name, "assist", f"assist ({side} {enc.name_of(roll.roller_id)})",
-                1, int(fighter.status.assists), 1, "1 assist a point"))
-        return tuple(options)
+        """Each fighter's assist, kept until the fighter, the roster or the exchange
+        changes (derived.py): the roll panel asks on every click, 200 fighters each."""
+        data = roll.data
+        reads = Reads(shared=(roll.roller_id, data.get("actor"), data.get("target")))
+        options = per_fighter(enc, "roll-under:assists", reads,
+                              lambda enc, fid: self._assist_option(enc, roll, fid))
+        return tuple(option for _, option in options if option is not None)
+
+    def _assist_option(self, enc: Encounter, roll: PendingRoll,
+                       fid: str) -> ContributionOption | None:
+        """What the fighter may add to the roll (None: nothing)."""
+        fighter = enc.fighters[fid]
+        sign = self.helps(roll, enc, fid)
+        if sign == 0 or fighter.status.assists <= 0 or self.is_out(fighter):
+            return None
+        side = "helps" if sign > 0 else "hinders"
+        return ContributionOption(
+            fid, fighter.name, "assist", f"assist ({side} {enc.name_of(roll.roller_id)})",
+            1, int(fighter.status.assists), 1, "1 assist a point")
 
     def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
         return (Odds(f"{roll.total} or less on a d20", d20_at_or_under(roll.total)),)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...base import Choice, Decision
 from ...changes import RuleViolation
-from ...derived import kept
+from ...derived import fighter_values, kept
 from .model import BREAKS_FOCUS, ROUND_EFFECTS, ActionDie, Task
 from .state import (
     ROUND,
@@ -73,7 +73,9 @@ def current_actor(enc: Encounter) -> str | None:
 
 
 def find_current_actor(enc: Encounter) -> str | None:
-    """:func:`current_actor` worked out afresh: one pass over the fighters, no sorting."""
+    """:func:`current_actor` worked out afresh: one pass over the fighters with a ready
+    die (their faces kept per fighter until the fighter is written: derived.py), no
+    sorting."""
     rs = enc.state
     if rs.stage != "phases" or rs.phase is None:
         return None
@@ -81,11 +83,8 @@ def find_current_actor(enc: Encounter) -> str | None:
     passed = set(rs.passed)
     first: tuple[tuple[int, int, int, int], str] | None = None
     waiting: tuple[tuple[int, int, int, int], str] | None = None
-    for fid in enc.order:
-        fighter = enc.fighters.get(fid)
-        if fighter is None or fighter.status.health <= 0:
-            continue
-        if not any(d.state == "ready" and d.face == phase for d in fighter.status.dice):
+    for fid, faces in fighter_values(enc, "street-fighter:ready-faces", _ready_faces).items():
+        if phase not in faces:
             continue
         key = (acting_key(enc, fid), fid)
         if first is None or key < first:
@@ -95,6 +94,15 @@ def find_current_actor(enc: Encounter) -> str | None:
     if waiting is not None:
         return waiting[1]
     return first[1] if first is not None else None
+
+
+def _ready_faces(enc: Encounter, fid: str) -> frozenset[int] | None:
+    """The faces of a fighter's ready dice (None: none, or out of the fight)."""
+    st = enc.fighters[fid].status
+    if st.health <= 0:
+        return None
+    faces = frozenset(d.face for d in st.dice if d.state == "ready")
+    return faces or None
 
 
 def pass_shown(enc: Encounter) -> int:

@@ -4,13 +4,16 @@ controls. Pure functions of the encounter: the UI calls them on every change."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ...changes import RuleViolation
+from ...derived import Reads, by_roster, fighter_values, per_fighter, stamps
 from ...ruleset import (
     ActionForm,
     Card,
@@ -49,7 +52,6 @@ from .state import (
     can_use_ep,
     effective_face,
     held_die,
-    in_fight,
     is_out,
     maneuvers_of,
     name,
@@ -80,37 +82,177 @@ def timeline(enc: Encounter) -> Timeline:
     rs = enc.state
     actor = current_actor(enc)
     usable = _usable_context(enc)
-    lanes: list[Lane] = []
-    # Each group's members in fight order, gathered in one pass (not one scan per group).
-    members_of: dict[str, list[str]] = {}
-    for fid in enc.order:
-        fighter = enc.fighters.get(fid)
-        if fighter is not None and fighter.group and fighter.group in enc.groups:
-            members_of.setdefault(fighter.group, []).append(fid)
-    seen_groups: set[str] = set()
-    for fid in enc.order:
-        fighter = enc.fighters.get(fid)
-        if fighter is None:
-            continue
-        group = fighter.group
-        if group and group in enc.groups:
-            if group in seen_groups:
+    pieces = _Pieces(enc, actor, usable)
+    # The lanes last handed out are kept (derived.py) while the roster and the options
+    # stay, one set while the stack takes interrupts and one otherwise (an act opens
+    # the stack, its resolution closes it): then only the lanes of the fighters written
+    # since, of whoever's turn it was or is, and of the fighters whose chips read the
+    # phase or what a click does (when those changed) are looked at again.
+    entry = stamps(enc)
+    watch = entry.watch("street-fighter:timeline:" + ("interrupt" if pieces.interrupting
+                                                      else "other"), paths=False)
+    basis = (entry.part("roster"), entry.part("options"))
+    kept: _KeptLanes | None = watch.state
+    if kept is not None and kept.basis == basis:
+        looked = set(watch.fighters)
+        looked.update(f for f in (actor, kept.actor) if f is not None)
+        if (usable, rs.phase) != (kept.usable, kept.phase):
+            looked |= kept.readers
+        changed: dict[str, set[int]] = {}
+        for fid in looked:
+            where = kept.lane_of.get(fid)
+            if where is None:
                 continue
-            seen_groups.add(group)
-            members = members_of[group]
-            chips: list[Chip] = []
-            for m in members:
-                chips.extend(_chips(enc, m, actor, usable, prefix=_member_tag(enc, m)))
-            lanes.append(Lane(id=f"group:{group}", title=enc.groups[group].name,
-                              fighter_ids=tuple(members), chips=tuple(chips), compact=True,
-                              out=all(is_out(enc, m) for m in members)))
-            continue
-        lanes.append(Lane(id=fid, title=fighter.name, fighter_ids=(fid,),
-                          chips=tuple(_chips(enc, fid, actor, usable, prefix="")),
-                          out=is_out(enc, fid)))
+            index, group = where
+            if group:
+                changed.setdefault(group, set()).add(kept.member_at[fid])
+            else:
+                kept.lanes[index] = pieces.lane(fid)
+        for group, members in changed.items():
+            kept.lanes[kept.group_lane[group]] = pieces.group_lane(
+                group, kept.members_of[group], kept.group_pieces[group], members)
+        for fid in looked:
+            if fid in kept.lane_of:
+                kept.note(fid, pieces)
+    else:
+        kept = watch.state = _KeptLanes(basis)
+        # Each group's members in fight order, gathered in one pass (not one scan per
+        # group).
+        members_of = kept.members_of
+        for fid in enc.order:
+            fighter = enc.fighters.get(fid)
+            if fighter is not None and fighter.group and fighter.group in enc.groups:
+                members_of.setdefault(fighter.group, []).append(fid)
+        for fid in enc.order:
+            fighter = enc.fighters.get(fid)
+            if fighter is None:
+                continue
+            group = fighter.group
+            if group and group in enc.groups:
+                if group not in kept.group_lane:
+                    kept.group_lane[group] = len(kept.lanes)
+                    kept.group_pieces[group] = []
+                    kept.lanes.append(pieces.group_lane(group, members_of[group],
+                                                        kept.group_pieces[group]))
+                    kept.member_at.update((m, at) for at, m in enumerate(members_of[group]))
+                kept.lane_of[fid] = (kept.group_lane[group], group)
+            else:
+                kept.lane_of[fid] = (len(kept.lanes), None)
+                kept.lanes.append(pieces.lane(fid))
+            kept.note(fid, pieces)
+    kept.actor, kept.usable, kept.phase = actor, usable, rs.phase
+    watch.clear()
     current = _column(rs.phase) if rs.stage == "phases" and rs.phase else None
-    return Timeline(columns=COLUMNS, lanes=tuple(lanes), current_column=current,
+    return Timeline(columns=COLUMNS, lanes=tuple(kept.lanes), current_column=current,
                     caption=_describe_state(enc, actor))
+
+
+class _KeptLanes:
+    """The street-fighter lanes last handed out, and where each fighter's chips are."""
+
+    def __init__(self, basis: object) -> None:
+        self.basis = basis
+        self.lanes: list[Lane] = []
+        # fighter -> (its lane's index, its group or None); each group's members.
+        self.lane_of: dict[str, tuple[int, str | None]] = {}
+        self.members_of: dict[str, list[str]] = {}
+        self.group_lane: dict[str, int] = {}
+        # Each group's members' pieces, and where each member is among them.
+        self.group_pieces: dict[str, list[tuple[Any, ...]]] = {}
+        self.member_at: dict[str, int] = {}
+        # The fighters whose chips read the phase or what a click does.
+        self.readers: set[str] = set()
+        self.actor: str | None = None
+        self.usable = ""
+        self.phase: int | None = None
+
+    def note(self, fid: str, pieces: _Pieces) -> None:
+        """Whether the fighter's kept chips read the phase or the click (see _Pieces)."""
+        last = pieces.memo.get(fid)
+        if last is not None and (last[1] is not _ANY or last[2] is not _ANY):
+            self.readers.add(fid)
+        else:
+            self.readers.discard(fid)
+
+
+# What a kept piece did not read (see _Pieces).
+_ANY = object()
+# A serial number for each kept piece: a group's lane is kept while its members' pieces
+# are the same ones (never reused, unlike an object's id).
+_SERIALS = itertools.count(1)
+
+
+class _Pieces:
+    """Each fighter's chips (and own lane), kept from one state to the next (derived.py)
+    until the fighter is written, the roster or the options change, or what the chips
+    read of the round does. They read whose turn it is; the phase only through a held
+    die, the fighter's own turn or an interrupt's cost; and what a click does only on
+    the fighter's own turn or held die, or while the stack takes interrupts (every
+    ready die is then clickable). Each fighter keeps one piece while the stack takes
+    interrupts and one otherwise, so an act and its resolution, which open and close
+    the stack, find both kept: a click changes a few fighters' chips of 200."""
+
+    def __init__(self, enc: Encounter, actor: str | None, usable: str) -> None:
+        self.enc = enc
+        self.actor = actor
+        self.usable = usable
+        entry = stamps(enc)
+        self.stamp = entry.fighters.get
+        self.interrupting = usable == "interrupt"
+        self.memo = entry.memo("street-fighter:chips:" + ("interrupt" if self.interrupting
+                                                          else "other"))
+        self.groups = entry.memo("street-fighter:group-lanes")
+        self.common = (entry.part("roster"), entry.part("options"))
+
+    def piece(self, fid: str, prefix: bool) -> tuple[Any, ...]:
+        """(key, phase read, click read, chips, own lane, serial, out), made again if
+        stale."""
+        enc = self.enc
+        phase = enc.state.phase
+        usable = self.usable
+        mine = fid == self.actor
+        key = (self.stamp(fid, 0), self.common, mine, prefix)
+        last = self.memo.get(fid)
+        if (last is not None and last[0] == key and last[1] in (_ANY, phase)
+                and last[2] in (_ANY, usable)):
+            return last
+        tag = _member_tag(enc, fid) if prefix else ""
+        chips = tuple(_chips(enc, fid, self.actor, usable, prefix=tag))
+        held = any(d.state == "held" for d in status(enc, fid).dice)
+        reads_phase = mine or held or self.interrupting
+        reads_click = mine or held
+        lane = None if prefix else Lane(id=fid, title=enc.fighters[fid].name,
+                                        fighter_ids=(fid,), chips=chips,
+                                        out=is_out(enc, fid))
+        found = (key, phase if reads_phase else _ANY, usable if reads_click else _ANY,
+                 chips, lane, next(_SERIALS), is_out(enc, fid))
+        self.memo[fid] = found
+        return found
+
+    def lane(self, fid: str) -> Lane:
+        lane: Lane = self.piece(fid, False)[4]
+        return lane
+
+    def group_lane(self, group: str, members: list[str], pieces: list[tuple[Any, ...]],
+                   changed: set[int] | None = None) -> Lane:
+        """A group's one compact lane: its members' chips, kept while they are.
+        ``pieces``: the members' pieces as last looked at, updated here for the members
+        at ``changed`` (None: every member)."""
+        if changed is None:
+            pieces[:] = [self.piece(m, True) for m in members]
+        else:
+            for at in changed:
+                pieces[at] = self.piece(members[at], True)
+        key = (self.common[0], tuple(map(itemgetter(5), pieces)))
+        last = self.groups.get(group)
+        if last is not None and last[0] == key:
+            return last[1]
+        lane = Lane(id=f"group:{group}", title=self.enc.groups[group].name,
+                    fighter_ids=tuple(members),
+                    chips=tuple(itertools.chain.from_iterable(map(itemgetter(3), pieces))),
+                    compact=True, out=all(map(itemgetter(6), pieces)))
+        self.groups[group] = (key, lane)
+        return lane
 
 
 def _member_tag(enc: Encounter, fid: str) -> str:
@@ -212,12 +354,42 @@ def cards(enc: Encounter) -> list[tuple[str, Card]]:
     """All cards at once: whose turn it is, who holds whom and the group sizes are
     worked out once (a scan per card would be quadratic in a 200-fighter fight)."""
     actor = current_actor(enc)
-    holders = {f.status.holding.target_id: fid for fid, f in enc.fighters.items()
-               if f.status.holding is not None and f.status.health > 0}
-    sizes = Counter(f.group or "" for f in enc.fighters.values())
-    return [(fid, card(enc, fid, actor=actor, holder=holders.get(fid, ""),
-                       group_size=sizes[group] if (group := enc.fighters[fid].group) else 1))
-            for fid in enc.order if fid in enc.fighters]
+    holders = _holders(enc)
+    # Stunned shows while the lost move is on the stack (_stunned): the stack's part.
+    stunned = {m.fighter_id for m in enc.state.stack if m.lost and m.lost_why == "stunned"}
+    sizes = by_roster(enc, "street-fighter:group-sizes",
+                      lambda enc: Counter(f.group or "" for f in enc.fighters.values()))
+
+    def make(enc: Encounter, fid: str) -> Card:
+        group = enc.fighters[fid].group
+        return card(enc, fid, actor=actor, holder=holders.get(fid, ""),
+                    group_size=sizes[group] if group else 1)
+
+    # Each card is kept until its fighter is written, the roster (names, groups: the
+    # group size, a holder's name) or the options change, or what it reads of the
+    # others does (derived.py), for the few fighters concerned: whose turn it is, who
+    # holds the fighter, a move of the fighter's lost to a stun on the stack.
+    concerned = {*holders, *stunned, *([actor] if actor is not None else [])}
+    special = {fid: (fid == actor, holders.get(fid), fid in stunned) for fid in concerned}
+    return per_fighter(enc, "street-fighter:cards", Reads(special=special), make)
+
+
+def _holders(enc: Encounter) -> dict[str, str]:
+    """Who holds whom (held fighter -> holder), the holds kept per fighter until the
+    fighter is written (derived.py)."""
+    holds = fighter_values(enc, "street-fighter:holds", _hold_target)
+    held: dict[str, str] = {}
+    for holder, target in holds.items():
+        if target in held:  # two holds on one fighter: the one the fight lists last
+            return {f.status.holding.target_id: fid for fid, f in enc.fighters.items()
+                    if f.status.holding is not None and f.status.health > 0}
+        held[target] = holder
+    return held
+
+
+def _hold_target(enc: Encounter, fid: str) -> str | None:
+    st = enc.fighters[fid].status
+    return st.holding.target_id if st.holding is not None and st.health > 0 else None
 
 
 def card(enc: Encounter, fid: str, *, actor: str | None = "?",
@@ -1074,13 +1246,12 @@ def _end_round_loses(enc: Encounter) -> str:
     """The unused dice that ending the round now lets go (no phase comes for them)."""
     lost: list[str] = []
     count = 0
-    for fid in in_fight(enc):
-        dice = sorted(unspent(status(enc, fid)), key=lambda d: -d.face)
-        if not dice:
-            continue
-        count += len(dice)
-        faces = [f"H{d.face}" if d.state == "held" else str(d.face) for d in dice]
-        lost.append(f"{name(enc, fid)}: {', '.join(faces)}")
+    # Each fighter's line is kept until the fighter is written (derived.py).
+    for _fid, (dice, line) in per_fighter(enc, "street-fighter:unplayed", Reads(),
+                                          _unplayed):
+        if dice:
+            count += dice
+            lost.append(line)
     if not count:
         return ""
     phase = enc.state.phase
@@ -1088,6 +1259,15 @@ def _end_round_loses(enc: Encounter) -> str:
              "phase 1 is skipped" if phase == 2 else "the phases are skipped")
     return (f"Ending round {enc.round} now: {where} and {plural(count, 'unused die', 'unused dice')} "
             f"go unplayed (each may still be turned into EP).\n" + "\n".join(lost))
+
+
+def _unplayed(enc: Encounter, fid: str) -> tuple[int, str]:
+    """How many unused dice a fighter in the fight has, and their line ("Kaede: 6, H2")."""
+    if is_out(enc, fid):
+        return 0, ""
+    dice = sorted(unspent(status(enc, fid)), key=lambda d: -d.face)
+    faces = [f"H{d.face}" if d.state == "held" else str(d.face) for d in dice]
+    return len(dice), f"{name(enc, fid)}: {', '.join(faces)}"
 
 
 def describe_state(enc: Encounter) -> str:
