@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QCoreApplication, QLocale, QMarginsF, QRectF, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QLocale, QMarginsF, QRectF, QSizeF, Qt, QUrl
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFont,
@@ -104,8 +104,9 @@ def paint_pages(doc: QTextDocument, device: QPagedPaintDevice) -> int:
     if not painter.isActive():
         raise OSError("the page could not be opened for painting")
     try:
-        layout = doc.documentLayout()
-        layout.setPaintDevice(device)
+        # Margins and pages are set before the document has a layout, and the layout
+        # gets its paint device before its first page size, so nothing is laid out
+        # twice (a document without a page size is not laid out at all).
         dpi_x, dpi_y = _screen_dpi()
         margin_x = int(DOCUMENT_MARGIN_CM / 2.54 * dpi_x)
         margin_y = int(DOCUMENT_MARGIN_CM / 2.54 * dpi_y)
@@ -115,12 +116,15 @@ def paint_pages(doc: QTextDocument, device: QPagedPaintDevice) -> int:
         frame.setTopMargin(margin_y)
         frame.setBottomMargin(margin_y)
         doc.rootFrame().setFrameFormat(frame)
+        doc.setPageSize(QSizeF(0, 0))
+        layout = doc.documentLayout()
+        layout.setPaintDevice(device)
         width, height = device.width(), device.height()
         font = QFont(doc.defaultFont())
         number_x = width - margin_x * device.logicalDpiX() / dpi_x
         number_y = (height - margin_y * device.logicalDpiY() / dpi_y
                     + QFontMetrics(font, device).ascent() + 5 * device.logicalDpiY() / 72.0)
-        doc.setPageSize(QRectF(0, 0, width, height).size())
+        doc.setPageSize(QSizeF(width, height))
         pages = doc.pageCount()
         context = QAbstractTextDocumentLayout.PaintContext()
         # Black text whatever the desktop's colours.
