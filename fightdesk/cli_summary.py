@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,18 +108,16 @@ def run(args: argparse.Namespace) -> int:
 def _to_stdout(summary: FightSummary, fmt: str, paper: str | None) -> int:
     from .report import to_html
     from .ui.chart import chart_data_url
-    from .ui.summary_files import write_pdf
+    from .ui.summary_files import pdf_bytes
 
     if fmt == "html":
         chart = chart_data_url(summary.chart) if summary.shows_totals else None
         sys.stdout.write(to_html(summary, chart))
         return 0
-    with tempfile.TemporaryDirectory(prefix="fightdesk-summary-") as folder:
-        target = Path(folder) / "summary.pdf"
-        write_pdf(summary, target, paper)  # type: ignore[arg-type]
-        sys.stdout.flush()
-        sys.stdout.buffer.write(target.read_bytes())
-        sys.stdout.buffer.flush()
+    data = pdf_bytes(summary, paper)  # type: ignore[arg-type]
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
     return 0
 
 

@@ -12,13 +12,21 @@ lays out a second time (issue 16: a long fight's PDF).
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QCoreApplication, QLocale, QMarginsF, QRectF, QSizeF, Qt, QUrl
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QLocale,
+    QMarginsF,
+    QRectF,
+    QSizeF,
+    Qt,
+    QUrl,
+)
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFont,
@@ -117,6 +125,12 @@ def paint_pages(doc: QTextDocument, device: QPagedPaintDevice) -> int:
         frame.setBottomMargin(margin_y)
         doc.rootFrame().setFrameFormat(frame)
         doc.setPageSize(QSizeF(0, 0))
+        # Each paragraph keeps the glyphs its layout shaped, so painting does not shape
+        # the text again (Qt's own printing does; public QTextLayout caching).
+        block = doc.begin()
+        while block.isValid():
+            block.layout().setCacheEnabled(True)
+            block = block.next()
         layout = doc.documentLayout()
         layout.setPaintDevice(device)
         width, height = device.width(), device.height()
@@ -151,34 +165,34 @@ def paint_pages(doc: QTextDocument, device: QPagedPaintDevice) -> int:
     return pages
 
 
+def pdf_bytes(summary: FightSummary, paper: Paper | None = None) -> bytes:
+    """The summary's pages as a PDF, made in memory (no file to write twice)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(PDF_DPI)
+    writer.setTitle(summary.heading)
+    writer.setCreator("fightdesk")
+    writer.setPageLayout(QPageLayout(
+        QPageSize(PAPER_SIZES[paper or default_paper()]), QPageLayout.Orientation.Portrait,
+        PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter))
+    paint_pages(summary_document(summary), writer)
+    del writer  # the PDF is complete when its writer is gone
+    buffer.close()
+    return bytes(data.data())
+
+
 def write_pdf(summary: FightSummary, path: Path, paper: Paper | None = None) -> None:
-    """A PDF of the summary's pages; written beside the target, then renamed."""
+    """A PDF of the summary's pages, written atomically. Raises FileProblem."""
     path = Path(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".pdf", dir=path.parent)
-        os.close(fd)
+        data = pdf_bytes(summary, paper)
     except OSError as exc:
         raise FileProblem(path, f"could not save: {describe_os_error(exc)}") from exc
-    try:
-        writer = QPdfWriter(tmp)
-        writer.setResolution(PDF_DPI)
-        writer.setTitle(summary.heading)
-        writer.setCreator("fightdesk")
-        writer.setPageLayout(QPageLayout(
-            QPageSize(PAPER_SIZES[paper or default_paper()]), QPageLayout.Orientation.Portrait,
-            PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter))
-        paint_pages(summary_document(summary), writer)
-        del writer  # closes the file
-        data = Path(tmp).read_bytes()
-        if not data.startswith(b"%PDF"):
-            raise FileProblem(path, "could not save: Qt wrote no PDF (is the folder writable?)")
-        atomic_write_bytes(path, data, keep_backup=False)
-    except OSError as exc:
-        raise FileProblem(path, f"could not save: {describe_os_error(exc)}") from exc
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    if not data.startswith(b"%PDF"):
+        raise FileProblem(path, "could not save: Qt wrote no PDF")
+    atomic_write_bytes(path, data, keep_backup=False)
 
 
 # --- HTML and Markdown ------------------------------------------------------------------
