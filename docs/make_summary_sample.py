@@ -2,7 +2,7 @@
 
 The fight is the demo fight's first two rounds, played through the real street-fighter
 rules by tests/report/demo_rounds.py (the same session tests/report/test_real_rounds.py
-checks). The PDF is written by the app's own code (fightdesk.ui.printing),
+checks). The PDF is written by the app's own code (fightdesk.ui.summary_files),
 converted with ``pdftoppm -png -r 80`` (poppler-utils) and the first page is copied here.
 
     python docs/make_summary_sample.py [--paper a4|letter] [--keep DIR]
@@ -43,7 +43,7 @@ def main() -> int:
 
     app = QApplication.instance() or QApplication([])  # noqa: F841  (fonts and printing)
     from fightdesk.report import summarize
-    from fightdesk.ui.printing import write_pdf
+    from fightdesk.ui.summary_files import write_pdf
 
     summary = summarize(two_round_session(), [1, 2])
     with tempfile.TemporaryDirectory(prefix="fightdesk-sample-") as tmp:

@@ -3,7 +3,7 @@
     fightdesk summary SESSION [--round N | --all] [--format md|html|pdf] [-o FILE]
 
 Markdown to the terminal needs no Qt. HTML (the chart as an embedded PNG), Markdown
-written to a file (the chart PNG beside it) and PDF (Qt's printing support) start Qt
+written to a file (the chart PNG beside it) and PDF start Qt's GUI module (no widgets),
 offscreen when there is no display. Bad input prints one line on stderr and exits 2.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         _start_qt()
         if output is None:
             return _to_stdout(summary, fmt, args.paper)
-        from .ui.printing import export_summary
+        from .ui.summary_files import export_summary
 
         written = export_summary(summary, output, fmt, args.paper)  # type: ignore[arg-type]
     except FileProblem as problem:
@@ -109,23 +108,21 @@ def run(args: argparse.Namespace) -> int:
 def _to_stdout(summary: FightSummary, fmt: str, paper: str | None) -> int:
     from .report import to_html
     from .ui.chart import chart_data_url
-    from .ui.printing import write_pdf
+    from .ui.summary_files import pdf_bytes
 
     if fmt == "html":
         chart = chart_data_url(summary.chart) if summary.shows_totals else None
         sys.stdout.write(to_html(summary, chart))
         return 0
-    with tempfile.TemporaryDirectory(prefix="fightdesk-summary-") as folder:
-        target = Path(folder) / "summary.pdf"
-        write_pdf(summary, target, paper)  # type: ignore[arg-type]
-        sys.stdout.flush()
-        sys.stdout.buffer.write(target.read_bytes())
-        sys.stdout.buffer.flush()
+    data = pdf_bytes(summary, paper)  # type: ignore[arg-type]
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
     return 0
 
 
 def _start_qt() -> None:
-    """A QApplication for fonts and printing; offscreen when there is no display."""
+    """A QGuiApplication for fonts, images and PDF; offscreen when there is no display."""
     if (
         "QT_QPA_PLATFORM" not in os.environ
         and sys.platform.startswith("linux")
@@ -133,11 +130,11 @@ def _start_qt() -> None:
         and not os.environ.get("WAYLAND_DISPLAY")
     ):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtGui import QGuiApplication
 
     global _qt_app
-    if QApplication.instance() is None:
-        _qt_app = QApplication(["fightdesk-summary"])
+    if QGuiApplication.instance() is None:
+        _qt_app = QGuiApplication(["fightdesk-summary"])
 
 
 def _fail(message: str) -> int:

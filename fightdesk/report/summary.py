@@ -386,9 +386,12 @@ class _LogReader:
         collected: dict[int, list[tuple[LogEntry, bool]]] = {n: [] for n in wanted}
         ends: dict[int, _Moment] = {}
         previous_step: int | None = None
+        # The end of one round is the start of the next: read once, kept for both.
+        last_end: tuple[int, _Moment] | None = None
         for i, entry in enumerate(log):
             if entry.round in wanted and entry.round not in self.before:
-                self.before[entry.round] = _moment(self.ruleset, enc)
+                self.before[entry.round] = (last_end[1] if last_end and last_end[0] == i
+                                            else _moment(self.ruleset, enc))
             overridden = self._health_before(enc, entry) if entry.round in collected else {}
             try:
                 apply_all(enc, entry.changes)
@@ -404,6 +407,7 @@ class _LogReader:
             previous_step = entry.step
             if last_of[entry.round] == i and entry.round in wanted:
                 ends[entry.round] = _moment(self.ruleset, enc)
+                last_end = (i + 1, ends[entry.round])
         summaries = [self._round(n, collected[n], ends[n]) for n in sorted(wanted)]
         return summaries, ends
 

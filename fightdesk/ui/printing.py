@@ -1,24 +1,22 @@
 """Printing and exporting round and fight summaries (File > Print, Print Preview, Export).
 
-The summary itself is built by ``fightdesk.report`` (no Qt); this module turns its HTML
-into a QTextDocument for the printer and PDF, paints the chart PNG, and writes the
-exported files. The page size comes from the printer (the system print dialog), or from
-the A4 / Letter choice when exporting a PDF. The main window owns the menu: it adds
+The summary itself is built by ``fightdesk.report`` (no Qt); ``summary_files`` turns it
+into a text document and writes the exported files (PDF, HTML, Markdown); this module
+holds the menu's actions, the dialog that picks the rounds, and printing on paper. The
+page size comes from the printer (the system print dialog), or from the A4 / Letter
+choice when exporting a PDF. The main window owns the menu: it adds
 ``SummaryPrinting.actions()`` to File and calls ``update_enabled()`` after each change.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLocale, QMarginsF, QObject, Qt, QUrl
-from PySide6.QtGui import QAction, QKeySequence, QPageLayout, QPageSize, QTextDocument
+from PySide6.QtCore import QMarginsF, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence, QPageLayout, QPageSize
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -35,52 +33,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..storage.files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error
+from ..storage.files import FileProblem
 from .plain import plain_label, warn
+from .summary_files import (
+    PAPER_SIZES,
+    Format,
+    Paper,
+    default_paper,
+    export_summary,
+    summary_document,
+)
 
 if TYPE_CHECKING:
     from ..engine.model import Session
-    from ..report import ChartImage, FightSummary
+    from ..report import FightSummary
 
-# The summary, the chart and the engine are imported when first used, not with this
-# module: the main window imports it before its first paint.
+# The summary and the engine are imported when first used, not with this module: the main
+# window imports it before its first paint.
 
-Format = Literal["pdf", "html", "md"]
-Paper = Literal["a4", "letter"]
-FORMATS: tuple[Format, ...] = ("pdf", "html", "md")
-PAPER_SIZES: dict[Paper, QPageSize.PageSizeId] = {
-    "a4": QPageSize.PageSizeId.A4,
-    "letter": QPageSize.PageSizeId.Letter,
-}
 # Qt's text document adds its own 2 cm margin inside the printer's page rectangle (and
 # puts the page numbers in it), so the printer's margins stay at the minimum.
 MARGINS_MM = QMarginsF(0, 0, 0, 0)
-CHART_RESOURCE = "fightdesk-chart.png"
 
 
-def default_paper() -> Paper:
-    """Letter where the locale measures in US units, A4 everywhere else."""
-    system = QLocale.system().measurementSystem()
-    return "letter" if system == QLocale.MeasurementSystem.ImperialUSSystem else "a4"
-
-
-# --- documents and files ---------------------------------------------------------------
-
-
-def summary_document(summary: FightSummary) -> QTextDocument:
-    """The summary as a text document, with the chart PNG added as an image resource."""
-    from ..report import ChartImage, to_html
-    from .chart import CHART_WIDTH, SCALE, render_chart
-
-    doc = QTextDocument()
-    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, summary.heading)
-    chart: ChartImage | None = None
-    if summary.shows_totals:
-        image = render_chart(summary.chart)
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE), image)
-        chart = ChartImage(CHART_RESOURCE, CHART_WIDTH, image.height() // SCALE)
-    doc.setHtml(to_html(summary, chart))
-    return doc
+# --- printing on paper -------------------------------------------------------------------
 
 
 def prepare_printer(printer: QPrinter, summary: FightSummary, paper: Paper | None = None) -> None:
@@ -96,78 +72,6 @@ def prepare_printer(printer: QPrinter, summary: FightSummary, paper: Paper | Non
 def print_summary(summary: FightSummary, printer: QPrinter) -> None:
     """Lay the summary out on the printer's pages (page size from the printer) and print."""
     summary_document(summary).print_(printer)
-
-
-def write_pdf(summary: FightSummary, path: Path, paper: Paper | None = None) -> None:
-    """A PDF through Qt's printing support; written beside the target, then renamed."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".pdf", dir=path.parent)
-        os.close(fd)
-    except OSError as exc:
-        raise FileProblem(path, f"could not save: {describe_os_error(exc)}") from exc
-    try:
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
-        printer.setOutputFileName(tmp)
-        prepare_printer(printer, summary, paper or default_paper())
-        print_summary(summary, printer)
-        data = Path(tmp).read_bytes()
-        if not data.startswith(b"%PDF"):
-            raise FileProblem(path, "could not save: Qt wrote no PDF (is the folder writable?)")
-        atomic_write_bytes(path, data, keep_backup=False)
-    except OSError as exc:
-        raise FileProblem(path, f"could not save: {describe_os_error(exc)}") from exc
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-
-
-def write_html(summary: FightSummary, path: Path) -> None:
-    """One self-contained HTML file: the chart travels inside it as a data URL."""
-    from ..report import to_html
-    from .chart import chart_data_url
-
-    chart = chart_data_url(summary.chart) if summary.shows_totals else None
-    atomic_write_text(Path(path), to_html(summary, chart), keep_backup=False)
-
-
-def chart_path_for(path: Path) -> Path:
-    return Path(path).with_name(f"{Path(path).stem}-chart.png")
-
-
-def write_markdown(summary: FightSummary, path: Path) -> list[Path]:
-    """Markdown with text sparklines, plus the chart PNG beside it (linked from the text)."""
-    from ..report import to_markdown
-    from .chart import save_chart
-
-    path = Path(path)
-    written: list[Path] = []
-    link: str | None = None
-    if summary.shows_totals:
-        png = chart_path_for(path)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            link = save_chart(summary.chart, png).src
-        except OSError as exc:
-            raise FileProblem(png, f"could not save: {describe_os_error(exc)}") from exc
-        written.append(png)
-    atomic_write_text(path, to_markdown(summary, link), keep_backup=False)
-    return [path, *written]
-
-
-def export_summary(summary: FightSummary, path: Path, fmt: Format,
-                   paper: Paper | None = None) -> list[Path]:
-    """Write the summary as ``fmt``; returns the files written. Raises FileProblem."""
-    path = Path(path)
-    if fmt == "pdf":
-        write_pdf(summary, path, paper)
-        return [path]
-    if fmt == "html":
-        write_html(summary, path)
-        return [path]
-    return write_markdown(summary, path)
 
 
 def suggested_name(summary: FightSummary, fmt: Format) -> str:

@@ -18,11 +18,10 @@ from fightdesk.engine.model import Session
 from fightdesk.report import summarize
 from fightdesk.report.summary import FightChart, FightSummary, Series
 from fightdesk.ui.chart import CHART_HEIGHT, CHART_WIDTH, SCALE, render_chart, save_chart
-from fightdesk.ui.printing import (
+from fightdesk.ui.printing import SummaryPrinting, SummaryScopeDialog
+from fightdesk.ui.summary_files import (
     CHART_RESOURCE,
     Paper,
-    SummaryPrinting,
-    SummaryScopeDialog,
     export_summary,
     summary_document,
     write_pdf,

@@ -1,0 +1,244 @@
+"""Summary files (PDF, HTML, Markdown) and the summary as a text document.
+
+Qt's GUI module only, no widgets: ``fightdesk summary`` needs no more than this, and
+File > Export in the window writes the same files through the same functions
+(``printing.py`` holds the menu, the dialogs and printing on paper).
+
+A PDF is one layout of the summary's text document, painted page by page: what
+``QTextDocument.print_`` does for a document without pages of its own (a 2 cm margin,
+the page number at the foot of each page), without the copy of the whole document it
+lays out a second time (issue 16: a long fight's PDF).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QLocale,
+    QMarginsF,
+    QRectF,
+    QSizeF,
+    Qt,
+    QUrl,
+)
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QFont,
+    QFontMetrics,
+    QGuiApplication,
+    QPagedPaintDevice,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPalette,
+    QPdfWriter,
+    QTextDocument,
+)
+
+from ..storage.files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error
+
+if TYPE_CHECKING:
+    from ..report import ChartImage, FightSummary
+
+# The summary and the chart are imported when first used, not with this module: the
+# main window imports it (through printing.py) before its first paint.
+
+Format = Literal["pdf", "html", "md"]
+Paper = Literal["a4", "letter"]
+FORMATS: tuple[Format, ...] = ("pdf", "html", "md")
+PAPER_SIZES: dict[Paper, QPageSize.PageSizeId] = {
+    "a4": QPageSize.PageSizeId.A4,
+    "letter": QPageSize.PageSizeId.Letter,
+}
+CHART_RESOURCE = "fightdesk-chart.png"
+# The PDF's resolution: a printer's high resolution, what QPrinter gives a PDF.
+PDF_DPI = 1200
+# The document's margin (2 cm) holds the page numbers; the page's own margin is the
+# 2 mm QTextDocument.print_ gives a printer that has none.
+DOCUMENT_MARGIN_CM = 2.0
+PAGE_MARGINS_MM = QMarginsF(2, 2, 2, 2)
+
+
+def default_paper() -> Paper:
+    """Letter where the locale measures in US units, A4 everywhere else."""
+    system = QLocale.system().measurementSystem()
+    return "letter" if system == QLocale.MeasurementSystem.ImperialUSSystem else "a4"
+
+
+def summary_document(summary: FightSummary) -> QTextDocument:
+    """The summary as a text document, with the chart PNG added as an image resource."""
+    from ..report import ChartImage, to_html
+    from .chart import CHART_WIDTH, SCALE, render_chart
+
+    doc = QTextDocument()
+    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, summary.heading)
+    chart: ChartImage | None = None
+    if summary.shows_totals:
+        image = render_chart(summary.chart)
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE), image)
+        chart = ChartImage(CHART_RESOURCE, CHART_WIDTH, image.height() // SCALE)
+    doc.setHtml(to_html(summary, chart))
+    return doc
+
+
+# --- PDF ------------------------------------------------------------------------------
+
+
+def _screen_dpi() -> tuple[int, int]:
+    """The resolution a text document measures its pixels in, as Qt's own printing
+    takes it: 96 when the application asks for it, else the primary screen's."""
+    if QCoreApplication.testAttribute(Qt.ApplicationAttribute.AA_Use96Dpi):
+        return 96, 96
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return 100, 100
+    return round(screen.logicalDotsPerInchX()), round(screen.logicalDotsPerInchY())
+
+
+def _round_half_up(value: float) -> int:
+    return int(value + 0.5) if value >= 0 else -int(-value + 0.5)
+
+
+def paint_pages(doc: QTextDocument, device: QPagedPaintDevice) -> int:
+    """Lay ``doc`` out once on ``device``'s pages and paint them, each with its number;
+    returns the number of pages. ``doc`` is changed (margins, page size): use it once."""
+    painter = QPainter(device)
+    if not painter.isActive():
+        raise OSError("the page could not be opened for painting")
+    try:
+        # Margins and pages are set before the document has a layout, and the layout
+        # gets its paint device before its first page size, so nothing is laid out
+        # twice (a document without a page size is not laid out at all).
+        dpi_x, dpi_y = _screen_dpi()
+        margin_x = int(DOCUMENT_MARGIN_CM / 2.54 * dpi_x)
+        margin_y = int(DOCUMENT_MARGIN_CM / 2.54 * dpi_y)
+        frame = doc.rootFrame().frameFormat()
+        frame.setLeftMargin(margin_x)
+        frame.setRightMargin(margin_x)
+        frame.setTopMargin(margin_y)
+        frame.setBottomMargin(margin_y)
+        doc.rootFrame().setFrameFormat(frame)
+        doc.setPageSize(QSizeF(0, 0))
+        # Each paragraph keeps the glyphs its layout shaped, so painting does not shape
+        # the text again (Qt's own printing does; public QTextLayout caching).
+        block = doc.begin()
+        while block.isValid():
+            block.layout().setCacheEnabled(True)
+            block = block.next()
+        layout = doc.documentLayout()
+        layout.setPaintDevice(device)
+        width, height = device.width(), device.height()
+        font = QFont(doc.defaultFont())
+        number_x = width - margin_x * device.logicalDpiX() / dpi_x
+        number_y = (height - margin_y * device.logicalDpiY() / dpi_y
+                    + QFontMetrics(font, device).ascent() + 5 * device.logicalDpiY() / 72.0)
+        doc.setPageSize(QSizeF(width, height))
+        pages = doc.pageCount()
+        context = QAbstractTextDocumentLayout.PaintContext()
+        # Black text whatever the desktop's colours.
+        context.palette.setColor(QPalette.ColorRole.Text, Qt.GlobalColor.black)
+        for index in range(pages):
+            if index and not device.newPage():
+                raise OSError("a new page could not be started")
+            top = index * height
+            view = QRectF(0, top, width, height)
+            painter.save()
+            painter.translate(0, -top)
+            painter.setClipRect(view)
+            context.clip = view
+            layout.draw(painter, context)
+            painter.setClipping(False)
+            painter.setFont(font)
+            number = str(index + 1)
+            painter.drawText(
+                _round_half_up(number_x - painter.fontMetrics().horizontalAdvance(number)),
+                _round_half_up(number_y + top), number)
+            painter.restore()
+    finally:
+        painter.end()
+    return pages
+
+
+def pdf_bytes(summary: FightSummary, paper: Paper | None = None) -> bytes:
+    """The summary's pages as a PDF, made in memory (no file to write twice)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(PDF_DPI)
+    writer.setTitle(summary.heading)
+    writer.setCreator("fightdesk")
+    writer.setPageLayout(QPageLayout(
+        QPageSize(PAPER_SIZES[paper or default_paper()]), QPageLayout.Orientation.Portrait,
+        PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter))
+    paint_pages(summary_document(summary), writer)
+    del writer  # the PDF is complete when its writer is gone
+    buffer.close()
+    return bytes(data.data())
+
+
+def write_pdf(summary: FightSummary, path: Path, paper: Paper | None = None) -> None:
+    """A PDF of the summary's pages, written atomically. Raises FileProblem."""
+    path = Path(path)
+    try:
+        data = pdf_bytes(summary, paper)
+    except OSError as exc:
+        raise FileProblem(path, f"could not save: {describe_os_error(exc)}") from exc
+    if not data.startswith(b"%PDF"):
+        raise FileProblem(path, "could not save: Qt wrote no PDF")
+    atomic_write_bytes(path, data, keep_backup=False)
+
+
+# --- HTML and Markdown ------------------------------------------------------------------
+
+
+def write_html(summary: FightSummary, path: Path) -> None:
+    """One self-contained HTML file: the chart travels inside it as a data URL."""
+    from ..report import to_html
+    from .chart import chart_data_url
+
+    chart = chart_data_url(summary.chart) if summary.shows_totals else None
+    atomic_write_text(Path(path), to_html(summary, chart), keep_backup=False)
+
+
+def chart_path_for(path: Path) -> Path:
+    return Path(path).with_name(f"{Path(path).stem}-chart.png")
+
+
+def write_markdown(summary: FightSummary, path: Path) -> list[Path]:
+    """Markdown with text sparklines, plus the chart PNG beside it (linked from the text)."""
+    from ..report import to_markdown
+    from .chart import save_chart
+
+    path = Path(path)
+    written: list[Path] = []
+    link: str | None = None
+    if summary.shows_totals:
+        png = chart_path_for(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            link = save_chart(summary.chart, png).src
+        except OSError as exc:
+            raise FileProblem(png, f"could not save: {describe_os_error(exc)}") from exc
+        written.append(png)
+    atomic_write_text(path, to_markdown(summary, link), keep_backup=False)
+    return [path, *written]
+
+
+def export_summary(summary: FightSummary, path: Path, fmt: Format,
+                   paper: Paper | None = None) -> list[Path]:
+    """Write the summary as ``fmt``; returns the files written. Raises FileProblem."""
+    path = Path(path)
+    if fmt == "pdf":
+        write_pdf(summary, path, paper)
+        return [path]
+    if fmt == "html":
+        write_html(summary, path)
+        return [path]
+    return write_markdown(summary, path)
