@@ -322,7 +322,8 @@ def _lane(name: str, slot: TurnSlot, chip: Chip, is_out: bool) -> Lane:
 
 def _slot_label(enc: Encounter, slot: TurnSlot) -> str:
     if slot.after:
-        return f"after {enc.name_of(slot.after)}"
+        # The fighter waited for may have left the fight: the turn stays where it was.
+        return f"after {enc.name_of(slot.after)}" if slot.after in enc.fighters else "held"
     return str(slot.score) if slot.score is not None else "turn"
 
 
@@ -330,8 +331,10 @@ def _slot_tip(enc: Encounter, section: TurnSection, slot: TurnSlot, state: str) 
     name = enc.name_of(slot.fighter_id)
     words = {"acting": "acting now", "done": "has acted", "waiting": "waiting"}[state]
     bits = [f"{name}: {section.label}, {words}"]
-    if slot.after:
+    if slot.after in enc.fighters:
         bits.append(f"holding to act right after {enc.name_of(slot.after)}")
+    elif slot.after:
+        bits.append("held: the fighter it waited for has left the fight")
     if slot.score is not None:
         bits.append(f"rolled {slot.score}")
     if slot.free:

@@ -650,6 +650,25 @@ def test_removing_the_fighter_whose_turn_it_is_passes_the_turn() -> None:
     assert engine.encounter.state.stage == "round-over"
 
 
+def test_a_turn_held_for_a_fighter_who_is_removed_stays_put_and_reads_held() -> None:
+    """docs/rulesets/roll-under.md#removing-a-fighter: a turn held to act after a fighter
+    who then leaves stays where it was, and the timeline no longer names the one gone."""
+    engine = drill_engine()
+    _start(engine)
+    assert engine.apply(c.HoldTurn(after="thug-1")).ok
+    assert engine.apply(c.RemoveFighter(fighter_id="thug-1")).ok
+    assert _order_of(engine) == ["brannock", "kaede", "thug-2"]
+    lane = next(lane for lane in engine.ruleset.timeline(engine.encounter).lanes
+                if lane.id == "kaede")
+    assert lane.chips[0].label == "held"
+    assert "held: the fighter it waited for has left the fight" in \
+        lane.chips[0].tooltip.splitlines()
+    assert engine.undo()
+    lane = next(lane for lane in engine.ruleset.timeline(engine.encounter).lanes
+                if lane.id == "kaede")
+    assert lane.chips[0].label == "after Thug 1"
+
+
 def test_a_fighter_removed_while_their_roll_waits_passes_the_turn_once_it_is_made() -> None:
     """docs/rulesets/roll-under.md#removing-a-fighter: the roll of the removed fighter's
     action is still made (nobody's turn meanwhile, so nobody holds it); then Next turn
