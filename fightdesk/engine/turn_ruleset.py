@@ -240,11 +240,13 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
                          f"{after.name} is out of the fight")
             ctx.fail(f"{name(command.after)} has no turn left this round to hold for")
         was_current = order.current == slot_id
+        # The turn that comes next, found from where the held turn stood (the held turn
+        # goes after it, so it stays next).
+        nxt = turns.next_slot(order, self._skips(ctx.enc))
         turns.hold(ctx, TURNS, self, slot_id, command.after)
         ctx.summary = f"{name(slot.fighter_id)} holds to act right after {name(command.after)}"
         ctx.say(ctx.summary, fighter_id=slot.fighter_id, kind="hold")
         if was_current:
-            nxt = turns.next_slot(ctx.enc.state.turns, self._skips(ctx.enc))
             if nxt is None:
                 ctx.fail("nobody else has a turn left to hold for")
             turns.give_turn_to(ctx, TURNS, nxt.id)

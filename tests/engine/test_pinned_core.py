@@ -669,6 +669,31 @@ def test_a_turn_held_for_a_fighter_who_is_removed_stays_put_and_reads_held() -> 
     assert lane.chips[0].label == "after Thug 1"
 
 
+def test_a_hold_goes_after_the_named_fighters_turn_still_to_come_not_a_passed_one() -> None:
+    """docs/rulesets/roll-under.md#holding: the held turn comes right after the named
+    fighter's next turn, the turn after it comes next; a turn of theirs passed over
+    earlier in the round (out of the fight then, healed since) does not come back."""
+    from fightdesk.engine.turns import TurnSlot
+
+    engine = drill_engine()
+    _start(engine)
+    assert engine.apply(c.SetValue(fighter_id="thug-1", field="status.hp", value=0)).ok
+    for _ in range(2):
+        assert engine.apply(c.NextStep()).ok
+    assert current_fighter(engine.encounter.state.turns) == "thug-2"
+    assert engine.apply(c.SetValue(fighter_id="thug-1", field="status.hp", value=6)).ok
+    engine.encounter.state.turns.sections[-1].slots.append(TurnSlot(id="thug-1#2",
+                                                                    fighter_id="thug-1"))
+    assert engine.apply(c.HoldTurn(after="thug-1")).ok
+    order = engine.encounter.state.turns
+    assert [s.id for s in slots(order)] == ["kaede", "brannock", "thug-1", "thug-1#2", "thug-2"]
+    assert order.current == "thug-1#2"
+    assert engine.apply(c.NextStep()).ok
+    assert engine.encounter.state.turns.current == "thug-2"
+    assert engine.apply(c.NextStep()).ok
+    assert engine.encounter.state.stage == "round-over"
+
+
 def test_a_fighter_removed_while_their_roll_waits_passes_the_turn_once_it_is_made() -> None:
     """docs/rulesets/roll-under.md#removing-a-fighter: the roll of the removed fighter's
     action is still made (nobody's turn meanwhile, so nobody holds it); then Next turn
