@@ -521,6 +521,7 @@ class Engine:
             ctx.tx.delete(("groups",), fighter.group)
         ctx.summary = f"Removed {fighter.name}"
         ctx.say(ctx.summary, kind="roster")
+        self.ruleset.on_fighter_removed(ctx, fighter_id)
 
     def _hide_fighter(self, ctx: Context, command: c.HideFighter) -> None:
         enc = ctx.enc

@@ -252,6 +252,9 @@ class ActionForm(NamedTuple):
     # The confirm button's word: "Roll", "Spend", "Convert"... so a form that spends
     # points never reads "Roll". Empty: "Roll" when the preview shows odds, else "Apply".
     verb: str = ""
+    # False for an action that rolls nothing (holding a turn): the action dialog then
+    # offers no dice to roll or type in.
+    rolls: bool = True
 
 
 class Odds(NamedTuple):
@@ -499,6 +502,10 @@ class Ruleset:
 
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """Hook for adding a fighter mid-fight (e.g. giving them their status)."""
+
+    def on_fighter_removed(self, ctx: Context, fighter_id: str) -> None:
+        """Hook for a fighter the GM took out of the fight (already gone from
+        ``enc.fighters``): what the round still holds of them (their turns) leaves it."""
 
     def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
         """What a loaded fight must hold for these rules that its field types cannot

@@ -232,13 +232,21 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             why = "only the turn going on now can be held"
         if why:
             ctx.fail(f"{ctx.enc.name_of(slot.fighter_id)} cannot hold the turn: {why}")
-        was_current = order.current == slot_id
-        turns.hold(ctx, TURNS, self, slot_id, command.after)
         name = ctx.enc.name_of
+        if command.after not in self.next_up(ctx.enc):
+            after = ctx.enc.fighters.get(command.after)
+            if after is not None and self.is_out(after):
+                ctx.fail(f"{name(slot.fighter_id)} cannot hold for {after.name}: "
+                         f"{after.name} is out of the fight")
+            ctx.fail(f"{name(command.after)} has no turn left this round to hold for")
+        was_current = order.current == slot_id
+        # The turn that comes next, found from where the held turn stood (the held turn
+        # goes after it, so it stays next).
+        nxt = turns.next_slot(order, self._skips(ctx.enc))
+        turns.hold(ctx, TURNS, self, slot_id, command.after)
         ctx.summary = f"{name(slot.fighter_id)} holds to act right after {name(command.after)}"
         ctx.say(ctx.summary, fighter_id=slot.fighter_id, kind="hold")
         if was_current:
-            nxt = turns.next_slot(ctx.enc.state.turns, self._skips(ctx.enc))
             if nxt is None:
                 ctx.fail("nobody else has a turn left to hold for")
             turns.give_turn_to(ctx, TURNS, nxt.id)
@@ -292,6 +300,32 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         order: TurnOrder = ctx.enc.state.turns
         if ctx.enc.state.stage == "turns" and order.sections:
             turns.add_turn(ctx, TURNS, fighter_id, order.sections[-1].id, extra=False)
+
+    def on_fighter_removed(self, ctx: Context, fighter_id: str) -> None:
+        """A fighter taken out of the fight takes their turns with them
+        (docs/rulesets/roll-under.md#removing-a-fighter, the same in every turn-order
+        ruleset). Their turn going on ends there and the next waiting turn begins, as
+        after Next turn; while a roll or question of that turn waits, nobody's turn goes
+        on until it is settled and the GM presses Next turn."""
+        state = ctx.enc.state
+        order: TurnOrder = state.turns
+        if not any(s.fighter_id == fighter_id for s in turns.slots(order)):
+            return
+        if state.stage != "turns" or turns.current_fighter(order) != fighter_id:
+            turns.remove_fighter(ctx, TURNS, fighter_id)
+            return
+        self.on_turn_end(ctx, fighter_id)
+        conditions.tick(ctx, "turn-end", fighter_id)
+        # The next waiting turn, found from where the removed turn stood.
+        nxt = turns.next_slot(ctx.enc.state.turns, self._skips(ctx.enc))
+        turns.remove_fighter(ctx, TURNS, fighter_id)
+        if ctx.enc.state.roll is not None or ctx.enc.state.pending is not None:
+            return
+        if nxt is None:
+            self.turns_done(ctx)
+            return
+        turns.give_turn_to(ctx, TURNS, nxt.id)
+        self._turn_begins(ctx, nxt.fighter_id)
 
     def next_up(self, enc: Encounter) -> list[str]:
         order: TurnOrder = enc.state.turns
@@ -388,8 +422,8 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         if not why:
             slot = turns.current_slot(order)
             assert slot is not None  # hold_refusal found this fighter's turn going on
-            waiting = [s.fighter_id for s in turns.slots(order)
-                       if not s.acted and s.fighter_id != fighter_id and s.id != order.current]
+            # Only fighters still in the fight whose turn is yet to come.
+            waiting = [fid for fid in self.next_up(enc) if fid != fighter_id]
             refusals = {fid: self.may_hold(enc, order, slot, fid) for fid in dict.fromkeys(waiting)}
             later = tuple((fid, enc.name_of(fid)) for fid, no in refusals.items() if not no)
             if not waiting:
@@ -399,7 +433,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         field = FormField("after", "Act right after", "choice", later,
                           default=later[0][0] if later else None)
         return ActionForm("hold-turn", "Hold the turn", (field,), enabled=not why, reason=why,
-                          shortcut="H", verb="Hold")
+                          shortcut="H", verb="Hold", rolls=False)
 
     def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
         from . import commands as c

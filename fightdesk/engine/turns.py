@@ -116,12 +116,6 @@ def next_slot(order: TurnOrder, skips: Callable[[str], bool]) -> TurnSlot | None
     return None
 
 
-def first_slot_of(order: TurnOrder, fighter_id: str, *, waiting: bool = True) -> TurnSlot | None:
-    """The fighter's first slot (that has not acted, when ``waiting``)."""
-    return next((s for s in slots(order)
-                 if s.fighter_id == fighter_id and not (waiting and s.acted)), None)
-
-
 # --- changing (through the context: logged and undoable) ------------------------------------
 
 
@@ -187,8 +181,11 @@ def hold(ctx: Context, path: Path, rules: TurnRules, slot_id: str, after_fighter
     if slot is None:
         ctx.fail(f"no turn {slot_id!r} this round")
     name = ctx.enc.name_of
-    anchor = first_slot_of(order, after_fighter)
-    if anchor is None or anchor.id == slot.id:
+    # The named fighter's next turn: the first of theirs still to come after this one.
+    order_ids = [s.id for s in slots(order)]
+    later = list(slots(order))[order_ids.index(slot.id) + 1:]
+    anchor = next((s for s in later if s.fighter_id == after_fighter and not s.acted), None)
+    if anchor is None:
         ctx.fail(f"{name(after_fighter)} has no turn left this round to hold for")
     why = rules.may_hold(ctx.enc, order, slot, after_fighter)
     if why:
@@ -429,7 +426,8 @@ def _lane(name: str, slot: TurnSlot, chip: Chip, is_out: bool) -> Lane:
 
 def _slot_label(enc: Encounter, slot: TurnSlot) -> str:
     if slot.after:
-        return f"after {enc.name_of(slot.after)}"
+        # The fighter waited for may have left the fight: the turn stays where it was.
+        return f"after {enc.name_of(slot.after)}" if slot.after in enc.fighters else "held"
     return str(slot.score) if slot.score is not None else "turn"
 
 
@@ -437,8 +435,10 @@ def _slot_tip(enc: Encounter, section: TurnSection, slot: TurnSlot, state: str) 
     name = enc.name_of(slot.fighter_id)
     words = {"acting": "acting now", "done": "has acted", "waiting": "waiting"}[state]
     bits = [f"{name}: {section.label}, {words}"]
-    if slot.after:
+    if slot.after in enc.fighters:
         bits.append(f"holding to act right after {enc.name_of(slot.after)}")
+    elif slot.after:
+        bits.append("held: the fighter it waited for has left the fight")
     if slot.score is not None:
         bits.append(f"rolled {slot.score}")
     if slot.free:

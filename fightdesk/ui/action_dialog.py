@@ -81,7 +81,7 @@ class ActionDialog(QDialog):
         self.odds_label.setTextFormat(Qt.TextFormat.PlainText)
         self.odds_label.setWordWrap(True)
         self.error = error_label()
-        preview_box = QGroupBox("Before the roll")
+        self.preview_box = preview_box = QGroupBox("Before the roll")
         pv = QVBoxLayout(preview_box)
         pv.addWidget(self.preview_lines)
         pv.addWidget(self.odds_label)
@@ -188,6 +188,10 @@ class ActionDialog(QDialog):
             self._inputs[fld.name] = widget
             self.fields_layout.addRow(f"{fld.label}:", widget)
         self.fields_box.setVisible(bool(form.fields))
+        # An action that rolls nothing (holding a turn) offers no dice to roll or type.
+        self.preview_box.setTitle("Before the roll" if form.rolls else "What it does")
+        for widget in (self.app_rolls, self.typed, self.dice_edit):
+            widget.setVisible(form.rolls)
         self.go_button.setEnabled(form.enabled)
         self.go_button.setToolTip(f"{form.title} (Enter)")
         self._update_preview()
@@ -219,7 +223,8 @@ class ActionDialog(QDialog):
 
     # --- preview and go -----------------------------------------------------------------------
     def typed_dice(self) -> list[list[int]]:
-        if not self.typed.isChecked():
+        form = self.current_form()
+        if not self.typed.isChecked() or (form is not None and not form.rolls):
             return []
         return parse_typed_dice(self.dice_edit.text())
 
@@ -242,7 +247,7 @@ class ActionDialog(QDialog):
         problem = preview.error or (form.reason if not form.enabled else None)
         if not form.enabled and not problem:
             problem = "This cannot be done right now."
-        if problem is None and self.typed.isChecked():
+        if problem is None and self.typed.isChecked() and form.rolls:
             try:
                 parse_typed_dice(self.dice_edit.text())
             except ValueError as exc:

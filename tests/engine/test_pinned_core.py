@@ -576,15 +576,185 @@ def test_the_last_turn_taken_ends_the_round_in_the_gms_words() -> None:
         ("round-end", "Round 1: every turn is taken")]
 
 
+def _order_of(engine: Engine) -> list[str]:
+    return [s.fighter_id for s in slots(engine.encounter.state.turns)]
+
+
+def _views(engine: Engine) -> tuple[object, ...]:
+    """What the window shows of the fight: timeline, cards, forms, controls, who is next."""
+    enc, rules = engine.encounter, engine.ruleset
+    return (rules.timeline(enc), [rules.card(enc, f) for f in enc.order],
+            [rules.action_forms(enc, f) for f in enc.order], rules.round_controls(enc),
+            rules.next_up(enc), rules.where(enc))
+
+
+def _fresh_views(engine: DrillEngine) -> tuple[object, ...]:
+    """The same views from a fresh engine opened on the same session."""
+    return _views(DrillEngine(engine.session.model_copy(deep=True)))
+
+
+def test_a_removed_fighter_takes_their_turns_out_of_the_order_and_undo_brings_them_back() -> None:
+    """docs/rulesets/roll-under.md#removing-a-fighter: a fighter the GM removes leaves
+    the turn order (their waiting turn is no longer anyone's), and undo puts the turn
+    back where it was; the views equal a fresh engine's at each step."""
+    engine = drill_engine()
+    _start(engine)
+    assert _order_of(engine) == ["kaede", "brannock", "thug-1", "thug-2"]
+    before = _views(engine)
+    assert engine.apply(c.RemoveFighter(fighter_id="thug-1")).ok
+    assert _order_of(engine) == ["kaede", "brannock", "thug-2"]
+    assert current_fighter(engine.encounter.state.turns) == "kaede"
+    assert _views(engine) == _fresh_views(engine)
+    assert engine.undo()
+    assert _order_of(engine) == ["kaede", "brannock", "thug-1", "thug-2"]
+    assert _views(engine) == before == _fresh_views(engine)
+    assert engine.redo()
+    assert _order_of(engine) == ["kaede", "brannock", "thug-2"]
+    assert _views(engine) == _fresh_views(engine)
+
+
+def test_removing_the_fighter_whose_turn_it_is_passes_the_turn() -> None:
+    """docs/rulesets/roll-under.md#removing-a-fighter: the removed fighter's turn ends
+    there (what lasts until the end of it ends) and the next waiting turn begins, in the
+    same step; undo gives the turn back; removing the last turn's fighter ends the round."""
+    engine = drill_engine()
+    assert engine.apply(c.AddCondition(fighter_id="thug-1", name="Dazed",
+                                       duration="until-turn-end", until_fighter="kaede")).ok
+    _start(engine)
+    number = engine.encounter.state.turns.turn_number
+    out = engine.apply(c.RemoveFighter(fighter_id="kaede"))
+    assert out.ok and out.entry is not None
+    assert out.entry.summary == "Removed Kaede"
+    assert [(e.kind, e.text) for e in out.entry.events] == [
+        ("roster", "Removed Kaede"),
+        ("condition-off", "Thug 1 is no longer dazed"),
+        ("step", "Brannock's turn")]
+    order = engine.encounter.state.turns
+    assert _order_of(engine) == ["brannock", "thug-1", "thug-2"]
+    assert current_fighter(order) == "brannock" and order.turn_number == number + 1
+    assert _views(engine) == _fresh_views(engine)
+    assert engine.undo()
+    assert current_fighter(engine.encounter.state.turns) == "kaede"
+    assert _order_of(engine) == ["kaede", "brannock", "thug-1", "thug-2"]
+    assert _views(engine) == _fresh_views(engine)
+    assert engine.redo()
+    assert current_fighter(engine.encounter.state.turns) == "brannock"
+    assert _views(engine) == _fresh_views(engine)
+    for _ in range(2):
+        assert engine.apply(c.NextStep()).ok
+    assert current_fighter(engine.encounter.state.turns) == "thug-2"
+    last = engine.apply(c.RemoveFighter(fighter_id="thug-2"))
+    assert last.entry is not None
+    assert [(e.kind, e.text) for e in last.entry.events] == [
+        ("roster", "Removed Thug 2"), ("round-end", "Round 1: every turn is taken")]
+    assert engine.encounter.state.stage == "round-over"
+
+
+def test_a_turn_held_for_a_fighter_who_is_removed_stays_put_and_reads_held() -> None:
+    """docs/rulesets/roll-under.md#removing-a-fighter: a turn held to act after a fighter
+    who then leaves stays where it was, and the timeline no longer names the one gone."""
+    engine = drill_engine()
+    _start(engine)
+    assert engine.apply(c.HoldTurn(after="thug-1")).ok
+    assert engine.apply(c.RemoveFighter(fighter_id="thug-1")).ok
+    assert _order_of(engine) == ["brannock", "kaede", "thug-2"]
+    lane = next(lane for lane in engine.ruleset.timeline(engine.encounter).lanes
+                if lane.id == "kaede")
+    assert lane.chips[0].label == "held"
+    assert "held: the fighter it waited for has left the fight" in \
+        lane.chips[0].tooltip.splitlines()
+    assert engine.undo()
+    lane = next(lane for lane in engine.ruleset.timeline(engine.encounter).lanes
+                if lane.id == "kaede")
+    assert lane.chips[0].label == "after Thug 1"
+
+
+def test_a_hold_goes_after_the_named_fighters_turn_still_to_come_not_a_passed_one() -> None:
+    """docs/rulesets/roll-under.md#holding: the held turn comes right after the named
+    fighter's next turn, the turn after it comes next; a turn of theirs passed over
+    earlier in the round (out of the fight then, healed since) does not come back."""
+    from fightdesk.engine.turns import TurnSlot
+
+    engine = drill_engine()
+    _start(engine)
+    assert engine.apply(c.SetValue(fighter_id="thug-1", field="status.hp", value=0)).ok
+    for _ in range(2):
+        assert engine.apply(c.NextStep()).ok
+    assert current_fighter(engine.encounter.state.turns) == "thug-2"
+    assert engine.apply(c.SetValue(fighter_id="thug-1", field="status.hp", value=6)).ok
+    engine.encounter.state.turns.sections[-1].slots.append(TurnSlot(id="thug-1#2",
+                                                                    fighter_id="thug-1"))
+    assert engine.apply(c.HoldTurn(after="thug-1")).ok
+    order = engine.encounter.state.turns
+    assert [s.id for s in slots(order)] == ["kaede", "brannock", "thug-1", "thug-1#2", "thug-2"]
+    assert order.current == "thug-1#2"
+    assert engine.apply(c.NextStep()).ok
+    assert engine.encounter.state.turns.current == "thug-2"
+    assert engine.apply(c.NextStep()).ok
+    assert engine.encounter.state.stage == "round-over"
+
+
+def test_a_fighter_removed_while_their_roll_waits_passes_the_turn_once_it_is_made() -> None:
+    """docs/rulesets/roll-under.md#removing-a-fighter: the roll of the removed fighter's
+    action is still made (nobody's turn meanwhile, so nobody holds it); then Next turn
+    gives the next waiting turn."""
+    engine = drill_engine()
+    _start(engine)
+    assert engine.apply(Strike(fighter_id="kaede", target_id="thug-1")).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert engine.apply(c.RemoveFighter(fighter_id="kaede")).ok
+    order = engine.encounter.state.turns
+    assert order.current is None and _order_of(engine) == ["brannock", "thug-1", "thug-2"]
+    assert engine.apply(c.HoldTurn(after="brannock")).error == "nobody's turn to hold"
+    assert engine.apply(c.MakeRoll(roll_id=roll.id, dice=[[20]])).ok
+    assert engine.apply(c.NextStep()).ok
+    assert current_fighter(engine.encounter.state.turns) == "brannock"
+
+
 def test_a_fighter_removed_during_their_turn_cannot_hold_it() -> None:
-    """The turn of a fighter taken out of the fight only passes."""
+    """A fight saved with a removed fighter's turn still going on (before removal took
+    the turn out of the order): that turn only passes."""
     engine = drill_engine()
     _start(engine)
     assert current_fighter(engine.encounter.state.turns) == "kaede"
-    assert engine.apply(c.RemoveFighter(fighter_id="kaede")).ok
+    del engine.encounter.fighters["kaede"]
+    engine.encounter.order.remove("kaede")
     out = engine.apply(c.HoldTurn(after="brannock"))
     assert out.error is not None and out.error.endswith("cannot hold the turn: no longer in the fight")
     assert engine.apply(c.NextStep()).ok
+    assert current_fighter(engine.encounter.state.turns) == "brannock"
+
+
+def test_the_hold_offers_only_fighters_in_the_fight_whose_turn_is_to_come() -> None:
+    """docs/rulesets/roll-under.md#holding: a fighter out of the fight (their turns are
+    passed over) or whose turn has come is no one to act after: the form does not list
+    them and a hold for them is refused."""
+    engine = drill_engine()
+    _start(engine)
+    assert engine.apply(c.SetValue(fighter_id="thug-1", field="status.hp", value=0)).ok
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "kaede")
+                if f.id == "hold-turn")
+    assert form.fields[0].choices == (("brannock", "Brannock"), ("thug-2", "Thug 2"))
+    out = engine.apply(c.HoldTurn(after="thug-1"))
+    assert out.error == "Kaede cannot hold for Thug 1: Thug 1 is out of the fight"
+    assert engine.apply(c.NextStep()).ok
+    out = engine.apply(c.HoldTurn(after="kaede"))
+    assert out.error == "Kaede has no turn left this round to hold for"
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "brannock")
+                if f.id == "hold-turn")
+    assert form.fields[0].choices == (("thug-2", "Thug 2"),)
+    assert engine.apply(c.HoldTurn(after="thug-2")).ok
+    assert _order_of(engine) == ["kaede", "thug-1", "thug-2", "brannock"]
+
+
+def test_the_hold_form_rolls_nothing() -> None:
+    """Holding a turn rolls no dice: the form says so, and the window offers none."""
+    engine = drill_engine()
+    _start(engine)
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "kaede")
+                if f.id == "hold-turn")
+    assert form.rolls is False
 
 
 def test_no_hold_while_a_question_waits_and_only_the_turn_going_on() -> None:

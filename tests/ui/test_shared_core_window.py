@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QLineEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
@@ -274,3 +274,45 @@ def test_a_choice_shows_its_chance_and_the_stack_its_rulesets_columns(
     assert titles == ["Fighter", "Action", "Uses", "Speed", "Spent", "Cost"]
     card = window.cards.card("kaede")
     assert card is not None and [b.text() for b in card.role_buttons.values()] == ["Act", "Brace"]
+
+
+def test_remove_the_next_fighter_then_hold_offers_no_dice_and_only_those_to_come(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """A GM removes the fighter whose turn is next (their lane leaves the timeline, undo
+    brings it back), then opens Hold: the dialog lists only fighters whose turn is to
+    come and offers no dice (holding rolls nothing), while Strike still does."""
+    engine = shown(window)
+    start_round(window, qtbot, kaede="5", brannock="15")
+    assert engine.apply(c.SetValue(fighter_id="thug-2", field="status.hp", value=0)).ok
+    window.cards.requested.emit("remove", "brannock")
+    timeline = window.timeline.timeline()
+    assert timeline is not None
+    assert [lane.title for lane in timeline.lanes] == ["Kaede", "Thug 1", "Thug 2"]
+    dialog = window.open_action_dialog("kaede")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("hold-turn"))
+    hold = dialog.input("after")
+    assert isinstance(hold, QComboBox)
+    assert [hold.itemText(i) for i in range(hold.count())] == ["Thug 1"]
+    for widget in (dialog.app_rolls, dialog.typed, dialog.dice_edit):
+        assert widget.isHidden()
+    assert dialog.preview_box.title() == "What it does"
+    assert dialog.go_button.text() == "Hold" and dialog.go_button.isEnabled()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)
+    dialog.grab().save(str(SHOTS / "hold-dialog.png"))
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("act"))
+    assert not dialog.app_rolls.isHidden() and dialog.preview_box.title() == "Before the roll"
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("hold-turn"))
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    assert dialog.done_sentence == "Kaede holds to act right after Thug 1"
+    dialog.close()
+    assert current_fighter(engine.encounter.state.turns) == "thug-1"
+    qtbot.wait(50)
+    window.grab().save(str(SHOTS / "hold-after-remove.png"))
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    timeline = window.timeline.timeline()
+    assert timeline is not None
+    assert [lane.title for lane in timeline.lanes] == ["Kaede", "Brannock", "Thug 1", "Thug 2"]

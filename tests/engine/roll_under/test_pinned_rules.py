@@ -573,3 +573,25 @@ def test_only_the_turn_going_on_is_held() -> None:
     assert out.error == "Enforcer cannot hold the turn: only the turn going on now can be held"
     assert engine.apply(c.HoldTurn(after="ana", slot_id="enforcer")).ok
     assert turn_of(engine) == "enforcer"  # the extra turn comes next
+
+
+def test_removing_the_ambusher_on_their_surprise_turn_ends_the_surprise_step() -> None:
+    """docs/rulesets/roll-under.md#removing-a-fighter: the removed fighter's turn going
+    on passes as Next turn would; the ambusher's was the surprise step's last turn, so the
+    step ends there and round 1 asks for initiative, without the ambusher; undo gives
+    the surprise turn back."""
+    engine = fight()
+    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert turn_of(engine) == "rent-a-cop"
+    out = engine.apply(c.RemoveFighter(fighter_id="rent-a-cop"))
+    assert out.ok and out.entry is not None
+    assert [(e.kind, e.text) for e in out.entry.events][:2] == [
+        ("roster", "Removed Rent-A-Cop"), ("step", "Round 1: the surprise step is over")]
+    pending = engine.pending()
+    assert pending is not None and engine.encounter.state.stage == "initiative"
+    assert engine.apply(c.Answer(decision_id=pending.id, values={"miguel": 1, "ana": 1})).ok
+    assert "rent-a-cop" not in [s.fighter_id for s in slots(engine.encounter.state.turns)]
+    # The initiative question kept the step open: the removal and its answer are one step.
+    assert engine.undo()
+    assert turn_of(engine) == "rent-a-cop" and engine.encounter.state.stage == "turns"
