@@ -71,19 +71,80 @@ def default_paper() -> Paper:
     return "letter" if system == QLocale.MeasurementSystem.ImperialUSSystem else "a4"
 
 
-def summary_document(summary: FightSummary) -> QTextDocument:
-    """The summary as a text document, with the chart PNG added as an image resource."""
+def _a4_layout() -> QPageLayout:
+    """A4 with the PDF's margins: the narrowest page a summary is made for."""
+    return QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                       PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter)
+
+
+def text_width_px(page: QPageLayout) -> float:
+    """The width the document's text gets on ``page`` (inside both margins), in the
+    pixels a text document measures in."""
+    width_mm = page.paintRect(QPageLayout.Unit.Millimeter).width() - 2 * DOCUMENT_MARGIN_CM * 10
+    return width_mm / 25.4 * _screen_dpi()[0]
+
+
+def round_columns_that_fit(summary: FightSummary, width: float) -> int | None:
+    """How many rounds the health table may put side by side so that no block of it is
+    wider than ``width`` (None: the whole table fits). Each candidate is measured by
+    laying out only the health tables, which is quick, so the split follows the real
+    fonts and names rather than a guess."""
+    from ..report.render import CSS, column_blocks, health_table
+
+    chart = summary.chart
+    count = len(chart.labels)
+    # A hair of room for the glyph widths at the printer's resolution.
+    room = width * 0.97
+
+    def widest(per_block: int) -> float:
+        tables = "".join(health_table(chart, columns)
+                         for columns in column_blocks(count, per_block))
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setTextWidth(room)
+        doc.setHtml(f"<html><head><style>{CSS}</style></head><body>{tables}</body></html>")
+        return doc.idealWidth()
+
+    if count == 0 or widest(count) <= room:
+        return None
+    low, high = 1, count - 1  # low always fits (or is the least there is)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if widest(middle) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def summary_html(summary: FightSummary, page: QPageLayout | None = None) -> str:
+    """The summary as one self-contained HTML page (the chart inside as a data URL), its
+    health table in blocks that fit ``page`` (A4 unless given)."""
+    from ..report import to_html
+    from .chart import chart_data_url
+
+    if not summary.shows_totals:
+        return to_html(summary)
+    columns = round_columns_that_fit(summary, text_width_px(page or _a4_layout()))
+    return to_html(summary, chart_data_url(summary.chart), columns)
+
+
+def summary_document(summary: FightSummary, page: QPageLayout | None = None) -> QTextDocument:
+    """The summary as a text document, with the chart PNG added as an image resource; the
+    health table comes in blocks of rounds that fit ``page`` (A4, the narrowest, unless given)."""
     from ..report import ChartImage, to_html
     from .chart import CHART_WIDTH, SCALE, render_chart
 
     doc = QTextDocument()
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, summary.heading)
     chart: ChartImage | None = None
+    columns: int | None = None
     if summary.shows_totals:
         image = render_chart(summary.chart)
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE), image)
         chart = ChartImage(CHART_RESOURCE, CHART_WIDTH, image.height() // SCALE)
-    doc.setHtml(to_html(summary, chart))
+        columns = round_columns_that_fit(summary, text_width_px(page or _a4_layout()))
+    doc.setHtml(to_html(summary, chart, columns))
     return doc
 
 
@@ -177,7 +238,7 @@ def pdf_bytes(summary: FightSummary, paper: Paper | None = None) -> bytes:
     writer.setPageLayout(QPageLayout(
         QPageSize(PAPER_SIZES[paper or default_paper()]), QPageLayout.Orientation.Portrait,
         PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter))
-    paint_pages(summary_document(summary), writer)
+    paint_pages(summary_document(summary, writer.pageLayout()), writer)
     del writer  # the PDF is complete when its writer is gone
     buffer.close()
     return bytes(data.data())
@@ -200,11 +261,7 @@ def write_pdf(summary: FightSummary, path: Path, paper: Paper | None = None) -> 
 
 def write_html(summary: FightSummary, path: Path) -> None:
     """One self-contained HTML file: the chart travels inside it as a data URL."""
-    from ..report import to_html
-    from .chart import chart_data_url
-
-    chart = chart_data_url(summary.chart) if summary.shows_totals else None
-    atomic_write_text(Path(path), to_html(summary, chart), keep_backup=False)
+    atomic_write_text(Path(path), summary_html(summary), keep_backup=False)
 
 
 def chart_path_for(path: Path) -> Path:
