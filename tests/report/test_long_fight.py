@@ -5,6 +5,7 @@ health table then has some 40 round columns, far more than a page is wide."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import shutil
@@ -110,7 +111,7 @@ def test_chart_labels_do_not_overlap(qapp: object, long_fight: FightSummary) -> 
         texts = [label for _, label in panel]
         assert texts[0] == "start" and "R10" in texts and "R40" in texts
         assert len(texts) < len(long_fight.chart.labels)  # thinned
-        for (a, _), (b, _) in zip(panel, panel[1:], strict=False):
+        for (a, _), (b, _) in itertools.pairwise(panel):
             assert a.right() < b.left()
 
 
