@@ -173,7 +173,8 @@ def round_labels(labels: Sequence[str], xs: Sequence[float], y: float,
     if not labels:
         return []
     gap = metrics.horizontalAdvance("  ")
-    widest = max(metrics.horizontalAdvance(label) for label in labels)
+    # The first point is always labelled; the step is for the labels after it.
+    widest = max(metrics.horizontalAdvance(label) for label in labels[1:] or labels)
     spacing = abs(xs[1] - xs[0]) if len(xs) > 1 else widest + gap
     step = next((s for s in _LABEL_STEPS if s * spacing >= widest + gap), _LABEL_STEPS[-1])
     kept: list[tuple[QRectF, str]] = []

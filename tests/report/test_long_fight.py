@@ -13,15 +13,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextTable
+from PySide6.QtGui import QFont, QFontMetricsF, QPageLayout, QPageSize, QPdfWriter, QTextTable
 
 from fightdesk.engine.engine import Engine
 from fightdesk.report import summarize, to_html
 from fightdesk.report.render import column_blocks
 from fightdesk.report.summary import FightSummary
 from fightdesk.storage.sessions import demo_session
-from fightdesk.ui.chart import label_rects
+from fightdesk.ui.chart import label_rects, round_labels
 from fightdesk.ui.summary_files import (
     PAGE_MARGINS_MM,
     PAPER_SIZES,
@@ -125,3 +127,16 @@ def test_short_fight_keeps_every_label_and_one_table(qapp: object) -> None:
     assert round_columns_that_fit(whole, text_width_px(a4)) is None
     assert to_html(whole, None, len(whole.chart.labels)) == to_html(whole, None)
     assert to_html(whole, None, 1) != to_html(whole, None)  # a split does change the page
+
+
+@settings(max_examples=40, deadline=None)
+@given(rounds=st.lists(st.integers(1, 200), min_size=1, max_size=80, unique=True),
+       spacing=st.floats(0.5, 60))
+def test_round_labels_never_overlap(qapp: object, rounds: list[int], spacing: float) -> None:
+    """Any rounds (chosen rounds need not follow one another), any room between points."""
+    labels = ["start", *(f"R{n}" for n in sorted(rounds))]
+    metrics = QFontMetricsF(QFont("DejaVu Sans", 8))
+    kept = round_labels(labels, [10 + i * spacing for i in range(len(labels))], 0, metrics)
+    assert kept[0][1] == "start"
+    for (a, _), (b, _) in itertools.pairwise(kept):
+        assert a.right() < b.left()
