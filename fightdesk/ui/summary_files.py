@@ -12,6 +12,7 @@ lays out a second time (issue 16: a long fight's PDF).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -39,6 +40,7 @@ from PySide6.QtGui import (
     QPalette,
     QPdfWriter,
     QTextDocument,
+    QTextTable,
 )
 
 from ..storage.files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error
@@ -86,35 +88,57 @@ def text_width_px(page: QPageLayout) -> float:
 
 def round_columns_that_fit(summary: FightSummary, width: float) -> int | None:
     """How many rounds the health table may put side by side so that no block of it is
-    wider than ``width`` (None: the whole table fits). Each candidate is measured by
-    laying out only the health tables, which is quick, so the split follows the real
-    fonts and names rather than a guess."""
-    from ..report.render import CSS, column_blocks, health_table
+    wider than ``width`` (None: the whole table fits). Measured, not guessed: the whole
+    table is laid out once with the summary's own CSS and fonts to learn each column's
+    width, the largest count whose blocks add up to no more than ``width`` is taken, and
+    its blocks are laid out to make sure (one or two small layouts, not one per count)."""
+    from ..report.render import column_blocks
 
     chart = summary.chart
     count = len(chart.labels)
     # A hair of room for the glyph widths at the printer's resolution.
     room = width * 0.97
-
-    def widest(per_block: int) -> float:
-        tables = "".join(health_table(chart, columns)
-                         for columns in column_blocks(count, per_block))
-        doc = QTextDocument()
-        doc.setDocumentMargin(0)
-        doc.setTextWidth(room)
-        doc.setHtml(f"<html><head><style>{CSS}</style></head><body>{tables}</body></html>")
-        return doc.idealWidth()
-
-    if count == 0 or widest(count) <= room:
+    doc = _health_tables(summary, [range(count)], 1e6)  # unbounded: natural widths
+    table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+    layout = doc.documentLayout()
+    whole = layout.frameBoundingRect(table).width()
+    if count == 0 or whole <= room:
         return None
-    low, high = 1, count - 1  # low always fits (or is the least there is)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if widest(middle) <= room:
-            low = middle
-        else:
-            high = middle - 1
-    return low
+    # Column 0 is the fighters'; the rounds follow. A column's width is from where its
+    # text starts to where the next one's does; the last takes the same padding.
+    starts, texts = [], []
+    for column in range(count + 1):
+        block = layout.blockBoundingRect(table.cellAt(0, column).firstCursorPosition().block())
+        starts.append(block.left())
+        texts.append(block.width())
+    padding = starts[1] - starts[0] - texts[0]
+    widths = [b - a for a, b in pairwise(starts)] + [texts[-1] + padding]
+    frame = whole - sum(widths)
+
+    def predicted(per_block: int) -> float:
+        return max(frame + widths[0] + sum(widths[i + 1] for i in columns)
+                   for columns in column_blocks(count, per_block))
+
+    per_block = next((n for n in range(count - 1, 0, -1) if predicted(n) <= room), 1)
+    while per_block > 1:
+        blocks = _health_tables(summary, column_blocks(count, per_block), room)
+        if blocks.idealWidth() <= room:
+            break
+        per_block -= 1
+    return per_block
+
+
+def _health_tables(summary: FightSummary, blocks: list[range], width: float) -> QTextDocument:
+    """Only the health tables, laid out as the summary's page lays them out."""
+    from ..report.render import CSS, health_table
+
+    tables = "".join(health_table(summary.chart, columns) for columns in blocks)
+    doc = QTextDocument()
+    doc.setDocumentMargin(0)
+    doc.setTextWidth(width)
+    doc.setHtml(f"<html><head><style>{CSS}</style></head><body>{tables}</body></html>")
+    doc.documentLayout()  # laid out now, for the sizes
+    return doc
 
 
 def summary_html(summary: FightSummary, page: QPageLayout | None = None) -> str:
