@@ -106,13 +106,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _to_stdout(summary: FightSummary, fmt: str, paper: str | None) -> int:
-    from .report import to_html
-    from .ui.chart import chart_data_url
-    from .ui.summary_files import pdf_bytes
+    from .ui.summary_files import pdf_bytes, summary_html
 
     if fmt == "html":
-        chart = chart_data_url(summary.chart) if summary.shows_totals else None
-        sys.stdout.write(to_html(summary, chart))
+        sys.stdout.write(summary_html(summary))
         return 0
     data = pdf_bytes(summary, paper)  # type: ignore[arg-type]
     sys.stdout.flush()

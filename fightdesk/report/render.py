@@ -13,7 +13,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .summary import Action, FighterState, FightSummary, RoundSummary, Tally
+from .summary import Action, FightChart, FighterState, FightSummary, RoundSummary, Tally
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -259,7 +259,40 @@ def _html_round(rnd: RoundSummary, points: str) -> str:
     return "\n".join(out)
 
 
-def _html_chart(summary: FightSummary, chart: ChartImage | None) -> str:
+def column_blocks(count: int, per_block: int | None) -> list[range]:
+    """Split ``count`` round columns into blocks of at most ``per_block`` (None: one block),
+    as even as can be: 42 columns at 15 a block make 14 + 14 + 14, not 15 + 15 + 12."""
+    if per_block is None or per_block >= count or count == 0:
+        return [range(count)]
+    per_block = max(1, per_block)
+    blocks = -(-count // per_block)
+    size, extra = divmod(count, blocks)
+    out, start = [], 0
+    for i in range(blocks):
+        stop = start + size + (1 if i < extra else 0)
+        out.append(range(start, stop))
+        start = stop
+    return out
+
+
+def health_table(chart: FightChart, columns: range) -> str:
+    """The "Health after each round" table for the points in ``columns``, fighter column first."""
+    head = [("Fighter", False)] + [(chart.labels[i], True) for i in columns]
+    rows = []
+    for s in chart.series:
+        cells = [_e(s.name)]
+        for i in columns:
+            h, r = s.health[i], s.resource[i]
+            if h is None:
+                cells.append("–")
+            else:
+                cells.append(f"{h}" + (f" ({r})" if r is not None else ""))
+        rows.append(cells)
+    return _table(head, rows)
+
+
+def _html_chart(summary: FightSummary, chart: ChartImage | None,
+                round_columns: int | None) -> str:
     c = summary.chart
     out = [f"<h2>Health and {_e(c.resource_label)} across the rounds</h2>"]
     if chart is not None:
@@ -267,30 +300,25 @@ def _html_chart(summary: FightSummary, chart: ChartImage | None) -> str:
             f'<p><img src="{_e(chart.src)}" width="{chart.width}" height="{chart.height}" '
             f'alt="Chart of health and {_e(c.resource_label)} per fighter"></p>'
         )
-    head = [("Fighter", False)] + [(label, True) for label in c.labels]
-    rows = []
-    for s in c.series:
-        cells = [_e(s.name)]
-        for h, r in zip(s.health, s.resource, strict=True):
-            if h is None:
-                cells.append("–")
-            else:
-                cells.append(f"{h}" + (f" ({r})" if r is not None else ""))
-        rows.append(cells)
     out.append(f"<p>Health after each round, with {_e(c.resource_label)} in brackets:</p>")
-    out.append(_table(head, rows))
+    # A long fight's table in blocks of rounds that fit the page, one under the other.
+    for columns in column_blocks(len(c.labels), round_columns):
+        out.append(health_table(c, columns))
     return "\n".join(out)
 
 
-def to_html(summary: FightSummary, chart: ChartImage | None = None) -> str:
-    """A whole HTML page: the fight (totals and chart unless it is one round), then rounds."""
+def to_html(summary: FightSummary, chart: ChartImage | None = None,
+            round_columns: int | None = None) -> str:
+    """A whole HTML page: the fight (totals and chart unless it is one round), then rounds.
+    ``round_columns``: at most this many rounds side by side in the health table, which
+    then comes in blocks, each with the fighter column (None: one table, however wide)."""
     body = [f"<h1>{_e(summary.title)}</h1>",
             f'<p class="meta">{_e(summary.ruleset)} · {_e(_rounds_text(summary))} · '
             f"fightdesk summary</p>"]
     if summary.shows_totals:
         body.append("<h2>Totals</h2>")
         body.append(_html_tally_table(summary.totals, summary.points_label, totals=True))
-        body.append(_html_chart(summary, chart))
+        body.append(_html_chart(summary, chart, round_columns))
     for rnd in summary.rounds:
         body.append(_html_round(rnd, summary.points_label))
     return (

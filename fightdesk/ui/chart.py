@@ -146,6 +146,88 @@ def _ticks(top: int) -> list[int]:
     return list(range(0, ceiling + 1, step))
 
 
+def _axis_width(ticks: Sequence[int], metrics: QFontMetricsF) -> float:
+    return metrics.horizontalAdvance(str(ticks[-1])) + 6
+
+
+def _plot_rect(area: QRectF, axis_w: float, metrics: QFontMetricsF) -> QRectF:
+    return QRectF(area.left() + axis_w, area.top() + metrics.height() + 6,
+                  area.width() - axis_w - 8, area.height() - 2 * metrics.height() - 12)
+
+
+def _x_of(plot: QRectF, count: int, i: int) -> float:
+    if count <= 1:
+        return plot.center().x()
+    return plot.left() + 8 + i * (plot.width() - 16) / (count - 1)
+
+
+# Every label, or every 2nd, 5th, 10th... round: the first step whose labels have room.
+_LABEL_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000)
+
+
+def round_labels(labels: Sequence[str], xs: Sequence[float], y: float,
+                 metrics: QFontMetricsF) -> list[tuple[QRectF, str]]:
+    """The labels under the axis and where each goes (centred on its point), thinned so
+    that none overlaps the next: every round while they fit, else the first point and
+    every 2nd, 5th, 10th... round (R5, R10, R15 rather than every 5th point)."""
+    if not labels:
+        return []
+    gap = metrics.horizontalAdvance("  ")
+    # The first point is always labelled; the step is for the labels after it.
+    widest = max(metrics.horizontalAdvance(label) for label in labels[1:] or labels)
+    spacing = abs(xs[1] - xs[0]) if len(xs) > 1 else widest + gap
+    step = next((s for s in _LABEL_STEPS if s * spacing >= widest + gap), _LABEL_STEPS[-1])
+    kept: list[tuple[QRectF, str]] = []
+    for i, (label, x) in enumerate(zip(labels, xs, strict=True)):
+        if step > 1 and i > 0:
+            number = label[1:] if label[:1] == "R" else ""
+            if not number.isdigit() or int(number) % step:
+                continue
+        width = metrics.horizontalAdvance(label)
+        rect = QRectF(x - width / 2, y, width, metrics.height())
+        # Rounds left out of a chosen-rounds summary can still crowd two labels.
+        if kept and rect.left() < kept[-1][0].right() + gap:
+            continue
+        kept.append((rect, label))
+    return kept
+
+
+def label_rects(chart: FightChart, width: int = CHART_WIDTH,
+                height: int | None = None) -> list[list[tuple[QRectF, str]]]:
+    """Where each panel's round labels are painted (for checking that none overlap)."""
+    height = height or chart_height(chart, width)
+    font = _font()
+    metrics = QFontMetricsF(font)
+    out = []
+    for area, top in zip(_areas(chart, width, height),
+                         (chart.health_top, chart.resource_top), strict=True):
+        ticks = _ticks(top)
+        plot = _plot_rect(area, _axis_width(ticks, metrics), metrics)
+        xs = [_x_of(plot, len(chart.labels), i) for i in range(len(chart.labels))]
+        out.append(round_labels(chart.labels, xs, plot.bottom() + 4, metrics))
+    return out
+
+
+def _font() -> QFont:
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(11)
+    return font
+
+
+def _legend_height(chart: FightChart, width: int) -> int:
+    per_row = max(1, width // 150)
+    rows = max(1, -(-len(chart.series) // per_row))
+    return rows * 16 + 6
+
+
+def _areas(chart: FightChart, width: int, height: int) -> tuple[QRectF, QRectF]:
+    """The health panel and the resource panel."""
+    half = (width - 24) / 2
+    body = QRectF(8, 8, width - 16, height - 16 - _legend_height(chart, width))
+    return (QRectF(body.left(), body.top(), half, body.height()),
+            QRectF(body.left() + half + 8, body.top(), half, body.height()))
+
+
 def _panel(painter: QPainter, area: QRectF, title: str, labels: Sequence[str],
            lines: Sequence[Sequence[int | None]], top: int, font: QFont) -> None:
     metrics = QFontMetricsF(font)
@@ -159,19 +241,14 @@ def _panel(painter: QPainter, area: QRectF, title: str, labels: Sequence[str],
     painter.setFont(font)
     ticks = _ticks(top)
     top = ticks[-1]
-    axis_w = metrics.horizontalAdvance(str(ticks[-1])) + 6
-    plot = QRectF(area.left() + axis_w, area.top() + metrics.height() + 6,
-                  area.width() - axis_w - 8, area.height() - 2 * metrics.height() - 12)
+    axis_w = _axis_width(ticks, metrics)
+    plot = _plot_rect(area, axis_w, metrics)
 
     def y_of(v: float) -> float:
         return plot.bottom() - v / max(top, 1) * plot.height()
 
-    count = max(len(labels), 1)
-
     def x_of(i: int) -> float:
-        if count == 1:
-            return plot.center().x()
-        return plot.left() + 8 + i * (plot.width() - 16) / (count - 1)
+        return _x_of(plot, len(labels), i)
 
     grid = QPen(QColor("#b0b0b0"))
     grid.setWidthF(0.6)
@@ -189,11 +266,13 @@ def _panel(painter: QPainter, area: QRectF, title: str, labels: Sequence[str],
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawLine(plot.bottomLeft(), plot.bottomRight())
     painter.drawLine(plot.bottomLeft(), plot.topLeft())
-    for i, label in enumerate(labels):
+    for i in range(len(labels)):
         x = x_of(i)
         painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 3))
-        painter.drawText(QRectF(x - 40, plot.bottom() + 4, 80, metrics.height()),
-                         Qt.AlignmentFlag.AlignHCenter, label)
+    for rect, label in round_labels(labels, [x_of(i) for i in range(len(labels))],
+                                    plot.bottom() + 4, metrics):
+        box = QRectF(rect.center().x() - 40, rect.top(), 80, rect.height())
+        painter.drawText(box, Qt.AlignmentFlag.AlignHCenter, label)
     for index, values in enumerate(lines):
         points = [(x_of(i), y_of(v)) if v is not None else None for i, v in enumerate(values)]
         painter.setPen(_pen(index))
@@ -212,26 +291,21 @@ def _panel(painter: QPainter, area: QRectF, title: str, labels: Sequence[str],
 
 
 def _paint(painter: QPainter, chart: FightChart, width: int, height: int) -> None:
-    font = QFont("DejaVu Sans")
-    font.setPixelSize(11)
+    font = _font()
     metrics = QFontMetricsF(font)
     per_row = max(1, width // 150)
-    rows = max(1, -(-len(chart.series) // per_row))
-    legend_h = rows * 16 + 6
-    half = (width - 24) / 2
-    body = QRectF(8, 8, width - 16, height - 16 - legend_h)
-    left = QRectF(body.left(), body.top(), half, body.height())
-    right = QRectF(body.left() + half + 8, body.top(), half, body.height())
+    left, right = _areas(chart, width, height)
     _panel(painter, left, "Health", chart.labels, [s.health for s in chart.series],
            chart.health_top, font)
     _panel(painter, right, chart.resource_label, chart.labels,
            [s.resource for s in chart.series], chart.resource_top, font)
     # Legend: line sample, marker, name.
+    legend_top = height - 8 - _legend_height(chart, width)
     cell_w = (width - 16) / per_row
     for index, s in enumerate(chart.series):
         row, col = divmod(index, per_row)
         x = 8 + col * cell_w
-        y = body.bottom() + 8 + row * 16 + 8
+        y = legend_top + 8 + row * 16 + 8
         painter.setPen(_pen(index))
         painter.drawLine(QPointF(x, y), QPointF(x + 28, y))
         _marker(painter, index, QPointF(x + 14, y))

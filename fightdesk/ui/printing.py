@@ -71,7 +71,7 @@ def prepare_printer(printer: QPrinter, summary: FightSummary, paper: Paper | Non
 
 def print_summary(summary: FightSummary, printer: QPrinter) -> None:
     """Lay the summary out on the printer's pages (page size from the printer) and print."""
-    summary_document(summary).print_(printer)
+    summary_document(summary, printer.pageLayout()).print_(printer)
 
 
 def suggested_name(summary: FightSummary, fmt: Format) -> str:
@@ -290,7 +290,7 @@ class SummaryPrinting(QObject):
         """A preview whose pages (and page size) follow the printer it shows."""
         dialog = QPrintPreviewDialog(printer, self.window)
         dialog.setWindowTitle(f"Print Preview: {summary.heading}")
-        document = summary_document(summary)
+        document = summary_document(summary, printer.pageLayout())
         document.setParent(dialog)  # lives as long as the dialog
         dialog.paintRequested.connect(document.print_)
         return dialog

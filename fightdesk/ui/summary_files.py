@@ -12,6 +12,7 @@ lays out a second time (issue 16: a long fight's PDF).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -39,6 +40,7 @@ from PySide6.QtGui import (
     QPalette,
     QPdfWriter,
     QTextDocument,
+    QTextTable,
 )
 
 from ..storage.files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error
@@ -71,19 +73,102 @@ def default_paper() -> Paper:
     return "letter" if system == QLocale.MeasurementSystem.ImperialUSSystem else "a4"
 
 
-def summary_document(summary: FightSummary) -> QTextDocument:
-    """The summary as a text document, with the chart PNG added as an image resource."""
+def _a4_layout() -> QPageLayout:
+    """A4 with the PDF's margins: the narrowest page a summary is made for."""
+    return QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                       PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter)
+
+
+def text_width_px(page: QPageLayout) -> float:
+    """The width the document's text gets on ``page`` (inside both margins), in the
+    pixels a text document measures in."""
+    width_mm = page.paintRect(QPageLayout.Unit.Millimeter).width() - 2 * DOCUMENT_MARGIN_CM * 10
+    return width_mm / 25.4 * _screen_dpi()[0]
+
+
+def round_columns_that_fit(summary: FightSummary, width: float) -> int | None:
+    """How many rounds the health table may put side by side so that no block of it is
+    wider than ``width`` (None: the whole table fits). Measured, not guessed: the whole
+    table is laid out once with the summary's own CSS and fonts to learn each column's
+    width, the largest count whose blocks add up to no more than ``width`` is taken, and
+    its blocks are laid out to make sure (one or two small layouts, not one per count)."""
+    from ..report.render import column_blocks
+
+    chart = summary.chart
+    count = len(chart.labels)
+    # A hair of room for the glyph widths at the printer's resolution.
+    room = width * 0.97
+    doc = _health_tables(summary, [range(count)], 1e6)  # unbounded: natural widths
+    table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+    layout = doc.documentLayout()
+    whole = layout.frameBoundingRect(table).width()
+    if count == 0 or whole <= room:
+        return None
+    # Column 0 is the fighters'; the rounds follow. A column's width is from where its
+    # text starts to where the next one's does; the last takes the same padding.
+    starts, texts = [], []
+    for column in range(count + 1):
+        block = layout.blockBoundingRect(table.cellAt(0, column).firstCursorPosition().block())
+        starts.append(block.left())
+        texts.append(block.width())
+    padding = starts[1] - starts[0] - texts[0]
+    widths = [b - a for a, b in pairwise(starts)] + [texts[-1] + padding]
+    frame = whole - sum(widths)
+
+    def predicted(per_block: int) -> float:
+        return max(frame + widths[0] + sum(widths[i + 1] for i in columns)
+                   for columns in column_blocks(count, per_block))
+
+    per_block = next((n for n in range(count - 1, 0, -1) if predicted(n) <= room), 1)
+    while per_block > 1:
+        blocks = _health_tables(summary, column_blocks(count, per_block), room)
+        if blocks.idealWidth() <= room:
+            break
+        per_block -= 1
+    return per_block
+
+
+def _health_tables(summary: FightSummary, blocks: list[range], width: float) -> QTextDocument:
+    """Only the health tables, laid out as the summary's page lays them out."""
+    from ..report.render import CSS, health_table
+
+    tables = "".join(health_table(summary.chart, columns) for columns in blocks)
+    doc = QTextDocument()
+    doc.setDocumentMargin(0)
+    doc.setTextWidth(width)
+    doc.setHtml(f"<html><head><style>{CSS}</style></head><body>{tables}</body></html>")
+    doc.documentLayout()  # laid out now, for the sizes
+    return doc
+
+
+def summary_html(summary: FightSummary, page: QPageLayout | None = None) -> str:
+    """The summary as one self-contained HTML page (the chart inside as a data URL), its
+    health table in blocks that fit ``page`` (A4 unless given)."""
+    from ..report import to_html
+    from .chart import chart_data_url
+
+    if not summary.shows_totals:
+        return to_html(summary)
+    columns = round_columns_that_fit(summary, text_width_px(page or _a4_layout()))
+    return to_html(summary, chart_data_url(summary.chart), columns)
+
+
+def summary_document(summary: FightSummary, page: QPageLayout | None = None) -> QTextDocument:
+    """The summary as a text document, with the chart PNG added as an image resource; the
+    health table comes in blocks of rounds that fit ``page`` (A4, the narrowest, unless given)."""
     from ..report import ChartImage, to_html
     from .chart import CHART_WIDTH, SCALE, render_chart
 
     doc = QTextDocument()
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, summary.heading)
     chart: ChartImage | None = None
+    columns: int | None = None
     if summary.shows_totals:
         image = render_chart(summary.chart)
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE), image)
         chart = ChartImage(CHART_RESOURCE, CHART_WIDTH, image.height() // SCALE)
-    doc.setHtml(to_html(summary, chart))
+        columns = round_columns_that_fit(summary, text_width_px(page or _a4_layout()))
+    doc.setHtml(to_html(summary, chart, columns))
     return doc
 
 
@@ -177,7 +262,7 @@ def pdf_bytes(summary: FightSummary, paper: Paper | None = None) -> bytes:
     writer.setPageLayout(QPageLayout(
         QPageSize(PAPER_SIZES[paper or default_paper()]), QPageLayout.Orientation.Portrait,
         PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter))
-    paint_pages(summary_document(summary), writer)
+    paint_pages(summary_document(summary, writer.pageLayout()), writer)
     del writer  # the PDF is complete when its writer is gone
     buffer.close()
     return bytes(data.data())
@@ -200,11 +285,7 @@ def write_pdf(summary: FightSummary, path: Path, paper: Paper | None = None) -> 
 
 def write_html(summary: FightSummary, path: Path) -> None:
     """One self-contained HTML file: the chart travels inside it as a data URL."""
-    from ..report import to_html
-    from .chart import chart_data_url
-
-    chart = chart_data_url(summary.chart) if summary.shows_totals else None
-    atomic_write_text(Path(path), to_html(summary, chart), keep_backup=False)
+    atomic_write_text(Path(path), summary_html(summary), keep_backup=False)
 
 
 def chart_path_for(path: Path) -> Path:
