@@ -32,6 +32,7 @@ from fightdesk.engine.tables import TableProblem, default_tables, table_from_dat
 from fightdesk.engine.turns import current_fighter, slots
 from fightdesk.storage.sessions import demo_session
 from tests.drill_ruleset import DrillEngine, DrillRuleset, Strike, drill_engine, drill_session
+from tests.hold_offered import hold_offered as _hold_offered
 
 
 def _start(engine: DrillEngine) -> None:
@@ -531,17 +532,6 @@ def test_a_waiting_rolls_stack_rows_are_the_roll_then_each_contribution_reacting
         ("defense-1", second, enc.name_of(second), "Parry", "", -20, 1, "1 use", "Strike"),
         ("defense-2", "", enc.name_of(None), "Cover", "", 10, 0, "", "Strike"),
     ]
-
-
-def _hold_offered(engine: Engine, fid: str) -> str:
-    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
-    the form's reason; the two always agree."""
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
-                if f.id == "hold-turn")
-    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
-                for o in engine.ruleset.legal_commands(engine.encounter))
-    assert form.enabled == legal
-    return "" if form.enabled else form.reason
 
 
 def test_no_hold_while_the_fighters_own_roll_waits() -> None:

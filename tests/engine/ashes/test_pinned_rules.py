@@ -17,6 +17,7 @@ from fightdesk.engine.rulesets.ashes import commands as ash
 from fightdesk.engine.rulesets.ashes.model import AshesSheet, Cooperative
 from fightdesk.engine.rulesets.ashes.rules import Ashes
 from fightdesk.engine.rulesets.ashes.totals import parse_parts
+from tests.hold_offered import hold_offered
 
 from .fight import fight, flip_all, go_to
 
@@ -400,17 +401,6 @@ def test_speed_given_back_says_why() -> None:
     ok(engine, c.Withdraw(roll_id=roll.id, contribution_id=roll.contributions[-1].id))
     back = [e.data for e in engine.session.log[-1].events if e.kind == "points-gain"]
     assert back == [{"pool": "speed", "amount": 1, "why": "defense taken back"}]
-
-
-def hold_offered(engine: Engine, fid: str) -> str:
-    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
-    the form's reason; the two always agree."""
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
-                if f.id == "hold-turn")
-    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
-                for o in engine.ruleset.legal_commands(engine.encounter))
-    assert form.enabled == legal
-    return "" if form.enabled else form.reason
 
 
 def test_the_action_is_held_before_it_is_used_and_only_for_lower_initiatives() -> None:

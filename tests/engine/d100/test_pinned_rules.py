@@ -9,6 +9,7 @@ import random
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.d100 import commands as dc
+from tests.hold_offered import hold_offered
 
 from .fight import choose, go_to, make
 from .test_rules import alternative, entangled, hp, parried_with_the_club, started, status, strike
@@ -433,17 +434,6 @@ def test_the_autopilot_weighs_a_counter_against_the_fierce_strikes_extra_damage(
     assert roll is not None and roll.total == -5
     assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == c.MakeRoll(
         roll_id=roll.id)
-
-
-def hold_offered(engine: Engine, fid: str) -> str:
-    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
-    the form's reason; the two always agree."""
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
-                if f.id == "hold-turn")
-    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
-                for o in engine.ruleset.legal_commands(engine.encounter))
-    assert form.enabled == legal
-    return "" if form.enabled else form.reason
 
 
 def test_a_turn_is_held_only_while_this_rounds_action_is_unused() -> None:

@@ -14,6 +14,7 @@ from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.roll_under import commands as ru
 from fightdesk.engine.rulesets.roll_under.model import RollUnderWeapon
 from fightdesk.engine.turns import current_fighter, slots
+from tests.hold_offered import hold_offered
 
 from .fight import fight, start
 
@@ -520,17 +521,6 @@ def test_the_end_of_the_surprise_step_is_no_round_end_for_durations() -> None:
     assert not engine.encounter.fighters["miguel"].status.conditions
     assert [e.text for e in engine.session.log[-1].events] == [
         "Round 1 ends", "Miguel is no longer blinded"]
-
-
-def hold_offered(engine: Engine, fid: str) -> str:
-    """"" when Hold is on offer to ``fid`` (the form enabled and a legal command), else
-    the form's reason; the two always agree."""
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, fid)
-                if f.id == "hold-turn")
-    legal = any(o.form_id == "hold-turn" and o.fighter_id == fid
-                for o in engine.ruleset.legal_commands(engine.encounter))
-    assert form.enabled == legal
-    return "" if form.enabled else form.reason
 
 
 def test_a_turn_is_held_before_its_action_and_move_not_after() -> None:
