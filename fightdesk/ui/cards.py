@@ -562,8 +562,10 @@ class CardsView(QScrollArea):
             card.fit_height()
         if not relayout:
             return
-        while self._grid.count():
-            self._grid.takeAt(0)
+        # removeWidget, not takeAt: PySide leaves a taken layout item to nobody, so each
+        # relayout leaked one per card (docs/benchmarks.md, "Soak session 6").
+        for widget in [self._grid.itemAt(i).widget() for i in range(self._grid.count())]:
+            self._grid.removeWidget(widget)
         if not self._order and self.empty_hint.isVisible():
             self._grid.addWidget(self.empty_hint, 0, 0)
         for n, key in enumerate(self._order):

@@ -99,12 +99,11 @@ class DecisionPanel(QFrame):
         if decision == self._decision:
             return
         self._decision = decision
-        while self.choices.count():
-            item = self.choices.takeAt(0)
-            old = item.widget() if item is not None else None
-            if old is not None:
-                old.hide()
-                old.deleteLater()
+        # removeWidget, not takeAt: a taken layout item is left to nobody in PySide.
+        for old in [self.choices.itemAt(i).widget() for i in range(self.choices.count())]:
+            self.choices.removeWidget(old)
+            old.hide()
+            old.deleteLater()
         self.error.setVisible(False)
         if decision is None:
             self.setVisible(False)

@@ -132,12 +132,11 @@ class RollPanel(QFrame):
         self.setVisible(True)
 
     def _show_rows(self, view: RollView) -> None:
-        while self.rows.count():
-            item = self.rows.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.hide()
-                widget.deleteLater()
+        # removeWidget, not takeAt: a taken layout item is left to nobody in PySide.
+        for old in [self.rows.itemAt(i).widget() for i in range(self.rows.count())]:
+            self.rows.removeWidget(old)
+            old.hide()
+            old.deleteLater()
         self._take_back = []
         for row, c in enumerate(view.contributions):
             sign = f"{c.amount:+d}" if c.amount else ""

@@ -1,9 +1,11 @@
 """Tool buttons keep one connection to their action however often it changes
 (fightdesk/ui/tool_buttons.py): Qt 6.10 and later add one on every change, which made
-a long fight's memory grow with every undo and redo (docs/benchmarks.md, "Soak
-session 6")."""
+a long fight's memory grow with every undo and redo; and no layout item is taken and
+left behind (docs/benchmarks.md, "Soak session 6")."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QToolButton, QWidget
@@ -69,3 +71,14 @@ def test_undo_and_redo_in_the_window_add_no_connections(window: MainWindow) -> N
     assert undo_button.isEnabled() and redo_button.isEnabled()
     assert window.redo_action.text().startswith("&Redo") and "note 5" in window.redo_action.text()
     assert engine.session.log[-1].summary.endswith("note 4")
+
+
+def test_no_layout_item_is_taken_and_left_to_nobody() -> None:
+    """PySide's ``QLayout.takeAt`` hands the taken item to nobody: every relayout of the
+    cards leaked one item per card that way. The window removes widgets from layouts
+    with ``removeWidget``, which deletes the item."""
+    ui = Path(__file__).resolve().parents[2] / "fightdesk" / "ui"
+    taking = [f"{path.name}:{n}" for path in sorted(ui.glob("*.py"))
+              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if ".takeAt(" in line]
+    assert taking == []
