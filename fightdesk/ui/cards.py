@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .layouts import take_widgets
 from .models import GroupNameRole, GroupRole, ItemRole, KeyRole
 from .plain import plain_label, plain_tip
 
@@ -562,10 +563,7 @@ class CardsView(QScrollArea):
             card.fit_height()
         if not relayout:
             return
-        # removeWidget, not takeAt: PySide leaves a taken layout item to nobody, so each
-        # relayout leaked one per card (docs/benchmarks.md, "Soak session 6").
-        for widget in [self._grid.itemAt(i).widget() for i in range(self._grid.count())]:
-            self._grid.removeWidget(widget)
+        take_widgets(self._grid)  # not takeAt: that leaked an item per card (layouts.py)
         if not self._order and self.empty_hint.isVisible():
             self._grid.addWidget(self.empty_hint, 0, 0)
         for n, key in enumerate(self._order):

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .layouts import take_widgets
 from .plain import plain_label
 
 if TYPE_CHECKING:
@@ -99,9 +100,7 @@ class DecisionPanel(QFrame):
         if decision == self._decision:
             return
         self._decision = decision
-        # removeWidget, not takeAt: a taken layout item is left to nobody in PySide.
-        for old in [self.choices.itemAt(i).widget() for i in range(self.choices.count())]:
-            self.choices.removeWidget(old)
+        for old in take_widgets(self.choices):
             old.hide()
             old.deleteLater()
         self.error.setVisible(False)

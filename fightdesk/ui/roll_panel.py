@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .layouts import take_widgets
 from .plain import plain_label
 
 if TYPE_CHECKING:
@@ -132,9 +133,7 @@ class RollPanel(QFrame):
         self.setVisible(True)
 
     def _show_rows(self, view: RollView) -> None:
-        # removeWidget, not takeAt: a taken layout item is left to nobody in PySide.
-        for old in [self.rows.itemAt(i).widget() for i in range(self.rows.count())]:
-            self.rows.removeWidget(old)
+        for old in take_widgets(self.rows):
             old.hide()
             old.deleteLater()
         self._take_back = []
