@@ -1,6 +1,6 @@
 """Soak: a long fight played in one process with the window open, watching the memory.
 
-    python benchmarks/soak.py [--actions 2000] [--json]
+    python benchmarks/soak.py [--actions 2000] [--loops 100] [--json]
 
 The demo fight in the real main window (offscreen), played on by the rules (the
 ruleset's autopilot picks each command, everyone healed at each new round: the real
@@ -14,11 +14,24 @@ the resident memory and Python's own heap (tracemalloc) are shown.
 Goals (issue 16): at most 10 KB of memory per log entry (the curve's slope after its
 first point, so the window's warm-up is not counted); the loop grows nothing (within the
 allocator's granularity: 1 MB resident, 64 KB of Python heap).
+
+The loop's own curve is printed every 20 loops (``--loops`` runs it longer), with the C
+heap in use (glibc's mallinfo2) beside the resident memory: a leak grows them without
+end, a cache grows and levels off; and how many Qt objects the window gained. After each
+step the events are handled as the window's event loop handles them between two clicks,
+objects given up with deleteLater included (``settle``). Python's heap is read after
+``sys._clear_type_cache()``: CPython 3.11 keeps a reference to the attribute name of
+each type-attribute lookup in a fixed table of 4,096 entries, and shiboken reads each
+enum argument's value through a freshly made "value" string, so up to 4,096 such
+strings (54 bytes each) stay held there; that table never grows past its size, and
+without emptying it the first few hundred loops show its filling as growth
+(docs/benchmarks.md, "Soak session 6").
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import os
 import random
@@ -39,11 +52,40 @@ for _path in (REPO, REPO / "benchmarks"):
 
 from _fights import demo_session, play_on  # noqa: E402
 from _rows import Row, print_json, row  # noqa: E402
+from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 PER_ENTRY_GOAL_KB = 10.0
 LOOP_GOAL_KB = 1024.0
 LOOPS = 100
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def c_heap_kb() -> int | None:
+    """What the C heap holds in use (glibc): Qt's and PySide's allocations, freed memory
+    the allocator keeps not counted. None where there is no mallinfo2."""
+    try:
+        mallinfo2 = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return None
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return int(info.uordblks + info.hblkhd) // 1024
+
+
+def python_heap() -> int:
+    """Python's traced heap, the interpreter's fixed-size type-attribute cache emptied
+    first (see the module's docstring: it holds name strings, at most 4,096)."""
+    sys._clear_type_cache()
+    gc.collect()
+    import tracemalloc
+
+    return tracemalloc.get_traced_memory()[0]
 
 
 def rss_kb() -> int:
@@ -55,9 +97,20 @@ def rss_kb() -> int:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
+def settle(app: QApplication) -> None:
+    """What the window's event loop does between two clicks: the pending events, then
+    the objects Qt gave up with deleteLater. processEvents() alone never deletes those
+    outside a running loop, and the window gives up one a step (QMainWindow's layout
+    animation of the central widget): the soak counted them as growth until session 6."""
+    app.processEvents()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=2000)
+    parser.add_argument("--loops", type=int, default=LOOPS,
+                        help="turns of the fixed-length undo/redo loop (default 100)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON rows")
     args = parser.parse_args(argv)
 
@@ -71,11 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     window.resize(1280, 800)
     window.show_session(engine, None)
     window.show()
-    app.processEvents()
+    settle(app)
     rng = random.Random(16)
     # Warm up (first paints, caches, lazily imported rules) before the baseline.
     play_on(engine, 30, rng)
-    app.processEvents()
+    settle(app)
     base_entries = len(engine.session.log)
     base = rss_kb()
     print(f"soak: {args.actions} actions with undo and redo, the window open (offscreen)")
@@ -89,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                 engine.undo()
             for _ in range(2):
                 engine.redo()
-        app.processEvents()
+        settle(app)
         if done % 200 == 0 or done == args.actions:
             now = rss_kb()
             entries = len(engine.session.log) - base_entries
@@ -106,32 +159,48 @@ def main(argv: list[str] | None = None) -> int:
           "with the window")
 
     # The fixed-length loop: the log holds the same entries at every turn of it.
+    objects_before = len(window.findChildren(QObject))
     for _ in range(20):  # warm up first, so what a first undo allocates is counted out
         _loop(engine, app)
     import tracemalloc
 
+    loops = max(args.loops, 1)
     tracemalloc.start()
-    before, python_before = rss_kb(), tracemalloc.get_traced_memory()[0]
-    for _ in range(LOOPS):
+    python_before = python_heap()
+    before, c_before = rss_kb(), c_heap_kb()
+    print(f"undo and redo, 5 steps each way, {loops} times (growth since the loop's start):")
+    print(f"{'loops':>8} {'resident KB':>12} {'C heap KB':>10} {'Python heap KB':>15}")
+    for turn in range(1, loops + 1):
         _loop(engine, app)
-    grown, python_grown = rss_kb() - before, (tracemalloc.get_traced_memory()[0] - python_before)
+        if turn % 20 == 0 or turn == loops:
+            python_now = python_heap()
+            now, c_now = rss_kb(), c_heap_kb()
+            c_text = "-" if c_now is None or c_before is None else f"{c_now - c_before:+d}"
+            print(f"{turn:8d} {now - before:+12d} {c_text:>10} "
+                  f"{(python_now - python_before) / 1024:+15.1f}")
+    grown, python_grown = now - before, python_now - python_before
+    c_grown = None if c_now is None or c_before is None else c_now - c_before
     tracemalloc.stop()
-    print(f"undo and redo, 5 steps each way, {LOOPS} times: resident memory grew {grown} KB, "
+    objects_grown = len(window.findChildren(QObject)) - objects_before
+    print(f"undo and redo, 5 steps each way, {loops} times: resident memory grew {grown} KB, "
           f"Python's heap {python_grown / 1024:.1f} KB (goal: none; allowed "
-          f"{LOOP_GOAL_KB:g} KB of allocator noise)")
+          f"{LOOP_GOAL_KB:g} KB of allocator noise); Qt objects in the window {objects_grown:+d}")
     # Not window.close(): the fight has unsaved work, so closing would ask about it.
     if args.json:
         rows: list[Row] = [
             row(f"soak: memory per log entry, {args.actions} actions with the window",
                 None, None, f"<= {PER_ENTRY_GOAL_KB:g} KB", per_entry <= PER_ENTRY_GOAL_KB,
                 value=f"{per_entry:.2f} KB"),
-            row(f"soak: undo/redo loop ({LOOPS} x 5 steps each way), resident memory growth",
+            row(f"soak: undo/redo loop ({loops} x 5 steps each way), resident memory growth",
                 None, None, "none (<= 1 MB noise)", grown <= LOOP_GOAL_KB, value=f"{grown} KB"),
-            row(f"soak: undo/redo loop ({LOOPS} x 5 steps each way), Python heap growth",
+            row(f"soak: undo/redo loop ({loops} x 5 steps each way), Python heap growth",
                 None, None, "none (<= 64 KB noise)", python_grown <= 64 * 1024,
                 value=f"{python_grown / 1024:.1f} KB"),
             row("soak: one action with the window open", took / args.actions * 1000),
         ]
+        if c_grown is not None:
+            rows.insert(3, row(f"soak: undo/redo loop ({loops} x 5 steps each way), C heap "
+                               "in use growth", None, value=f"{c_grown} KB"))
         print_json(rows)
     return 0
 
@@ -144,7 +213,7 @@ def _loop(engine: object, app: QApplication) -> None:
         engine.undo()
     for _ in range(5):
         engine.redo()
-    app.processEvents()
+    settle(app)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .layouts import take_widgets
 from .models import GroupNameRole, GroupRole, ItemRole, KeyRole
 from .plain import plain_label, plain_tip
 
@@ -576,8 +577,7 @@ class CardsView(QScrollArea):
             card.fit_height()
         if not relayout:
             return
-        while self._grid.count():
-            self._grid.takeAt(0)
+        take_widgets(self._grid)  # not takeAt: that leaked an item per card (layouts.py)
         if not self._order and self.empty_hint.isVisible():
             self._grid.addWidget(self.empty_hint, 0, 0)
         for n, key in enumerate(self._order):

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .layouts import take_widgets
 from .plain import plain_label
 
 if TYPE_CHECKING:
@@ -99,12 +100,9 @@ class DecisionPanel(QFrame):
         if decision == self._decision:
             return
         self._decision = decision
-        while self.choices.count():
-            item = self.choices.takeAt(0)
-            old = item.widget() if item is not None else None
-            if old is not None:
-                old.hide()
-                old.deleteLater()
+        for old in take_widgets(self.choices):
+            old.hide()
+            old.deleteLater()
         self.error.setVisible(False)
         if decision is None:
             self.setVisible(False)

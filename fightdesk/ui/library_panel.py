@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
 from .fighter_form import FighterDialog
 from .form_fields import label_for, warning_color
 from .plain import confirm, plain_label, plain_tip
+from .tool_buttons import keep_button_lean
 
 if TYPE_CHECKING:
     from fightdesk.engine.model import Encounter, Fighter
@@ -418,6 +419,7 @@ class LibraryPanel(QWidget):
         def button(act: QAction) -> QToolButton:
             b = QToolButton()
             b.setDefaultAction(act)
+            keep_button_lean(b)  # Undo and Redo change with every library edit
             b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             b.setAutoRaise(False)
             return b

@@ -321,6 +321,8 @@ class MainWindow(QMainWindow):
     def _build_bars(self) -> None:
         from PySide6.QtCore import Qt
 
+        from .tool_buttons import keep_bar_lean
+
         self.round_bar = QToolBar("Round")
         self.round_bar.setObjectName("RoundBar")
         self.round_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -349,6 +351,7 @@ class MainWindow(QMainWindow):
         self.round_title.setContentsMargins(6, 0, 10, 0)
         self.round_bar.addWidget(self.round_title)
         self.round_bar.addWidget(self.state_label)
+        keep_bar_lean(self.round_bar)  # its Undo and Redo change with every step
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.round_bar)
         self.dice_toolbar = QToolBar("Dice")
         self.dice_toolbar.setObjectName("DiceBar")

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from .inline import error_label, parse_typed_dice
+from .layouts import take_widgets
 from .plain import plain_label
 
 if TYPE_CHECKING:
@@ -132,12 +133,9 @@ class RollPanel(QFrame):
         self.setVisible(True)
 
     def _show_rows(self, view: RollView) -> None:
-        while self.rows.count():
-            item = self.rows.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.hide()
-                widget.deleteLater()
+        for old in take_widgets(self.rows):
+            old.hide()
+            old.deleteLater()
         self._take_back = []
         for row, c in enumerate(view.contributions):
             sign = f"{c.amount:+d}" if c.amount else ""
