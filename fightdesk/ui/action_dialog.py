@@ -258,6 +258,8 @@ class ActionDialog(QDialog):
             except ValueError as exc:
                 problem = str(exc)
         self._show_error(problem)
+        # A form with nothing to tell before it is applied (a move) shows no empty box.
+        self.preview_box.setVisible(bool(preview.lines or preview.odds or problem))
         self.go_button.setEnabled(form.enabled and problem is None and not self.result_label.isVisible())
 
     def _show_error(self, text: str | None) -> None:
