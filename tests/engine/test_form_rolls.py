@@ -224,3 +224,26 @@ def test_stopping_a_recovery_of_a_full_round_rolls() -> None:
     walk("demo_fight.json", "autopilot", 0, seen, _recovering, steps=6)
     assert not seen.wrong, seen.wrong
     assert seen.rolled[("street-fighter", "stop-recovery", True)] > 0
+
+
+def _worn(session: Session) -> None:
+    """Alternative hit points on, and every fighter's first weapon worn down by 1 HP."""
+    enc = session.encounter
+    enc.options = enc.options.model_copy(update={"alternative_hp": True})
+    for fighter in enc.fighters.values():
+        weapons = fighter.sheet.weapons
+        if weapons:
+            worn = [int(w.hp) for w in weapons]
+            worn[0] = max(1, worn[0] - 1)
+            fighter.status = fighter.status.model_copy(update={"weapon_hp": worn})
+
+
+def test_repairing_a_weapon_and_recovering_roll_nothing() -> None:
+    """The d100 GM forms the demo fights never offer roll no dice: a repair
+    (docs/rulesets/d100.md#weapon-destruction) and recovery out of combat
+    (docs/rulesets/d100.md#alternative-hit-points)."""
+    seen = Seen()
+    walk("demo_d100.json", "autopilot", 0, seen, _worn, steps=3)
+    assert not seen.wrong, seen.wrong
+    for form_id in ("repair", "recover"):
+        assert seen.applied[("d100", form_id, False)] > 0, form_id
