@@ -73,7 +73,9 @@ def _form_lines(forms: Any) -> list[str]:
     lines: list[str] = []
     for form in forms:
         state = "enabled" if form.enabled else f"disabled: {form.reason}"
-        lines.append(f"{form.id} '{form.title}' [{form.role}, {form.verb!r}, "
+        # Only a form that rolls nothing says so: the dialog offers it no dice.
+        dice = "" if form.rolls else ", no dice"
+        lines.append(f"{form.id} '{form.title}' [{form.role}, {form.verb!r}{dice}, "
                      f"key {form.shortcut!r}, {state}]")
         for f in form.fields:
             choices = ", ".join(f"{key}={label!r}" for key, label in f.choices)

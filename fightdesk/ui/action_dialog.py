@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -195,6 +195,11 @@ class ActionDialog(QDialog):
         self.go_button.setEnabled(form.enabled)
         self.go_button.setToolTip(f"{form.title} (Enter)")
         self._update_preview()
+        # Fit the new form: a shorter one must not keep the height of the one before
+        # (an empty band above the preview). Again once the new fields have settled in:
+        # their size hints are only final after the event loop has shown them.
+        self.adjustSize()
+        QTimer.singleShot(0, self, self.adjustSize)
 
     def _widget_for(self, fld: FormField) -> QWidget:
         value = self._preset.get(fld.name, fld.default)
@@ -253,6 +258,8 @@ class ActionDialog(QDialog):
             except ValueError as exc:
                 problem = str(exc)
         self._show_error(problem)
+        # A form with nothing to tell before it is applied (a move) shows no empty box.
+        self.preview_box.setVisible(bool(preview.lines or preview.odds or problem))
         self.go_button.setEnabled(form.enabled and problem is None and not self.result_label.isVisible())
 
     def _show_error(self, text: str | None) -> None:

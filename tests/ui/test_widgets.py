@@ -172,6 +172,37 @@ def test_action_dialog_preview_odds_typed_dice_and_result(qtbot: Any) -> None:
     assert not dialog.go_button.isVisible()
 
 
+def test_action_dialog_fits_each_form_and_offers_dice_only_to_a_rolling_one(qtbot: Any) -> None:
+    """Switching from a form with many fields to one with none leaves no empty band
+    above the preview (the dialog takes the short form's height), and a form that rolls
+    nothing offers no dice; back on the long form, the dice are offered again."""
+    stance = ActionForm("stance", "Defensive stance", verb="Apply", rolls=False)
+
+    def preview(form_id: str, values: dict) -> Preview:
+        return Preview(lines=("the next 3 defenses are free",) if form_id == "stance"
+                       else ("speed 4",))
+
+    dialog = ActionDialog("Kaede", (_form(), stance), preview, lambda *_: (True, "done"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    tall = dialog.height()
+    assert not dialog.typed.isHidden() and dialog.preview_box.title() == "Before the roll"
+    dialog.form_box.setCurrentIndex(1)
+    assert dialog.fields_box.isHidden()
+    for widget in (dialog.app_rolls, dialog.typed, dialog.dice_edit):
+        assert widget.isHidden()
+    assert dialog.preview_box.title() == "What it does"
+    # No band: the form row, the preview and the buttons take the whole height.
+    layout = dialog.layout()
+    assert layout is not None
+    qtbot.waitUntil(lambda: dialog.height() <= layout.totalSizeHint().height() + 1)
+    assert dialog.height() < tall
+    dialog.form_box.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: dialog.height() >= tall - 1)
+    assert not dialog.typed.isHidden() and not dialog.fields_box.isHidden()
+
+
 def test_parse_typed_dice() -> None:
     assert parse_typed_dice("7 3, 9 | 4;") == [[7, 3, 9], [4]]
     assert parse_typed_dice("  ") == []

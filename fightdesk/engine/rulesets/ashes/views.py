@@ -146,10 +146,11 @@ class AshesViews(TurnOrderRuleset):
         forms: list[ActionForm] = []
         stage = enc.state.stage
         if stage == "setup":
-            forms.append(ActionForm("initiator-off", "GM: does not start the fight", role="gm")
+            forms.append(ActionForm("initiator-off", "GM: does not start the fight", role="gm",
+                                    rolls=False)
                          if st.initiator else
                          ActionForm("initiator-on", "GM: starts the fight (surprise round)",
-                                    role="gm"))
+                                    role="gm", rolls=False))
         mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
         why = "" if mine else "not this fighter's turn"
         if mine and enc.state.roll is not None:
@@ -188,12 +189,13 @@ class AshesViews(TurnOrderRuleset):
             skill_fields[1], skill_fields[2]),
             enabled=not act_why, reason=act_why, verb="Challenge"))
         forms.append(ActionForm("stance", "Defensive stance (next 3 defenses free)",
-                                enabled=not act_why, reason=act_why, shortcut="D", verb="Apply"))
+                                enabled=not act_why, reason=act_why, shortcut="D", verb="Apply",
+                                rolls=False))
         coop = enc.state.cooperative
         if coop is None:
             forms.append(ActionForm("coop-start", "Start a cooperative action", (
                 target, FormField("skill", "Skill", "choice", skills, default=skills[0][0])),
-                enabled=not act_why, reason=act_why, verb="Start"))
+                enabled=not act_why, reason=act_why, verb="Start", rolls=False))
         else:
             late = enc.state.turns.turn_number - coop.last_turn > 1
             joined = any(p.fighter_id == fighter_id for p in coop.parts)
@@ -210,21 +212,22 @@ class AshesViews(TurnOrderRuleset):
                       maximum=max(1, free + paid_most + (0 if st.offense else 1))),
             FormField("second", "Second move (gives up the offensive action)", "flag",
                       default=False)),
-            enabled=not why, reason=why, shortcut="M", verb="Move"))
+            enabled=not why, reason=why, shortcut="M", verb="Move", rolls=False))
         forms.append(ActionForm("free", "Free action", (
             FormField("what", "What", "text", default="talks"),),
             enabled=stage == "turns", reason="" if stage == "turns" else "no round is going",
-            verb="Apply"))
+            verb="Apply", rolls=False))
         forms.append(self.hold_form(enc, fighter_id))
         forms.append(self._defend_form(enc, fighter_id))
         forms.append(ActionForm("damage", "GM: damage", (
             FormField("amount", "Damage", "number", default=1, minimum=1, maximum=999),
-            FormField("subdual", "Subdual", "flag", default=False)), role="gm", verb="Apply"))
+            FormField("subdual", "Subdual", "flag", default=False)), role="gm", verb="Apply",
+            rolls=False))
         rest_why = "between fights, not in a round" if stage == "turns" else ""
         forms.append(ActionForm("recover", "GM: recover (rest)", (
             FormField("quarters", "Quarters of an hour", "number", default=1, minimum=0, maximum=96),
             FormField("days", "Days", "number", default=0, minimum=0, maximum=365)),
-            role="gm", enabled=not rest_why, reason=rest_why, verb="Rest"))
+            role="gm", enabled=not rest_why, reason=rest_why, verb="Rest", rolls=False))
         return tuple(forms)
 
     def _defend_form(self, enc: Encounter, fighter_id: str) -> ActionForm:
@@ -240,12 +243,13 @@ class AshesViews(TurnOrderRuleset):
         choices = tuple((f"{roll.id}:{o.kind}", f"{o.label} ({o.cost})") for o in options) \
             if roll is not None else ()
         most = max((o.maximum for o in options if o.kind == "dodge"), default=DODGE_STEP)
+        # A defense adds to the waiting challenge; its coins are flipped with the challenge.
         return ActionForm("defend", "Defend (skill or dodge)", (
             FormField("defense", "Defense", "choice", choices,
                       default=choices[0][0] if choices else None),
             FormField("speed", "Dodge speed", "number", default=DODGE_STEP, minimum=DODGE_STEP,
                       maximum=max(DODGE_STEP, most), tooltip="Only for a dodge")),
-            role="react", enabled=not why, reason=why, verb="Defend")
+            role="react", enabled=not why, reason=why, verb="Defend", rolls=False)
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
                 values: dict[str, Any]) -> Preview:

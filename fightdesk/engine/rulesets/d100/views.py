@@ -125,7 +125,7 @@ def action_forms(rules: D100, enc: Encounter, fighter_id: str) -> tuple[ActionFo
         pick_why = act_why or (f"entangled by {enc.name_of(holder)}: break free first"
                                if holder else "")
         forms.append(ActionForm("pick-up", "Pick up the dropped weapons", enabled=not pick_why,
-                                reason=pick_why, verb="Pick up"))
+                                reason=pick_why, verb="Pick up", rolls=False))
     forms.append(rules.hold_form(enc, fighter_id))
     damaged = tuple((str(i), f"{w.name} ({v.weapon_hp(f, i)} of {w.hp} HP)")
                     for i, w in enumerate(f.sheet.weapons)
@@ -133,7 +133,7 @@ def action_forms(rules: D100, enc: Encounter, fighter_id: str) -> tuple[ActionFo
     if damaged:
         forms.append(ActionForm("repair", "GM: repair a weapon", (
             FormField("weapon", "Weapon", "choice", damaged, default=damaged[0][0]),),
-            role="gm", verb="Repair"))
+            role="gm", verb="Repair", rolls=False))
     if enc.options.alternative_hp:
         forms.append(ActionForm("recover", "GM: recovery out of combat", (
             FormField("minutes", "Minutes of rest", "number", default=0, minimum=0,
@@ -141,11 +141,11 @@ def action_forms(rules: D100, enc: Encounter, fighter_id: str) -> tuple[ActionFo
             FormField("hours", "Hours of sleep", "number", default=0, minimum=0,
                       maximum=1000),
             FormField("medical", "Medical attention", "flag", default=False)),
-            role="gm", verb="Recover"))
+            role="gm", verb="Recover", rolls=False))
     forms.append(ActionForm("cover", "GM: cover", (FormField(
         "cover", "Cover", "choice", (("none", "none"), ("partial", "partial"),
                                      ("full", "full")), default=f.status.cover),),
-        role="gm", verb="Apply"))
+        role="gm", verb="Apply", rolls=False))
     return tuple(forms)
 
 def preview(rules: D100, enc: Encounter, form_id: str, fighter_id: str,

@@ -606,9 +606,11 @@ class RollUnder(TurnOrderRuleset):
         forms: list[ActionForm] = []
         stage = enc.state.stage
         if stage == "setup":
-            forms.append(ActionForm("ambusher-off", "GM: does not attack by surprise", role="gm")
+            forms.append(ActionForm("ambusher-off", "GM: does not attack by surprise", role="gm",
+                                    rolls=False)
                          if f.status.ambusher else
-                         ActionForm("ambusher-on", "GM: attacks by surprise", role="gm"))
+                         ActionForm("ambusher-on", "GM: attacks by surprise", role="gm",
+                                    rolls=False))
         mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
         why = "" if mine else "not this fighter's turn"
         if mine and enc.state.roll is not None:
@@ -633,21 +635,23 @@ class RollUnder(TurnOrderRuleset):
             FormField("action", "Action", "choice", (("run", "Run about 60 feet"),
                                                     ("gear", "Activate gear"),
                                                     ("reload", "Reload")), default="run"),),
-            enabled=not act_why, reason=act_why))
+            enabled=not act_why, reason=act_why, rolls=False))
         wounded = tuple((o, enc.name_of(o)) for o in enc.order
                         if enc.fighters[o].status.fatal_wounds > 0)
         wound_why = act_why or ("" if wounded else "nobody has a Fatal Wound")
+        # docs/rulesets/roll-under.md#fatal-wounds: a Dexterity roll only under the option.
         forms.append(ActionForm("remove-wound", "Remove a Fatal Wound", (
             FormField("target", "From", "choice", wounded, default=wounded[0][0] if wounded else None),),
-            enabled=not wound_why, reason=wound_why))
+            enabled=not wound_why, reason=wound_why,
+            rolls=enc.options.fatal_wound_needs_roll))
         if disarmed(f):
             forms.append(ActionForm("pick-up", "Take the weapon back (free)",
-                                    enabled=not why, reason=why))
+                                    enabled=not why, reason=why, rolls=False))
         move_why = why or ("already moved this turn" if f.status.moved else "")
         forms.append(ActionForm("move", "Move (about 60 feet)", enabled=not move_why,
-                                reason=move_why))
+                                reason=move_why, rolls=False))
         forms.append(self.hold_form(enc, fighter_id))
-        forms.append(ActionForm("rest", "GM: rest (assists back)", role="gm"))
+        forms.append(ActionForm("rest", "GM: rest (assists back)", role="gm", rolls=False))
         return tuple(forms)
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,

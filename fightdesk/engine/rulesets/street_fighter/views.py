@@ -821,7 +821,23 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
                                                default=droppable[0]),)))
     forms.append(_learn_form(enc, fid))
     forms.append(_edit_form(enc, fid))
-    return tuple(f._replace(verb=FORM_VERBS.get(f.id, f.verb)) for f in forms)
+    return tuple(f._replace(verb=FORM_VERBS.get(f.id, f.verb),
+                            rolls=f.rolls and rolls_now(f.id, stage)) for f in forms)
+
+
+def rolls_now(form_id: str, stage: str) -> bool:
+    """Whether applying the form rolls dice at once (the action dialog offers dice only
+    then): a move declared in the phases goes on the stack and rolls when it resolves;
+    concentrating, intimidating and deceiving roll at once only before round 1
+    (docs/rulesets/street-fighter.md#fight-start)."""
+    if form_id in ("concentrate", "intimidate", "deceive"):
+        return stage == "fight-start"
+    return form_id in ROLLING_FORMS
+
+
+# The forms whose command rolls dice itself: the action dice, and the recovery roll made
+# on stopping (docs/rulesets/street-fighter.md#recovery).
+ROLLING_FORMS = frozenset({"roll-dice", "stop-recovery"})
 
 
 # The action dialog's confirm button per form: what pressing it does, so spending
