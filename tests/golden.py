@@ -73,8 +73,10 @@ def _form_lines(forms: Any) -> list[str]:
     lines: list[str] = []
     for form in forms:
         state = "enabled" if form.enabled else f"disabled: {form.reason}"
-        # Only a form that rolls nothing says so: the dialog offers it no dice.
-        dice = "" if form.rolls else ", no dice"
+        # Only a form that rolls nothing, or whose roll waits on the roll panel, says so:
+        # the dialog offers it no dice.
+        dice = (", no dice" if not form.rolls
+                else ", dice on the roll panel" if form.roll_waits else "")
         lines.append(f"{form.id} '{form.title}' [{form.role}, {form.verb!r}{dice}, "
                      f"key {form.shortcut!r}, {state}]")
         for f in form.fields:

@@ -255,6 +255,10 @@ class ActionForm(NamedTuple):
     # False for an action that rolls nothing (holding a turn): the action dialog then
     # offers no dice to roll or type in.
     rolls: bool = True
+    # True for an action whose roll waits on the roll panel (an attack others may help
+    # or defend against before the dice): the dice are rolled or typed in there, so the
+    # action dialog offers none of its own.
+    roll_waits: bool = False
 
 
 class Odds(NamedTuple):

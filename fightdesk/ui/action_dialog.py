@@ -85,6 +85,14 @@ class ActionDialog(QDialog):
         pv = QVBoxLayout(preview_box)
         pv.addWidget(self.preview_lines)
         pv.addWidget(self.odds_label)
+        # An attack whose roll waits on the roll panel: the GM rolls or types its dice there.
+        self.roll_waits_note = plain_label(
+            "The roll then waits on the roll panel for the others' answers: roll its dice "
+            "there, or type in the players' dice.")
+        self.roll_waits_note.setObjectName("rollWaitsNote")
+        self.roll_waits_note.setWordWrap(True)
+        self.roll_waits_note.setVisible(False)
+        pv.addWidget(self.roll_waits_note)
         pv.addWidget(self.error)
 
         self.app_rolls = QRadioButton("&Roll for me")
@@ -188,10 +196,12 @@ class ActionDialog(QDialog):
             self._inputs[fld.name] = widget
             self.fields_layout.addRow(f"{fld.label}:", widget)
         self.fields_box.setVisible(bool(form.fields))
-        # An action that rolls nothing (holding a turn) offers no dice to roll or type.
+        # An action that rolls nothing (holding a turn) offers no dice to roll or type; one
+        # whose roll waits on the roll panel takes its dice there.
         self.preview_box.setTitle("Before the roll" if form.rolls else "What it does")
         for widget in (self.app_rolls, self.typed, self.dice_edit):
-            widget.setVisible(form.rolls)
+            widget.setVisible(self._dice_here(form))
+        self.roll_waits_note.setVisible(form.rolls and form.roll_waits)
         self.go_button.setEnabled(form.enabled)
         self.go_button.setToolTip(f"{form.title} (Enter)")
         self._update_preview()
@@ -227,9 +237,14 @@ class ActionDialog(QDialog):
         return edit
 
     # --- preview and go -----------------------------------------------------------------------
+    @staticmethod
+    def _dice_here(form: ActionForm) -> bool:
+        """Whether this dialog offers the form's dice (it rolls them at once)."""
+        return form.rolls and not form.roll_waits
+
     def typed_dice(self) -> list[list[int]]:
         form = self.current_form()
-        if not self.typed.isChecked() or (form is not None and not form.rolls):
+        if not self.typed.isChecked() or (form is not None and not self._dice_here(form)):
             return []
         return parse_typed_dice(self.dice_edit.text())
 
@@ -252,14 +267,15 @@ class ActionDialog(QDialog):
         problem = preview.error or (form.reason if not form.enabled else None)
         if not form.enabled and not problem:
             problem = "This cannot be done right now."
-        if problem is None and self.typed.isChecked() and form.rolls:
+        if problem is None and self.typed.isChecked() and self._dice_here(form):
             try:
                 parse_typed_dice(self.dice_edit.text())
             except ValueError as exc:
                 problem = str(exc)
         self._show_error(problem)
         # A form with nothing to tell before it is applied (a move) shows no empty box.
-        self.preview_box.setVisible(bool(preview.lines or preview.odds or problem))
+        self.preview_box.setVisible(bool(preview.lines or preview.odds or problem
+                                         or not self.roll_waits_note.isHidden()))
         self.go_button.setEnabled(form.enabled and problem is None and not self.result_label.isVisible())
 
     def _show_error(self, text: str | None) -> None:

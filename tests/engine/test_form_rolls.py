@@ -6,7 +6,9 @@ roll(s) were not needed"), and a form that rolls must not hide them. The demo fi
 the four rulesets are played (the autopilot and seeded random play), and in every state
 each form of each fighter is tried with the dialog's default fields (and, for a form that
 says it rolls nothing, with each other value of each field): applying it rolls dice now,
-or opens a roll that waits on the roll panel, exactly when the form says it rolls.
+or opens a roll that waits on the roll panel, exactly when the form says it rolls; and
+the roll waits exactly when the form says so (``ActionForm.roll_waits``: the dialog then
+offers no dice of its own, the roll panel takes them).
 """
 
 from __future__ import annotations
@@ -68,9 +70,11 @@ def variants(form: ActionForm) -> Iterator[dict[str, Any]]:
 
 
 def rolls_when_applied(engine: Engine, ruleset: Ruleset, fid: str, form_id: str,
-                       values: dict[str, Any]) -> bool | None:
-    """Whether applying the form with these values rolls dice or opens a waiting roll;
-    None when the rules refuse it. Nothing of the fight changes."""
+                       values: dict[str, Any]) -> str | None:
+    """What applying the form with these values does with dice: "now" (it rolls them),
+    "waits" (it opens a roll that waits on the roll panel) or "" (neither, or a roll
+    already waits so none could open); None when the rules refuse it. Nothing of the
+    fight changes."""
     try:
         command = ruleset.build_command(form_id, fid, values)
     except (RuleViolation, ValueError):
@@ -80,15 +84,15 @@ def rolls_when_applied(engine: Engine, ruleset: Ruleset, fid: str, form_id: str,
     if not dry.ok or dry.entry is None:
         return None
     if any(event.roll is not None for event in dry.entry.events):
-        return True
+        return "now"
     if ruleset.pending_roll(enc) is not None or ruleset.step_open(enc):
         # A roll already waits (another cannot open), or an exchange is under way.
-        return False
+        return ""
     # Outside an open step the command is a step of its own: undo takes back just it.
     assert engine.apply(command).ok
     opened = ruleset.pending_roll(engine.encounter) is not None
     assert engine.undo()
-    return opened
+    return "waits" if opened else ""
 
 
 class Seen:
@@ -123,10 +127,17 @@ class Seen:
                 continue
             self.applied[key] += 1
             self.this_fight[key] += 1
-            self.rolled[key] += rolled
+            self.rolled[key] += bool(rolled)
             if rolled and not form.rolls:
                 self.wrong.append(f"{where}: {fid}'s {form.id!r} says it rolls nothing, "
                                   f"but with {values} it rolls")
+            elif rolled == "now" and form.roll_waits:
+                self.wrong.append(f"{where}: {fid}'s {form.id!r} says its roll waits on the "
+                                  f"roll panel, but with {values} it rolls at once")
+            elif rolled == "waits" and not form.roll_waits:
+                self.wrong.append(f"{where}: {fid}'s {form.id!r} says the dialog rolls its "
+                                  f"dice, but with {values} its roll waits on the roll panel "
+                                  "(the dialog's typed dice would be refused)")
 
 
 def walk(demo: str, policy: str, seed: int, seen: Seen,
@@ -164,6 +175,27 @@ def test_every_form_of_the_demo_fights_rolls_exactly_when_it_says() -> None:
     for ruleset_id in ("roll-under", "d100", "ashes", "street-fighter"):
         kinds = {rolls for (rid, _, rolls), n in seen.applied.items() if rid == ruleset_id and n}
         assert kinds == {True, False}, ruleset_id
+
+
+def test_the_check_fails_a_form_whose_roll_waits_but_says_the_dialog_rolls() -> None:
+    """An attack in roll-under opens a roll on the roll panel; marked as rolling in the
+    dialog, the walk catches it (the dialog would offer typed dice the engine refuses)."""
+    session = Session.model_validate_json(
+        (RESOURCES / "demo_roll-under.json").read_text(encoding="utf-8"))
+    engine = Engine(session)
+    ruleset = get_ruleset(engine.encounter.ruleset)
+    rng = random.Random(0)
+    seen = Seen()
+    for step in range(20):
+        enc = engine.encounter
+        for fid in enc.order:
+            for form in ruleset.action_forms(enc, fid):
+                if form.id == "act" and form.enabled:
+                    assert form.roll_waits
+                    seen.try_form(engine, ruleset, fid, form._replace(roll_waits=False), "ru")
+        if seen.wrong or next_command(engine, ruleset, rng, "autopilot", step, []) is None:
+            break
+    assert seen.wrong and "waits on the roll panel" in seen.wrong[0]
 
 
 def test_the_check_fails_a_rolling_form_that_says_it_rolls_nothing() -> None:

@@ -50,7 +50,8 @@ def test_act_on_a_card_opens_the_act_form_and_cannot_spend_by_mistake(window: An
         words[dialog.current_form().id] = dialog.go_button.text()
     assert words["willpower-ep"] == "Spend"
     assert words["convert"] == "Convert"
-    assert words["act"] == "Roll"
+    # A move goes on the stack and rolls when it resolves: it is declared.
+    assert words["act"] == "Declare"
     dialog.reject()
     QApplication.processEvents()
 

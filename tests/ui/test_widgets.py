@@ -203,6 +203,33 @@ def test_action_dialog_fits_each_form_and_offers_dice_only_to_a_rolling_one(qtbo
     assert not dialog.typed.isHidden() and not dialog.fields_box.isHidden()
 
 
+def test_action_dialog_sends_a_waiting_rolls_dice_to_the_roll_panel(qtbot: Any) -> None:
+    """An attack whose roll waits on the roll panel (helpers and defenders join it first)
+    offers no dice of its own: it says the roll panel takes them, and sends none, even
+    with dice typed in on a form before it."""
+    strike = ActionForm("strike", "Strike", verb="Strike", roll_waits=True)
+    seen: list[tuple[str, dict, list]] = []
+
+    def submit(form_id: str, values: dict, dice: list) -> tuple[bool, str]:
+        seen.append((form_id, values, dice))
+        return True, "the strike waits on the roll panel"
+
+    dialog = ActionDialog("Kaede", (_form(), strike), lambda *_: Preview(lines=("speed 4",)),
+                          submit)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.roll_waits_note.isHidden()
+    qtbot.mouseClick(dialog.typed, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(dialog.dice_edit, "7 3")
+    dialog.form_box.setCurrentIndex(1)
+    for widget in (dialog.app_rolls, dialog.typed, dialog.dice_edit):
+        assert widget.isHidden()
+    assert not dialog.roll_waits_note.isHidden() and "roll panel" in dialog.roll_waits_note.text()
+    assert dialog.preview_box.title() == "Before the roll" and dialog.go_button.text() == "Strike"
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    assert seen == [("strike", {}, [])]
+
+
 def test_parse_typed_dice() -> None:
     assert parse_typed_dice("7 3, 9 | 4;") == [[7, 3, 9], [4]]
     assert parse_typed_dice("  ") == []

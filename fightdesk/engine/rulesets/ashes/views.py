@@ -179,7 +179,8 @@ class AshesViews(TurnOrderRuleset):
             FormField("resisted_by", "Defends with", "choice",
                       (("skill", "as the skill says"), ("body", "resist body"),
                        ("mind", "resist mind"), ("none", "nothing")), default="skill")),
-            enabled=not challenge_why, reason=challenge_why, shortcut="C", verb="Challenge"))
+            enabled=not challenge_why, reason=challenge_why, shortcut="C", verb="Challenge",
+            roll_waits=True))
         forms.append(ActionForm("dc", "Challenge against a difficulty", (
             FormField("skill", "Skill", "choice", skills, default=skills[0][0]),
             FormField("parts", "Difficulty parts", "text", default="difficulty 1",
@@ -187,7 +188,7 @@ class AshesViews(TurnOrderRuleset):
             FormField("target", "Add the resist body of", "choice",
                       (("none", "nobody"), *others), default="none"),
             skill_fields[1], skill_fields[2]),
-            enabled=not act_why, reason=act_why, verb="Challenge"))
+            enabled=not act_why, reason=act_why, verb="Challenge", roll_waits=True))
         forms.append(ActionForm("stance", "Defensive stance (next 3 defenses free)",
                                 enabled=not act_why, reason=act_why, shortcut="D", verb="Apply",
                                 rolls=False))
@@ -204,7 +205,7 @@ class AshesViews(TurnOrderRuleset):
             forms.append(ActionForm("coop-join", "Join the cooperative action", (
                 FormField("skill", "Skill", "choice", skills, default=skills[0][0]),
                 FormField("complete", "Complete it now (challenge)", "flag", default=True)),
-                enabled=not join_why, reason=join_why, verb="Join"))
+                enabled=not join_why, reason=join_why, verb="Join", roll_waits=True))
         paid_most = max(0, min(int(f.sheet.burst) - int(st.move_speed), int(st.speed)))
         free = int(st.free_metres)
         forms.append(ActionForm("move", "Move", (

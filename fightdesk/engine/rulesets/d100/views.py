@@ -111,7 +111,7 @@ def action_forms(rules: D100, enc: Encounter, fighter_id: str) -> tuple[ActionFo
                                 default=False))
     title = "Strike" + (" (borrows next round's action)" if word == "borrow" else "")
     forms.append(ActionForm("strike", title, tuple(fields), enabled=not strike_why,
-                            reason=strike_why, shortcut="S", verb="Strike"))
+                            reason=strike_why, shortcut="S", verb="Strike", roll_waits=True))
     if holder:
         forms.append(ActionForm("break-free", "Break free", enabled=not act_why,
                                 reason=act_why, shortcut="B", verb="Roll"))

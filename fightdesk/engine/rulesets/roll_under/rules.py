@@ -625,12 +625,12 @@ class RollUnder(TurnOrderRuleset):
         target = FormField("target", "Target", "choice", foes, default=foes[0][0] if foes else None)
         forms.append(ActionForm("act", "Attack", (
             target, FormField("weapon", "Weapon", "choice", weapons, default=weapons[0][0])),
-            enabled=not act_why, reason=act_why, shortcut="A"))
+            enabled=not act_why, reason=act_why, shortcut="A", roll_waits=True))
         forms.append(ActionForm("maneuver", "Combat maneuver", (
             FormField("maneuver", "Maneuver", "choice", (
                 ("shove", "Shove (Strength)"), ("grapple", "Grapple (Strength)"),
                 ("trip", "Trip (Dexterity)"), ("disarm", "Disarm (Dexterity)")), default="shove"),
-            target), enabled=not act_why, reason=act_why, shortcut="M"))
+            target), enabled=not act_why, reason=act_why, shortcut="M", roll_waits=True))
         forms.append(ActionForm("other", "Run, activate gear or reload", (
             FormField("action", "Action", "choice", (("run", "Run about 60 feet"),
                                                     ("gear", "Activate gear"),

@@ -821,8 +821,17 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
                                                default=droppable[0]),)))
     forms.append(_learn_form(enc, fid))
     forms.append(_edit_form(enc, fid))
-    return tuple(f._replace(verb=FORM_VERBS.get(f.id, f.verb),
-                            rolls=f.rolls and rolls_now(f.id, stage)) for f in forms)
+    return tuple(_with_verb(f, f.rolls and rolls_now(f.id, stage)) for f in forms)
+
+
+def _with_verb(form: ActionForm, rolls: bool) -> ActionForm:
+    """The form with its button's word: a move that rolls nothing yet (it goes on the
+    stack and rolls when it resolves) is declared, not rolled
+    (docs/rulesets/street-fighter.md#acting)."""
+    verb = FORM_VERBS.get(form.id, form.verb)
+    if verb == "Roll" and not rolls:
+        verb = "Declare"
+    return form._replace(verb=verb, rolls=rolls)
 
 
 def rolls_now(form_id: str, stage: str) -> bool:
