@@ -481,12 +481,18 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             next_step_label="Next turn",
         )
 
+    def round_shown(self, enc: Encounter) -> int:
+        """The round the window's title names: the round going on, unless a ruleset asks
+        the next round's initiative before that round begins (it says so)."""
+        return enc.round
+
     def describe_state(self, enc: Encounter) -> str:
         state = enc.state
-        if state.stage == "setup" or enc.round == 0:
+        shown = self.round_shown(enc)
+        if state.stage == "setup" or shown == 0:
             return "Before the fight"
         where = self.where(enc)
-        return f"Round {enc.round}" + (f" · {where}" if where else "")
+        return f"Round {shown}" + (f" · {where}" if where else "")
 
 
 def _group_sizes(enc: Encounter) -> dict[str, int]:

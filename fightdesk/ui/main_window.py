@@ -965,12 +965,16 @@ class MainWindow(QMainWindow):
         """A decision with fields answered at once (a player's typed roll per row)."""
         from fightdesk.engine.commands import Answer
 
+        from .decision import DecisionPanel
+
         if self.document.engine is None:
             return
         outcome = self.document.apply(
             Answer(decision_id=decision_id, values=values, by=by))
+        sender = self.sender()
+        panel = sender if isinstance(sender, DecisionPanel) else self.decision_panel
         if not outcome.ok:
-            self.decision_panel.show_refusal(outcome.error or "")
+            panel.show_refusal(outcome.error or "")
 
     # --- the turn order and the waiting roll ---------------------------------------------------
     def _move_turn(self, slot_id: str, section: str, index: int) -> None:
@@ -1195,6 +1199,9 @@ class MainWindow(QMainWindow):
             self._stack_decision = DecisionPanel()
             dialog.set_decision_widget(self._stack_decision)
             self._stack_decision.answered.connect(self._answer)
+            # A question with a row per fighter (initiative typed in) asked while the
+            # dialog is open is answered there too.
+            self._stack_decision.answeredValues.connect(self._answer_values)
             dialog.addRequested.connect(lambda fid: self.open_action_dialog(fid, role="react"))
             dialog.resolveNextRequested.connect(lambda: self._stack_command("resolve-next"))
             dialog.resolveAllRequested.connect(lambda: self._stack_command("resolve-all"))

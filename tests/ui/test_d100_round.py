@@ -155,3 +155,44 @@ def test_two_d100_rounds_through_the_widgets(window: MainWindow, qtbot: QtBot) -
     mine, theirs = (int(r.outcome) for r in rolls)
     assert bool(fighters["bandit-2"].status.conditions) == (mine <= theirs)
     assert fighters["bandit-2"].status.actions == 0
+
+
+def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """A strike opens the stack dialog (the waiting roll and its defenses); left open
+    to the next round, it asks that round's initiative, a row per fighter, and its OK
+    answers it (it did nothing before: only one-click answers reached the fight); a
+    refusal is told there."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    strike(window, qtbot, "rook", "bandit-1")
+    action = window._action_dialog
+    assert action is not None and action.result_label.isVisible()
+    qtbot.keyClick(action, Qt.Key.Key_Return)  # Close, the default once it is done
+    dialog = window._stack_dialog
+    assert dialog is not None and dialog.isVisible()
+    roll(window, qtbot, "52")
+    add(window, qtbot, "Bandit 1: parry")
+    roll(window, qtbot, "30")
+    while enc.state.stage == "turns":
+        window.next_step_action.trigger()
+    window.start_round_action.trigger()
+    panel = window._stack_decision
+    assert dialog.isVisible() and panel is not None and panel.isVisible()
+    assert not window.decision_panel.isVisible()
+    assert panel.prompt.text().startswith("Round 2 initiative")
+    qtbot.keyClicks(panel.field_input("rook"), "0")
+    qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert engine.pending() is not None
+    assert panel.error.isVisible() and "Rook" in panel.error.text()
+    panel.field_input("rook").clear()
+    for name, text in TYPED.items():
+        row = panel.field_input(name)
+        assert isinstance(row, QLineEdit)
+        qtbot.keyClicks(row, text)
+    qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert engine.pending() is None and enc.state.stage == "turns" and enc.round == 2
+    assert not panel.isVisible()

@@ -465,3 +465,26 @@ def test_no_hold_while_a_question_of_the_turn_waits() -> None:
     assert hold_offered(engine, "rook") == "answer the question first"
     assert engine.apply(c.HoldTurn(after="vesna")).error == \
         "Rook cannot hold the turn: answer the question first"
+
+
+def test_the_title_names_the_round_whose_initiative_is_asked() -> None:
+    """Each round's initiative is asked before the round begins: the title says the round
+    the question is for, not "Before the fight" or the round just over
+    (docs/rulesets/d100.md#initiative)."""
+    from fightdesk.storage.sessions import load_session
+
+    from .fight import DEMO
+
+    engine = Engine(load_session(DEMO))  # method B: the table rolls each round
+    assert engine.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None and pending.prompt.startswith("Round 1 initiative")
+    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · initiative"
+    assert engine.apply(c.Answer(decision_id=pending.id, values={}, by="the table")).ok
+    assert engine.encounter.round == 1
+    while engine.encounter.state.stage == "turns":
+        assert engine.apply(c.NextStep()).ok
+    assert engine.apply(c.StartRound()).ok
+    pending = engine.pending()
+    assert pending is not None and pending.prompt.startswith("Round 2 initiative")
+    assert engine.ruleset.describe_state(engine.encounter) == "Round 2 · initiative"

@@ -585,3 +585,31 @@ def test_removing_the_ambusher_on_their_surprise_turn_ends_the_surprise_step() -
     # The initiative question kept the step open: the removal and its answer are one step.
     assert engine.undo()
     assert turn_of(engine) == "rent-a-cop" and engine.encounter.state.stage == "turns"
+
+
+def test_the_title_names_the_round_whose_initiative_is_asked() -> None:
+    """A new round's initiative is asked before the round begins: the title says the
+    round the question is for; the initiative after the surprise step is round 1's
+    (docs/rulesets/roll-under.md#initiative)."""
+    engine = fight()
+    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(c.StartFight()).ok
+    assert engine.apply(c.NextStep()).ok  # the ambusher's surprise turn ends the step
+    pending = engine.pending()
+    assert pending is not None and pending.prompt.startswith("Round 1 initiative")
+    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · initiative"
+    engine = fight()
+    assert engine.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None and pending.prompt.startswith("Round 1 initiative")
+    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · initiative"
+    assert engine.apply(c.Answer(decision_id=pending.id, values={"miguel": 1, "ana": 1},
+                                 by="the players")).ok
+    for _ in range(len(list(slots(engine.encounter.state.turns)))):
+        assert engine.apply(c.NextStep()).ok
+    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · end of round"
+    assert engine.apply(c.StartRound()).ok
+    pending = engine.pending()
+    assert pending is not None and pending.prompt.startswith("Round 2 initiative")
+    assert engine.encounter.round == 1
+    assert engine.ruleset.describe_state(engine.encounter) == "Round 2 · initiative"

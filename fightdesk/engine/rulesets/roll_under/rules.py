@@ -566,6 +566,16 @@ class RollUnder(TurnOrderRuleset):
         fighter is out once they took lethal damage (the GM decides the rest)."""
         return int(fighter.status.lethal) > 0
 
+    def round_shown(self, enc: Encounter) -> int:
+        """A new round's initiative is asked before the round begins: the title names the
+        round it is for, as the question does (docs/rulesets/roll-under.md#initiative);
+        the initiative after the surprise step is round 1's own."""
+        pending = enc.state.pending
+        if enc.state.stage == "initiative" and pending is not None \
+                and pending.id.endswith("-new"):
+            return enc.round + 1
+        return enc.round
+
     def where(self, enc: Encounter) -> str:
         if enc.state.stage == "turns" and enc.state.surprise:
             slot = turns.current_slot(enc.state.turns)
