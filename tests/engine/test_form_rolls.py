@@ -177,11 +177,14 @@ def test_every_form_of_the_demo_fights_rolls_exactly_when_it_says() -> None:
         assert kinds == {True, False}, ruleset_id
 
 
-def test_the_check_fails_a_form_whose_roll_waits_but_says_the_dialog_rolls() -> None:
-    """An attack in roll-under opens a roll on the roll panel; marked as rolling in the
-    dialog, the walk catches it (the dialog would offer typed dice the engine refuses)."""
-    session = Session.model_validate_json(
-        (RESOURCES / "demo_roll-under.json").read_text(encoding="utf-8"))
+def wrong_flags_caught(demo: str, form_id: str, *, rolls: bool | None = None,
+                       roll_waits: bool | None = None) -> list[str]:
+    """The walk's findings when ``form_id``'s flags are replaced by ``flags`` in the demo
+    fight's first 20 autopilot steps (it stops at the first wrong one); the form's own
+    flags are the opposite of each replaced one."""
+    flags = {name: value for name, value in (("rolls", rolls), ("roll_waits", roll_waits))
+             if value is not None}
+    session = Session.model_validate_json((RESOURCES / demo).read_text(encoding="utf-8"))
     engine = Engine(session)
     ruleset = get_ruleset(engine.encounter.ruleset)
     rng = random.Random(0)
@@ -190,32 +193,29 @@ def test_the_check_fails_a_form_whose_roll_waits_but_says_the_dialog_rolls() -> 
         enc = engine.encounter
         for fid in enc.order:
             for form in ruleset.action_forms(enc, fid):
-                if form.id == "act" and form.enabled:
-                    assert form.roll_waits
-                    seen.try_form(engine, ruleset, fid, form._replace(roll_waits=False), "ru")
+                if form.id == form_id and form.enabled:
+                    assert all(getattr(form, name) is not value for name, value in flags.items())
+                    changed = form._replace(rolls=flags.get("rolls", form.rolls),
+                                            roll_waits=flags.get("roll_waits", form.roll_waits))
+                    seen.try_form(engine, ruleset, fid, changed, demo)
         if seen.wrong or next_command(engine, ruleset, rng, "autopilot", step, []) is None:
             break
-    assert seen.wrong and "waits on the roll panel" in seen.wrong[0]
+    return seen.wrong
+
+
+def test_the_check_fails_a_form_whose_roll_waits_but_says_the_dialog_rolls() -> None:
+    """An attack in roll-under opens a roll on the roll panel; marked as rolling in the
+    dialog, the walk catches it (the dialog would offer typed dice the engine refuses)."""
+    wrong = wrong_flags_caught("demo_roll-under.json", "act", roll_waits=False)
+    assert wrong and "waits on the roll panel" in wrong[0]
 
 
 def test_the_check_fails_a_rolling_form_that_says_it_rolls_nothing() -> None:
     """The walk's check is no formality: a form that rolls, marked as rolling nothing,
     is caught (the action dice of Street Fighter, an attack in roll-under)."""
     for demo, form_id in (("demo_fight.json", "roll-dice"), ("demo_roll-under.json", "act")):
-        session = Session.model_validate_json((RESOURCES / demo).read_text(encoding="utf-8"))
-        engine = Engine(session)
-        ruleset = get_ruleset(engine.encounter.ruleset)
-        rng = random.Random(0)
-        seen = Seen()
-        for step in range(20):
-            enc = engine.encounter
-            for fid in enc.order:
-                for form in ruleset.action_forms(enc, fid):
-                    if form.id == form_id and form.enabled:
-                        seen.try_form(engine, ruleset, fid, form._replace(rolls=False), demo)
-            if seen.wrong or next_command(engine, ruleset, rng, "autopilot", step, []) is None:
-                break
-        assert seen.wrong and form_id in seen.wrong[0], demo
+        wrong = wrong_flags_caught(demo, form_id, rolls=False)
+        assert wrong and form_id in wrong[0], demo
 
 
 def _wounded(needs_roll: bool) -> Callable[[Session], None]:

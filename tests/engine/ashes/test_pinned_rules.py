@@ -67,9 +67,8 @@ def status(engine: Engine, fid: str) -> Any:
 # --- defenses taken back --------------------------------------------------------------------------
 
 
-def test_a_defense_taken_back_gives_its_speed_back() -> None:
-    """docs/rulesets/ashes.md#defensive-skills: the first use in a round is free, each
-    further one costs one more speed; taking one back refunds it."""
+def two_defenses() -> Engine:
+    """Han's blaster challenge on Vader, who defends with Absorb power, then Saber parry."""
     engine = fight()
     ok(engine, c.StartRound())
     ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
@@ -77,6 +76,13 @@ def test_a_defense_taken_back_gives_its_speed_back() -> None:
     assert roll is not None
     for kind in ("skill:Absorb power", "skill:Saber parry"):
         ok(engine, c.Contribute(roll_id=roll.id, fighter_id="vader", contribution=kind))
+    return engine
+
+
+def test_a_defense_taken_back_gives_its_speed_back() -> None:
+    """docs/rulesets/ashes.md#defensive-skills: the first use in a round is free, each
+    further one costs one more speed; taking one back refunds it."""
+    engine = two_defenses()
     assert status(engine, "vader").speed == 8 - 1
     roll = engine.encounter.state.roll
     assert roll is not None
@@ -389,13 +395,7 @@ def test_the_dc_preview_asks_for_the_difficulty_and_the_defend_form_builds_a_def
 def test_speed_given_back_says_why() -> None:
     """docs/rulesets/ashes.md#defensive-skills: a defense taken back refunds its speed;
     the round summary reads why from the log line."""
-    engine = fight()
-    ok(engine, c.StartRound())
-    ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
-    roll = engine.encounter.state.roll
-    assert roll is not None
-    for kind in ("skill:Absorb power", "skill:Saber parry"):
-        ok(engine, c.Contribute(roll_id=roll.id, fighter_id="vader", contribution=kind))
+    engine = two_defenses()
     roll = engine.encounter.state.roll
     assert roll is not None
     ok(engine, c.Withdraw(roll_id=roll.id, contribution_id=roll.contributions[-1].id))
