@@ -166,6 +166,19 @@ def next_command(engine: Engine, ruleset: Ruleset, rng: random.Random, policy: s
     return command
 
 
+def step_lines(engine: Engine, step: int, command: object, *, data: bool = False) -> list[str]:
+    """A step as the golden file writes it: where it happened, the command, and each event
+    of its log entry (with the event's data when ``data``)."""
+    entry = engine.session.log[-1]
+    lines = [f"-- step {step}: round {entry.round}, {entry.where}: {entry.summary}",
+             f"   {command!r}"]
+    for event in entry.events:
+        roll = f" {event.roll!r}" if event.roll is not None else ""
+        shown = f" {dict(sorted(event.data.items()))!r}" if data and event.data else ""
+        lines.append(f"   [{event.kind} {event.fighter_id}] {event.text}{roll}{shown}")
+    return lines
+
+
 def play_to_text(demo: str, *, policy: str = "autopilot", seed: int = 0, steps: int = 80,
                  prepare: Callable[[Engine], None] | None = None,
                  undo_every: int = 0) -> str:
@@ -196,11 +209,7 @@ def play_to_text(demo: str, *, policy: str = "autopilot", seed: int = 0, steps: 
         if command is None:
             break
         entry = engine.session.log[-1]
-        lines.append(f"-- step {step}: round {entry.round}, {entry.where}: {entry.summary}")
-        lines.append(f"   {command!r}")
-        for event in entry.events:
-            roll = f" {event.roll!r}" if event.roll is not None else ""
-            lines.append(f"   [{event.kind} {event.fighter_id}] {event.text}{roll}")
+        lines.extend(step_lines(engine, step, command))
         after = views_text(engine.encounter)
         # An undo takes back a whole step (an interrupt with all its answers), so it
         # must give back the views from before the step's first command.

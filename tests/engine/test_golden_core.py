@@ -22,7 +22,7 @@ from fightdesk.engine.model import Session
 from fightdesk.engine.player_view import public_fight
 from fightdesk.engine.ruleset import Ruleset, get_ruleset
 from tests.drill_ruleset import DrillEngine, drill_session
-from tests.golden import _changes, _shown, check_golden, next_command, views_text
+from tests.golden import _changes, _shown, check_golden, next_command, step_lines, views_text
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
@@ -57,13 +57,7 @@ def play(engine: Engine, ruleset: Ruleset, *, seed: int, steps: int, policy: str
                                idle="nothing to do")
         if command is None:
             break
-        entry = engine.session.log[-1]
-        lines.append(f"-- step {step}: round {entry.round}, {entry.where}: {entry.summary}")
-        lines.append(f"   {command!r}")
-        for event in entry.events:
-            roll = f" {event.roll!r}" if event.roll is not None else ""
-            data = f" {dict(sorted(event.data.items()))!r}" if event.data else ""
-            lines.append(f"   [{event.kind} {event.fighter_id}] {event.text}{roll}{data}")
+        lines.extend(step_lines(engine, step, command, data=True))
         after = _views(ruleset, engine)
         if step % undo_every == 0:
             # Undo takes back a whole step (a waiting roll's exchange is one): where it
