@@ -482,9 +482,10 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         )
 
     def round_shown(self, enc: Encounter) -> int:
-        """The round the window's title names: the round going on, unless a ruleset asks
-        the next round's initiative before that round begins (it says so)."""
-        return enc.round
+        """The round the window's title names: the round going on, or, while a round's
+        initiative is asked (before that round begins), the round it is for, as the
+        question says (docs/rulesets/d100.md#initiative)."""
+        return enc.round + 1 if enc.state.stage == "initiative" else enc.round
 
     def describe_state(self, enc: Encounter) -> str:
         state = enc.state

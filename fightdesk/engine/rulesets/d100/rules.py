@@ -468,11 +468,6 @@ class D100(TurnOrderRuleset):
         return next_command(self, enc, rng)
 
     # --- views --------------------------------------------------------------------------------
-    def round_shown(self, enc: Encounter) -> int:
-        """Each round's initiative is asked before the round begins: the title names the
-        round it is for, as the question does (docs/rulesets/d100.md#initiative)."""
-        return enc.round + 1 if enc.state.stage == "initiative" else enc.round
-
     def card(self, enc: Encounter, fighter_id: str) -> Card:
         return views.card(self, enc, fighter_id, super().card(enc, fighter_id))
 

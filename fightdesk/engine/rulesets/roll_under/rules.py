@@ -567,14 +567,9 @@ class RollUnder(TurnOrderRuleset):
         return int(fighter.status.lethal) > 0
 
     def round_shown(self, enc: Encounter) -> int:
-        """A new round's initiative is asked before the round begins: the title names the
-        round it is for, as the question does (docs/rulesets/roll-under.md#initiative);
-        the initiative after the surprise step is round 1's own."""
-        pending = enc.state.pending
-        if enc.state.stage == "initiative" and pending is not None \
-                and pending.id.endswith("-new"):
-            return enc.round + 1
-        return enc.round
+        """The initiative asked after the surprise step is round 1's own, not the next
+        round's (docs/rulesets/roll-under.md#initiative)."""
+        return enc.round if enc.state.surprise else super().round_shown(enc)
 
     def where(self, enc: Encounter) -> str:
         if enc.state.stage == "turns" and enc.state.surprise:
