@@ -77,6 +77,7 @@ window = QMainWindow()
 
 def painted():
     print("fightdesk-probe first-paint", f"{time.monotonic():.6f}", flush=True)
+    AFTER_PAINT
     app.quit()
 
 class AfterPaint(QObject):
@@ -90,6 +91,34 @@ window.installEventFilter(watcher)
 window.show()
 app.exec()
 """
+
+
+# The floors under any start that shows a fight read with pydantic: the bare window,
+# then (after its first paint, as fightdesk does) pydantic's first model, or fightdesk's
+# data models and the demo fight read and checked, with no widget of fightdesk's at all.
+PYDANTIC_FLOOR = """
+    from pydantic import BaseModel, Field
+
+    class Fighter(BaseModel):
+        name: str
+        health: int = Field(0, ge=0)
+
+    class Fight(BaseModel):
+        fighters: list[Fighter] = []
+
+    Fight.model_validate_json('{"fighters": [{"name": "Kaede", "health": 12}]}')
+    print("fightdesk-probe ready", f"{time.monotonic():.6f}", flush=True)
+"""
+DATA_FLOOR = """
+    from fightdesk.storage.sessions import demo_session
+    demo_session()
+    print("fightdesk-probe ready", f"{time.monotonic():.6f}", flush=True)
+"""
+
+
+def bare_window(after_paint: str = "") -> str:
+    """The bare window's script; ``after_paint`` runs after its first paint, before it quits."""
+    return BARE_WINDOW.replace("    AFTER_PAINT\n", after_paint.strip("\n") + "\n" if after_paint else "")
 
 
 def launch(command: list[str], env: dict[str, str]) -> dict[str, float]:
@@ -173,9 +202,12 @@ def long_fight_file(folder: Path, entries: int) -> Path:
 
 def measure(runs: int, bytecode: bool = True, reopen: bool = False,
             entries: int = 5000) -> dict[str, dict[str, float]]:
-    bare_cmd = [sys.executable, "-c", BARE_WINDOW]
+    bare_cmd = [sys.executable, "-c", bare_window()]
     app_cmd = [sys.executable, "-m", "fightdesk"]
-    samples: dict[str, list[dict[str, float]]] = {"bare": [], "app": [], "app_quit_when_ready": []}
+    floors = {"floor_pydantic": [sys.executable, "-c", bare_window(PYDANTIC_FLOOR)],
+              "floor_data": [sys.executable, "-c", bare_window(DATA_FLOOR)]}
+    samples: dict[str, list[dict[str, float]]] = {"bare": [], "app": [], "app_quit_when_ready": [],
+                                                  "floor_pydantic": [], "floor_data": []}
     with tempfile.TemporaryDirectory(prefix="fightdesk-bench-") as name:
         tmp = Path(name)
         long_cmd = [*app_cmd, str(long_fight_file(tmp, entries))] if entries else []
@@ -185,6 +217,8 @@ def measure(runs: int, bytecode: bool = True, reopen: bool = False,
         # Warm the disk cache (and write the bytecode); not counted.
         first_start(bare_cmd, tmp, bytecode)
         first_start(app_cmd, tmp, bytecode)
+        for command in floors.values():
+            first_start(command, tmp, bytecode)
         if long_cmd:
             first_start(long_cmd, tmp, bytecode)
         for _ in range(runs):
@@ -192,6 +226,8 @@ def measure(runs: int, bytecode: bool = True, reopen: bool = False,
             samples["app"].append(first_start(app_cmd, tmp, bytecode, reopen))
             samples["app_quit_when_ready"].append(
                 first_start(app_cmd, tmp, bytecode, reopen, probe="ready"))
+            for name_, command in floors.items():
+                samples[name_].append(first_start(command, tmp, bytecode))
             if long_cmd:
                 samples["app_long_fight"].append(first_start(long_cmd, tmp, bytecode))
                 samples["app_long_fight_reopened"].append(
@@ -210,6 +246,10 @@ def report(medians: dict[str, dict[str, float]], runs: int, reopen: bool = False
         "ready_marker": app["ready"] / bare["first-paint"],
         "whole_process": app["total"] / bare["total"],
         "ready_whole_process_cpu": shown["cpu"] / bare["cpu"],
+        "floor_pydantic": medians["floor_pydantic"]["total"] / bare["total"],
+        "floor_data": medians["floor_data"]["total"] / bare["total"],
+        "floor_pydantic_cpu": medians["floor_pydantic"]["cpu"] / bare["cpu"],
+        "floor_data_cpu": medians["floor_data"]["cpu"] / bare["cpu"],
     }
     long = medians.get("app_long_fight")
     if long is not None:
@@ -237,6 +277,10 @@ def report(medians: dict[str, dict[str, float]], runs: int, reopen: bool = False
     print(f"  processor time, whole process: bare {bare['cpu'] * ms:6.0f} ms, fightdesk quit when "
           f"ready {shown['cpu'] * ms:6.0f} ms ({ratios['ready_whole_process_cpu']:.2f}x; "
           f"steadier than the wall clock on a busy machine)")
+    print(f"  floors, whole process vs bare: the bare window then pydantic's first model "
+          f"{ratios['floor_pydantic']:.2f}x; then fightdesk's data models and the demo read "
+          f"{ratios['floor_data']:.2f}x (no fightdesk widget in either); processor time "
+          f"{ratios['floor_pydantic_cpu']:.2f}x and {ratios['floor_data_cpu']:.2f}x")
     if long is not None:
         ratio = ratios["long_fight_ready"]
         print(f"  a long fight opened at start: ready {long['ready'] * ms:6.0f} ms "
@@ -288,6 +332,11 @@ def rows(medians: dict[str, dict[str, float]], ratios: dict[str, float],
          ratios["whole_process"], None),
         ("start-up: the fight shown and clickable, whole process, processor time vs a bare "
          "window's", shown["cpu"], ratios["ready_whole_process_cpu"], None),
+        ("start-up floor: a bare window, then pydantic's first model read, whole process vs a "
+         "bare window's", medians["floor_pydantic"]["total"], ratios["floor_pydantic"], None),
+        ("start-up floor: a bare window, then fightdesk's data models and the demo fight read "
+         "(no fightdesk widget), whole process vs a bare window's", medians["floor_data"]["total"],
+         ratios["floor_data"], None),
     ):
         out.append({"measure": measure + kind, "median_ms": round(median_s * 1000, 1),
                     "ratio": round(ratio, 3), "goal": f"<= {goal:g}x" if goal else "",
