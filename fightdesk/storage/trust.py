@@ -96,15 +96,15 @@ def history_proof(start: Encounter, live: Encounter, log: Sequence[LogEntry],
     steps redo onto it. Returns where it stops and why, or None."""
     replay = _Replay(start.model_copy(deep=True))
     apply = replay.apply
-    # A batch at a time, without counting each entry and change: where a change does
-    # not fit is worked out only then (most entries of a long fight hold one or none).
+    # A batch at a time, without counting each change: which of its entry's changes
+    # does not fit is worked out only then (most entries of a long fight hold one or none).
     for first in range(0, len(log), batch):
-        for entry in log[first:first + batch]:
+        for offset, entry in enumerate(log[first:first + batch]):
             for change in entry.changes:
                 problem = apply(change)
                 if problem is not None:
-                    index = _position(log, entry, first)
-                    return f"log[{index}].changes[{_position(entry.changes, change)}]", (
+                    number = _position(entry.changes, change)
+                    return f"log[{first + offset}].changes[{number}]", (
                         f"log entry {entry.seq} (\u201c{shorten(entry.summary, 40)}\u201d) "
                         f"does not replay: {_path_text(change)} {problem}")
         if first + batch <= len(log):
@@ -134,9 +134,10 @@ def history_proof(start: Encounter, live: Encounter, log: Sequence[LogEntry],
     return None
 
 
-def _position(items: Sequence[Any], item: Any, begin: int = 0) -> int:
-    """Where ``item`` itself (not an equal one) is in ``items``."""
-    return next(i for i in range(begin, len(items)) if items[i] is item)
+def _position(items: Sequence[Any], item: Any) -> int:
+    """Where ``item`` itself (not an equal one) is in ``items`` (a change read from a file
+    is an object of its own, so it is there once)."""
+    return next(i for i, each in enumerate(items) if each is item)
 
 
 _PLAIN = (int, str, bool, float, type(None))
