@@ -146,31 +146,50 @@ def bench_session(folder: Path, engine: Engine, events: int,
     print(f"         baseline, plain json of the same file: read+parse {read_base:.1f} ms "
           f"(load is {load / read_base:.1f}x), dump+write {write_base:.1f} ms "
           f"(save is {save / write_base:.1f}x)")
-    load_cpu, read_cpu = load_against_parse_cpu(path, repeat)
+    load_cpu, read_cpu, floor_cpu = load_against_parse_cpu(path, repeat)
     print(f"         processor time, load and plain parse alternating: load {load_cpu:.1f} ms, "
           f"read+parse {read_cpu:.1f} ms (load is {load_cpu / read_cpu:.2f}x; steadier than "
           f"the wall clock on a busy machine)")
-    return ({"session save": save, "session load": load, "session load cpu": load_cpu},
-            {"load": load / read_base, "save": save / write_base, "load cpu": load_cpu / read_cpu})
+    print(f"         pydantic reading the same file with no models at all: {floor_cpu:.1f} ms "
+          f"({floor_cpu / read_cpu:.2f}x the plain parse: the floor under any parse into "
+          f"the models)")
+    return ({"session save": save, "session load": load, "session load cpu": load_cpu,
+             "pydantic json floor cpu": floor_cpu},
+            {"load": load / read_base, "save": save / write_base, "load cpu": load_cpu / read_cpu,
+             "floor cpu": floor_cpu / read_cpu})
 
 
-def load_against_parse_cpu(path: Path, repeat: int) -> tuple[float, float]:
-    """Median processor time of a session load and of a plain parse of the same file, taken
-    alternately (other processes on the machine slow both alike)."""
+def load_against_parse_cpu(path: Path, repeat: int) -> tuple[float, float, float]:
+    """Median processor time of a session load, of a plain parse of the same file, and of
+    pydantic reading the same file with no models (``TypeAdapter(Any)``: its JSON reading
+    alone, which every model parse pays), taken alternately (other processes on the
+    machine slow all three alike)."""
+    from typing import Any
+
+    from pydantic import TypeAdapter
+
+    anything = TypeAdapter(Any)
+
     def parse() -> object:
         with gc_paused():
             return json.loads(path.read_text(encoding="utf-8"))
 
+    def pydantic_reading() -> object:
+        with gc_paused():
+            return anything.validate_json(path.read_text(encoding="utf-8"))
+
     loads: list[float] = []
     parses: list[float] = []
+    floors: list[float] = []
     for _ in range(repeat):
-        for run, times in ((lambda: load_session(path), loads), (parse, parses)):
+        for run, times in ((lambda: load_session(path), loads), (parse, parses),
+                           (pydantic_reading, floors)):
             gc.collect()
             start = time.process_time()
             result = run()
             times.append((time.process_time() - start) * 1000)
             del result
-    return statistics.median(loads), statistics.median(parses)
+    return statistics.median(loads), statistics.median(parses), statistics.median(floors)
 
 
 def json_baseline(path: Path, repeat: int) -> tuple[float, float]:
@@ -303,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
                         *at_most(ratios["load"], 2.0)))
         rows.append(row(f"session load ({size}) vs plain json parse, processor time",
                         figures["session load cpu"], ratios["load cpu"], "", None))
+        rows.append(row(f"pydantic's JSON reading alone ({size}, no models) vs plain json "
+                        "parse, processor time", figures["pydantic json floor cpu"],
+                        ratios["floor cpu"], "", None))
         rows.append(row(f"session save ({size}) vs plain json dump", figures["session save"],
                         *at_most(ratios["save"], 1.2)))
         rows.append(row(f"build the benchmark session ({size})", built * 1000, None,

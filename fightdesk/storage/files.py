@@ -169,7 +169,7 @@ def read_text(path: Path) -> str:
     if len(data) > limit:  # it grew since, or is not a plain file
         raise FileProblem(path, _too_big(len(data), limit))
     data = data.removeprefix(codecs.BOM_UTF8)
-    if not data.strip():
+    if not data or data.isspace():  # stops at the first character (strip() copies it all)
         raise FileProblem(path, "the file is empty")
     try:
         return data.decode("utf-8")

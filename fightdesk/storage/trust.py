@@ -95,14 +95,19 @@ def history_proof(start: Encounter, live: Encounter, log: Sequence[LogEntry],
     storage/history.py): the log must replay from ``start`` to ``live``, and the undone
     steps redo onto it. Returns where it stops and why, or None."""
     replay = _Replay(start.model_copy(deep=True))
-    for index, entry in enumerate(log):
-        for number, change in enumerate(entry.changes):
-            problem = replay.apply(change)
-            if problem is not None:
-                return f"log[{index}].changes[{number}]", (
-                    f"log entry {entry.seq} (\u201c{shorten(entry.summary, 40)}\u201d) "
-                    f"does not replay: {_path_text(change)} {problem}")
-        if index % batch == batch - 1:
+    apply = replay.apply
+    # A batch at a time, without counting each change: which of its entry's changes
+    # does not fit is worked out only then (most entries of a long fight hold one or none).
+    for first in range(0, len(log), batch):
+        for offset, entry in enumerate(log[first:first + batch]):
+            for change in entry.changes:
+                problem = apply(change)
+                if problem is not None:
+                    number = _position(entry.changes, change)
+                    return f"log[{first + offset}].changes[{number}]", (
+                        f"log entry {entry.seq} (\u201c{shorten(entry.summary, 40)}\u201d) "
+                        f"does not replay: {_path_text(change)} {problem}")
+        if first + batch <= len(log):
             yield
     enc = replay.enc
     if enc != live:
@@ -129,7 +134,15 @@ def history_proof(start: Encounter, live: Encounter, log: Sequence[LogEntry],
     return None
 
 
+def _position(items: Sequence[Any], item: Any) -> int:
+    """Where ``item`` itself (not an equal one) is in ``items`` (a change read from a file
+    is an object of its own, so it is there once)."""
+    return next(i for i, each in enumerate(items) if each is item)
+
+
 _PLAIN = (int, str, bool, float, type(None))
+# The same, for a look-up by exact type (a subclass such as an enum takes the long way).
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 class _Replay:
@@ -146,20 +159,45 @@ class _Replay:
         self._changes = changes
         # The field names of each model class met, looked up once for thousands of writes.
         self._fields: dict[type, frozenset[str]] = {}
+        # What each path written to leads to. Most writes replace a number or a text in
+        # a model; no path goes through such a value, so every path found stays where it
+        # leads until a write replaces anything else (then they are all forgotten).
+        self._holders: dict[tuple[Any, ...], Any] = {}
 
     def apply(self, change: Change) -> str | None:
         """Apply one change if it fits; else what is wrong (then nothing was applied)."""
+        before = change.before
+        if change.op == "set" and type(before) in _PLAIN_TYPES:
+            # Most writes: a number, a text or None in a field of a model, checked and
+            # written here in one go.
+            try:
+                target = change.target
+                holder = self._holders.get(target)
+                if holder is None:
+                    holder = self._holders[target] = self._changes.resolve(self.enc, target)
+                model = type(holder)
+                names = self._fields.get(model)
+                if names is None and isinstance(holder, self._model):
+                    names = self._field_names(model)
+                if names is not None:
+                    key = change.key if type(change.key) is str else str(change.key)
+                    if key not in names:
+                        return "is not a field"
+                    now = getattr(holder, key)
+                    if type(now) is not type(before) or now != before:
+                        problem = self._differs(now, holder, change)
+                        if problem is not None:
+                            return problem
+                    # The slot held a plain value, so no path went through it: every
+                    # path found still leads where it did.
+                    setattr(holder, key, change.after)  # validated by the model
+                    return None
+            except self._changes.MISFIT_ERRORS as exc:
+                return _misfit_text(exc)
+        # Anything else may replace a model, a list or a dict some path goes through.
+        self._holders.clear()
         try:
             holder = self._changes.resolve(self.enc, change.target)
-            if change.op == "set" and isinstance(holder, self._model):
-                # Most writes: a field of a model, checked and written here in one go.
-                key = str(change.key)
-                if key not in self._field_names(type(holder)):
-                    return "is not a field"
-                problem = self._differs(getattr(holder, key), holder, change)
-                if problem is None:
-                    setattr(holder, key, change.after)  # validated by the model
-                return problem
             problem = self._before_problem(holder, change)
             if problem is None:
                 self._changes.apply_change(self.enc, change)

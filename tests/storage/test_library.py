@@ -269,6 +269,14 @@ def test_import_is_all_or_nothing_and_names_the_fighter_and_field(
          "sheet's 1"),
         (lambda d: d["fighters"][2].update(id="iron-bear"),
          'fighter #3 "Lantern", field id: id \'iron-bear\' is also used by fighter #1'),
+        # Two maneuvers of one name in another case, and a blank name (issue 16: the
+        # load looks for these in one pass and words them only when it finds one).
+        (lambda d: d["fighters"][0]["sheet"].update(
+            maneuvers=[{"name": "Jab"}, {"name": "Kick"}, {"name": " jab"}]),
+         'fighter #1 "Iron Bear", field sheet.maneuvers.2.name: maneuver \'jab\' is listed '
+         "twice"),
+        (lambda d: d["fighters"][1]["sheet"].update(maneuvers=[{"name": "Jab"}, {"name": "  "}]),
+         'fighter #2 "Dock Thug", field sheet.maneuvers.1.name: a maneuver needs a name'),
         (lambda d: d["fighters"][0]["sheet"]["maneuvers"].append({"name": "Jab", "speed": 99}),
          'fighter #1 "Iron Bear", field sheet.maneuvers.0.speed: Input should be less than '
          "or equal to 10 (got 99)"),
