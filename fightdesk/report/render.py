@@ -107,8 +107,8 @@ div.round { page-break-inside: avoid; }
 """
 # What a browser needs and Qt's text document has already: black on white (Qt prints
 # black text on the white page) and a cell's text at its top (where Qt's tables start
-# it). Qt would copy each of these onto every character and cell it lays out, a tenth
-# of its work on a long fight's PDF (issue 16), so only the HTML file carries them.
+# it). Qt would copy each of these onto every character and cell it lays out (6% of
+# its work on a long fight's PDF, issue 16), so only the HTML file carries them.
 BROWSER_CSS = """
 @page { margin: 20mm; }
 body { color: #000; background: #fff; }
