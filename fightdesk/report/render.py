@@ -86,9 +86,7 @@ def _other_lines(action: Action) -> list[str]:
 # --- HTML -----------------------------------------------------------------------------
 
 CSS = """
-@page { margin: 20mm; }
-body { font-family: 'DejaVu Sans', 'Helvetica', 'Arial', sans-serif; font-size: 9.5pt;
-       color: #000; background: #fff; }
+body { font-family: 'DejaVu Sans', 'Helvetica', 'Arial', sans-serif; font-size: 9.5pt; }
 h1 { font-size: 16pt; margin-top: 0px; margin-bottom: 2px; }
 h2 { font-size: 13pt; margin-top: 18px; margin-bottom: 6px; page-break-after: avoid; }
 h3 { font-size: 10.5pt; margin-top: 10px; margin-bottom: 4px; page-break-after: avoid; }
@@ -96,7 +94,7 @@ p { margin-top: 2px; margin-bottom: 4px; }
 p.meta { font-style: italic; margin-bottom: 8px; }
 table.grid { margin-top: 2px; margin-bottom: 6px; }
 table.grid th, table.grid td { border-right: 1px solid #000; border-bottom: 1px solid #000;
-       padding: 3px 5px; vertical-align: top; text-align: left; }
+       padding: 3px 5px; text-align: left; }
 table.grid th { font-weight: bold; background: #e6e6e6; border-top: 1px solid #000; }
 table.grid .first { border-left: 1px solid #000; }
 td.first, th.nowrap { white-space: nowrap; }
@@ -106,6 +104,15 @@ td.num, th.num { text-align: right; }
 .out { font-weight: bold; text-decoration: underline; }
 ol.order { margin-top: 0px; margin-bottom: 4px; }
 div.round { page-break-inside: avoid; }
+"""
+# What a browser needs and Qt's text document has already: black on white (Qt prints
+# black text on the white page) and a cell's text at its top (where Qt's tables start
+# it). Qt would copy each of these onto every character and cell it lays out (6% of
+# its work on a long fight's PDF, issue 16), so only the HTML file carries them.
+BROWSER_CSS = """
+@page { margin: 20mm; }
+body { color: #000; background: #fff; }
+table.grid th, table.grid td { vertical-align: top; }
 """
 
 
@@ -308,10 +315,11 @@ def _html_chart(summary: FightSummary, chart: ChartImage | None,
 
 
 def to_html(summary: FightSummary, chart: ChartImage | None = None,
-            round_columns: int | None = None) -> str:
+            round_columns: int | None = None, browser: bool = True) -> str:
     """A whole HTML page: the fight (totals and chart unless it is one round), then rounds.
     ``round_columns``: at most this many rounds side by side in the health table, which
-    then comes in blocks, each with the fighter column (None: one table, however wide)."""
+    then comes in blocks, each with the fighter column (None: one table, however wide).
+    ``browser=False``: for Qt's text document, without what only a browser needs."""
     body = [f"<h1>{_e(summary.title)}</h1>",
             f'<p class="meta">{_e(summary.ruleset)} · {_e(_rounds_text(summary))} · '
             f"fightdesk summary</p>"]
@@ -323,7 +331,8 @@ def to_html(summary: FightSummary, chart: ChartImage | None = None,
         body.append(_html_round(rnd, summary.points_label))
     return (
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-        f"<title>{_e(summary.heading)}</title>\n<style>{CSS}</style></head>\n<body>\n"
+        f"<title>{_e(summary.heading)}</title>\n"
+        f"<style>{CSS}{BROWSER_CSS if browser else ''}</style></head>\n<body>\n"
         + "\n".join(body)
         + "\n</body></html>\n"
     )

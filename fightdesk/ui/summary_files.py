@@ -168,7 +168,7 @@ def summary_document(summary: FightSummary, page: QPageLayout | None = None) -> 
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE), image)
         chart = ChartImage(CHART_RESOURCE, CHART_WIDTH, image.height() // SCALE)
         columns = round_columns_that_fit(summary, text_width_px(page or _a4_layout()))
-    doc.setHtml(to_html(summary, chart, columns))
+    doc.setHtml(to_html(summary, chart, columns, browser=False))
     return doc
 
 

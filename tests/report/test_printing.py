@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QImage, QTextDocument
+from PySide6.QtGui import QImage, QTextDocument, QTextFormat, QTextTable
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewWidget
 from PySide6.QtWidgets import QDialog, QWidget
 from pytestqt.qtbot import QtBot
@@ -24,6 +24,7 @@ from fightdesk.ui.summary_files import (
     Paper,
     export_summary,
     summary_document,
+    summary_html,
     write_pdf,
 )
 
@@ -90,6 +91,28 @@ def test_text_document_holds_the_chart_as_an_image(qapp: object, whole: FightSum
     assert "Round 1" in text and "Round 2" in text and "Totals" in text
     one = summary_document(summarize(two_round_fight(), [1]))
     assert one.resource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE)) is None
+
+
+def test_only_the_html_file_carries_what_a_browser_needs(qapp: object,
+                                                        whole: FightSummary) -> None:
+    """Qt copies a cell's vertical alignment and the body's colours onto every character
+    and cell it lays out (issue 16: a long fight's PDF); its tables start a cell's text at
+    the top and it prints black on white anyway, so only the HTML file says so."""
+    doc = summary_document(whole)
+    tables = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
+    assert tables
+    kept_out = (QTextFormat.Property.TextVerticalAlignment,
+                QTextFormat.Property.ForegroundBrush)
+    for table in tables:
+        for row in range(table.rows()):
+            for column in range(table.columns()):
+                cell = table.cellAt(row, column)
+                formats = (cell.format(), cell.firstCursorPosition().charFormat())
+                assert not [p for f in formats for p in kept_out if f.hasProperty(p)]
+    page = summary_html(whole)
+    style = page[page.index("<style>"):page.index("</style>")]
+    assert "vertical-align: top" in style and "color: #000" in style
+    assert "background: #fff" in style
 
 
 @pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
