@@ -334,6 +334,9 @@ class RollView(NamedTuple):
     contributions: tuple[ContributionRow, ...] = ()
     options: tuple[ContributionOption, ...] = ()
     coins: bool = False
+    # What must be done before the roll can be made, in the GM's words (the Roll
+    # button's tooltip while it is disabled); "": it can be made now.
+    blocked: str = ""
 
 
 @dataclass
@@ -462,6 +465,11 @@ class Ruleset:
         """What each fighter may still add to a pending roll."""
         return ()
 
+    def roll_blocked(self, enc: Encounter, roll: PendingRoll) -> str:
+        """What must be chosen before a waiting roll can be made ("": nothing): the
+        window keeps its Roll button disabled until then."""
+        return ""
+
     def roll_view(self, enc: Encounter) -> RollView | None:
         """The waiting roll as the roll panel shows it: who rolls what, the target or
         advantage so far, the exact odds, the contributions and what may still be added."""
@@ -482,7 +490,7 @@ class Ruleset:
         return RollView(id=roll.id, title=roll.label, roller=who, by_player=roll.by_player,
                         dice=dice, total_line=line, odds=self.roll_odds(enc, roll),
                         contributions=rows, options=self.contribution_options(enc, roll),
-                        coins=coins)
+                        coins=coins, blocked=self.roll_blocked(enc, roll))
 
     def turn_timer(self, enc: Encounter) -> int:
         """Seconds each turn may last (0: no timer); the window counts them down and

@@ -196,3 +196,40 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
     assert engine.pending() is None and enc.state.stage == "turns" and enc.round == 2
     assert not panel.isVisible()
+
+
+def test_the_roll_button_waits_for_the_defenders_choice(window: MainWindow, qtbot: QtBot) -> None:
+    """A defense roll with nothing chosen cannot be made: the Roll button is disabled and
+    its tooltip says what is missing (it was enabled and a click showed a refusal in
+    red); Return in the faces field says it in the panel and rolls nothing; a choice
+    enables it."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    panel = window.roll_panel
+    strike(window, qtbot, "rook", "bandit-1")
+    assert panel.roll_button.isEnabled()  # the strike roll waits for nothing
+    roll(window, qtbot, "52")
+    assert panel.title.text().startswith("Bandit 1 rolls Defense")
+    assert not panel.roll_button.isEnabled()
+    assert panel.roll_button.toolTip() == \
+        "Not yet: choose parry, dodge or entangle (or no defense) first"
+    assert not panel.error.isVisible()
+    entries = len(engine.session.log)
+    qtbot.keyClicks(panel.dice, "30")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert panel.error.isVisible() and panel.error.text().startswith("Not yet: choose parry")
+    assert enc.state.roll is not None and not enc.state.roll.contributions
+    assert len(engine.session.log) == entries
+    add(window, qtbot, "Bandit 1: parry")
+    assert panel.roll_button.isEnabled()
+    qtbot.mouseClick(panel.roll_button, Qt.MouseButton.LeftButton)
+    assert enc.state.roll is None
+    assert fighters_hp(engine, "bandit-1") == (0, 10)  # the typed 30 was kept and rolled
+
+
+def fighters_hp(engine: Engine, fid: str) -> tuple[int, int]:
+    status = engine.encounter.fighters[fid].status
+    return int(status.armour_hp), int(status.hp)

@@ -390,11 +390,17 @@ class D100(TurnOrderRuleset):
             return False
         chosen = de.chosen_defense(roll)
         if chosen is None:
-            ctx.fail("choose parry, dodge or entangle (or no defense) first")
+            ctx.fail(self.roll_blocked(ctx.enc, roll))
         if chosen != de.TAKE:
             return False
         de.take_the_strike(self, ctx, roll)
         return True
+
+    def roll_blocked(self, enc: Encounter, roll: PendingRoll) -> str:
+        """A defense roll waits for the defender's choice (docs/rulesets/d100.md#defense)."""
+        if roll.data.get("kind") == "defense" and de.chosen_defense(roll) is None:
+            return "choose parry, dodge or entangle (or no defense) first"
+        return ""
 
     def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
             amount: int) -> Contribution:
