@@ -9,7 +9,7 @@ main window's business: the dialog only asks, by signal.
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -85,12 +85,16 @@ class InterruptStackDialog(QDialog):
 
         self.resolve_next = QPushButton("Resolve &next")
         self.resolve_next.setObjectName("resolveNext")
-        self.resolve_next.setShortcut(QKeySequence("Ctrl+Return"))
         self.resolve_next.setToolTip("Resolve the top move (Ctrl+Enter)")
         self.resolve_all = QPushButton("Resolve &all")
         self.resolve_all.setObjectName("resolveAll")
-        self.resolve_all.setShortcut(QKeySequence("Ctrl+Shift+Return"))
         self.resolve_all.setToolTip("Resolve every move, stopping at decisions (Ctrl+Shift+Enter)")
+        # Each key on both Enter keys: a button's own shortcut takes one key sequence, and
+        # the keypad's Ctrl+Shift+Enter then fell to the dialog's default button (Resolve
+        # next). The actions click at once (a button's shortcut clicks 100 ms later).
+        self.resolve_next_keys = self._keys(self.resolve_next, "Ctrl+Return", "Ctrl+Enter")
+        self.resolve_all_keys = self._keys(self.resolve_all, "Ctrl+Shift+Return",
+                                           "Ctrl+Shift+Enter")
         self.cancel_button = QPushButton("&Cancel stack")
         self.cancel_button.setObjectName("cancelStack")
         self.cancel_button.setToolTip("Take back the declared interrupts: dice and EP return")
@@ -124,6 +128,14 @@ class InterruptStackDialog(QDialog):
             signal.connect(self._fit_fighter_column)
         self._fit_fighter_column()
         self._update_buttons()
+
+    def _keys(self, button: QPushButton, *keys: str) -> QAction:
+        """The dialog's action that clicks ``button`` (nothing while it is disabled)."""
+        action = QAction(button.text().replace("&", ""), self)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        action.triggered.connect(button.click)
+        self.addAction(action)
+        return action
 
     def _fit_fighter_column(self, *_: object) -> None:
         """The Fighter column as wide as the longest name (with room either side), so no
