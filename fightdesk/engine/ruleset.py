@@ -587,6 +587,26 @@ class Ruleset:
     def round_controls(self, enc: Encounter) -> RoundControls:
         return RoundControls()
 
+    def side_down(self, enc: Encounter) -> str:
+        """The status line once one side has nobody standing ("" while both sides have
+        someone standing, or the fight has one side only). No ruleset ends a fight by
+        itself: the GM does (docs/rulesets/README.md#the-end-of-a-fight). PCs and allies
+        are one side, enemies the other."""
+        sides: set[bool] = set()  # True: the party's side
+        standing: set[bool] = set()
+        for fighter in enc.fighters.values():
+            ours = fighter.side != "enemy"
+            sides.add(ours)
+            if ours not in standing and not self.is_out(fighter):
+                standing.add(ours)
+                if len(standing) == 2:
+                    return ""
+        if len(sides) < 2:
+            return ""
+        if standing == {True}:
+            return "Every enemy is down"
+        return "The whole party is down" if standing else "Everyone is down"
+
     def describe_state(self, enc: Encounter) -> str:
         """One line for the status bar: round, phase or turn."""
         return f"Round {enc.round}"

@@ -479,6 +479,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             can_next_step=going and not busy,
             can_end_round=going and not busy,
             next_step_label="Next turn",
+            status="" if state.stage == "setup" else self.side_down(enc),
         )
 
     def round_shown(self, enc: Encounter) -> int:

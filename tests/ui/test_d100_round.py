@@ -233,3 +233,28 @@ def test_the_roll_button_waits_for_the_defenders_choice(window: MainWindow, qtbo
 def fighters_hp(engine: Engine, fid: str) -> tuple[int, int]:
     status = engine.encounter.fighters[fid].status
     return int(status.armour_hp), int(status.hp)
+
+
+def test_one_fighter_standing_one_lane_and_the_status_says_the_foes_are_down(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Everyone but Rook down: the round is Rook's turn alone, the timeline is as tall as
+    its one lane (it kept room for two: an empty lane row under Rook), and the status
+    line says every enemy is down; the fight goes on (docs/rulesets/README.md#the-end-of-a-fight)."""
+    from fightdesk.engine import commands as c
+
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    for fid in [f for f in enc.order if f != "rook"]:
+        assert window.document.apply(c.SetValue(fighter_id=fid, field="status.hp", value=0)).ok
+    window.start_fight_action.trigger()
+    qtbot.keyClicks(window.decision_panel.field_input("rook"), "50")
+    qtbot.mouseClick(window.decision_panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert current_fighter(enc.state.turns) == "rook"
+    timeline = window.timeline
+    shown = timeline.timeline()
+    assert shown is not None and len(shown.lanes) == 1
+    qtbot.waitUntil(lambda: window.splitter.sizes()[0] == timeline.content_height())
+    assert timeline.minimumSizeHint().height() <= timeline.content_height()
+    assert window.state_label.text() == "Every enemy is down"
+    assert window.next_step_action.isEnabled()
