@@ -440,6 +440,8 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
 
         if form_id == "hold-turn":
             return c.HoldTurn(after=str(values.get("after") or ""))
+        if form_id in ("resolve-next", "resolve-all"):  # the stack dialog: the waiting roll
+            return c.MakeRoll()
         raise RuleViolation(f"no action {form_id!r}")
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
@@ -473,6 +475,15 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             can_start_round = state.stage == "round-over" and bool(enc.order)
         else:
             can_start_fight, can_start_round = False, not going and bool(enc.order)
+        extra: dict[str, bool] = {}
+        if state.roll is not None:
+            # The stack dialog lists the waiting roll and its contributions: its Resolve
+            # makes the roll (the app's dice) once nothing is missing. The choices are
+            # the roll panel's, so the dialog adds nothing, cancels nothing and does not
+            # open by itself; it may be closed, the roll still waiting (docs/ui.md).
+            ready = not self.roll_blocked(enc, state.roll)
+            extra = {"resolve-next": ready, "resolve-all": ready, "cancel-stack": False,
+                     "interrupt": False, "open-stack-dialog": False, "close-stack": True}
         return RoundControls(
             can_start_fight=can_start_fight,
             can_start_round=can_start_round,
@@ -480,6 +491,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             can_end_round=going and not busy,
             next_step_label="Next turn",
             status="" if state.stage == "setup" else self.side_down(enc),
+            extra=extra,
         )
 
     def round_shown(self, enc: Encounter) -> int:

@@ -808,9 +808,11 @@ class MainWindow(QMainWindow):
                 can_resolve=controls.extra.get("resolve-next", has_stack),
                 can_cancel=controls.extra.get("cancel-stack", has_stack),
                 can_add=controls.extra.get("interrupt", has_stack),
+                can_close=controls.extra.get("close-stack", False),
                 status=state,
             )
-        if auto_open and has_stack and self._action_dialog is None and not stack_open:
+        if (auto_open and has_stack and self._action_dialog is None and not stack_open
+                and controls.extra.get("open-stack-dialog", True)):
             self._open_stack_dialog()
 
     # --- the GM's actions ----------------------------------------------------------------------

@@ -44,6 +44,7 @@ class InterruptStackDialog(QDialog):
         self.setWindowTitle("Interrupt stack")
         self._model = stack_model
         self._cancelled = False
+        self._can_close = False
 
         intro = QLabel("The moves resolve from the top row down (fastest first).")
         intro.setWordWrap(True)
@@ -165,8 +166,11 @@ class InterruptStackDialog(QDialog):
         self.decision_area.addWidget(widget)
 
     def set_controls(self, can_resolve: bool, can_cancel: bool, can_add: bool = True,
-                     status: str = "") -> None:
+                     status: str = "", can_close: bool = False) -> None:
+        """``can_close``: the dialog may close with rows left (a waiting roll stays on the
+        roll panel); else only an empty or cancelled stack closes."""
         self._can_resolve, self._can_cancel, self._can_add = can_resolve, can_cancel, can_add
+        self._can_close = can_close
         self.status.setText(status)
         self._update_buttons()
 
@@ -213,7 +217,7 @@ class InterruptStackDialog(QDialog):
         self.cancel_button.setEnabled(can_cancel and not empty)
         self.add_button.setEnabled(can_add and not empty)
         self.fighter_box.setEnabled(can_add and not empty)
-        self.close_button.setEnabled(empty or self._cancelled)
+        self.close_button.setEnabled(self._closable())
         if empty:
             self.close_button.setDefault(True)
             self.close_button.setFocus()
@@ -229,15 +233,18 @@ class InterruptStackDialog(QDialog):
     def _ask_cancel(self) -> None:
         self.cancelRequested.emit()
 
+    def _closable(self) -> bool:
+        return self.is_empty() or self._cancelled or self._can_close
+
     def reject(self) -> None:
-        """Escape closes only an empty or cancelled stack."""
-        if self.is_empty() or self._cancelled:
+        """Escape closes only an empty or cancelled stack (or one allowed to close)."""
+        if self._closable():
             super().reject()
         else:
             self.show_refusal("Resolve or cancel the stack before closing it.")
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.is_empty() or self._cancelled:
+        if self._closable():
             event.accept()
         else:
             self.show_refusal("Resolve or cancel the stack before closing it.")

@@ -159,10 +159,11 @@ def test_two_d100_rounds_through_the_widgets(window: MainWindow, qtbot: QtBot) -
 
 def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
         window: MainWindow, qtbot: QtBot) -> None:
-    """A strike opens the stack dialog (the waiting roll and its defenses); left open
-    to the next round, it asks that round's initiative, a row per fighter, and its OK
-    answers it (it did nothing before: only one-click answers reached the fight); a
-    refusal is told there."""
+    """The stack dialog opened on a strike (Ctrl+K: the waiting roll and its defenses;
+    it no longer opens by itself, the roll panel takes the choices); left open to the
+    next round, it asks that round's initiative, a row per fighter, and its OK answers
+    it (it did nothing before: only one-click answers reached the fight); a refusal is
+    told there."""
     engine = Engine(load_session(DEMO))
     window.show_session(engine, None)
     enc = engine.encounter
@@ -172,6 +173,7 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     action = window._action_dialog
     assert action is not None and action.result_label.isVisible()
     qtbot.keyClick(action, Qt.Key.Key_Return)  # Close, the default once it is done
+    window.stack_action.trigger()  # Ctrl+K
     dialog = window._stack_dialog
     assert dialog is not None and dialog.isVisible()
     roll(window, qtbot, "52")
@@ -258,3 +260,46 @@ def test_one_fighter_standing_one_lane_and_the_status_says_the_foes_are_down(
     assert timeline.minimumSizeHint().height() <= timeline.content_height()
     assert window.state_label.text() == "Every enemy is down"
     assert window.next_step_action.isEnabled()
+
+
+def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """A strike no longer opens the (window-modal) stack dialog: a click on the roll
+    panel's Roll through the window system reaches it (before, the dialog blocked the
+    main window while its Resolve, Cancel and Close all refused: the GM was stuck).
+    Opened with Ctrl+K while the defense is still to choose, its Resolve is off and it
+    closes (Escape), the roll still waiting; once chosen, Resolve makes the roll."""
+    from PySide6.QtTest import QTest
+
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    strike(window, qtbot, "rook", "bandit-1")
+    action = window._action_dialog
+    assert action is not None
+    qtbot.keyClick(action, Qt.Key.Key_Return)  # Close
+    qtbot.waitUntil(lambda: not action.isVisible())
+    assert window._stack_dialog is None
+    button = window.roll_panel.roll_button
+    QTest.mouseClick(window.windowHandle(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, button.mapTo(window, button.rect().center()))
+    qtbot.waitUntil(lambda: enc.state.roll is not None and enc.state.roll.data["kind"] == "defense")
+    roll = enc.state.roll
+
+    window.stack_action.trigger()  # Ctrl+K
+    dialog = window._stack_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert not dialog.resolve_next.isEnabled() and not dialog.resolve_all.isEnabled()
+    assert not dialog.cancel_button.isEnabled() and not dialog.add_button.isEnabled()
+    assert dialog.close_button.isEnabled()
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert not dialog.isVisible() and enc.state.roll == roll
+    add(window, qtbot, "Bandit 1: parry")
+    assert not dialog.isVisible()  # it does not open again by itself
+    window.stack_action.trigger()
+    assert dialog.isVisible() and dialog.resolve_next.isEnabled()
+    qtbot.mouseClick(dialog.resolve_next, Qt.MouseButton.LeftButton)
+    assert not dialog.error.isVisible() and enc.state.roll is None
+    assert dialog.close_button.isEnabled()

@@ -382,11 +382,11 @@ class D100(TurnOrderRuleset):
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="note")
 
     # --- the waiting rolls --------------------------------------------------------------------
-    def _takes_the_strike(self, ctx: Context, roll_id: int) -> bool:
+    def _takes_the_strike(self, ctx: Context, roll_id: int | None) -> bool:
         """A defense roll with "no defense" chosen is not rolled: the strike hits; one
         with nothing chosen waits for the choice."""
         roll = ctx.enc.state.roll
-        if roll is None or roll.id != roll_id or roll.data.get("kind") != "defense":
+        if roll is None or roll_id not in (None, roll.id) or roll.data.get("kind") != "defense":
             return False
         chosen = de.chosen_defense(roll)
         if chosen is None:
