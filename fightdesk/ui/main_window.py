@@ -893,6 +893,8 @@ class MainWindow(QMainWindow):
             what, label = "end-round", f"End round {enc.round}"
         elif engine.pending() is not None:
             label = "Answer the question first"
+        elif self.roll_panel.view() is not None:
+            label = "Make the roll first"  # it waits on the roll panel
         elif controls.extra.get("resolve-next"):
             label = "Resolve the stack first"
         else:

@@ -282,6 +282,9 @@ def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
     qtbot.keyClick(action, Qt.Key.Key_Return)  # Close
     qtbot.waitUntil(lambda: not action.isVisible())
     assert window._stack_dialog is None
+    # The forward button points at the roll panel (it said "Resolve the stack first").
+    assert window.forward_action.text() == "Make the roll first"
+    assert not window.forward_action.isEnabled()
     button = window.roll_panel.roll_button
     QTest.mouseClick(window.windowHandle(), Qt.MouseButton.LeftButton,
                      Qt.KeyboardModifier.NoModifier, button.mapTo(window, button.rect().center()))
