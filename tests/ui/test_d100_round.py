@@ -306,3 +306,26 @@ def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
     qtbot.mouseClick(dialog.resolve_next, Qt.MouseButton.LeftButton)
     assert not dialog.error.isVisible() and enc.state.roll is None
     assert dialog.close_button.isEnabled()
+
+
+def test_f2_opens_the_act_form_and_says_why_not(window: MainWindow, qtbot: QtBot) -> None:
+    """F2 (act with whoever's turn it is) on a fighter with no action left opens the
+    Strike form saying why, as the card's Act does; it opened the GM's cover form with
+    "Rook is already there" in red (found playing a d100 fight in the window)."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    for _ in range(2):  # the round's action, then the next round's borrowed
+        strike(window, qtbot, "rook", "bandit-1")
+        roll(window, qtbot, "97")
+        add(window, qtbot, "Bandit 1: no defense")
+        roll(window, qtbot)
+        dialog = window._action_dialog
+        assert dialog is not None
+        dialog.close()
+    window.act_action.trigger()  # F2
+    dialog = window._action_dialog
+    assert dialog is not None and dialog.form_box.currentData() == "strike"
+    assert dialog.error.text() == ("Rook has no action left for a strike (next round's "
+                                   "action is already borrowed)")
