@@ -484,15 +484,29 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             ready = not self.roll_blocked(enc, state.roll)
             extra = {"resolve-next": ready, "resolve-all": ready, "cancel-stack": False,
                      "interrupt": False, "open-stack-dialog": False, "close-stack": True}
+        # Whoever's turn it is, while their turn's own action is still there: the
+        # window's forward button offers it, Pass lets the turn go
+        # (docs/rulesets/README.md#what-every-ruleset-gives-the-gm).
+        actor = _current_fighter(enc) if going and not busy else None
+        fighter = enc.fighters.get(actor) if actor is not None else None
+        if fighter is None or self.is_out(fighter) or not self.has_turn_action(fighter):
+            actor = None
         return RoundControls(
             can_start_fight=can_start_fight,
             can_start_round=can_start_round,
             can_next_step=going and not busy,
             can_end_round=going and not busy,
-            next_step_label="Next turn",
+            next_step_label=f"{fighter.name} lets the turn go" if actor and fighter
+            else "Next turn",
             status="" if state.stage == "setup" else self.side_down(enc),
             extra=extra,
+            actor=actor,
         )
+
+    def has_turn_action(self, fighter: Fighter) -> bool:
+        """Whether the turn holder still has their turn's own action (False: the forward
+        button offers only the next turn). A ruleset that counts actions says."""
+        return False
 
     def round_shown(self, enc: Encounter) -> int:
         """The round the window's title names: the round going on, or, while a round's

@@ -1,5 +1,6 @@
-"""When one side is down (docs/rulesets/README.md#the-end-of-a-fight): no ruleset ends the
-fight by itself; the status line says which side is down, the same in all four."""
+"""What the round controls tell the window in every ruleset: when one side is down
+(docs/rulesets/README.md#the-end-of-a-fight: no ruleset ends the fight by itself, the
+status line says which side is down) and whose action the forward button offers."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.turn_ruleset import TurnOrderRuleset
+from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
 
 DEMOS = Path(__file__).resolve().parents[2] / "resources"
@@ -63,3 +66,35 @@ def test_the_whole_party_down() -> None:
         if fighter.side != "enemy":
             assert engine.apply(c.SetValue(fighter_id=fid, field="status.hp", value=0)).ok
     assert status(engine) == "The whole party is down"
+
+
+@pytest.mark.parametrize("demo", ["demo_d100.json", "demo_roll-under.json", "demo_ashes.json"])
+def test_the_forward_button_offers_the_turn_holders_action_until_it_is_used(demo: str) -> None:
+    """RoundControls.actor names the turn holder while their turn's own action is unused
+    (the window's forward button reads "Act: ..."; it passed every turn in these three
+    rulesets), Pass says who lets the turn go; once the action is used, the forward
+    button offers the next turn."""
+    engine = Engine(load_session(DEMOS / demo))
+    enc, ruleset, rng = engine.encounter, engine.ruleset, Random(2)
+    assert isinstance(ruleset, TurnOrderRuleset)
+    seen_actor = seen_after = False
+    for _ in range(400):
+        controls = ruleset.round_controls(enc)
+        current = current_fighter(enc.state.turns) if enc.state.stage == "turns" else None
+        free = enc.state.roll is None and engine.pending() is None
+        if controls.actor is not None:
+            seen_actor = True
+            assert controls.actor == current and free
+            assert controls.next_step_label == f"{enc.name_of(current)} lets the turn go"
+            assert ruleset.has_turn_action(enc.fighters[current])
+        elif current is not None and free:
+            assert controls.next_step_label == "Next turn"
+            fighter = enc.fighters[current]
+            assert ruleset.is_out(fighter) or not ruleset.has_turn_action(fighter)
+            seen_after = True
+        command = ruleset.autopilot(enc, rng)
+        assert command is not None
+        assert engine.apply(command).ok
+        if seen_actor and seen_after:
+            return
+    raise AssertionError("the autopilot never acted and moved on")

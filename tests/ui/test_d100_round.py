@@ -260,6 +260,9 @@ def test_one_fighter_standing_one_lane_and_the_status_says_the_foes_are_down(
     assert timeline.minimumSizeHint().height() <= timeline.content_height()
     assert window.state_label.text() == "Every enemy is down"
     assert window.next_step_action.isEnabled()
+    # The forward button offers Rook's action (F4 passed every d100 turn); Pass lets it go.
+    assert window.forward_action.text() == "Act: Rook\N{HORIZONTAL ELLIPSIS}"
+    assert window.pass_action.isEnabled() and window.pass_action.text() == "Rook lets the turn go"
 
 
 def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(

@@ -214,6 +214,11 @@ class D100(TurnOrderRuleset):
 
                 conditions.remove(ctx, fighter_id, "Entangled")
 
+    def has_turn_action(self, fighter: Fighter) -> bool:
+        """docs/rulesets/d100.md#actions: an action left this round (a borrowed one is
+        the GM's to choose, not the forward button's)."""
+        return int(fighter.status.actions) > 0
+
     def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
         """docs/rulesets/d100.md#holding: holding keeps this round's action for later in
         the round, so only while it is unused."""
