@@ -98,3 +98,19 @@ def test_the_forward_button_offers_the_turn_holders_action_until_it_is_used(demo
         if seen_actor and seen_after:
             return
     raise AssertionError("the autopilot never acted and moved on")
+
+
+def test_a_fight_of_one_side_never_says_a_side_is_down() -> None:
+    """Only the party (a drill, a duel among PCs): nobody is "the enemy", so nothing is
+    said, even with all but one down or everyone down."""
+    engine = Engine(load_session(DEMOS / "demo_d100.json"))
+    enc = engine.encounter
+    for fid, fighter in list(enc.fighters.items()):
+        if fighter.side == "enemy":
+            assert engine.apply(c.RemoveFighter(fighter_id=fid)).ok
+    assert engine.apply(c.StartFight()).ok
+    party = list(enc.fighters)
+    assert len(party) >= 2
+    for fid in party:
+        assert engine.apply(c.SetValue(fighter_id=fid, field="status.hp", value=0)).ok
+        assert engine.ruleset.side_down(enc) == ""
