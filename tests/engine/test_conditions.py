@@ -427,8 +427,11 @@ def test_until_the_end_of_the_next_turn_of_one_who_leaves_ends_when_they_leave(
     enc = engine.encounter
     current = current_fighter(enc.state.turns)
     assert current is not None
-    bearer, waiting = [f for f in enc.order if f != current][:2]
+    others = [f for f in enc.order if f != current]
+    waiting, early, bearer = others[0], others[1], others[-1]
     name = enc.name_of
+    # A fighter before the bearer with a condition of its own (kept): every bearer is seen.
+    ok(engine, c.AddCondition(fighter_id=early, name="Blinded"))
     ok(engine, c.AddCondition(fighter_id=bearer, name="Shoved", duration="until-turn-end",
                               until_fighter=waiting))
     ok(engine, c.AddCondition(fighter_id=bearer, name="Dazed", duration="until-turn-end",
@@ -449,3 +452,4 @@ def test_until_the_end_of_the_next_turn_of_one_who_leaves_ends_when_they_leave(
     assert ("condition-off", f"{name(bearer)} is no longer dazed ({left} has left the fight)",
             {"name": "Dazed"}) in events(entry)
     assert conds(engine, bearer) == [("Prone", None)]
+    assert conds(engine, early) == [("Blinded", None)]
