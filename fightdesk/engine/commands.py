@@ -248,7 +248,8 @@ class Withdraw(Command):
 
 
 class MakeRoll(Command):
-    """Make the waiting roll: the faces typed in ``dice`` (a player's roll), or the app's."""
+    """Make the waiting roll: the faces typed in ``dice`` (a player's roll), or the app's.
+    ``roll_id`` None: whichever roll is waiting (the stack dialog's Resolve)."""
 
     kind: Literal["make-roll"] = "make-roll"
-    roll_id: int
+    roll_id: int | None = None

@@ -18,6 +18,7 @@ Durations (``Condition.duration``):
   fighter it sits. A turn already going when it was imposed does not count: the start of
   that fighter's next turn arms it (``turn_begun``), the end of that turn ends it. A
   ruleset with turns therefore ticks both ``turn-start`` and ``turn-end``.
+  If that fighter leaves the fight first, it ends then (:func:`fighter_left`).
 * ``until-removed``: lasts until the GM (or a rule) removes it.
 """
 
@@ -235,6 +236,25 @@ def tick(ctx: Context, moment: str, fighter_id: str | None = None) -> None:
                 after.append(data)
         if changed:
             ctx.set(("fighters", bearer, "status"), "conditions", after)
+
+
+def fighter_left(ctx: Context, fighter_id: str, name: str) -> None:
+    """``fighter_id`` (called ``name``) has left the fight: the turn that would end each
+    condition lasting until the end of their next turn never comes, so each such
+    condition ends now, with a line naming who left (docs/ARCHITECTURE.md#conditions).
+    Called after the fighter is gone and the ruleset has ended their turn going on."""
+    enc = ctx.enc
+    for bearer in _bearers(enc):
+        kept = conditions_of(enc, bearer)
+        ending = [c for c in kept
+                  if c.duration == "until-turn-end" and c.until_fighter == fighter_id]
+        if not ending:
+            continue
+        for cond in ending:
+            ctx.say(f"{enc.name_of(bearer)} is no longer {_lower(cond.name)} ({name} has "
+                    "left the fight)", fighter_id=bearer, kind="condition-off", name=cond.name)
+        ctx.set(("fighters", bearer, "status"), "conditions",
+                [c.model_dump() for c in kept if c not in ending])
 
 
 # --- the engine's commands ----------------------------------------------------------------

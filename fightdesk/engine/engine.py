@@ -522,6 +522,9 @@ class Engine:
         ctx.summary = f"Removed {fighter.name}"
         ctx.say(ctx.summary, kind="roster")
         self.ruleset.on_fighter_removed(ctx, fighter_id)
+        from . import conditions  # what lasted until their next turn's end ends now
+
+        conditions.fighter_left(ctx, fighter_id, fighter.name)
 
     def _hide_fighter(self, ctx: Context, command: c.HideFighter) -> None:
         enc = ctx.enc

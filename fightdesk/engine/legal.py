@@ -88,13 +88,16 @@ def legal_from_views(ruleset: Ruleset, enc: Encounter) -> tuple[LegalOption, ...
     for name, on in offered.items():
         if on:
             out.append(_step(_CORE_STEPS[name]()))
+    roll = ruleset.pending_roll(enc)
     for name, on in controls.extra.items():
         if on and name not in _NOT_PLAY:
             try:
-                out.append(_step(ruleset.build_command(name, "", {})))
+                command = ruleset.build_command(name, "", {})
             except Exception:  # a control that is no command of this ruleset
                 continue
-    roll = ruleset.pending_roll(enc)
+            if roll is not None and isinstance(command, c.MakeRoll):
+                continue  # the stack dialog's Resolve: the roll is offered below
+            out.append(_step(command))
     if roll is not None:
         out.extend(_roll_options(ruleset, enc, roll))
     for fid in enc.order:

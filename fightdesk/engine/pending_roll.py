@@ -143,7 +143,7 @@ def withdraw(ctx: Context, path: Path, rules: RollRules, roll_id: int,
             roll_id=roll_id, contribution=found.kind, amount=found.amount)
 
 
-def make(ctx: Context, path: Path, rules: RollRules, roll_id: int) -> Roll:
+def make(ctx: Context, path: Path, rules: RollRules, roll_id: int | None) -> Roll:
     """Make the roll (typed in by the GM for a player's roll, or rolled by the app), clear
     it, and let the ruleset apply the result."""
     roll = _the_roll(ctx, path, roll_id)
@@ -172,9 +172,10 @@ def _current(ctx: Context, path: Path) -> PendingRoll | None:
     return value if isinstance(value, PendingRoll) else None
 
 
-def _the_roll(ctx: Context, path: Path, roll_id: int) -> PendingRoll:
+def _the_roll(ctx: Context, path: Path, roll_id: int | None) -> PendingRoll:
+    """The roll waiting at ``path`` with that id (None: whichever waits)."""
     roll = _current(ctx, path)
-    if roll is None or roll.id != roll_id:
+    if roll is None or roll_id not in (None, roll.id):
         ctx.fail("that roll is no longer waiting (it was made or taken back)")
     return roll
 

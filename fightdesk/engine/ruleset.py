@@ -334,6 +334,9 @@ class RollView(NamedTuple):
     contributions: tuple[ContributionRow, ...] = ()
     options: tuple[ContributionOption, ...] = ()
     coins: bool = False
+    # What must be done before the roll can be made, in the GM's words (the Roll
+    # button's tooltip while it is disabled); "": it can be made now.
+    blocked: str = ""
 
 
 @dataclass
@@ -462,6 +465,11 @@ class Ruleset:
         """What each fighter may still add to a pending roll."""
         return ()
 
+    def roll_blocked(self, enc: Encounter, roll: PendingRoll) -> str:
+        """What must be chosen before a waiting roll can be made ("": nothing): the
+        window keeps its Roll button disabled until then."""
+        return ""
+
     def roll_view(self, enc: Encounter) -> RollView | None:
         """The waiting roll as the roll panel shows it: who rolls what, the target or
         advantage so far, the exact odds, the contributions and what may still be added."""
@@ -482,7 +490,7 @@ class Ruleset:
         return RollView(id=roll.id, title=roll.label, roller=who, by_player=roll.by_player,
                         dice=dice, total_line=line, odds=self.roll_odds(enc, roll),
                         contributions=rows, options=self.contribution_options(enc, roll),
-                        coins=coins)
+                        coins=coins, blocked=self.roll_blocked(enc, roll))
 
     def turn_timer(self, enc: Encounter) -> int:
         """Seconds each turn may last (0: no timer); the window counts them down and
@@ -578,6 +586,26 @@ class Ruleset:
 
     def round_controls(self, enc: Encounter) -> RoundControls:
         return RoundControls()
+
+    def side_down(self, enc: Encounter) -> str:
+        """The status line once one side has nobody standing ("" while both sides have
+        someone standing, or the fight has one side only). No ruleset ends a fight by
+        itself: the GM does (docs/rulesets/README.md#the-end-of-a-fight). PCs and allies
+        are one side, enemies the other."""
+        sides: set[bool] = set()  # True: the party's side
+        standing: set[bool] = set()
+        for fighter in enc.fighters.values():
+            ours = fighter.side != "enemy"
+            sides.add(ours)
+            if ours not in standing and not self.is_out(fighter):
+                standing.add(ours)
+                if len(standing) == 2:
+                    return ""
+        if len(sides) < 2:
+            return ""
+        if standing == {True}:
+            return "Every enemy is down"
+        return "The whole party is down" if standing else "Everyone is down"
 
     def describe_state(self, enc: Encounter) -> str:
         """One line for the status bar: round, phase or turn."""

@@ -440,6 +440,8 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
 
         if form_id == "hold-turn":
             return c.HoldTurn(after=str(values.get("after") or ""))
+        if form_id in ("resolve-next", "resolve-all"):  # the stack dialog: the waiting roll
+            return c.MakeRoll()
         raise RuleViolation(f"no action {form_id!r}")
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
@@ -473,13 +475,38 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             can_start_round = state.stage == "round-over" and bool(enc.order)
         else:
             can_start_fight, can_start_round = False, not going and bool(enc.order)
+        extra: dict[str, bool] = {}
+        if state.roll is not None:
+            # The stack dialog lists the waiting roll and its contributions: its Resolve
+            # makes the roll (the app's dice) once nothing is missing. The choices are
+            # the roll panel's, so the dialog adds nothing, cancels nothing and does not
+            # open by itself; it may be closed, the roll still waiting (docs/ui.md).
+            ready = not self.roll_blocked(enc, state.roll)
+            extra = {"resolve-next": ready, "resolve-all": ready, "cancel-stack": False,
+                     "interrupt": False, "open-stack-dialog": False, "close-stack": True}
+        # Whoever's turn it is, while their turn's own action is still there: the
+        # window's forward button offers it, Pass lets the turn go
+        # (docs/rulesets/README.md#what-every-ruleset-gives-the-gm).
+        actor = _current_fighter(enc) if going and not busy else None
+        fighter = enc.fighters.get(actor) if actor is not None else None
+        if fighter is None or self.is_out(fighter) or not self.has_turn_action(fighter):
+            actor = None
         return RoundControls(
             can_start_fight=can_start_fight,
             can_start_round=can_start_round,
             can_next_step=going and not busy,
             can_end_round=going and not busy,
-            next_step_label="Next turn",
+            next_step_label=f"{fighter.name} lets the turn go" if actor and fighter
+            else "Next turn",
+            status="" if state.stage == "setup" else self.side_down(enc),
+            extra=extra,
+            actor=actor,
         )
+
+    def has_turn_action(self, fighter: Fighter) -> bool:
+        """Whether the turn holder still has their turn's own action (False: the forward
+        button offers only the next turn). A ruleset that counts actions says."""
+        return False
 
     def round_shown(self, enc: Encounter) -> int:
         """The round the window's title names: the round going on, or, while a round's

@@ -808,9 +808,11 @@ class MainWindow(QMainWindow):
                 can_resolve=controls.extra.get("resolve-next", has_stack),
                 can_cancel=controls.extra.get("cancel-stack", has_stack),
                 can_add=controls.extra.get("interrupt", has_stack),
+                can_close=controls.extra.get("close-stack", False),
                 status=state,
             )
-        if auto_open and has_stack and self._action_dialog is None and not stack_open:
+        if (auto_open and has_stack and self._action_dialog is None and not stack_open
+                and controls.extra.get("open-stack-dialog", True)):
             self._open_stack_dialog()
 
     # --- the GM's actions ----------------------------------------------------------------------
@@ -891,6 +893,8 @@ class MainWindow(QMainWindow):
             what, label = "end-round", f"End round {enc.round}"
         elif engine.pending() is not None:
             label = "Answer the question first"
+        elif self.roll_panel.view() is not None:
+            label = "Make the roll first"  # it waits on the roll panel
         elif controls.extra.get("resolve-next"):
             label = "Resolve the stack first"
         else:
@@ -1117,7 +1121,9 @@ class MainWindow(QMainWindow):
         self.open_action_dialog(fighter_id, chip_id=chip_id)
 
     def _act_with_current(self) -> None:
-        """F2: the fighter whose card says they are acting, else the first one."""
+        """F2: the fighter whose card says they are acting, else the first one, on their
+        main act form as the card's Act button opens it (a fighter with no action left
+        was shown a GM form and its refusal instead of why they cannot act)."""
         engine = self.document.engine
         if engine is None or not engine.encounter.order:
             return
@@ -1125,9 +1131,9 @@ class MainWindow(QMainWindow):
         for row in range(model.rowCount()):
             card = model.item(row)
             if card.acting and not card.out:
-                self.open_action_dialog(card.fighter_id)
+                self.open_action_dialog(card.fighter_id, role="act")
                 return
-        self.open_action_dialog(engine.encounter.order[0])
+        self.open_action_dialog(engine.encounter.order[0], role="act")
 
     def open_action_dialog(self, fighter_id: str, *, role: str = "", chip_id: str = "") -> ActionDialog | None:
         """Open the action dialog for a fighter: the form that uses ``chip_id`` (a mark on

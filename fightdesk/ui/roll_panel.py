@@ -127,6 +127,10 @@ class RollPanel(QFrame):
             self.option.addItem("Nobody can add to this roll now")
         self._option_chosen()
         what = "coins (H and T)" if view.coins else "faces"
+        # A roll that waits for a choice cannot be made yet: say what is missing.
+        self.roll_button.setEnabled(not view.blocked)
+        self.roll_button.setToolTip(f"Not yet: {view.blocked}" if view.blocked
+                                    else "Make the roll (typed faces, or the app's)")
         self.dice.setPlaceholderText(
             f"{view.roller}'s {what} as rolled at the table (blank: the app rolls)"
             if view.by_player else f"typed {what} (blank: the app rolls)")
@@ -183,6 +187,9 @@ class RollPanel(QFrame):
 
     def _roll(self) -> None:
         if self._view is None:
+            return
+        if self._view.blocked:  # Return in the faces field while the button is disabled
+            self.show_refusal(f"Not yet: {self._view.blocked}")
             return
         try:
             dice = parse_typed_dice(self.dice.text())

@@ -9,7 +9,7 @@ main window's business: the dialog only asks, by signal.
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -44,6 +44,7 @@ class InterruptStackDialog(QDialog):
         self.setWindowTitle("Interrupt stack")
         self._model = stack_model
         self._cancelled = False
+        self._can_close = False
 
         intro = QLabel("The moves resolve from the top row down (fastest first).")
         intro.setWordWrap(True)
@@ -85,12 +86,16 @@ class InterruptStackDialog(QDialog):
 
         self.resolve_next = QPushButton("Resolve &next")
         self.resolve_next.setObjectName("resolveNext")
-        self.resolve_next.setShortcut(QKeySequence("Ctrl+Return"))
         self.resolve_next.setToolTip("Resolve the top move (Ctrl+Enter)")
         self.resolve_all = QPushButton("Resolve &all")
         self.resolve_all.setObjectName("resolveAll")
-        self.resolve_all.setShortcut(QKeySequence("Ctrl+Shift+Return"))
         self.resolve_all.setToolTip("Resolve every move, stopping at decisions (Ctrl+Shift+Enter)")
+        # Each key on both Enter keys: a button's own shortcut takes one key sequence, and
+        # the keypad's Ctrl+Shift+Enter then fell to the dialog's default button (Resolve
+        # next). The actions click at once (a button's shortcut clicks 100 ms later).
+        self.resolve_next_keys = self._keys(self.resolve_next, "Ctrl+Return", "Ctrl+Enter")
+        self.resolve_all_keys = self._keys(self.resolve_all, "Ctrl+Shift+Return",
+                                           "Ctrl+Shift+Enter")
         self.cancel_button = QPushButton("&Cancel stack")
         self.cancel_button.setObjectName("cancelStack")
         self.cancel_button.setToolTip("Take back the declared interrupts: dice and EP return")
@@ -125,6 +130,14 @@ class InterruptStackDialog(QDialog):
         self._fit_fighter_column()
         self._update_buttons()
 
+    def _keys(self, button: QPushButton, *keys: str) -> QAction:
+        """The dialog's action that clicks ``button`` (nothing while it is disabled)."""
+        action = QAction(button.text().replace("&", ""), self)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        action.triggered.connect(button.click)
+        self.addAction(action)
+        return action
+
     def _fit_fighter_column(self, *_: object) -> None:
         """The Fighter column as wide as the longest name (with room either side), so no
         name is cut or touches the next column."""
@@ -153,8 +166,11 @@ class InterruptStackDialog(QDialog):
         self.decision_area.addWidget(widget)
 
     def set_controls(self, can_resolve: bool, can_cancel: bool, can_add: bool = True,
-                     status: str = "") -> None:
+                     status: str = "", can_close: bool = False) -> None:
+        """``can_close``: the dialog may close with rows left (a waiting roll stays on the
+        roll panel); else only an empty or cancelled stack closes."""
         self._can_resolve, self._can_cancel, self._can_add = can_resolve, can_cancel, can_add
+        self._can_close = can_close
         self.status.setText(status)
         self._update_buttons()
 
@@ -201,7 +217,7 @@ class InterruptStackDialog(QDialog):
         self.cancel_button.setEnabled(can_cancel and not empty)
         self.add_button.setEnabled(can_add and not empty)
         self.fighter_box.setEnabled(can_add and not empty)
-        self.close_button.setEnabled(empty or self._cancelled)
+        self.close_button.setEnabled(self._closable())
         if empty:
             self.close_button.setDefault(True)
             self.close_button.setFocus()
@@ -217,15 +233,18 @@ class InterruptStackDialog(QDialog):
     def _ask_cancel(self) -> None:
         self.cancelRequested.emit()
 
+    def _closable(self) -> bool:
+        return self.is_empty() or self._cancelled or self._can_close
+
     def reject(self) -> None:
-        """Escape closes only an empty or cancelled stack."""
-        if self.is_empty() or self._cancelled:
+        """Escape closes only an empty or cancelled stack (or one allowed to close)."""
+        if self._closable():
             super().reject()
         else:
             self.show_refusal("Resolve or cancel the stack before closing it.")
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.is_empty() or self._cancelled:
+        if self._closable():
             event.accept()
         else:
             self.show_refusal("Resolve or cancel the stack before closing it.")

@@ -164,6 +164,8 @@ class TimelineView(QAbstractScrollArea):
                         and timeline.lanes[lane_no].chips == old.lanes[lane_no].chips):
                     self._lane_chips[lane_no] = laid
         self._tops = tops
+        if not same_shape:
+            self.updateGeometry()  # the minimum height follows the lanes
         geometry = (self._title_width, self._column_width)
         self._measure()
         if (old is not None and timeline is not None and same_shape
@@ -250,7 +252,9 @@ class TimelineView(QAbstractScrollArea):
         return 120 + columns * (MIN_COLUMN + 8) + 2 * self.frameWidth()
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(320, self._header_height() + 2 * LANE_HEIGHT)
+        """Room for two lanes, but never taller than the lanes there are: one fighter left
+        in the round showed an empty lane row under their lane."""
+        return QSize(320, min(self.content_height(), self._header_height() + 2 * LANE_HEIGHT))
 
     def _lane_rect(self, lane_no: int) -> QRect:
         """Rect of a lane in viewport coordinates (scrolled)."""

@@ -8,6 +8,8 @@ counts down at its round's end.
 
 from __future__ import annotations
 
+from pathlib import Path
+from random import Random
 from typing import Any, ClassVar, Literal
 
 import pytest
@@ -20,7 +22,8 @@ from fightdesk.engine.base import Condition
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session
 from fightdesk.engine.ruleset import Card, Context, Ruleset
-from fightdesk.storage.sessions import demo_session
+from fightdesk.engine.turns import current_fighter
+from fightdesk.storage.sessions import demo_session, load_session
 
 
 class Tick(c.Command):
@@ -394,3 +397,59 @@ def test_any_sequence_undoes_redoes_and_rebuilds(script: list[tuple[Any, ...]]) 
     assert engine.encounter.model_dump(mode="json") == end
     reloaded = Engine(Session.model_validate_json(engine.session.model_dump_json()))
     assert reloaded.encounter.model_dump(mode="json") == end
+
+
+# --- a fighter who leaves the fight ---------------------------------------------------------
+
+DEMOS = Path(__file__).resolve().parents[2] / "resources"
+
+
+def turn_order_fight(demo: str) -> Engine:
+    """A turn-order demo fight played by its autopilot to a turn with nothing waiting."""
+    engine = Engine(load_session(DEMOS / demo))
+    enc, rng = engine.encounter, Random(0)
+    while not (enc.state.stage == "turns" and enc.state.roll is None
+               and engine.pending() is None):
+        command = engine.ruleset.autopilot(enc, rng)
+        assert command is not None
+        assert engine.apply(command).ok
+    return engine
+
+
+@pytest.mark.parametrize("demo", ["demo_d100.json", "demo_roll-under.json", "demo_ashes.json"])
+def test_until_the_end_of_the_next_turn_of_one_who_leaves_ends_when_they_leave(
+        demo: str) -> None:
+    """"Until the end of X's next turn" with X removed: that turn never comes, so it ends
+    at the removal, with a line naming who left (it lasted the rest of the fight); the
+    same whether X's turn was going on (imposed during it: not yet armed) or not; undo
+    puts it back with X (docs/rulesets/roll-under.md#removing-a-fighter)."""
+    engine = turn_order_fight(demo)
+    enc = engine.encounter
+    current = current_fighter(enc.state.turns)
+    assert current is not None
+    others = [f for f in enc.order if f != current]
+    waiting, early, bearer = others[0], others[1], others[-1]
+    name = enc.name_of
+    # A fighter before the bearer with a condition of its own (kept): every bearer is seen.
+    ok(engine, c.AddCondition(fighter_id=early, name="Blinded"))
+    ok(engine, c.AddCondition(fighter_id=bearer, name="Shoved", duration="until-turn-end",
+                              until_fighter=waiting))
+    ok(engine, c.AddCondition(fighter_id=bearer, name="Dazed", duration="until-turn-end",
+                              until_fighter=current))
+    ok(engine, c.AddCondition(fighter_id=bearer, name="Prone"))  # until removed: stays
+    left = name(waiting)
+    entry = ok(engine, c.RemoveFighter(fighter_id=waiting))
+    assert ("condition-off", f"{name(bearer)} is no longer shoved ({left} has left the fight)",
+            {"name": "Shoved"}) in events(entry)
+    assert conds(engine, bearer) == [("Dazed", None), ("Prone", None)]
+    engine.undo()
+    assert conds(engine, bearer) == [("Shoved", None), ("Dazed", None), ("Prone", None)]
+    engine.redo()
+    # The one whose turn is going on leaves: the turn ends (Dazed was imposed during it,
+    # so that turn's end alone would not end it), and the condition ends with them.
+    left = name(current)
+    entry = ok(engine, c.RemoveFighter(fighter_id=current))
+    assert ("condition-off", f"{name(bearer)} is no longer dazed ({left} has left the fight)",
+            {"name": "Dazed"}) in events(entry)
+    assert conds(engine, bearer) == [("Prone", None)]
+    assert conds(engine, early) == [("Blinded", None)]

@@ -159,10 +159,11 @@ def test_two_d100_rounds_through_the_widgets(window: MainWindow, qtbot: QtBot) -
 
 def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
         window: MainWindow, qtbot: QtBot) -> None:
-    """A strike opens the stack dialog (the waiting roll and its defenses); left open
-    to the next round, it asks that round's initiative, a row per fighter, and its OK
-    answers it (it did nothing before: only one-click answers reached the fight); a
-    refusal is told there."""
+    """The stack dialog opened on a strike (Ctrl+K: the waiting roll and its defenses;
+    it no longer opens by itself, the roll panel takes the choices); left open to the
+    next round, it asks that round's initiative, a row per fighter, and its OK answers
+    it (it did nothing before: only one-click answers reached the fight); a refusal is
+    told there."""
     engine = Engine(load_session(DEMO))
     window.show_session(engine, None)
     enc = engine.encounter
@@ -172,6 +173,7 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     action = window._action_dialog
     assert action is not None and action.result_label.isVisible()
     qtbot.keyClick(action, Qt.Key.Key_Return)  # Close, the default once it is done
+    window.stack_action.trigger()  # Ctrl+K
     dialog = window._stack_dialog
     assert dialog is not None and dialog.isVisible()
     roll(window, qtbot, "52")
@@ -196,3 +198,137 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
     assert engine.pending() is None and enc.state.stage == "turns" and enc.round == 2
     assert not panel.isVisible()
+
+
+def test_the_roll_button_waits_for_the_defenders_choice(window: MainWindow, qtbot: QtBot) -> None:
+    """A defense roll with nothing chosen cannot be made: the Roll button is disabled and
+    its tooltip says what is missing (it was enabled and a click showed a refusal in
+    red); Return in the faces field says it in the panel and rolls nothing; a choice
+    enables it."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    panel = window.roll_panel
+    strike(window, qtbot, "rook", "bandit-1")
+    assert panel.roll_button.isEnabled()  # the strike roll waits for nothing
+    roll(window, qtbot, "52")
+    assert panel.title.text().startswith("Bandit 1 rolls Defense")
+    assert not panel.roll_button.isEnabled()
+    assert panel.roll_button.toolTip() == \
+        "Not yet: choose parry, dodge or entangle (or no defense) first"
+    assert not panel.error.isVisible()
+    entries = len(engine.session.log)
+    qtbot.keyClicks(panel.dice, "30")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert panel.error.isVisible() and panel.error.text().startswith("Not yet: choose parry")
+    assert enc.state.roll is not None and not enc.state.roll.contributions
+    assert len(engine.session.log) == entries
+    add(window, qtbot, "Bandit 1: parry")
+    assert panel.roll_button.isEnabled()
+    qtbot.mouseClick(panel.roll_button, Qt.MouseButton.LeftButton)
+    assert enc.state.roll is None
+    assert fighters_hp(engine, "bandit-1") == (0, 10)  # the typed 30 was kept and rolled
+
+
+def fighters_hp(engine: Engine, fid: str) -> tuple[int, int]:
+    status = engine.encounter.fighters[fid].status
+    return int(status.armour_hp), int(status.hp)
+
+
+def test_one_fighter_standing_one_lane_and_the_status_says_the_foes_are_down(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Everyone but Rook down: the round is Rook's turn alone, the timeline is as tall as
+    its one lane (it kept room for two: an empty lane row under Rook), and the status
+    line says every enemy is down; the fight goes on (docs/rulesets/README.md#the-end-of-a-fight)."""
+    from fightdesk.engine import commands as c
+
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    for fid in [f for f in enc.order if f != "rook"]:
+        assert window.document.apply(c.SetValue(fighter_id=fid, field="status.hp", value=0)).ok
+    window.start_fight_action.trigger()
+    qtbot.keyClicks(window.decision_panel.field_input("rook"), "50")
+    qtbot.mouseClick(window.decision_panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert current_fighter(enc.state.turns) == "rook"
+    timeline = window.timeline
+    shown = timeline.timeline()
+    assert shown is not None and len(shown.lanes) == 1
+    qtbot.waitUntil(lambda: window.splitter.sizes()[0] == timeline.content_height())
+    assert timeline.minimumSizeHint().height() <= timeline.content_height()
+    assert window.state_label.text() == "Every enemy is down"
+    assert window.next_step_action.isEnabled()
+    # The forward button offers Rook's action (F4 passed every d100 turn); Pass lets it go.
+    assert window.forward_action.text() == "Act: Rook\N{HORIZONTAL ELLIPSIS}"
+    assert window.pass_action.isEnabled() and window.pass_action.text() == "Rook lets the turn go"
+
+
+def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """A strike no longer opens the (window-modal) stack dialog: a click on the roll
+    panel's Roll through the window system reaches it (before, the dialog blocked the
+    main window while its Resolve, Cancel and Close all refused: the GM was stuck).
+    Opened with Ctrl+K while the defense is still to choose, its Resolve is off and it
+    closes (Escape), the roll still waiting; once chosen, Resolve makes the roll."""
+    from PySide6.QtTest import QTest
+
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    strike(window, qtbot, "rook", "bandit-1")
+    action = window._action_dialog
+    assert action is not None
+    qtbot.keyClick(action, Qt.Key.Key_Return)  # Close
+    qtbot.waitUntil(lambda: not action.isVisible())
+    assert window._stack_dialog is None
+    # The forward button points at the roll panel (it said "Resolve the stack first").
+    assert window.forward_action.text() == "Make the roll first"
+    assert not window.forward_action.isEnabled()
+    button = window.roll_panel.roll_button
+    QTest.mouseClick(window.windowHandle(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, button.mapTo(window, button.rect().center()))
+    qtbot.waitUntil(lambda: enc.state.roll is not None and enc.state.roll.data["kind"] == "defense")
+    roll = enc.state.roll
+
+    window.stack_action.trigger()  # Ctrl+K
+    dialog = window._stack_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert not dialog.resolve_next.isEnabled() and not dialog.resolve_all.isEnabled()
+    assert not dialog.cancel_button.isEnabled() and not dialog.add_button.isEnabled()
+    assert dialog.close_button.isEnabled()
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert not dialog.isVisible() and enc.state.roll == roll
+    add(window, qtbot, "Bandit 1: parry")
+    assert not dialog.isVisible()  # it does not open again by itself
+    window.stack_action.trigger()
+    assert dialog.isVisible() and dialog.resolve_next.isEnabled()
+    qtbot.mouseClick(dialog.resolve_next, Qt.MouseButton.LeftButton)
+    assert not dialog.error.isVisible() and enc.state.roll is None
+    assert dialog.close_button.isEnabled()
+
+
+def test_f2_opens_the_act_form_and_says_why_not(window: MainWindow, qtbot: QtBot) -> None:
+    """F2 (act with whoever's turn it is) on a fighter with no action left opens the
+    Strike form saying why, as the card's Act does; it opened the GM's cover form with
+    "Rook is already there" in red (found playing a d100 fight in the window)."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    for _ in range(2):  # the round's action, then the next round's borrowed
+        strike(window, qtbot, "rook", "bandit-1")
+        roll(window, qtbot, "97")
+        add(window, qtbot, "Bandit 1: no defense")
+        roll(window, qtbot)
+        dialog = window._action_dialog
+        assert dialog is not None
+        dialog.close()
+    window.act_action.trigger()  # F2
+    dialog = window._action_dialog
+    assert dialog is not None and dialog.form_box.currentData() == "strike"
+    assert dialog.error.text() == ("Rook has no action left for a strike (next round's "
+                                   "action is already borrowed)")

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.base import Choice, Decision
@@ -228,6 +228,41 @@ def test_action_dialog_sends_a_waiting_rolls_dice_to_the_roll_panel(qtbot: Any) 
     assert dialog.preview_box.title() == "Before the roll" and dialog.go_button.text() == "Strike"
     qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
     assert seen == [("strike", {}, [])]
+
+
+def test_stack_dialog_keys_resolve_on_either_enter_key(qtbot: Any, engine: PracticeEngine) -> None:
+    """Ctrl+Enter resolves the next move and Ctrl+Shift+Enter all of them, on the main
+    Enter key and the keypad's, whichever widget of the dialog has the focus, at once
+    (the keypad's Ctrl+Shift+Enter used to resolve only the next: the dialog's default
+    button took it); nothing while resolving is not allowed."""
+    stack, fighters = StackModel(), FightersModel()
+    stack.set_engine(engine)
+    fighters.set_engine(engine)
+    engine.practice.stack_rows = [StackRow("m1", "kaede", "Kaede Moriyama", "Jab", "6", 8, 0, "free")]
+    stack.refresh()
+    dialog = InterruptStackDialog(stack, fighters)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    asked: list[str] = []
+    dialog.resolveNextRequested.connect(lambda: asked.append("next"))
+    dialog.resolveAllRequested.connect(lambda: asked.append("all"))
+    ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    keypad = Qt.KeyboardModifier.KeypadModifier
+    presses = [(Qt.Key.Key_Return, ctrl, "next"), (Qt.Key.Key_Return, ctrl | shift, "all"),
+               (Qt.Key.Key_Enter, ctrl | keypad, "next"),
+               (Qt.Key.Key_Enter, ctrl | shift | keypad, "all")]
+    for focus in (dialog.table, dialog.fighter_box):
+        focus.setFocus()
+        for key, modifiers, wanted in presses:
+            qtbot.keyClick(focus, key, modifiers)
+            assert asked == [wanted], (focus.objectName(), key, modifiers)
+            asked.clear()
+    dialog.set_controls(can_resolve=False, can_cancel=True)
+    for key, modifiers, _ in presses:
+        qtbot.keyClick(dialog.table, key, modifiers)
+    assert asked == []
 
 
 def test_parse_typed_dice() -> None:

@@ -647,3 +647,19 @@ def test_a_natural_01_to_10_with_every_weapon_drops_them_all() -> None:
     assert status(engine, "tariq").dropped == [0, 1]
     refused = engine.apply(dc.Recover(fighter_id="tariq", minutes=5))
     assert refused.error == "recovery is part of the alternative hit point rules (Fight > Options)"
+
+
+def test_make_roll_without_an_id_makes_the_waiting_one_or_says_none_waits() -> None:
+    """The stack dialog's Resolve sends MakeRoll with no id: the roll waiting now; with
+    none waiting it is refused in words, and a defense still to choose is refused too."""
+    engine = started()
+    refused = engine.apply(c.MakeRoll())
+    assert refused.error == "that roll is no longer waiting (it was made or taken back)"
+    strike(engine, "rook", "bandit-1")
+    roll = engine.encounter.state.roll
+    assert roll is not None and roll.data["kind"] == "strike"
+    assert engine.apply(c.MakeRoll()).ok
+    defense = engine.encounter.state.roll
+    assert defense is not None and defense.data["kind"] == "defense"
+    assert engine.apply(c.MakeRoll()).error == \
+        "choose parry, dodge or entangle (or no defense) first"

@@ -183,6 +183,11 @@ class Ashes(AshesViews):
             return f"initiative {mine} is not higher than {enc.name_of(after)}'s {theirs}"
         return None
 
+    def has_turn_action(self, fighter: Fighter) -> bool:
+        """docs/rulesets/ashes.md#action-economy: the offensive action unused, or
+        challenges of it still to make."""
+        return fighter.status.offense is None or int(fighter.status.attacks_left) > 0
+
     def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
         """docs/rulesets/ashes.md#holding: a fighter holds their action, so only while the
         round's offensive action is unused."""

@@ -214,6 +214,11 @@ class D100(TurnOrderRuleset):
 
                 conditions.remove(ctx, fighter_id, "Entangled")
 
+    def has_turn_action(self, fighter: Fighter) -> bool:
+        """docs/rulesets/d100.md#actions: an action left this round (a borrowed one is
+        the GM's to choose, not the forward button's)."""
+        return int(fighter.status.actions) > 0
+
     def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
         """docs/rulesets/d100.md#holding: holding keeps this round's action for later in
         the round, so only while it is unused."""
@@ -382,19 +387,25 @@ class D100(TurnOrderRuleset):
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="note")
 
     # --- the waiting rolls --------------------------------------------------------------------
-    def _takes_the_strike(self, ctx: Context, roll_id: int) -> bool:
+    def _takes_the_strike(self, ctx: Context, roll_id: int | None) -> bool:
         """A defense roll with "no defense" chosen is not rolled: the strike hits; one
         with nothing chosen waits for the choice."""
         roll = ctx.enc.state.roll
-        if roll is None or roll.id != roll_id or roll.data.get("kind") != "defense":
+        if roll is None or roll_id not in (None, roll.id) or roll.data.get("kind") != "defense":
             return False
         chosen = de.chosen_defense(roll)
         if chosen is None:
-            ctx.fail("choose parry, dodge or entangle (or no defense) first")
+            ctx.fail(self.roll_blocked(ctx.enc, roll))
         if chosen != de.TAKE:
             return False
         de.take_the_strike(self, ctx, roll)
         return True
+
+    def roll_blocked(self, enc: Encounter, roll: PendingRoll) -> str:
+        """A defense roll waits for the defender's choice (docs/rulesets/d100.md#defense)."""
+        if roll.data.get("kind") == "defense" and de.chosen_defense(roll) is None:
+            return "choose parry, dodge or entangle (or no defense) first"
+        return ""
 
     def pay(self, ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: str,
             amount: int) -> Contribution:

@@ -271,6 +271,10 @@ class RollUnder(TurnOrderRuleset):
                     "never across")
         return None
 
+    def has_turn_action(self, fighter: Fighter) -> bool:
+        """docs/rulesets/roll-under.md#holding: the turn's one action not taken yet."""
+        return fighter.status.action is None
+
     def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
         """docs/rulesets/roll-under.md#holding: a turn is held before its action and its
         move (a held turn starts afresh, so either would come back)."""

@@ -93,8 +93,11 @@ def _block(enc: Encounter) -> Command | None:
     """Block a foe's attack with a spare die: the target of the latest open attack, if it
     is worth blocking, they keep another die to act with, and an abort costs no EP."""
     move = latest_open_move(enc)
+    # A move of a fighter the GM removed never resolves
+    # (docs/rulesets/street-fighter.md#fighters-joining-or-leaving): nothing to block.
     if move is None or move.target_id is None or move.maneuver is None or \
-            move.maneuver.no_damage or move.target_id not in enc.fighters:
+            move.maneuver.no_damage or move.target_id not in enc.fighters or \
+            move.fighter_id not in enc.fighters:
         return None
     fid = move.target_id
     if fid not in _foes(enc, move.fighter_id) or \
@@ -122,6 +125,9 @@ def answer(enc: Encounter, decision: Decision) -> Answer:
     did = decision.id
     ids = [ch.id for ch in decision.choices]
     fid = decision.fighter_id or ""
+    if fid and fid not in enc.fighters:  # they left the fight: any answer lets it lapse
+        return core.Answer(decision_id=did, choice=ids[0] if ids else None,
+                           amount=decision.minimum or 0)
     if did.endswith("-attack-ep"):
         spare = available_ep(status(enc, fid)) - DODGE_RESERVE
         amount = max(decision.minimum or 0, min(decision.maximum or 0, spare, 2))

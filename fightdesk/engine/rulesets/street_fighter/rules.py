@@ -157,7 +157,10 @@ class StreetFighter(Ruleset):
     def round_controls(self, enc: Encounter) -> RoundControls:
         from .views import round_controls
 
-        return round_controls(enc)
+        controls = round_controls(enc)
+        if not controls.status and enc.state.stage not in ("setup", "fight-over"):
+            controls.status = self.side_down(enc)  # docs/rulesets/README.md#the-end-of-a-fight
+        return controls
 
     def describe_state(self, enc: Encounter) -> str:
         from .views import describe_state
