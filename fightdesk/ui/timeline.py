@@ -421,14 +421,23 @@ class TimelineView(QAbstractScrollArea):
         pen = QPen(edge, 2.5 if look.bold_edge else 1.2)
         if look.dashed:
             pen.setStyle(Qt.PenStyle.DashLine)
+        brush = QBrush(base) if look.filled else _NO_BRUSH
         if look.filled:
             text = QColor(255, 255, 255) if dark or look.hue == 210 else QColor(20, 20, 20)
         elif look.dim:
-            text = pal.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+            # A used die reads dimmer than a live one, but stays readable on any lane: on
+            # the field's own colour (not on the current column's glow, which in the dark
+            # palette left grey struck-out text on dark blue), in the text's colour laid
+            # two thirds over it.
+            field = pal.color(QPalette.ColorRole.Base)
+            brush = QBrush(field)
+            faded = QColor(pal.color(QPalette.ColorRole.Text))
+            faded.setAlphaF(0.66)
+            text = _over(faded, field)
         else:
             text = pal.color(QPalette.ColorRole.Text)
         strong = state in ("ready", "acting", "held")
-        style = _ChipStyle(pen=pen, brush=QBrush(base) if look.filled else _NO_BRUSH,
+        style = _ChipStyle(pen=pen, brush=brush,
                            text=QPen(text), font=self._font(bold=strong, struck=look.dim),
                            radius=4.0 if compact else 6.0, cross=look.cross)
         self._styles[key] = style
