@@ -35,13 +35,16 @@ def _ink_contrast(image: QImage, chip: Any) -> float:
     return max(_contrast(p, background) for p in pixels)
 
 
+STATES: tuple[ChipState, ...] = ("done", "spent", "acting")
+
+
 def _used_dice() -> Timeline:
     def chip(n: int, state: ChipState) -> Chip:
         return Chip(id=f"f{n}:0", fighter_id=f"f{n}", column=0, label=str(90 - 11 * n),
                     state=state)
     lanes = tuple(Lane(id=f"f{n}", title=f"Fighter {n}", fighter_ids=(f"f{n}",),
                        chips=(chip(n, state),))
-                  for n, state in enumerate(("done", "spent", "acting")))
+                  for n, state in enumerate(STATES))
     return Timeline(columns=("Initiative",), lanes=lanes, current_column=0, caption="Turn")
 
 
