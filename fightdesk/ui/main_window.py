@@ -92,15 +92,28 @@ class MainWindow(QMainWindow):
             self.add_printing()
 
     def _follow_undo_stack(self, *_: object) -> None:
-        """Undo and Redo say what they would do, as the stack's own actions would."""
+        """Undo and Redo can be used when the history allows; they name their step when
+        the Edit menu shows them (``_name_undo_steps``)."""
         doc = self.document
         if doc.rebuilding:
             return  # one look once the stack is rebuilt (replaced, historyArrived)
-        stack = doc.undo_stack
-        for act, word, can, text in ((self.undo_action, "&Undo", doc.can_undo(), stack.undoText()),
-                                     (self.redo_action, "&Redo", doc.can_redo(), stack.redoText())):
-            act.setEnabled(can)
-            act.setText(f"{word} {text}" if text else word)
+        self.undo_action.setEnabled(doc.can_undo())
+        self.redo_action.setEnabled(doc.can_redo())
+        menu = getattr(self, "edit_menu", None)
+        if menu is not None and menu.isVisible():
+            self._name_undo_steps()
+
+    def _name_undo_steps(self) -> None:
+        """Undo and Redo say what they would do, as the stack's own actions would: set as
+        the Edit menu opens, the one place their text shows. The round bar shows the same
+        actions as short buttons, and each change of an action's text had the bar lay
+        itself out again and repaint its buttons, on every click of the fight."""
+        stack = self.document.undo_stack
+        for act, word, text in ((self.undo_action, "&Undo", stack.undoText()),
+                                (self.redo_action, "&Redo", stack.redoText())):
+            named = f"{word} {text}" if text else word
+            if act.text() != named:
+                act.setText(named)
 
     # --- building ----------------------------------------------------------------------
     def build_body(self) -> None:
@@ -284,6 +297,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addAction(self.quit_action)
 
         self.edit_menu = bar.addMenu("&Edit")
+        self.edit_menu.aboutToShow.connect(self._name_undo_steps)
         self.edit_menu.addAction(self.undo_action)
         self.edit_menu.addAction(self.redo_action)
 
