@@ -86,6 +86,7 @@ class FighterCard(QFrame):
         self._cards: list[Card] = []
         # What the card's height was measured for (show_cards): its width and lines.
         self._shape: tuple[object, ...] | None = None
+        self._fitted_width = -1
         self._member_buttons = QButtonGroup(self)
         self._member_radios: list[QRadioButton] = []
 
@@ -188,7 +189,7 @@ class FighterCard(QFrame):
         height = max(need, layout.totalSizeHint().height())
         if self.minimumHeight() != height or self.maximumHeight() != height:
             self.setFixedHeight(height)
-        self._shape = None  # measured now: the next show_cards records what it showed
+        self._fitted_width = self.width()
 
     def hasHeightForWidth(self) -> bool:
         # The card's width is fixed by the view and its height set by fit_height(): the
@@ -268,11 +269,11 @@ class FighterCard(QFrame):
         # that wrap, and how many lines the others hold. A step that changes none of it
         # (health, a die used, a member's line) is not measured again: measuring lays
         # out the whole card, a group's twelve member lines with it.
-        shape = (self.width(), title.count("\n"), side.count("\n"), hidden, lead.health_max > 0,
+        shape = (title.count("\n"), side.count("\n"), hidden, lead.health_max > 0,
                  res, conds, dice, member_lines)
-        if shape != self._shape:
+        if shape != self._shape or self.width() != self._fitted_width:
             self.fit_height()
-            self._shape = shape
+        self._shape = shape
         if acting != self._acting:
             # The outline of whose turn it is: the card's own picture. Every line and
             # button repaints itself when it changes; the whole card (a group's twelve

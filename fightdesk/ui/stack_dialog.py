@@ -154,8 +154,9 @@ class InterruptStackDialog(QDialog):
         header.resizeSections()
         blocker.unblock()
         if [header.sectionSize(n) for n in range(header.count())] != before:
-            self.table.updateGeometries()
-            self.table.viewport().update()
+            # Laid out now (not also on the view's own timer after the first paint): its
+            # scroll range follows the columns and it is painted once, whole.
+            self.table.doItemsLayout()
 
     # --- what the main window tells it -------------------------------------------------------
     def set_decision_widget(self, widget: QWidget) -> None:
