@@ -40,10 +40,11 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QResizeEvent
     from PySide6.QtWidgets import QDialog
 
+    from fightdesk.engine.base import Decision
     from fightdesk.engine.commands import Command
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Encounter, Session
-    from fightdesk.engine.ruleset import Preview, Ruleset
+    from fightdesk.engine.ruleset import Preview, RoundControls, Ruleset
     from fightdesk.storage.trust import HistoryProblem
 
     from .action_dialog import ActionDialog
@@ -771,7 +772,6 @@ class MainWindow(QMainWindow):
         self._fit_timeline_height()
         decision = engine.pending()
         stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
-        self.decision_panel.show_decision(None if stack_open else decision)
         self.roll_panel.show_roll(ruleset.roll_view(enc))
         for show, act in self.enemy_health_actions.items():
             act.setChecked(show == enc.enemy_health)
@@ -780,8 +780,6 @@ class MainWindow(QMainWindow):
 
             self.player_view.show_fight(public_fight(ruleset, enc))
         self._follow_turn_timer(ruleset, enc)
-        if self._stack_decision is not None:
-            self._stack_decision.show_decision(decision if stack_open else None)
         controls = ruleset.round_controls(enc)
         # Nobody to fight: nothing to start (whatever the ruleset would allow).
         anyone = bool(enc.order)
@@ -816,7 +814,20 @@ class MainWindow(QMainWindow):
             "No fighters in this fight yet.\n\nAdd some from the campaign library (drag a "
             "fighter here, or select and choose Add to Fight), or with Fight > Quick Add "
             "Fighter (Ctrl+Shift+A).\nThen the button at the top starts the fight.")
+        self._show_stack(ruleset, decision, controls, state)
+        if auto_open and has_stack and self._action_dialog is None and not stack_open:
+            self._open_stack_dialog()
+
+    def _show_stack(self, ruleset: Ruleset, decision: Decision | None, controls: RoundControls,
+                    state: str) -> None:
+        """The open question where the GM answers it (in the stack dialog while that is
+        open, else in the window's panel) and the stack dialog's buttons and line."""
+        stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
+        self.decision_panel.show_decision(None if stack_open else decision)
+        if self._stack_decision is not None:
+            self._stack_decision.show_decision(decision if stack_open else None)
         if self._stack_dialog is not None:
+            has_stack = self.stack_model.rowCount() > 0
             self._stack_dialog.set_reaction_word(ruleset.role_labels.get("react", "React"))
             self._stack_dialog.set_controls(
                 can_resolve=controls.extra.get("resolve-next", has_stack),
@@ -824,8 +835,6 @@ class MainWindow(QMainWindow):
                 can_add=controls.extra.get("interrupt", has_stack),
                 status=state,
             )
-        if auto_open and has_stack and self._action_dialog is None and not stack_open:
-            self._open_stack_dialog()
 
     # --- the GM's actions ----------------------------------------------------------------------
     def _apply(self, command: Command) -> bool:
@@ -1225,7 +1234,13 @@ class MainWindow(QMainWindow):
         if not self._stack_dialog.isVisible():
             self._stack_dialog.reset_cancelled()
             self._stack_dialog.open()
-        self._show_views()
+        # Only what the open dialog changes: the question moves into it and its buttons
+        # follow the fight (the rest of the window is as _show_views left it).
+        engine = self.document.engine
+        if engine is not None:
+            enc, ruleset = engine.encounter, engine.ruleset
+            self._show_stack(ruleset, engine.pending(), ruleset.round_controls(enc),
+                             ruleset.describe_state(enc))
 
     def _stack_command(self, form_id: str) -> None:
         """Resolve next / all, cancel: commands the ruleset builds from these form ids."""

@@ -391,3 +391,39 @@ def test_a_group_members_line_reads_anew_without_measuring_the_card_again(
     screen, full = _screen_and_render(group, qapp)
     assert _alike(screen, full)
     _no_overlap(window)
+
+
+def test_an_act_that_opens_the_stack_shows_the_window_once_and_the_dialog_ready(
+        window: MainWindow, qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from .test_table_bugs import demo_in_phases
+
+    engine = demo_in_phases(window)
+    lose = window.decision_panel.findChild(QPushButton, "choice-lose")
+    assert lose is not None
+    lose.click()
+    assert window.document.apply(c.NextStep()).ok
+    rules, enc = engine.ruleset, engine.encounter
+    form = next(f for f in rules.action_forms(enc, "brannock") if f.id == "act")
+    data: dict[str, object] = {f.name: f.default for f in form.fields}
+    data["maneuver"] = "Roundhouse"
+    _settle(qapp)  # the library dock, built after the first fight, is in
+    shown: list[int] = []
+    show = window._show_views
+
+    def counted(auto_open: bool = True) -> None:
+        shown.append(1)
+        show(auto_open)
+
+    monkeypatch.setattr(window, "_show_views", counted)
+    assert window.document.apply(rules.build_command("act", "brannock", data)).ok
+    _settle(qapp)
+    dialog = window._stack_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert len(shown) == 1  # the dialog's opening does not show the whole window again
+    assert dialog.resolve_next.isEnabled() and dialog.status.text() == rules.describe_state(enc)
+    assert not window.decision_panel.isVisible()
+    assert window.stack_action.isEnabled()
+    screen, full = _screen_and_render(dialog, qapp)
+    assert screen == full
