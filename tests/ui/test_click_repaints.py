@@ -91,6 +91,9 @@ def test_a_new_line_at_the_end_of_a_full_log_is_in_view_and_painted_once(
     _settle(qapp)
     assert model.rowCount() == SHOWN_ACTIONS and model.earlier == 5
     painted = Events(tree.viewport(), QEvent.Type.Paint)
+    # The "Show N earlier actions" line reads anew with each step, and is one line tall
+    # still: the log's layouts (and the dock's and window's above them) are not run again.
+    laid_out = Events(window.log_view, QEvent.Type.LayoutRequest)
     for n in range(3):
         painted.count = 0
         text = f"The crowd roars, {n + 1} times"
@@ -107,6 +110,9 @@ def test_a_new_line_at_the_end_of_a_full_log_is_in_view_and_painted_once(
         assert f"Show {6 + n} earlier actions" == window.log_view.earlier_button.text()
         screen, full = _screen_and_render(tree.viewport(), qapp)
         assert screen == full
+        screen, full = _screen_and_render(window.log_view.earlier_button, qapp)
+        assert screen == full
+        assert laid_out.count == 0
     window.undo_action.trigger()
     screen, full = _screen_and_render(tree.viewport(), qapp)
     assert screen == full
