@@ -361,6 +361,10 @@ class _Holder(QWidget):
         self._held = held
         held.setParent(self)
         self.setSizePolicy(held.sizePolicy())
+        # Filled with the window's colour, as what is under it: the flat button's repaint
+        # stops here instead of painting the dock and the main window under it again.
+        self.setBackgroundRole(QPalette.ColorRole.Window)
+        self.setAutoFillBackground(True)
 
     def sizeHint(self) -> QSize:
         return self._held.sizeHint()
