@@ -398,6 +398,10 @@ def in_place(app: QApplication, repeats: int) -> list[dict[str, Any]]:
             fight.close()
             continue
         act, interrupt = found
+        from fightdesk.engine import commands as c
+
+        for n in range(5):  # some actions off the top of the log's rows, as in the fight's
+            fight.apply(c.Note(text=f"a breath {n}"))  # own samples after the first few
         fight.settle()
 
         def timed(click: Any) -> float:
