@@ -1,7 +1,7 @@
 """UI latency: a GM's click, from the command to the models updated and the window
 repainted, as the log grows and as the fight grows.
 
-    python benchmarks/ui_latency.py [--quick] [--repeats 15] [--json] [--window-share]
+    python benchmarks/ui_latency.py [--quick] [--repeats 15] [--json] [--window-share] [--in-place]
 
 A street-fighter fight of F fighters (the demo's, three more named fighters, and the rest
 weenies in groups of 12) is shown in the real main window, offscreen at 1280x800, with a
@@ -18,6 +18,8 @@ and at most 16 ms (one frame); revert over 50 steps within 2x of one undo. ``--j
 prints the rows as JSON ({"measure", "median_ms", "ratio", "goal", "met"}).
 ``--window-share`` measures only 200 fighters and 100 entries, each click split in
 processor time into its own code and the window's layout and paint (docs/benchmarks.md).
+``--in-place`` repeats act, interrupt, undo and redo in place at 200 fighters (100 and
+10,000 entries): medians of processor time over many samples, to compare two trees.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -379,6 +382,49 @@ def window_share(app: QApplication, repeats: int) -> list[dict[str, Any]]:
     return rows
 
 
+def in_place(app: QApplication, repeats: int) -> list[dict[str, Any]]:
+    """Act, interrupt, undo and redo at 200 fighters, each click repeated in place
+    (the same act and interrupt again after they are undone) ``repeats`` times, at 100
+    and 10,000 log entries: medians of processor time (the click and the two
+    ``processEvents``), many more samples than one fight's rounds give, for comparing
+    two trees on a busy machine (docs/benchmarks.md)."""
+    clicks = ("act", "interrupt", "undo", "redo")
+    rows: list[dict[str, Any]] = []
+    for entries in (LOG_AXIS[0], LOG_AXIS[-1]):
+        fight = Fight(app, 200, entries)
+        window = fight.window
+        found = fight.to_a_phase_with_a_move()
+        if found is None:
+            fight.close()
+            continue
+        act, interrupt = found
+        from fightdesk.engine import commands as c
+
+        for n in range(5):  # some actions off the top of the log's rows, as in the fight's
+            fight.apply(c.Note(text=f"a breath {n}"))  # own samples after the first few
+        fight.settle()
+
+        def timed(click: Any) -> float:
+            t0 = time.process_time()
+            click()
+            app.processEvents()
+            app.processEvents()
+            return (time.process_time() - t0) * 1000
+
+        taken: dict[str, list[float]] = {name: [] for name in clicks}
+        for _ in range(repeats):
+            taken["act"].append(timed(partial(fight.apply, act)))
+            taken["interrupt"].append(timed(partial(fight.apply, interrupt)))
+            taken["undo"].append(timed(window.undo_action.trigger))  # the act and interrupt
+            taken["redo"].append(timed(window.redo_action.trigger))
+            window.undo_action.trigger()
+            fight.settle()
+        fight.close()
+        rows += [{"click": name, "entries": entries,
+                  "processor_ms": round(statistics.median(taken[name]), 2)} for name in clicks]
+    return rows
+
+
 def rows_for(results: dict[tuple[int, int], dict[str, float]]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
 
@@ -426,6 +472,9 @@ def main() -> int:
                         help="samples per click and configuration (default 5; 3 with --quick)")
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--in-place", action="store_true",
+                        help="only act, interrupt, undo and redo at 200 fighters, each repeated "
+                             "in place (default 30 times), medians of processor time")
     parser.add_argument("--window-share", action="store_true",
                         help="only the window's share of each click at 200 fighters (processor "
                              "time of the click's code and of Qt's layout and paint, the paints)")
@@ -434,6 +483,15 @@ def main() -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    if args.in_place:
+        measure(app, [(50, LOG_AXIS[0])], 1)  # warm up: imports, caches, fonts
+        placed = in_place(app, args.repeats or 30)
+        if args.json:
+            print(json.dumps(placed, indent=1))
+            return 0
+        for r in placed:
+            print(f"{r['click']:<10} {r['entries']:>6,} entries  {r['processor_ms']:6.2f} ms")
+        return 0
     if args.window_share:
         measure(app, [(50, LOG_AXIS[0])], 1)  # warm up: imports, caches, fonts
         share = window_share(app, max(repeats, 10))

@@ -84,6 +84,9 @@ class FighterCard(QFrame):
         self._out = False
         self._look: tuple[bool, int] | None = None  # (out, the parent palette's key) shown
         self._cards: list[Card] = []
+        # What the card's height was measured for (show_cards): its width and lines.
+        self._shape: tuple[object, ...] | None = None
+        self._fitted_width = -1
         self._member_buttons = QButtonGroup(self)
         self._member_radios: list[QRadioButton] = []
 
@@ -186,6 +189,7 @@ class FighterCard(QFrame):
         height = max(need, layout.totalSizeHint().height())
         if self.minimumHeight() != height or self.maximumHeight() != height:
             self.setFixedHeight(height)
+        self._fitted_width = self.width()
 
     def hasHeightForWidth(self) -> bool:
         # The card's width is fixed by the view and its height set by fit_height(): the
@@ -255,13 +259,21 @@ class FighterCard(QFrame):
         dice = " ".join(shown.dice) if shown else ""
         self.dice.setText(f"Dice: {dice}" if dice else "")
         self.dice.setVisible(bool(dice))
-        self._show_members(cards if grouped else [])
+        member_lines = self._show_members(cards if grouped else [])
         acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)
         self._set_out(out)
         # A line shown or hidden changes the card's height: the grid must hear of it
         # (else it keeps the old height and squashes the buttons and the health bar).
-        self.fit_height()
+        # What the height depends on: the width, the lines shown, the text of the lines
+        # that wrap, and how many lines the others hold. A step that changes none of it
+        # (health, a die used, a member's line) is not measured again: measuring lays
+        # out the whole card, a group's twelve member lines with it.
+        shape = (title.count("\n"), side.count("\n"), hidden, lead.health_max > 0,
+                 res, conds, dice, member_lines)
+        if shape != self._shape or self.width() != self._fitted_width:
+            self.fit_height()
+        self._shape = shape
         if acting != self._acting:
             # The outline of whose turn it is: the card's own picture. Every line and
             # button repaints itself when it changes; the whole card (a group's twelve
@@ -269,7 +281,8 @@ class FighterCard(QFrame):
             self._acting = acting
             self.update()
 
-    def _show_members(self, cards: list[Card]) -> None:
+    def _show_members(self, cards: list[Card]) -> tuple[int, ...]:
+        """The members' lines; how many line breaks each one's text holds."""
         selected = self.selected_fighter() if self._member_radios else None
         if len(self._member_radios) != len(cards):
             for radio in self._member_radios:
@@ -282,6 +295,7 @@ class FighterCard(QFrame):
                 self._member_buttons.addButton(radio)
                 self.members_layout.addWidget(radio)
                 self._member_radios.append(radio)
+        texts: list[str] = []
         for radio, card in zip(self._member_radios, cards, strict=True):
             bits = [card.title, f"{card.health}/{card.health_max}"]
             if card.dice:
@@ -291,6 +305,7 @@ class FighterCard(QFrame):
             if card.out:
                 bits.append("out")
             text = "  ·  ".join(bits)
+            texts.append(text)
             # A member whose line reads the same is left alone (a step changes one or two
             # of a group's twelve): its tooltip is not made again.
             if radio.text() != text:
@@ -303,6 +318,7 @@ class FighterCard(QFrame):
             standing = [r for r, c in zip(self._member_radios, cards, strict=True) if not c.out]
             (standing or self._member_radios)[0].setChecked(True)
         self.members.setVisible(bool(cards))
+        return tuple(text.count("\n") for text in texts)
 
     def changeEvent(self, event: QEvent) -> None:
         """The palette changed under the card (light to dark while the app runs): the

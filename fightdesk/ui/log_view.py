@@ -155,7 +155,6 @@ class LogView(QWidget):
         self.earlier_button.setObjectName("logEarlier")
         self.earlier_button.setToolTip("The log shows the latest actions; older ones come back here")
         self.earlier_button.setFlat(True)
-        self.earlier_button.hide()
         self.earlier_button.clicked.connect(self._show_earlier)
         # Says the log is still coming (a long fight's history is read after the fight
         # is shown), or that it could not be read.
@@ -188,7 +187,9 @@ class LogView(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.loading_label)
-        column.addWidget(self.earlier_button)
+        self._earlier_row = _Holder(self.earlier_button)
+        self._earlier_row.hide()
+        column.addWidget(self._earlier_row)
         column.addWidget(self.tree, 1)
         self.splitter.addWidget(top)
         self.splitter.addWidget(self.details)
@@ -299,7 +300,8 @@ class LogView(QWidget):
         earlier = int(getattr(model, "earlier", 0)) if model is not None else 0
         if earlier:
             self.earlier_button.setText(f"Show {earlier:,} earlier action{'s' if earlier != 1 else ''}")
-        self.earlier_button.setVisible(bool(earlier))
+        if self._earlier_row.isHidden() == bool(earlier):
+            self._earlier_row.setVisible(bool(earlier))
 
     def _show_earlier(self) -> None:
         model = self.tree.model()
@@ -345,6 +347,34 @@ class LogView(QWidget):
         act = menu.addAction("Revert to here")
         act.triggered.connect(self._revert)
         menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+
+class _Holder(QWidget):
+    """Holds one widget at the whole of its own size. The "Show N earlier actions"
+    button's text changes with nearly every step of a long fight: in the log's column
+    layout each change had every layout above it run again (the log, its dock, the main
+    window), for a change of no size. Held here, the change stops at the holder (it has
+    no layout to ask); its height is the button's, which one line of text keeps."""
+
+    def __init__(self, held: QWidget) -> None:
+        super().__init__()
+        self._held = held
+        held.setParent(self)
+        self.setSizePolicy(held.sizePolicy())
+        # Filled with the window's colour, as what is under it: the flat button's repaint
+        # stops here instead of painting the dock and the main window under it again.
+        self.setBackgroundRole(QPalette.ColorRole.Window)
+        self.setAutoFillBackground(True)
+
+    def sizeHint(self) -> QSize:
+        return self._held.sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        return self._held.minimumSizeHint()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._held.setGeometry(self.rect())
 
 
 def entry_html(entry: Any) -> str:

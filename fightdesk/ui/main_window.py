@@ -40,10 +40,11 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QResizeEvent
     from PySide6.QtWidgets import QDialog
 
+    from fightdesk.engine.base import Decision
     from fightdesk.engine.commands import Command
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Encounter, Session
-    from fightdesk.engine.ruleset import Preview, Ruleset
+    from fightdesk.engine.ruleset import Preview, RoundControls, Ruleset
     from fightdesk.storage.trust import HistoryProblem
 
     from .action_dialog import ActionDialog
@@ -92,15 +93,28 @@ class MainWindow(QMainWindow):
             self.add_printing()
 
     def _follow_undo_stack(self, *_: object) -> None:
-        """Undo and Redo say what they would do, as the stack's own actions would."""
+        """Undo and Redo can be used when the history allows; they name their step when
+        the Edit menu shows them (``_name_undo_steps``)."""
         doc = self.document
         if doc.rebuilding:
             return  # one look once the stack is rebuilt (replaced, historyArrived)
-        stack = doc.undo_stack
-        for act, word, can, text in ((self.undo_action, "&Undo", doc.can_undo(), stack.undoText()),
-                                     (self.redo_action, "&Redo", doc.can_redo(), stack.redoText())):
-            act.setEnabled(can)
-            act.setText(f"{word} {text}" if text else word)
+        self.undo_action.setEnabled(doc.can_undo())
+        self.redo_action.setEnabled(doc.can_redo())
+        menu = getattr(self, "edit_menu", None)
+        if menu is not None and menu.isVisible():
+            self._name_undo_steps()
+
+    def _name_undo_steps(self) -> None:
+        """Undo and Redo say what they would do, as the stack's own actions would: set as
+        the Edit menu opens, the one place their text shows. The round bar shows the same
+        actions as short buttons, and each change of an action's text had the bar lay
+        itself out again and repaint its buttons, on every click of the fight."""
+        stack = self.document.undo_stack
+        for act, word, text in ((self.undo_action, "&Undo", stack.undoText()),
+                                (self.redo_action, "&Redo", stack.redoText())):
+            named = f"{word} {text}" if text else word
+            if act.text() != named:
+                act.setText(named)
 
     # --- building ----------------------------------------------------------------------
     def build_body(self) -> None:
@@ -284,6 +298,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addAction(self.quit_action)
 
         self.edit_menu = bar.addMenu("&Edit")
+        self.edit_menu.aboutToShow.connect(self._name_undo_steps)
         self.edit_menu.addAction(self.undo_action)
         self.edit_menu.addAction(self.redo_action)
 
@@ -757,7 +772,6 @@ class MainWindow(QMainWindow):
         self._fit_timeline_height()
         decision = engine.pending()
         stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
-        self.decision_panel.show_decision(None if stack_open else decision)
         self.roll_panel.show_roll(ruleset.roll_view(enc))
         for show, act in self.enemy_health_actions.items():
             act.setChecked(show == enc.enemy_health)
@@ -766,8 +780,6 @@ class MainWindow(QMainWindow):
 
             self.player_view.show_fight(public_fight(ruleset, enc))
         self._follow_turn_timer(ruleset, enc)
-        if self._stack_decision is not None:
-            self._stack_decision.show_decision(decision if stack_open else None)
         controls = ruleset.round_controls(enc)
         # Nobody to fight: nothing to start (whatever the ruleset would allow).
         anyone = bool(enc.order)
@@ -802,7 +814,21 @@ class MainWindow(QMainWindow):
             "No fighters in this fight yet.\n\nAdd some from the campaign library (drag a "
             "fighter here, or select and choose Add to Fight), or with Fight > Quick Add "
             "Fighter (Ctrl+Shift+A).\nThen the button at the top starts the fight.")
+        self._show_stack(ruleset, decision, controls, state)
+        if (auto_open and has_stack and self._action_dialog is None and not stack_open
+                and controls.extra.get("open-stack-dialog", True)):
+            self._open_stack_dialog()
+
+    def _show_stack(self, ruleset: Ruleset, decision: Decision | None, controls: RoundControls,
+                    state: str) -> None:
+        """The open question where the GM answers it (in the stack dialog while that is
+        open, else in the window's panel) and the stack dialog's buttons and line."""
+        stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
+        self.decision_panel.show_decision(None if stack_open else decision)
+        if self._stack_decision is not None:
+            self._stack_decision.show_decision(decision if stack_open else None)
         if self._stack_dialog is not None:
+            has_stack = self.stack_model.rowCount() > 0
             self._stack_dialog.set_reaction_word(ruleset.role_labels.get("react", "React"))
             self._stack_dialog.set_controls(
                 can_resolve=controls.extra.get("resolve-next", has_stack),
@@ -811,9 +837,6 @@ class MainWindow(QMainWindow):
                 can_close=controls.extra.get("close-stack", False),
                 status=state,
             )
-        if (auto_open and has_stack and self._action_dialog is None and not stack_open
-                and controls.extra.get("open-stack-dialog", True)):
-            self._open_stack_dialog()
 
     # --- the GM's actions ----------------------------------------------------------------------
     def _apply(self, command: Command) -> bool:
@@ -1217,7 +1240,13 @@ class MainWindow(QMainWindow):
         if not self._stack_dialog.isVisible():
             self._stack_dialog.reset_cancelled()
             self._stack_dialog.open()
-        self._show_views()
+        # Only what the open dialog changes: the question moves into it and its buttons
+        # follow the fight (the rest of the window is as _show_views left it).
+        engine = self.document.engine
+        if engine is not None:
+            enc, ruleset = engine.encounter, engine.ruleset
+            self._show_stack(ruleset, engine.pending(), ruleset.round_controls(enc),
+                             ruleset.describe_state(enc))
 
     def _stack_command(self, form_id: str) -> None:
         """Resolve next / all, cancel: commands the ruleset builds from these form ids."""

@@ -8,7 +8,7 @@ main window's business: the dialog only asks, by signal.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -150,6 +150,12 @@ class InterruptStackDialog(QDialog):
         header = self.table.horizontalHeader()
         widest = max([metrics.horizontalAdvance(n) for n in names]
                      + [header.fontMetrics().horizontalAdvance(title)])
+        before = [header.sectionSize(n) for n in range(header.count())]
+        # The table hears of resized columns by the header's signal and repaints them on
+        # a timer, after its first paint: a second paint of the table and its header on
+        # every click that changes the stack. The columns are fitted here with the header
+        # quiet, and the table told once, before anything is painted.
+        blocker = QSignalBlocker(header)
         if header.sectionResizeMode(0) != QHeaderView.ResizeMode.Fixed:
             header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         # Only when it changes: every change of the stack asks (a setting, even to the
@@ -159,6 +165,11 @@ class InterruptStackDialog(QDialog):
         # The other columns fit their contents now, not on a timer after the table has
         # been painted (the table would then be painted whole a second time).
         header.resizeSections()
+        blocker.unblock()
+        if [header.sectionSize(n) for n in range(header.count())] != before:
+            # Laid out now (not also on the view's own timer after the first paint): its
+            # scroll range follows the columns and it is painted once, whole.
+            self.table.doItemsLayout()
 
     # --- what the main window tells it -------------------------------------------------------
     def set_decision_widget(self, widget: QWidget) -> None:

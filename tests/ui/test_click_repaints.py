@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QImage, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QToolButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
@@ -91,8 +91,12 @@ def test_a_new_line_at_the_end_of_a_full_log_is_in_view_and_painted_once(
     _settle(qapp)
     assert model.rowCount() == SHOWN_ACTIONS and model.earlier == 5
     painted = Events(tree.viewport(), QEvent.Type.Paint)
+    # The "Show N earlier actions" line reads anew with each step, and is one line tall
+    # still: the log's layouts (and the dock's and window's above them) are not run again.
+    laid_out = Events(window.log_view, QEvent.Type.LayoutRequest)
+    dock_painted = Events(window.log_dock, QEvent.Type.Paint)  # under the flat button
     for n in range(3):
-        painted.count = 0
+        painted.count = dock_painted.count = 0
         text = f"The crowd roars, {n + 1} times"
         assert window.document.apply(c.Note(text=text)).ok
         _settle(qapp)
@@ -107,6 +111,12 @@ def test_a_new_line_at_the_end_of_a_full_log_is_in_view_and_painted_once(
         assert f"Show {6 + n} earlier actions" == window.log_view.earlier_button.text()
         screen, full = _screen_and_render(tree.viewport(), qapp)
         assert screen == full
+        screen, full = _screen_and_render(window.log_view.earlier_button, qapp)
+        assert screen == full
+        assert laid_out.count == 0
+        # The first new line moves the tree's scroll bar to the end, painted over the
+        # dock; after it, nothing of the dock is painted again for the button's count.
+        assert dock_painted.count == 0 or n == 0
     window.undo_action.trigger()
     screen, full = _screen_and_render(tree.viewport(), qapp)
     assert screen == full
@@ -280,3 +290,150 @@ def test_the_stack_models_multi_data_answers_every_role_like_data() -> None:
     slot = QModelRoleData(int(Qt.ItemDataRole.DisplayRole))
     model.multiData(QModelIndex(), QModelRoleDataSpan(slot))
     assert slot.data() is None
+
+
+def test_the_stack_table_is_painted_once_per_change_of_the_stack(
+        window: MainWindow, qapp: QApplication) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from .test_table_bugs import demo_in_phases
+
+    engine = demo_in_phases(window)
+    lose = window.decision_panel.findChild(QPushButton, "choice-lose")
+    assert lose is not None
+    lose.click()
+    assert window.document.apply(c.NextStep()).ok
+    rules, enc = engine.ruleset, engine.encounter
+
+    def move(fid: str, form: str, **values: object) -> Any:
+        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        data = {f.name: f.default for f in chosen.fields}
+        data.update(values)
+        return rules.build_command(form, fid, data)
+
+    assert window.document.apply(move("brannock", "act", maneuver="Roundhouse")).ok
+    _settle(qapp)
+    dialog = window._stack_dialog
+    assert dialog is not None and dialog.isVisible()
+    painted = Events(dialog.table.viewport(), QEvent.Type.Paint)
+    header = Events(dialog.table.horizontalHeader().viewport(), QEvent.Type.Paint)
+    widths = _widths(dialog)
+    interrupt = move("kaede", "interrupt", ep_speed=1)
+    for click in (lambda: window.document.apply(interrupt), window.undo_action.trigger,
+                  window.redo_action.trigger):
+        painted.count = header.count = 0
+        click()
+        _settle(qapp)
+        # A row comes or goes and the columns fit it: painted once (Qt painted the table
+        # again, on a timer after the first paint, for the columns that changed width).
+        assert painted.count == 1 and header.count <= 1
+        screen, full = _screen_and_render(dialog.table, qapp)
+        assert screen == full
+        assert _widths(dialog) != widths  # the columns did change, so the test means it
+        widths = _widths(dialog)
+
+
+def test_a_step_lays_out_the_round_bar_only_when_what_it_shows_changes(
+        window: MainWindow, qapp: QApplication) -> None:
+    window.show_session(Engine(demo_session()), None)
+    assert window.document.apply(c.Note(text="The fighters gather")).ok  # Undo can be used
+    _settle(qapp)
+    bar = window.round_bar
+    laid_out = Events(bar, QEvent.Type.LayoutRequest)
+    undo = bar.widgetForAction(window.undo_action)
+    redo = bar.widgetForAction(window.redo_action)
+    assert isinstance(undo, QToolButton) and isinstance(redo, QToolButton)
+    for n in range(3):  # a note: the round bar reads the same, the undo step is new
+        assert window.document.apply(c.Note(text=f"Note {n}")).ok
+        _settle(qapp)
+    assert laid_out.count == 0
+    assert undo.isEnabled() and not redo.isEnabled() and undo.text() == "Undo"
+    # The Edit menu names the step to undo as it opens.
+    window.edit_menu.popup(QPoint(0, 0))
+    assert window.undo_action.text() == "&Undo Note 2"
+    assert window.redo_action.text() == "&Redo"
+    window.edit_menu.hide()
+    # Undo: Redo can be used now, and the screen shows it so.
+    window.undo_action.trigger()
+    screen, full = _screen_and_render(bar, qapp)
+    assert redo.isEnabled() and screen == full
+    window.edit_menu.popup(QPoint(0, 0))
+    assert window.undo_action.text() == "&Undo Note 1"
+    assert window.redo_action.text() == "&Redo Note 2"
+    # While the menu is open, a step renames its items at once.
+    window.redo_action.trigger()
+    assert window.undo_action.text() == "&Undo Note 2"
+    assert window.redo_action.text() == "&Redo"
+    window.edit_menu.hide()
+    screen, full = _screen_and_render(bar, qapp)
+    assert not redo.isEnabled() and screen == full
+
+
+def test_a_group_members_line_reads_anew_without_measuring_the_card_again(
+        window: MainWindow, qapp: QApplication) -> None:
+    window.show_session(Engine(demo_session()), None)
+    _settle(qapp)
+    group = next(card for card in window.cards.cards() if len(card._member_radios) > 1)
+    before = {card.key: card.geometry() for card in window.cards.cards()}
+    measured: list[int] = []
+    measure = group.fit_height
+
+    def counted() -> None:
+        measured.append(1)
+        measure()
+
+    group.fit_height = counted  # type: ignore[method-assign]
+    member = group._member_radios[1]
+    fighter = str(member.property("fighter_id"))
+    assert window.document.apply(c.SetValue(fighter_id=fighter, field="status.health", value=1)).ok
+    _settle(qapp)
+    assert "1/" in member.text() and member.toolTip()
+    assert measured == []  # the same lines: the card keeps its height unmeasured
+    assert {card.key: card.geometry() for card in window.cards.cards()} == before
+    screen, full = _screen_and_render(group, qapp)
+    assert _alike(screen, full)
+    # A condition on the member: its line reads longer, still one line; on a fighter of
+    # its own, a new line and a taller card.
+    assert window.document.apply(c.AddCondition(fighter_id=fighter, name="Dazed")).ok
+    _settle(qapp)
+    assert "Dazed" in member.text()
+    assert group.height() == before[group.key].height()
+    screen, full = _screen_and_render(group, qapp)
+    assert _alike(screen, full)
+    _no_overlap(window)
+
+
+def test_an_act_that_opens_the_stack_shows_the_window_once_and_the_dialog_ready(
+        window: MainWindow, qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from .test_table_bugs import demo_in_phases
+
+    engine = demo_in_phases(window)
+    lose = window.decision_panel.findChild(QPushButton, "choice-lose")
+    assert lose is not None
+    lose.click()
+    assert window.document.apply(c.NextStep()).ok
+    rules, enc = engine.ruleset, engine.encounter
+    form = next(f for f in rules.action_forms(enc, "brannock") if f.id == "act")
+    data: dict[str, object] = {f.name: f.default for f in form.fields}
+    data["maneuver"] = "Roundhouse"
+    _settle(qapp)  # the library dock, built after the first fight, is in
+    shown: list[int] = []
+    show = window._show_views
+
+    def counted(auto_open: bool = True) -> None:
+        shown.append(1)
+        show(auto_open)
+
+    monkeypatch.setattr(window, "_show_views", counted)
+    assert window.document.apply(rules.build_command("act", "brannock", data)).ok
+    _settle(qapp)
+    dialog = window._stack_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert len(shown) == 1  # the dialog's opening does not show the whole window again
+    assert dialog.resolve_next.isEnabled() and dialog.status.text() == rules.describe_state(enc)
+    assert not window.decision_panel.isVisible()
+    assert window.stack_action.isEnabled()
+    screen, full = _screen_and_render(dialog, qapp)
+    assert screen == full

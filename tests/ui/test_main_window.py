@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 
 def _menu_action(menu: QMenu, text: str) -> QAction:
+    """The action as the opened menu shows it (Undo and Redo name their step as it opens)."""
+    menu.popup(QPoint(0, 0))
+    menu.hide()
     for action in menu.actions():
         if action.text().replace("&", "").startswith(text):
             return action
