@@ -509,6 +509,21 @@ def test_zero_hp_unconscious_below_zero_dead_a_physical_stat_at_zero_out() -> No
     assert rs.is_out(han)
 
 
+
+def test_a_challenge_starts_on_a_foe_still_in_the_fight() -> None:
+    """Vader out of the fight: Han's Challenge form still lists him (the GM decides), named
+    so, and starts on the trooper (it started on the first foe, dead or not)."""
+    engine = fight()
+    ok(engine, ash.Damage(fighter_id="vader", amount=41))
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "han") if f.id == "act")
+    target = next(field for field in form.fields if field.name == "target")
+    assert target.choices == (("vader", "Vader (out)"), ("trooper", "Trooper"))
+    assert target.default == "trooper"
+    ok(engine, ash.Damage(fighter_id="trooper", amount=10))
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "han") if f.id == "act")
+    target = next(field for field in form.fields if field.name == "target")
+    assert target.default == "vader"  # nobody standing: the first foe, as before
+
 def test_recovery_between_fights() -> None:
     engine = fight()
     vader = engine.encounter.fighters["vader"]
