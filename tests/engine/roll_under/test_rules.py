@@ -380,3 +380,16 @@ def test_the_autopilot_disarms_a_big_weapon_it_can_hardly_hit_past() -> None:
     command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
     assert isinstance(command, ru.CombatManeuver) and command.maneuver == "disarm"
     assert command.target_id == "enforcer"
+
+
+def test_an_attack_starts_on_a_foe_still_in_the_fight() -> None:
+    """The Rent-A-Cop out (lethal damage): Miguel's Attack form still lists the cop, named
+    so, and starts on the next foe standing (it started on the first foe, out or not)."""
+    engine = fight()
+    engine.encounter.fighters["rent-a-cop"].status.lethal = 3
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "miguel")
+                if f.id == "act")
+    target = next(field for field in form.fields if field.name == "target")
+    assert target.choices[0] == ("rent-a-cop", "Rent-A-Cop (out)")
+    assert all("(out)" not in label for _, label in target.choices[1:])
+    assert target.default == target.choices[1][0] == "enforcer"
