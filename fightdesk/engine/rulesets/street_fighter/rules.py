@@ -158,8 +158,12 @@ class StreetFighter(Ruleset):
         from .views import round_controls
 
         controls = round_controls(enc)
-        if not controls.status and enc.state.stage not in ("setup", "fight-over"):
-            controls.status = self.side_down(enc)  # docs/rulesets/README.md#the-end-of-a-fight
+        state = enc.state
+        # A question or the stack speaks first; "X to act" is in the title already, so
+        # one side down replaces it (docs/rulesets/README.md#the-end-of-a-fight).
+        if (state.stage not in ("setup", "fight-over") and state.pending is None
+                and not state.stack):
+            controls.status = self.side_down(enc) or controls.status
         return controls
 
     def describe_state(self, enc: Encounter) -> str:
