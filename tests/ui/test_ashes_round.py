@@ -87,7 +87,8 @@ def test_surprise_round_then_a_full_round_through_the_widgets(window: MainWindow
     assert (oren.status.speed, oren.status.defense_speed, oren.status.dodge_speed) == (0, 3, 3)
     card = window.cards.card("oren")
     assert card is not None
-    words = " ".join(label.text() for label in card.findChildren(QLabel))
+    # A resource's words are joined by no-break spaces (a card wraps between resources).
+    words = " ".join(label.text() for label in card.findChildren(QLabel)).replace("\u00a0", " ")
     assert "Speed 0/6" in words and "Defense burst 3/4" in words and "Dodge burst 3/4" in words
 
     # Eight coins and two for criticals: three tails, Oren holds; the parry counters.
@@ -186,3 +187,18 @@ def test_the_sheet_form_edits_named_physical_stats_and_keeps_a_negative_hp(qtbot
     editor = FighterEditor(fighter)
     qtbot.addWidget(editor)
     assert editor.changes() == []
+
+
+def test_a_narrow_card_wraps_between_resources_not_inside_one(window: MainWindow,
+                                                              qtbot: QtBot) -> None:
+    """An ashes card's resources ("Defense burst 0/4") wrap on a narrow card between one
+    resource and the next, never inside one (a d100 card showed "Dropped" above "1")."""
+    window.show_session(Engine(load_session(DEMO)), None)
+    card = window.cards.card("oren")
+    assert card is not None
+    lines = [label for label in card.findChildren(QLabel) if "burst" in label.text()]
+    assert lines, "the card shows Oren's bursts"
+    for label in lines:
+        resources = label.text().split("   ")
+        assert len(resources) >= 3 and all(" " not in r for r in resources), resources
+        assert any(r.replace("\u00a0", " ") == "Defense burst 0/4" for r in resources)
