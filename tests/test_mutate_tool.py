@@ -146,3 +146,15 @@ def test_each_target_keeps_pytests_temporary_folders_apart(mutate: ModuleType,
     root = Path(env["PYTEST_DEBUG_TEMPROOT"])
     assert root == tmp_path / "core" / "tmp" and root.is_dir()
     assert mutate.mutmut_env(tmp_path / "d100")["PYTEST_DEBUG_TEMPROOT"] != str(root)
+
+
+def test_without_mutmut_it_says_how_to_install_it(mutate: ModuleType,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """An environment without mutmut got a traceback (FileNotFoundError) after the set-up;
+    now one line names what is missing and the command that brings it, before any work."""
+    monkeypatch.setattr(mutate, "_mutmut_found", lambda: False)
+    assert mutate.main(["--ruleset", "ashes", "--time-cap", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "mutmut is not installed" in err and "-e '.[test]'" in err
+    assert "Traceback" not in err

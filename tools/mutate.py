@@ -387,6 +387,11 @@ def mutmut_env(here: Path) -> dict[str, str]:
     return {**os.environ, "PYTEST_DEBUG_TEMPROOT": str(root)}
 
 
+def _mutmut_found() -> bool:
+    """mutmut next to this Python (its venv's scripts) or on the PATH."""
+    return Path(sys.executable).with_name("mutmut").exists() or shutil.which("mutmut") is not None
+
+
 def mutmut(here: Path, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
     """Run the mutmut command line in a target's folder; on timeout stop its whole group."""
     exe = Path(sys.executable).with_name("mutmut")
@@ -635,6 +640,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "mutants, check a fixed sample of them (said in the report)")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    if not args.report and not _mutmut_found():
+        print("mutate.py: mutmut is not installed in this environment; the test dependencies "
+              "bring it: pip install -c requirements/ci-constraints.txt -e '.[test]'",
+              file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, stop_running)
     signal.signal(signal.SIGINT, stop_running)
 
