@@ -609,3 +609,10 @@ def test_the_simulator_plays_the_demo_and_the_lean_engine_plays_it_alike() -> No
     result = simulate(demo, fights=12, seed=7, workers=1)
     assert result is not None and sum(result.wins.values()) + result.draws == 12
     assert result.wins["party"] and result.wins["enemies"]
+
+
+def test_alone_in_a_fight_a_challenge_has_nobody_to_start_on() -> None:
+    engine = fight(without=("ben", "vader", "trooper"))
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "han") if f.id == "act")
+    target = next(field for field in form.fields if field.name == "target")
+    assert target.choices == () and target.default is None

@@ -393,3 +393,19 @@ def test_an_attack_starts_on_a_foe_still_in_the_fight() -> None:
     assert target.choices[0] == ("rent-a-cop", "Rent-A-Cop (out)")
     assert all("(out)" not in label for _, label in target.choices[1:])
     assert target.default == target.choices[1][0] == "enforcer"
+
+
+def test_with_every_foe_out_the_attack_starts_on_the_first_and_alone_on_nobody() -> None:
+    engine = fight()
+    for fighter in engine.encounter.fighters.values():
+        if fighter.side == "enemy":
+            fighter.status.lethal = 1
+    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "miguel")
+                if f.id == "act")
+    target = next(field for field in form.fields if field.name == "target")
+    assert target.default == "rent-a-cop" == target.choices[0][0]
+    assert all(label.endswith("(out)") for _, label in target.choices)
+    alone = fight(without=("ana", "cop", "enforcer", "mook"))
+    form = next(f for f in alone.ruleset.action_forms(alone.encounter, "miguel") if f.id == "act")
+    target = next(field for field in form.fields if field.name == "target")
+    assert target.choices == () and target.default is None
