@@ -294,31 +294,17 @@ def test_the_stack_models_multi_data_answers_every_role_like_data() -> None:
 
 def test_the_stack_table_is_painted_once_per_change_of_the_stack(
         window: MainWindow, qapp: QApplication) -> None:
-    from PySide6.QtWidgets import QPushButton
+    from .test_table_bugs import demo_past_the_ten, move
 
-    from .test_table_bugs import demo_in_phases
-
-    engine = demo_in_phases(window)
-    lose = window.decision_panel.findChild(QPushButton, "choice-lose")
-    assert lose is not None
-    lose.click()
-    assert window.document.apply(c.NextStep()).ok
-    rules, enc = engine.ruleset, engine.encounter
-
-    def move(fid: str, form: str, **values: object) -> Any:
-        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
-        data = {f.name: f.default for f in chosen.fields}
-        data.update(values)
-        return rules.build_command(form, fid, data)
-
-    assert window.document.apply(move("brannock", "act", maneuver="Roundhouse")).ok
+    engine = demo_past_the_ten(window)
+    assert window.document.apply(move(engine, "brannock", "act", maneuver="Roundhouse")).ok
     _settle(qapp)
     dialog = window._stack_dialog
     assert dialog is not None and dialog.isVisible()
     painted = Events(dialog.table.viewport(), QEvent.Type.Paint)
     header = Events(dialog.table.horizontalHeader().viewport(), QEvent.Type.Paint)
     widths = _widths(dialog)
-    interrupt = move("kaede", "interrupt", ep_speed=1)
+    interrupt = move(engine, "kaede", "interrupt", ep_speed=1)
     for click in (lambda: window.document.apply(interrupt), window.undo_action.trigger,
                   window.redo_action.trigger):
         painted.count = header.count = 0
@@ -405,19 +391,10 @@ def test_a_group_members_line_reads_anew_without_measuring_the_card_again(
 
 def test_an_act_that_opens_the_stack_shows_the_window_once_and_the_dialog_ready(
         window: MainWindow, qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
-    from PySide6.QtWidgets import QPushButton
+    from .test_table_bugs import demo_past_the_ten, move
 
-    from .test_table_bugs import demo_in_phases
-
-    engine = demo_in_phases(window)
-    lose = window.decision_panel.findChild(QPushButton, "choice-lose")
-    assert lose is not None
-    lose.click()
-    assert window.document.apply(c.NextStep()).ok
+    engine = demo_past_the_ten(window)
     rules, enc = engine.ruleset, engine.encounter
-    form = next(f for f in rules.action_forms(enc, "brannock") if f.id == "act")
-    data: dict[str, object] = {f.name: f.default for f in form.fields}
-    data["maneuver"] = "Roundhouse"
     _settle(qapp)  # the library dock, built after the first fight, is in
     shown: list[int] = []
     show = window._show_views
@@ -427,7 +404,7 @@ def test_an_act_that_opens_the_stack_shows_the_window_once_and_the_dialog_ready(
         show(auto_open)
 
     monkeypatch.setattr(window, "_show_views", counted)
-    assert window.document.apply(rules.build_command("act", "brannock", data)).ok
+    assert window.document.apply(move(engine, "brannock", "act", maneuver="Roundhouse")).ok
     _settle(qapp)
     dialog = window._stack_dialog
     assert dialog is not None and dialog.isVisible()

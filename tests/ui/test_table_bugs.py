@@ -28,6 +28,24 @@ def demo_in_phases(window: Any) -> Engine:
     return engine
 
 
+def demo_past_the_ten(window: Any) -> Engine:
+    """The demo fight on from :func:`demo_in_phases`: Dock Thug 1's 10 let be lost and the
+    next phase begun (Brannock Vale and Kaede Moriyama have dice to come)."""
+    engine = demo_in_phases(window)
+    window.decision_panel.findChild(QPushButton, "choice-lose").click()
+    assert window.document.apply(c.NextStep()).ok
+    return engine
+
+
+def move(engine: Engine, fid: str, form: str, **values: object) -> Any:
+    """The command of ``fid``'s action form ``form`` with its defaults and ``values``."""
+    rules, enc = engine.ruleset, engine.encounter
+    chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+    data = {f.name: f.default for f in chosen.fields}
+    data.update(values)
+    return rules.build_command(form, fid, data)
+
+
 def test_act_on_a_card_opens_the_act_form_and_cannot_spend_by_mistake(window: Any, qtbot: Any) -> None:
     demo_in_phases(window)
     card = window.cards.card_for_fighter(KAEDE)
@@ -306,16 +324,10 @@ def test_on_a_small_laptop_screen_the_whole_timeline_shows(window: Any, qtbot: A
 
 
 def test_the_stack_dialog_says_what_each_move_interrupts_and_fits_names(window: Any, qtbot: Any) -> None:
-    engine = demo_in_phases(window)
-    window.decision_panel.findChild(QPushButton, "choice-lose").click()
-    assert window.document.apply(c.NextStep()).ok
-    rules, enc = engine.ruleset, engine.encounter
+    engine = demo_past_the_ten(window)
 
     def act(fid: str, form: str, **values: object) -> None:
-        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
-        data = {f.name: f.default for f in chosen.fields}
-        data.update(values)
-        assert window.document.apply(rules.build_command(form, fid, data)).ok
+        assert window.document.apply(move(engine, fid, form, **values)).ok
 
     act("brannock", "act", maneuver="Roundhouse")
     act("kaede", "interrupt", ep_speed=1)
