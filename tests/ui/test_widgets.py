@@ -230,11 +230,10 @@ def test_action_dialog_sends_a_waiting_rolls_dice_to_the_roll_panel(qtbot: Any) 
     assert seen == [("strike", {}, [])]
 
 
-def test_stack_dialog_keys_resolve_on_either_enter_key(qtbot: Any, engine: PracticeEngine) -> None:
-    """Ctrl+Enter resolves the next move and Ctrl+Shift+Enter all of them, on the main
-    Enter key and the keypad's, whichever widget of the dialog has the focus, at once
-    (the keypad's Ctrl+Shift+Enter used to resolve only the next: the dialog's default
-    button took it); nothing while resolving is not allowed."""
+def _stack_dialog_of_one_jab(qtbot: Any,
+                             engine: PracticeEngine) -> tuple[InterruptStackDialog, StackModel]:
+    """The interrupt stack dialog over a stack of one move (Kaede Moriyama's Jab), and
+    the stack's model."""
     stack, fighters = StackModel(), FightersModel()
     stack.set_engine(engine)
     fighters.set_engine(engine)
@@ -242,6 +241,15 @@ def test_stack_dialog_keys_resolve_on_either_enter_key(qtbot: Any, engine: Pract
     stack.refresh()
     dialog = InterruptStackDialog(stack, fighters)
     qtbot.addWidget(dialog)
+    return dialog, stack
+
+
+def test_stack_dialog_keys_resolve_on_either_enter_key(qtbot: Any, engine: PracticeEngine) -> None:
+    """Ctrl+Enter resolves the next move and Ctrl+Shift+Enter all of them, on the main
+    Enter key and the keypad's, whichever widget of the dialog has the focus, at once
+    (the keypad's Ctrl+Shift+Enter used to resolve only the next: the dialog's default
+    button took it); nothing while resolving is not allowed."""
+    dialog, _ = _stack_dialog_of_one_jab(qtbot, engine)
     dialog.show()
     dialog.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
@@ -271,14 +279,7 @@ def test_parse_typed_dice() -> None:
 
 
 def test_stack_dialog_closes_only_when_empty_or_cancelled(qtbot: Any, engine: PracticeEngine) -> None:
-    stack = StackModel()
-    fighters = FightersModel()
-    stack.set_engine(engine)
-    fighters.set_engine(engine)
-    engine.practice.stack_rows = [StackRow("m1", "kaede", "Kaede Moriyama", "Jab", "6", 8, 0, "free")]
-    stack.refresh()
-    dialog = InterruptStackDialog(stack, fighters)
-    qtbot.addWidget(dialog)
+    dialog, stack = _stack_dialog_of_one_jab(qtbot, engine)
     dialog.show()
     assert not dialog.close_button.isEnabled()
     dialog.reject()
