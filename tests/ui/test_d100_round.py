@@ -34,6 +34,15 @@ def initiative(window: MainWindow, qtbot: QtBot) -> None:
     qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
 
 
+def fight_begun(window: MainWindow, qtbot: QtBot) -> Engine:
+    """The demo fight in the window, started, its first initiative typed in (TYPED)."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    initiative(window, qtbot)
+    return engine
+
+
 def strike(window: MainWindow, qtbot: QtBot, me: str, foe: str) -> None:
     dialog = window.open_action_dialog(me, role="act")
     assert dialog is not None
@@ -164,11 +173,8 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     next round, it asks that round's initiative, a row per fighter, and its OK answers
     it (it did nothing before: only one-click answers reached the fight); a refusal is
     told there."""
-    engine = Engine(load_session(DEMO))
-    window.show_session(engine, None)
+    engine = fight_begun(window, qtbot)
     enc = engine.encounter
-    window.start_fight_action.trigger()
-    initiative(window, qtbot)
     strike(window, qtbot, "rook", "bandit-1")
     action = window._action_dialog
     assert action is not None and action.result_label.isVisible()
@@ -205,11 +211,8 @@ def test_the_roll_button_waits_for_the_defenders_choice(window: MainWindow, qtbo
     its tooltip says what is missing (it was enabled and a click showed a refusal in
     red); Return in the faces field says it in the panel and rolls nothing; a choice
     enables it."""
-    engine = Engine(load_session(DEMO))
-    window.show_session(engine, None)
+    engine = fight_begun(window, qtbot)
     enc = engine.encounter
-    window.start_fight_action.trigger()
-    initiative(window, qtbot)
     panel = window.roll_panel
     strike(window, qtbot, "rook", "bandit-1")
     assert panel.roll_button.isEnabled()  # the strike roll waits for nothing
@@ -274,11 +277,8 @@ def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
     closes (Escape), the roll still waiting; once chosen, Resolve makes the roll."""
     from PySide6.QtTest import QTest
 
-    engine = Engine(load_session(DEMO))
-    window.show_session(engine, None)
+    engine = fight_begun(window, qtbot)
     enc = engine.encounter
-    window.start_fight_action.trigger()
-    initiative(window, qtbot)
     strike(window, qtbot, "rook", "bandit-1")
     action = window._action_dialog
     assert action is not None
