@@ -314,14 +314,18 @@ def _slot_lane(enc: Encounter, order: TurnOrder, col: int, sec: TurnSection, slo
     if fighter is None:
         return None
     is_current = slot.id == order.current
-    state: str = "acting" if is_current else ("done" if slot.acted else "waiting")
+    is_out = out(slot.fighter_id)
+    # A turn still to come of a fighter out of the fight is passed by: shown lost, not
+    # waiting (docs/rulesets/README.md#the-end-of-a-fight).
+    state: str = ("acting" if is_current else "done" if slot.acted
+                  else "lost" if is_out else "waiting")
     text = label(slot) if label else _slot_label(enc, slot)
     tip = _slot_tip(enc, sec, slot, state)
     chip = Chip(id=slot.id, fighter_id=slot.fighter_id, column=col, label=text,
                 state=state,  # type: ignore[arg-type]
                 tooltip=tip,
                 clickable=clickable(slot) if clickable else is_current)
-    return _lane(fighter.name, slot, chip, out(slot.fighter_id))
+    return _lane(fighter.name, slot, chip, is_out)
 
 
 class _KeptLanes:
@@ -433,7 +437,8 @@ def _slot_label(enc: Encounter, slot: TurnSlot) -> str:
 
 def _slot_tip(enc: Encounter, section: TurnSection, slot: TurnSlot, state: str) -> str:
     name = enc.name_of(slot.fighter_id)
-    words = {"acting": "acting now", "done": "has acted", "waiting": "waiting"}[state]
+    words = {"acting": "acting now", "done": "has acted", "waiting": "waiting",
+             "lost": "out of the fight: the turn is passed by"}[state]
     bits = [f"{name}: {section.label}, {words}"]
     if slot.after in enc.fighters:
         bits.append(f"holding to act right after {enc.name_of(slot.after)}")
