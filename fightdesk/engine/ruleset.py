@@ -442,6 +442,16 @@ class Ruleset:
         """True when the fighter is out of the fight (greyed on cards and timeline)."""
         return False
 
+    def target_field(self, enc: Encounter, foes: tuple[tuple[str, str], ...]) -> FormField:
+        """An attack's Target: every one of ``foes`` (id, name), since the GM decides;
+        one out of the fight is named so, and the form starts on the first one still in
+        it (docs/rulesets/README.md#the-end-of-a-fight)."""
+        standing = [fid for fid, _ in foes if not self.is_out(enc.fighters[fid])]
+        choices = tuple((fid, name if fid in standing else f"{name} (out)")
+                        for fid, name in foes)
+        first = standing[0] if standing else choices[0][0] if choices else None
+        return FormField("target", "Target", "choice", choices, default=first)
+
     def rested_values(self, sheet: Any) -> dict[str, Any]:
         """A fresh status's values for a sheet: every lasting value at its full rating."""
         fields = type(sheet).model_fields

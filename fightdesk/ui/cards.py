@@ -679,6 +679,9 @@ def _set_tip(widget: QWidget, text: str) -> None:
         widget.setToolTip(text)
 
 
+NO_BREAK = "\u00a0"
+
+
 def _resource_text(resource: Any) -> str:
     """"Defense burst 3/4": its words joined by no-break spaces, so a narrow card wraps
     between resources, never inside one (it showed "Dropped" above a lone "1")."""
@@ -686,7 +689,3 @@ def _resource_text(resource: Any) -> str:
     if resource.maximum is not None:
         return f"{label}{NO_BREAK}{resource.value}/{resource.maximum}"
     return f"{label}{NO_BREAK}{resource.value}"
-
-
-NO_BREAK = "\u00a0"
-

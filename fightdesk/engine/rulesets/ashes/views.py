@@ -159,12 +159,7 @@ class AshesViews(TurnOrderRuleset):
         act_why = why or used
         others = tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id)
         foes = tuple((o, enc.name_of(o)) for o in foes_of(enc, f)) or others
-        # A foe out of the fight stays a choice (the GM decides), named so, and the form
-        # starts on the first one still in it: a dead Warlord was the default target.
-        standing = [o for o, _ in foes if not self.is_out(enc.fighters[o])]
-        foes = tuple((o, f"{name} (out)" if o not in standing else name) for o, name in foes)
-        target = FormField("target", "Target", "choice", foes,
-                           default=standing[0] if standing else foes[0][0] if foes else None)
+        target = self.target_field(enc, foes)
         pen = int(enc.options.unskilled_penalty)
         skills = (*((s.name, f"{s.name} {s.rating}") for s in offensive_skills(f)),
                   ("none", f"without the skill (-{pen})"))

@@ -631,12 +631,7 @@ class RollUnder(TurnOrderRuleset):
             or others
         weapons = (*((str(i), f"{w.name} (d{DAMAGE_DIE[w.weapon_class]})")
                      for i, w in enumerate(f.sheet.weapons)), ("none", "unarmed (d6)"))
-        # A foe out of the fight stays a choice (the GM decides), named so; the form starts
-        # on the first one still in it (docs/rulesets/roll-under.md#attack).
-        standing = [o for o, _ in foes if not self.is_out(enc.fighters[o])]
-        foes = tuple((o, f"{name} (out)" if o not in standing else name) for o, name in foes)
-        target = FormField("target", "Target", "choice", foes,
-                           default=standing[0] if standing else foes[0][0] if foes else None)
+        target = self.target_field(enc, foes)  # docs/rulesets/roll-under.md#attack
         forms.append(ActionForm("act", "Attack", (
             target, FormField("weapon", "Weapon", "choice", weapons, default=weapons[0][0])),
             enabled=not act_why, reason=act_why, shortcut="A", roll_waits=True))
