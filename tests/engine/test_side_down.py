@@ -114,3 +114,25 @@ def test_a_fight_of_one_side_never_says_a_side_is_down() -> None:
     for fid in party:
         assert engine.apply(c.SetValue(fighter_id=fid, field="status.hp", value=0)).ok
         assert engine.ruleset.side_down(enc) == ""
+
+
+@pytest.mark.parametrize("demo", sorted(KNOCK_OUT))
+def test_a_target_field_starts_on_the_first_foe_still_in_the_fight(demo: str) -> None:
+    """Ruleset.target_field (docs/rulesets/README.md#the-end-of-a-fight): every foe
+    offered, a fallen one marked "(out)", the first one standing first; nobody standing,
+    the first; nobody at all, no default."""
+    engine = Engine(load_session(DEMOS / demo))
+    enc = engine.encounter
+    field, value = KNOCK_OUT[demo]
+    foes = tuple((fid, enc.fighters[fid].name) for fid in enc.order
+                 if enc.fighters[fid].side == "enemy")
+    first, second = foes[0][0], foes[1][0]
+    assert engine.apply(c.SetValue(fighter_id=first, field=field, value=value)).ok
+    target = engine.ruleset.target_field(enc, foes)
+    assert target.choices[0] == (first, f"{foes[0][1]} (out)")
+    assert target.choices[1:] == foes[1:] and target.default == second
+    for fid, _ in foes[1:]:
+        assert engine.apply(c.SetValue(fighter_id=fid, field=field, value=value)).ok
+    assert engine.ruleset.target_field(enc, foes).default == first
+    empty = engine.ruleset.target_field(enc, ())
+    assert empty.choices == () and empty.default is None
