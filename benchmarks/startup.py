@@ -11,9 +11,14 @@ from launch:
   painted and the event loop is free ("ready", i.e. clickable), and once the work put
   off until after that (campaign library dock, print menu) is done ("settled"); then
   it quits;
+- app, quit when shown: the same with FIGHTDESK_STARTUP_PROBE=shown, which quits as soon
+  as the fight is on screen ("shown": the demo's picture painted, before the rules load,
+  docs/startup.md). Its whole-process time is issue 16's measure of the fight shown:
+  launch, the window shown with the demo fight, quit; against the bare window's launch,
+  show, quit;
 - app, quit when ready: the same with FIGHTDESK_STARTUP_PROBE=ready, which quits at
-  "ready". Its whole-process time is the issue's measure: launch, the window shown with
-  the demo fight loaded, quit; against the bare window's launch, show, quit.
+  "ready" (the rules loaded and the live fight painted: clickable). Its whole-process
+  time was issue 2's measure (launch, the fight loaded and clickable, quit).
 
 The three alternate, so a busy machine slows all alike. Markers carry the child's
 ``time.monotonic()``, the same clock the parent reads at launch (Linux).
@@ -206,8 +211,9 @@ def measure(runs: int, bytecode: bool = True, reopen: bool = False,
     app_cmd = [sys.executable, "-m", "fightdesk"]
     floors = {"floor_pydantic": [sys.executable, "-c", bare_window(PYDANTIC_FLOOR)],
               "floor_data": [sys.executable, "-c", bare_window(DATA_FLOOR)]}
-    samples: dict[str, list[dict[str, float]]] = {"bare": [], "app": [], "app_quit_when_ready": [],
-                                                  "floor_pydantic": [], "floor_data": []}
+    samples: dict[str, list[dict[str, float]]] = {
+        "bare": [], "app": [], "app_quit_when_shown": [], "app_quit_when_ready": [],
+        "floor_pydantic": [], "floor_data": []}
     with tempfile.TemporaryDirectory(prefix="fightdesk-bench-") as name:
         tmp = Path(name)
         long_cmd = [*app_cmd, str(long_fight_file(tmp, entries))] if entries else []
@@ -224,6 +230,8 @@ def measure(runs: int, bytecode: bool = True, reopen: bool = False,
         for _ in range(runs):
             samples["bare"].append(first_start(bare_cmd, tmp, bytecode))
             samples["app"].append(first_start(app_cmd, tmp, bytecode, reopen))
+            samples["app_quit_when_shown"].append(
+                first_start(app_cmd, tmp, bytecode, reopen, probe="shown"))
             samples["app_quit_when_ready"].append(
                 first_start(app_cmd, tmp, bytecode, reopen, probe="ready"))
             for name_, command in floors.items():
@@ -240,8 +248,12 @@ def measure(runs: int, bytecode: bool = True, reopen: bool = False,
 
 def report(medians: dict[str, dict[str, float]], runs: int, reopen: bool = False) -> dict[str, float]:
     bare, app, shown = medians["bare"], medians["app"], medians["app_quit_when_ready"]
+    picture = medians["app_quit_when_shown"]
     ratios = {
         "first_paint": app["first-paint"] / bare["first-paint"],
+        "shown_whole_process": picture["total"] / bare["total"],
+        "shown_marker": app["shown"] / bare["first-paint"],
+        "shown_whole_process_cpu": picture["cpu"] / bare["cpu"],
         "ready_whole_process": shown["total"] / bare["total"],
         "ready_marker": app["ready"] / bare["first-paint"],
         "whole_process": app["total"] / bare["total"],
@@ -261,21 +273,28 @@ def report(medians: dict[str, dict[str, float]], runs: int, reopen: bool = False
     print(f"  bare PySide6 window: first paint {bare['first-paint'] * ms:6.0f} ms, "
           f"whole process (show, quit) {bare['total'] * ms:6.0f} ms")
     print(f"  fightdesk:           first paint {app['first-paint'] * ms:6.0f} ms, "
-          f"demo loaded {app['loaded'] * ms:6.0f} ms, ready {app['ready'] * ms:6.0f} ms, "
+          f"shown {app['shown'] * ms:6.0f} ms, demo loaded {app['loaded'] * ms:6.0f} ms, "
+          f"ready {app['ready'] * ms:6.0f} ms, "
           f"settled {app.get('settled', app['ready']) * ms:6.0f} ms, "
           f"whole process {app['total'] * ms:6.0f} ms")
+    print(f"  fightdesk, quit when shown: shown {picture['shown'] * ms:6.0f} ms, "
+          f"whole process (show the fight, quit) {picture['total'] * ms:6.0f} ms")
     print(f"  fightdesk, quit when ready: ready {shown['ready'] * ms:6.0f} ms, "
-          f"whole process (show the fight, quit) {shown['total'] * ms:6.0f} ms")
+          f"whole process (the fight clickable, quit) {shown['total'] * ms:6.0f} ms")
     for label, ratio, target in (
         ("first paint vs bare first paint", ratios["first_paint"], FIRST_PAINT_TARGET),
-        ("loaded + clickable, whole process vs bare", ratios["ready_whole_process"], READY_TARGET),
-        ("ready marker vs bare first paint", ratios["ready_marker"], READY_TARGET),
+        ("the fight shown, whole process vs bare", ratios["shown_whole_process"], READY_TARGET),
+        ("shown marker vs bare first paint", ratios["shown_marker"], READY_TARGET),
     ):
         verdict = "ok" if ratio <= target else "OVER TARGET"
         print(f"  {label:42s} {ratio:5.2f}x (target <= {target}x) {verdict}")
+    print(f"  {'loaded + clickable, whole process vs bare':42s} "
+          f"{ratios['ready_whole_process']:5.2f}x")
+    print(f"  {'ready marker vs bare first paint':42s} {ratios['ready_marker']:5.2f}x")
     print(f"  {'whole process to settled vs bare':42s} {ratios['whole_process']:5.2f}x")
     print(f"  processor time, whole process: bare {bare['cpu'] * ms:6.0f} ms, fightdesk quit when "
-          f"ready {shown['cpu'] * ms:6.0f} ms ({ratios['ready_whole_process_cpu']:.2f}x; "
+          f"shown {picture['cpu'] * ms:6.0f} ms ({ratios['shown_whole_process_cpu']:.2f}x), "
+          f"when ready {shown['cpu'] * ms:6.0f} ms ({ratios['ready_whole_process_cpu']:.2f}x; "
           f"steadier than the wall clock on a busy machine)")
     print(f"  floors, whole process vs bare: the bare window then pydantic's first model "
           f"{ratios['floor_pydantic']:.2f}x; then fightdesk's data models and the demo read "
@@ -320,17 +339,24 @@ def rows(medians: dict[str, dict[str, float]], ratios: dict[str, float],
     shown <= 2.4x a bare window)."""
     kind = " (reopening the autosaved demo)" if reopen else ""
     app, shown = medians["app"], medians["app_quit_when_ready"]
+    picture = medians["app_quit_when_shown"]
     out: list[dict[str, object]] = []
     for measure, median_s, ratio, goal in (
         ("start-up: first paint vs a bare window's", app["first-paint"], ratios["first_paint"],
          1.2),
-        ("start-up: the fight shown and clickable, whole process vs a bare window's",
-         shown["total"], ratios["ready_whole_process"], 2.4),
+        ("start-up: the fight shown (the demo's picture, before the rules load), whole process "
+         "vs a bare window's", picture["total"], ratios["shown_whole_process"], 2.4),
+        ("start-up: \"shown\" marker vs a bare window's first paint", app["shown"],
+         ratios["shown_marker"], 2.4),
+        ("start-up: the fight shown, whole process, processor time vs a bare window's",
+         picture["cpu"], ratios["shown_whole_process_cpu"], None),
+        ("start-up: the fight live and clickable (the rules loaded), whole process vs a bare "
+         "window's", shown["total"], ratios["ready_whole_process"], None),
         ("start-up: \"ready\" marker vs a bare window's first paint", app["ready"],
-         ratios["ready_marker"], 2.4),
+         ratios["ready_marker"], None),
         ("start-up: whole process to \"settled\" vs a bare window's", app["total"],
          ratios["whole_process"], None),
-        ("start-up: the fight shown and clickable, whole process, processor time vs a bare "
+        ("start-up: the fight live and clickable, whole process, processor time vs a bare "
          "window's", shown["cpu"], ratios["ready_whole_process_cpu"], None),
         ("start-up floor: a bare window, then pydantic's first model read, whole process vs a "
          "bare window's", medians["floor_pydantic"]["total"], ratios["floor_pydantic"], None),

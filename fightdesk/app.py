@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication, QWidget
 
+    from fightdesk.engine.views import FightPicture
     from fightdesk.ui.main_window import MainWindow
 
 PROBE_ENV = "FIGHTDESK_STARTUP_PROBE"
@@ -81,12 +82,58 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
     """Complete the window and put the first fight on screen: the autosaved fight after a
     crash (if the GM wants it back) or after a normal quit (unless ``path`` is given),
-    else ``path``, else the bundled demo. Autosave is attached before this returns, so
-    no action can come first.
-    """
+    else ``path``, else the bundled demo. When that fight has a picture (the last fight
+    reopened, or the demo on a first start), the picture is painted first and the rules
+    load after (docs/startup.md). Autosave is attached before any action can come."""
     probe.mark("first-paint")
     window.build_body()
     _tell_settings_problem(window)
+    picture = _start_picture(path)
+    if picture is None:
+        _load_first_fight(window, path, probe, shown=False)
+        return
+    from fightdesk.ui.paint_watch import after_next_paint
+
+    window.show_picture(picture)
+    after_next_paint(window, lambda: _picture_shown(window, path, probe))
+
+
+def _picture_shown(window: MainWindow, path: Path | None, probe: Probe) -> None:
+    """The fight's picture is on screen: now the rules and the fight itself. A click in
+    between waits for them (they load in this one turn of the event loop)."""
+    probe.mark("shown")
+    if probe.quit_when_shown:
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.exit(0)
+        return
+    _load_first_fight(window, path, probe, shown=True)
+
+
+def _start_picture(path: Path | None) -> FightPicture | None:
+    """The picture of the fight this start will show, if it has one that still shows it
+    (storage/picture.py): no file named, and the last fight reopened after a normal quit
+    or, on a first start, the demo."""
+    if path is not None:
+        return None
+    from fightdesk.paths import autosave_dir
+    from fightdesk.resources_path import DEMO_FILE, DEMO_PICTURE, MissingResource, resource_path
+    from fightdesk.storage.picture import demo_picture, reopen_picture
+
+    try:
+        root = autosave_dir()
+    except OSError:  # the data folder cannot be made: autosave says so in a moment
+        return None
+    picture = reopen_picture(root)
+    if picture is not None:
+        return picture
+    try:
+        return demo_picture(root, resource_path(DEMO_FILE), resource_path(DEMO_PICTURE))
+    except MissingResource:
+        return None
+
+
+def _load_first_fight(window: MainWindow, path: Path | None, probe: Probe, *, shown: bool) -> None:
     if _restore_or_reopen(window, path):
         ok = True
     elif path is not None:
@@ -96,7 +143,7 @@ def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:
     probe.mark("loaded")
     from fightdesk.ui.paint_watch import after_next_paint
 
-    after_next_paint(window, lambda: _ready(window, probe, ok))
+    after_next_paint(window, lambda: _ready(window, probe, ok, shown))
 
 
 def _restore_or_reopen(window: MainWindow, path: Path | None) -> bool:
@@ -139,13 +186,16 @@ def _show_demo(window: MainWindow) -> bool:
     return True
 
 
-def _ready(window: MainWindow, probe: Probe, ok: bool) -> None:
+def _ready(window: MainWindow, probe: Probe, ok: bool, shown: bool = False) -> None:
     """The loaded fight is painted and the event loop is free: the GM can click. The rest
-    is built in later turns of the event loop, so a click in between waits for one step."""
+    is built in later turns of the event loop, so a click in between waits for one step.
+    ``shown``: its picture was on screen before."""
     from PySide6.QtCore import QTimer
 
+    if not shown:
+        probe.mark("shown")
     probe.mark("ready")
-    if probe.quit_when_ready:
+    if probe.quit_when_ready or (probe.quit_when_shown and not shown):
         from PySide6.QtWidgets import QApplication
 
         QApplication.exit(0 if ok else 1)
@@ -264,17 +314,21 @@ def _resume_collector() -> None:
 
 class Probe:
     """Start-up timing markers for the benchmark; silent unless FIGHTDESK_STARTUP_PROBE is
-    set. The app quits once settled, or as soon as it is ready when the variable is
-    ``ready`` (the whole-process time of "show the fight, then quit")."""
+    set. The app quits once settled, as soon as it is ready when the variable is
+    ``ready`` (the whole-process time of "the fight clickable, then quit"), or as soon as
+    the fight is on screen (its picture, or the fight itself) when it is ``shown``."""
 
-    def __init__(self, enabled: bool, quit_when_ready: bool = False) -> None:
+    def __init__(self, enabled: bool, quit_when_ready: bool = False,
+                 quit_when_shown: bool = False) -> None:
         self.enabled = enabled
         self.quit_when_ready = enabled and quit_when_ready
+        self.quit_when_shown = enabled and quit_when_shown
 
     @classmethod
     def from_environment(cls) -> Probe:
         value = os.environ.get(PROBE_ENV, "")
-        return cls(value not in ("", "0"), quit_when_ready=value == "ready")
+        return cls(value not in ("", "0"), quit_when_ready=value == "ready",
+                   quit_when_shown=value == "shown")
 
     def mark(self, stage: str) -> None:
         if self.enabled and sys.stdout is not None:

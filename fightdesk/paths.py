@@ -50,6 +50,11 @@ def data_dir() -> Path:
     return checked_folder(user_data_path(APP_NAME, appauthor=False))
 
 
+def autosave_dir() -> Path:
+    """Where autosave keeps every fight's folder (storage/autosave.py)."""
+    return data_dir() / "autosave"
+
+
 def checked_folder(path: Path) -> Path:
     """Make ``path`` if needed and return it, or raise FolderProblem saying why not."""
     problem = folder_problem(path)

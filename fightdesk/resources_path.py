@@ -15,6 +15,9 @@ from functools import cache
 from pathlib import Path
 
 RESOURCE_PACKAGE = "fightdesk.resources"
+# The demo fight the app opens the very first time, and its picture (storage/picture.py).
+DEMO_FILE = "demo_fight.json"
+DEMO_PICTURE = "demo_fight.picture.json"
 
 
 class MissingResource(FileNotFoundError):

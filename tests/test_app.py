@@ -21,12 +21,15 @@ from fightdesk.ui.main_window import MainWindow
 if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine
 
-STAGES = ("first-paint", "loaded", "ready", "settled")
+# A start with the fight's picture (the demo on a first start, the last fight reopened)
+# shows it before the rules load; one without (a file named) shows the fight once loaded.
+STAGES = ("first-paint", "shown", "loaded", "ready", "settled")
+STAGES_WITHOUT_PICTURE = ("first-paint", "loaded", "shown", "ready", "settled")
 
 
-def probe_times(stdout: str) -> dict[str, float]:
+def probe_times(stdout: str, stages: tuple[str, ...] = STAGES) -> dict[str, float]:
     marks = [line.split() for line in stdout.splitlines() if line.startswith(app_module.PROBE_PREFIX)]
-    assert [m[1] for m in marks] == list(STAGES), stdout
+    assert [m[1] for m in marks] == list(stages), stdout
     return {stage: float(value) for _, stage, value in marks}
 
 
@@ -73,13 +76,14 @@ def test_callback_runs_once_after_the_first_paint(qtbot: QtBot) -> None:
 
 
 def _run_app_in_process(argv: list[str], monkeypatch: pytest.MonkeyPatch,
-                        capsys: pytest.CaptureFixture[str]) -> tuple[MainWindow, dict[str, float]]:
+                        capsys: pytest.CaptureFixture[str],
+                        stages: tuple[str, ...] = STAGES) -> tuple[MainWindow, dict[str, float]]:
     QApplication.instance() or QApplication([])
     monkeypatch.setenv(app_module.PROBE_ENV, "1")
     monkeypatch.setattr(app_module, "_close_on_interrupt", lambda window: None)  # keep pytest's SIGINT
     before = {id(w) for w in QApplication.topLevelWidgets()}
     assert app_module.main(argv) == 0
-    times = probe_times(capsys.readouterr().out)
+    times = probe_times(capsys.readouterr().out, stages)
     (window,) = [w for w in QApplication.topLevelWidgets()
                  if isinstance(w, MainWindow) and id(w) not in before]
     return window, times
@@ -103,7 +107,7 @@ def test_file_argument_opens_that_session(
     session.encounter.name = session.start.name = "Alley behind the noodle bar"
     path = tmp_path / "alley.json"
     save_session(session, path)
-    window, _ = _run_app_in_process([str(path)], monkeypatch, capsys)
+    window, _ = _run_app_in_process([str(path)], monkeypatch, capsys, STAGES_WITHOUT_PICTURE)
     qtbot.addWidget(window)
     engine = window.document.engine
     assert engine is not None and engine.encounter.name == "Alley behind the noodle bar"
@@ -189,7 +193,7 @@ def test_a_start_probed_to_quit_when_ready_never_builds_the_rest(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     stages = [line.split()[1] for line in done.stdout.splitlines()
               if line.startswith(app_module.PROBE_PREFIX)]
-    assert stages == ["first-paint", "loaded", "ready"]
+    assert stages == ["first-paint", "shown", "loaded", "ready"]
 
 
 COMMANDS_AT_STAGES = """
@@ -218,5 +222,5 @@ def test_the_command_classes_load_just_after_the_fight_is_shown(tmp_path: Path) 
     done = start_probed(["-c", COMMANDS_AT_STAGES], tmp_path, "1")
     assert done.returncode == 0, done.stderr
     seen = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("commands ")]
-    assert seen == [["first-paint", "False"], ["loaded", "False"], ["ready", "False"],
-                    ["settled", "True"]]
+    assert seen == [["first-paint", "False"], ["shown", "False"], ["loaded", "False"],
+                    ["ready", "False"], ["settled", "True"]]

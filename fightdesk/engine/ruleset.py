@@ -16,6 +16,14 @@ from .changes import Path, RuleViolation, Transaction
 from .derived import Reads, per_fighter
 from .dice import DiceTray, Roll
 
+# The views the window shows at rest live where a start-up reads them without the engine
+# (views.py); named here too, as every ruleset makes them.
+from .views import Card, Lane, Timeline
+from .views import Chip as Chip
+from .views import ChipState as ChipState
+from .views import ConditionView as ConditionView
+from .views import Resource as Resource
+
 if TYPE_CHECKING:
     import random
     from collections.abc import Callable, Sequence
@@ -106,91 +114,6 @@ def _logged_odds(odds: OddsNow | None) -> dict[str, Any]:
 # --- views: plain data the widgets render ------------------------------------------------
 # Named tuples rather than frozen dataclasses: as light to use, and made six times faster,
 # which the start-up feels (ten of them load before the first fight is shown).
-
-ChipState = Literal["ready", "held", "spent", "lost", "converted", "acting", "done", "waiting"]
-
-
-class Chip(NamedTuple):
-    """A mark on the timeline: an action die on its phase, or a fighter's turn slot."""
-
-    id: str
-    fighter_id: str
-    column: int
-    label: str
-    state: ChipState
-    tooltip: str = ""
-    clickable: bool = False
-
-
-class Lane(NamedTuple):
-    """One row of the timeline: a fighter, or a compact lane for a group of mooks."""
-
-    id: str
-    title: str
-    fighter_ids: tuple[str, ...]
-    chips: tuple[Chip, ...]
-    compact: bool = False
-    out: bool = False
-
-
-class Timeline(NamedTuple):
-    """The round as the ruleset lays it out: phases 10..1, or turn-order slots.
-
-    ``movable``: the GM may drag a lane to another place in the order (turn order); the
-    ruleset then says whether the move is allowed."""
-
-    columns: tuple[str, ...]
-    lanes: tuple[Lane, ...]
-    current_column: int | None = None
-    caption: str = ""
-    movable: bool = False
-    # The ruleset's id of each column (turn-order sections), for a drag to name its place.
-    column_ids: tuple[str, ...] = ()
-
-
-class Resource(NamedTuple):
-    label: str
-    value: int
-    maximum: int | None = None
-    tooltip: str = ""
-
-
-class ConditionView(NamedTuple):
-    """One condition on a card: its name and what is left of it ("2 rounds", "until end
-    of Kaede's next turn"). The GM's own conditions are ``removable`` (``position`` is
-    their place in ``status.conditions``; not ``index``, which a tuple already has);
-    those the rules derive end by the rules."""
-
-    name: str
-    left: str = ""
-    removable: bool = False
-    position: int | None = None
-    tooltip: str = ""
-
-    @property
-    def text(self) -> str:
-        return f"{self.name} · {self.left}" if self.left else self.name
-
-
-class Card(NamedTuple):
-    """What a fighter card shows."""
-
-    fighter_id: str
-    title: str
-    side: str
-    health: int
-    health_max: int
-    resources: tuple[Resource, ...] = ()
-    conditions: tuple[ConditionView, ...] = ()
-    dice: tuple[str, ...] = ()
-    acting: bool = False
-    out: bool = False
-    group_size: int = 1
-    # The fighter field a "damage/heal" override on the card sets.
-    health_field: str = "status.health"
-    # Hidden from the players (set by the window's fighters model, not by the ruleset).
-    hidden: bool = False
-
 
 class StackRow(NamedTuple):
     """One pending move of the reaction stack, in resolution order; the column titles

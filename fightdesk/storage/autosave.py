@@ -28,7 +28,6 @@ import os
 import re
 import secrets
 import shutil
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..engine.engine import Engine, Notice
 from ..engine.model import Session
+from .fight_lock import FightLock, in_use
 from .files import (
     FileProblem,
     atomic_write_bytes,
@@ -63,7 +63,6 @@ from .trust import check_session
 log = logging.getLogger(__name__)
 
 STATE_FILE = "state.json"
-LOCK_FILE = "lock"
 _BASE = re.compile(r"^base-(\d{6})\.json$")
 _FIGHT_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
 
@@ -122,9 +121,9 @@ def new_fight_id() -> str:
 
 
 def default_root() -> Path:
-    from ..paths import data_dir
+    from ..paths import autosave_dir
 
-    return data_dir() / "autosave"
+    return autosave_dir()
 
 
 class Autosave:
@@ -294,7 +293,31 @@ class Autosave:
                 self._failed(problem)
         if self._fight_id is not None:
             self._write_state(clean_exit=True)
+            if not self._state_pending and not self._failing:
+                self._keep_picture()
         self.detach()
+
+    def _keep_picture(self) -> None:
+        """The fight's picture for the next start, which shows it while the rules load
+        (storage/picture.py): the last write of a normal quit. A picture that cannot be
+        made or written only makes that start a little slower."""
+        engine, fight_id = self._engine, self._fight_id
+        if engine is None or fight_id is None:
+            return
+        from ..engine.views import picture_of
+        from .picture import keep_picture
+
+        enc = engine.encounter
+        title = self._path.name if self._path is not None else f"{enc.name} (not saved)"
+        journal = self._journal
+        unsaved = (self._path is None or self._saved_gen is None or self._gen != self._saved_gen
+                   or (journal is not None and journal.records > 0))
+        try:
+            keep_picture(self.root, fight_id, picture_of(engine.ruleset, enc, title, unsaved))
+        except FileProblem as problem:
+            log.warning("the fight's picture is not kept: %s", problem)
+        except Exception:  # a view a ruleset cannot make now must not stop the quit
+            log.exception("the fight's picture could not be made")
 
     def forget(self) -> None:
         """The GM declined to restore: do not ask again (the fight's folder is kept)."""
@@ -645,65 +668,6 @@ class Autosave:
             log.warning("%s", message)
         if self.on_status is not None:
             self.on_status(ok, message)
-
-
-class FightLock:
-    """An exclusive lock on a fight folder while a fightdesk window keeps it.
-
-    The operating system drops it when the process ends in any way (a crash, a kill),
-    so a folder whose lock can be taken is not open anywhere. Best effort: where the
-    lock file cannot be made, autosave works on without it.
-    """
-
-    def __init__(self) -> None:
-        self._fd: int | None = None
-
-    def take(self, folder: Path) -> bool:
-        """Lock ``folder`` (releasing any folder held before); False if another holds it."""
-        self.release()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError:
-            return True
-        if not _try_lock(fd):
-            os.close(fd)
-            return False
-        self._fd = fd
-        return True
-
-    def release(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)  # closing the file drops the lock
-            self._fd = None
-
-
-def _try_lock(fd: int) -> bool:
-    try:
-        if sys.platform == "win32":
-            import msvcrt
-
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        else:
-            import fcntl
-
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def in_use(folder: Path) -> bool:
-    """True while another fightdesk window (another process or Autosave) keeps ``folder``."""
-    probe = FightLock()
-    lock = folder / LOCK_FILE
-    if not lock.exists():
-        return False
-    try:
-        return not probe.take(folder)
-    finally:
-        probe.release()
 
 
 def _publish_copy(source: Path, target: Path) -> None:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from fightdesk.engine.model import Encounter, Session
 
 SCHEMA_KEY = "schema_version"
-DEMO_FILE = "demo_fight.json"
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -398,7 +397,7 @@ def save_session(session: Session, path: Path | str) -> None:
 
 def demo_session() -> Session:
     """The demo fight shipped in ``resources/`` (what the app opens the very first time)."""
-    from fightdesk.resources_path import MissingResource, resource_path
+    from fightdesk.resources_path import DEMO_FILE, MissingResource, resource_path
 
     try:
         path = resource_path(DEMO_FILE)

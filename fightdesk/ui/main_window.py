@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fightdesk.engine.views import status_line
+
 from . import settings
 from .document import FightDocument
 from .plain import message_box, plain_tip, warn
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Encounter, Session
     from fightdesk.engine.ruleset import Preview, RoundControls, Ruleset
+    from fightdesk.engine.views import FightPicture
     from fightdesk.storage.trust import HistoryProblem
 
     from .action_dialog import ActionDialog
@@ -55,6 +58,12 @@ if TYPE_CHECKING:
     from .stack_dialog import InterruptStackDialog
 
 FILE_FILTER = "fightdesk sessions (*.json);;All files (*)"
+
+
+NO_FIGHTERS_HINT = (
+    "No fighters in this fight yet.\n\nAdd some from the campaign library (drag a fighter "
+    "here, or select and choose Add to Fight), or with Fight > Quick Add Fighter "
+    "(Ctrl+Shift+A).\nThen the button at the top starts the fight.")
 
 
 class MainWindow(QMainWindow):
@@ -783,13 +792,10 @@ class MainWindow(QMainWindow):
         controls = ruleset.round_controls(enc)
         # Nobody to fight: nothing to start (whatever the ruleset would allow).
         anyone = bool(enc.order)
-        self.start_fight_action.setEnabled(controls.can_start_fight and anyone)
-        self.start_round_action.setEnabled(controls.can_start_round and anyone)
-        self.next_step_action.setEnabled(controls.can_next_step and anyone)
-        self.end_round_action.setEnabled(controls.can_end_round)
-        if self.next_step_action.text() != controls.next_step_label:
-            self.next_step_action.setText(controls.next_step_label)
-            _set_tip(self.next_step_action, controls.next_step_label)
+        self._show_round_buttons(controls.can_start_fight and anyone,
+                                 controls.can_start_round and anyone,
+                                 controls.can_next_step and anyone, controls.can_end_round,
+                                 controls.next_step_label)
         self._show_forward(engine, controls)
         # A round is going: started and not yet over (nothing to start right now).
         self._round_going = enc.round > 0 and not (controls.can_start_round
@@ -802,22 +808,49 @@ class MainWindow(QMainWindow):
         has_stack = self.stack_model.rowCount() > 0
         self.stack_action.setEnabled(has_stack)
         state = ruleset.describe_state(enc)
-        # The round and phase or turn in large type; the small line beside the buttons
-        # says what the fight waits for (the ruleset's status), or the state again.
-        self.round_title.setText(state)
-        if self.round_title.toolTip() != state:  # each set sends the label an event
-            self.round_title.setToolTip(state)
-        status = controls.status if controls.status and controls.status not in state else ""
-        self.state_label.setText(status)
-        self.cards.set_empty_hint(
-            "" if anyone else
-            "No fighters in this fight yet.\n\nAdd some from the campaign library (drag a "
-            "fighter here, or select and choose Add to Fight), or with Fight > Quick Add "
-            "Fighter (Ctrl+Shift+A).\nThen the button at the top starts the fight.")
+        self._show_round_title(state, status_line(state, controls))
+        self.cards.set_empty_hint("" if anyone else NO_FIGHTERS_HINT)
         self._show_stack(ruleset, decision, controls, state)
         if (auto_open and has_stack and self._action_dialog is None and not stack_open
                 and controls.extra.get("open-stack-dialog", True)):
             self._open_stack_dialog()
+
+    def _show_round_buttons(self, start_fight: bool, start_round: bool, next_step: bool,
+                            end_round: bool, next_step_label: str) -> None:
+        self.start_fight_action.setEnabled(start_fight)
+        self.start_round_action.setEnabled(start_round)
+        self.next_step_action.setEnabled(next_step)
+        self.end_round_action.setEnabled(end_round)
+        if self.next_step_action.text() != next_step_label:
+            self.next_step_action.setText(next_step_label)
+            _set_tip(self.next_step_action, next_step_label)
+
+    def _show_round_title(self, state: str, status: str) -> None:
+        """The round and phase or turn in large type; the small line beside the buttons
+        says what the fight waits for."""
+        self.round_title.setText(state)
+        if self.round_title.toolTip() != state:  # each set sends the label an event
+            self.round_title.setToolTip(state)
+        self.state_label.setText(status)
+
+    def show_picture(self, picture: FightPicture) -> None:
+        """The fight as the window last showed it (engine/views.py), painted while the
+        rules load at start-up (app.py); ``show_session`` then puts the live fight in its
+        place. What the picture does not hold (the log, an open question, a roll) comes
+        with the live fight."""
+        self.build_body()
+        self.fighters_model.show_picture(
+            picture.cards, {fid: (group, name) for fid, group, name in picture.groups})
+        self.cards.set_roles(picture.card_roles)
+        self.cards.set_empty_hint(NO_FIGHTERS_HINT if picture.empty_hint else "")
+        self.timeline.set_timeline(picture.timeline)
+        self._fit_timeline_height()
+        self._show_round_buttons(picture.can_start_fight, picture.can_start_round,
+                                 picture.can_next_step, picture.can_end_round,
+                                 picture.next_step_label)
+        self._show_round_title(picture.state, picture.status)
+        self.setWindowTitle(f"{picture.title}[*] - fightdesk")
+        self.setWindowModified(picture.unsaved)
 
     def _show_stack(self, ruleset: Ruleset, decision: Decision | None, controls: RoundControls,
                     state: str) -> None:

@@ -21,6 +21,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
+from fightdesk.engine.views import fighter_cards
+
 from .plain import plain_tip
 
 if TYPE_CHECKING:
@@ -200,22 +202,18 @@ class FightersModel(_ViewRowsModel):
 
     def _fetch(self) -> list[tuple[Hashable, Any]]:
         assert self.engine is not None
-        enc = self.engine.encounter
-        ruleset = self.engine.ruleset
-        # One pass over the fighters (200 in a big fight, on every click): the groups,
-        # and whether anyone is hidden from the players.
-        groups: dict[str, tuple[str, str]] = {}
-        hidden = False
-        for fid, f in enc.fighters.items():
-            if f.group:
-                groups[fid] = (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
-            hidden = hidden or f.hidden
-        self._groups = groups
-        cards = ruleset.cards(enc)
-        if hidden:
-            cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
-                     for fid, card in cards]
+        cards, self._groups = fighter_cards(self.engine.ruleset, self.engine.encounter)
         return list[tuple[Hashable, Any]](cards)
+
+    def show_picture(self, cards: tuple[Any, ...], groups: dict[str, tuple[str, str]]) -> None:
+        """The cards of a fight's picture (engine.views.FightPicture), shown while the
+        rules load; the next ``set_engine`` replaces them."""
+        self.beginResetModel()
+        self.engine = None
+        self._groups = groups
+        self._keys = [card.fighter_id for card in cards]
+        self._rows = list(cards)
+        self.endResetModel()
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role in (GroupRole, GroupNameRole) and index.isValid() and 0 <= index.row() < len(self._keys):

@@ -303,9 +303,10 @@ def gui_hook() -> None:
 
     traps = Traps(os.environ.get("FIGHTDESK_GUI_TRAP") or None)
     traps.install()
-    original = app._first_fight
+    # Wrapped where the fight itself loads (after its picture, if the start shows one).
+    original = app._load_first_fight
 
-    def first_fight(window: Any, path: Any, probe: Any) -> None:
+    def first_fight(window: Any, path: Any, probe: Any, *, shown: bool) -> None:
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QAbstractButton, QApplication
 
@@ -329,7 +330,7 @@ def gui_hook() -> None:
         watcher.setInterval(30)
         watcher.timeout.connect(answer_questions)
         watcher.start()
-        original(window, path, probe)
+        original(window, path, probe, shown=shown)
         doc = window.document
         print(f"SHOWN {fingerprint(doc.engine.session)} "
               f"{int(window.isWindowModified())}", flush=True)
@@ -370,4 +371,4 @@ def gui_hook() -> None:
 
         QTimer.singleShot(0, lambda: action(0))
 
-    app._first_fight = first_fight
+    app._load_first_fight = first_fight

@@ -14,6 +14,7 @@ restarts and in recovered fights.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import select
@@ -28,8 +29,10 @@ from typing import Any
 import pytest
 
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.views import picture_from_plain
 from fightdesk.storage.autosave import Autosave, AutosaveState, load_snapshot
 from fightdesk.storage.journal import read_journal
+from fightdesk.storage.picture import PICTURE_FILE
 from fightdesk.storage.sessions import load_session
 
 from . import crash_driver
@@ -211,6 +214,8 @@ def check_files(chain: Chain, tally: Tally) -> None:
             pass  # the lock a running window holds on its fight folder
         elif name == "state.json":
             AutosaveState.model_validate_json(path.read_text())
+        elif name == PICTURE_FILE:  # the fight as shown at the last normal quit
+            picture_from_plain(json.loads(path.read_text())["picture"])
         elif name.endswith(".json"):
             load_snapshot(path)
             tally.round_snapshots += name.startswith("round-")

@@ -1,0 +1,252 @@
+"""What the window shows of a fight at rest, as plain data: the cards and the timeline
+every ruleset gives (ruleset.py), and the fight's picture that a start-up shows before the
+rules are loaded (docs/startup.md, "The fight shown before the rules load").
+
+Nothing here imports pydantic or the engine's models: a start-up reads a picture with
+this module alone, and the engine arrives after the window shows it.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from .model import Encounter
+    from .ruleset import RoundControls, Ruleset
+
+ChipState = Literal["ready", "held", "spent", "lost", "converted", "acting", "done", "waiting"]
+
+
+class Chip(NamedTuple):
+    """A mark on the timeline: an action die on its phase, or a fighter's turn slot."""
+
+    id: str
+    fighter_id: str
+    column: int
+    label: str
+    state: ChipState
+    tooltip: str = ""
+    clickable: bool = False
+
+
+class Lane(NamedTuple):
+    """One row of the timeline: a fighter, or a compact lane for a group of mooks."""
+
+    id: str
+    title: str
+    fighter_ids: tuple[str, ...]
+    chips: tuple[Chip, ...]
+    compact: bool = False
+    out: bool = False
+
+
+class Timeline(NamedTuple):
+    """The round as the ruleset lays it out: phases 10..1, or turn-order slots.
+
+    ``movable``: the GM may drag a lane to another place in the order (turn order); the
+    ruleset then says whether the move is allowed."""
+
+    columns: tuple[str, ...]
+    lanes: tuple[Lane, ...]
+    current_column: int | None = None
+    caption: str = ""
+    movable: bool = False
+    # The ruleset's id of each column (turn-order sections), for a drag to name its place.
+    column_ids: tuple[str, ...] = ()
+
+
+class Resource(NamedTuple):
+    label: str
+    value: int
+    maximum: int | None = None
+    tooltip: str = ""
+
+
+class ConditionView(NamedTuple):
+    """One condition on a card: its name and what is left of it ("2 rounds", "until end
+    of Kaede's next turn"). The GM's own conditions are ``removable`` (``position`` is
+    their place in ``status.conditions``; not ``index``, which a tuple already has);
+    those the rules derive end by the rules."""
+
+    name: str
+    left: str = ""
+    removable: bool = False
+    position: int | None = None
+    tooltip: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} · {self.left}" if self.left else self.name
+
+
+class Card(NamedTuple):
+    """What a fighter card shows."""
+
+    fighter_id: str
+    title: str
+    side: str
+    health: int
+    health_max: int
+    resources: tuple[Resource, ...] = ()
+    conditions: tuple[ConditionView, ...] = ()
+    dice: tuple[str, ...] = ()
+    acting: bool = False
+    out: bool = False
+    group_size: int = 1
+    # The fighter field a "damage/heal" override on the card sets.
+    health_field: str = "status.health"
+    # Hidden from the players (set by the window's fighters model, not by the ruleset).
+    hidden: bool = False
+
+
+class FightPicture(NamedTuple):
+    """The fight as the window showed it at rest: what a start-up paints while the rules
+    load (a fraction of a second), then replaces with the live fight. Never a source of
+    truth: nothing is read from it but what is painted."""
+
+    #: The window title's fight: the file's name, or the fight's name and "(not saved)".
+    title: str
+    unsaved: bool
+    #: The round bar: the large line (round, phase or turn) and the small status line.
+    state: str
+    status: str
+    next_step_label: str
+    can_start_fight: bool
+    can_start_round: bool
+    can_next_step: bool
+    can_end_round: bool
+    #: The buttons of a card: (role, the ruleset's word for it).
+    card_roles: tuple[tuple[str, str], ...]
+    cards: tuple[Card, ...]
+    #: (fighter id, group id, group name) of each fighter in a group.
+    groups: tuple[tuple[str, str, str], ...]
+    timeline: Timeline
+    empty_hint: bool = False
+
+
+def fighter_cards(ruleset: Ruleset, enc: Encounter) -> tuple[list[tuple[str, Card]], dict[str, tuple[str, str]]]:
+    """Every fighter's card keyed by fighter, hidden ones marked so, and each grouped
+    fighter's (group id, group name): the window's cards, live or in a picture."""
+    # One pass over the fighters (200 in a big fight, on every click).
+    groups: dict[str, tuple[str, str]] = {}
+    hidden = False
+    for fid, f in enc.fighters.items():
+        if f.group:
+            groups[fid] = (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
+        hidden = hidden or f.hidden
+    cards = ruleset.cards(enc)
+    if hidden:
+        cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
+                 for fid, card in cards]
+    return cards, groups
+
+
+def status_line(state: str, controls: RoundControls) -> str:
+    """The small line beside the round's buttons: what the fight waits for (the ruleset's
+    status), unless the large line already says it."""
+    return controls.status if controls.status and controls.status not in state else ""
+
+
+def picture_of(ruleset: Ruleset, enc: Encounter, title: str, unsaved: bool) -> FightPicture:
+    """The fight as the window shows it now, at rest."""
+    cards, groups = fighter_cards(ruleset, enc)
+    controls = ruleset.round_controls(enc)
+    state = ruleset.describe_state(enc)
+    anyone = bool(enc.order)
+    return FightPicture(
+        title=title, unsaved=unsaved, state=state, status=status_line(state, controls),
+        next_step_label=controls.next_step_label,
+        can_start_fight=controls.can_start_fight and anyone,
+        can_start_round=controls.can_start_round and anyone,
+        can_next_step=controls.can_next_step and anyone,
+        can_end_round=controls.can_end_round,
+        card_roles=tuple((role, ruleset.role_labels.get(role, role.title()))
+                         for role in ruleset.card_roles),
+        cards=tuple(card for _, card in cards),
+        groups=tuple((fid, group, name) for fid, (group, name) in groups.items()),
+        timeline=ruleset.timeline(enc),
+        empty_hint=not anyone,
+    )
+
+
+class NotAPicture(ValueError):
+    """Plain data that is not a picture of this version (the picture is then not shown)."""
+
+
+def to_plain(view: Any) -> Any:
+    """A view as JSON-ready data: named tuples as objects, tuples as lists."""
+    if isinstance(view, tuple):
+        fields = getattr(view, "_fields", None)
+        if fields is not None:
+            return {name: to_plain(value) for name, value in zip(fields, view, strict=True)}
+        return [to_plain(item) for item in view]
+    return view
+
+
+def picture_from_plain(data: Any) -> FightPicture:
+    """Read a picture back from :func:`to_plain`'s data, checking every field's type;
+    raises :class:`NotAPicture` on anything else."""
+    picture = _read(FightPicture, data, "picture")
+    assert isinstance(picture, FightPicture)
+    return picture
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def _read(kind: Any, data: Any, where: str) -> Any:
+    """``data`` as a value of type ``kind`` (the annotations used by the views above)."""
+    if isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        if not isinstance(data, dict):
+            raise NotAPicture(f"{where}: expected an object")
+        hints = _hints(kind)
+        defaults = kind._field_defaults  # type: ignore[attr-defined]
+        values = {}
+        for name in kind._fields:
+            if name in data:
+                values[name] = _read(hints[name], data[name], f"{where}.{name}")
+            elif name in defaults:
+                values[name] = defaults[name]
+            else:
+                raise NotAPicture(f"{where}: {name} is missing")
+        return kind(**values)
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    if kind in (str, bool):
+        if type(data) is not kind:
+            raise NotAPicture(f"{where}: expected {kind.__name__}")
+        return data
+    if kind is int:
+        if type(data) is not int:
+            raise NotAPicture(f"{where}: expected a whole number")
+        return data
+    if origin is Literal:
+        if data not in args or not isinstance(data, str):
+            raise NotAPicture(f"{where}: not one of {', '.join(map(str, args))}")
+        return data
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise NotAPicture(f"{where}: expected a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_read(args[0], item, f"{where}[{i}]") for i, item in enumerate(data))
+        if len(data) != len(args):
+            raise NotAPicture(f"{where}: expected {len(args)} items")
+        return tuple(_read(arg, item, f"{where}[{i}]")
+                     for i, (arg, item) in enumerate(zip(args, data, strict=True)))
+    if origin in (typing.Union, _UnionType) and type(None) in args:
+        if data is None:
+            return None
+        (inner,) = (arg for arg in args if arg is not type(None))
+        return _read(inner, data, where)
+    raise NotAPicture(f"{where}: cannot read a {kind!r}")
+
+
+_UnionType = type(int | None)
