@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
@@ -224,3 +224,98 @@ def test_the_command_classes_load_just_after_the_fight_is_shown(tmp_path: Path) 
     seen = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("commands ")]
     assert seen == [["first-paint", "False"], ["shown", "False"], ["loaded", "False"],
                     ["ready", "False"], ["settled", "True"]]
+
+
+PICTURE_THEN_LIVE = """
+import json, random, sys
+from fightdesk import app
+
+def shown_now(window):
+    model = window.fighters_model
+    cards = [model.item(row) for row in range(model.rowCount())]
+    return [[[c.title, c.health, c.health_max, list(c.dice)] for c in cards],
+            [lane.title for lane in window.timeline.timeline().lanes],
+            window.round_title.text(), window.forward_button.text(), window.windowTitle()]
+
+real_mark = app.Probe.mark
+
+def mark(self, stage):
+    print("pydantic", stage, "pydantic" in sys.modules, flush=True)
+    real_mark(self, stage)
+
+app.Probe.mark = mark
+real_shown, real_ready = app._picture_shown, app._ready
+
+def picture_shown(window, path, probe):
+    print("picture", window.document.engine is None, json.dumps(shown_now(window)), flush=True)
+    real_shown(window, path, probe)
+
+def ready(window, probe, ok, shown=False):
+    print("live", json.dumps(shown_now(window)), flush=True)
+    engine = window.document.engine
+    rng = random.Random(3)
+    for _ in range(int(sys.argv[1])):  # play on before the quit: the next start shows this
+        assert window.document.apply(engine.ruleset.autopilot(engine.encounter, rng)).ok
+    real_ready(window, probe, ok, shown)
+
+app._picture_shown, app._ready = picture_shown, ready
+sys.exit(app.main([]))
+"""
+
+
+def _picture_and_live(done: subprocess.CompletedProcess[str]) -> tuple[str, str, list[str]]:
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    (picture,) = [line.split(" ", 2) for line in lines if line.startswith("picture ")]
+    (live,) = [line.split(" ", 1)[1] for line in lines if line.startswith("live ")]
+    assert picture[1] == "True"  # painted before the fight's engine existed
+    pydantic = [line.split()[1:] for line in lines if line.startswith("pydantic ")]
+    return picture[2], live, [f"{stage}:{loaded}" for stage, loaded in pydantic]
+
+
+def test_the_fight_s_picture_comes_before_pydantic_and_the_live_fight_takes_its_place(
+        tmp_path: Path) -> None:
+    """A first start paints the demo's picture, then the live demo, which looks the same;
+    after that start played on and quit, the next paints the fight as it was left."""
+    done = start_probed(["-c", PICTURE_THEN_LIVE, "5"], tmp_path, "1")
+    picture, live, pydantic = _picture_and_live(done)
+    assert picture == live
+    assert pydantic[:3] == ["first-paint:False", "shown:False", "loaded:True"]
+    demo = live
+
+    done = start_probed(["-c", PICTURE_THEN_LIVE, "0"], tmp_path, "1")
+    picture, live, pydantic = _picture_and_live(done)
+    assert picture == live and picture != demo  # the fight as the last start left it
+    assert pydantic[:3] == ["first-paint:False", "shown:False", "loaded:True"]
+    assert "(not saved)" in picture
+
+
+def test_a_start_probed_to_quit_when_shown_quits_before_the_rules_load(tmp_path: Path) -> None:
+    done = start_probed(["-c", PICTURE_THEN_LIVE, "0"], tmp_path, "shown")
+    assert done.returncode == 0, done.stderr
+    stages = [line.split()[1] for line in done.stdout.splitlines()
+              if line.startswith(app_module.PROBE_PREFIX)]
+    assert stages == ["first-paint", "shown"]
+
+
+def test_a_picture_s_text_is_shown_as_plain_text(qtbot: QtBot) -> None:
+    """A picture is read from a file: a name in it that looks like markup stays text."""
+    from fightdesk.engine.views import picture_of
+
+    engine = _demo_engine()
+    picture = picture_of(engine, "<b>fight</b>.json", False)
+    kaede = picture.cards[0]._replace(title="<i>Kaede</i> & co")
+    picture = picture._replace(cards=(kaede, *picture.cards[1:]), state="<h1>Round 9</h1>")
+    window = MainWindow(staged=True)
+    qtbot.addWidget(window)
+    window.show_picture(picture)
+    window.show()
+    qtbot.waitExposed(window)
+    labels = {label.text(): label for label in window.findChildren(QLabel)}
+    assert labels["<i>Kaede</i> & co"].textFormat() == Qt.TextFormat.PlainText
+    assert window.round_title.text() == "<h1>Round 9</h1>"
+    assert window.round_title.textFormat() == Qt.TextFormat.PlainText
+    assert window.windowTitle() == "<b>fight</b>.json[*] - fightdesk"
+    assert window.document.engine is None
+    window.show_session(engine, None)  # the live fight takes the picture's place
+    assert window.fighters_model.item(0).title == "Kaede Moriyama"

@@ -12,6 +12,7 @@ import typing
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
+    from .engine import Engine
     from .model import Encounter
     from .ruleset import RoundControls, Ruleset
 
@@ -100,6 +101,53 @@ class Card(NamedTuple):
     hidden: bool = False
 
 
+class Forward(NamedTuple):
+    """The round bar's one way forward (F4) and its Pass button, as the fight stands."""
+
+    #: What it does: "start-fight", "start-round", "act", "next-step", "end-round", or ""
+    #: (nothing: the label says what the fight waits for).
+    what: str
+    label: str
+    #: Whose turn "act" acts with.
+    fighter: str = ""
+    can_pass: bool = False
+    pass_text: str = "Pass"
+
+
+def forward_of(enc: Encounter, controls: RoundControls, *, pending: bool, rolling: bool,
+               fallback: str) -> Forward:
+    """What the fight needs next: start the fight or the round, act with whoever's turn
+    it is, the next step, or end the round; else what it waits for (an answer, a roll, the
+    stack). ``fallback``: the label when the ruleset says nothing."""
+    anyone = bool(enc.order)
+    actor = controls.actor if controls.actor in enc.fighters else None
+    what, label, fighter = "", "", ""
+    if not anyone:
+        label = "Add fighters first"
+    elif controls.can_start_fight:
+        what, label = "start-fight", "Start the fight"
+    elif controls.can_start_round:
+        what, label = "start-round", f"Start round {enc.round + 1}"
+    elif actor is not None and controls.can_next_step:
+        what, fighter = "act", actor
+        label = f"Act: {enc.fighters[actor].name}\N{HORIZONTAL ELLIPSIS}"
+    elif controls.can_next_step:
+        what, label = "next-step", controls.next_step_label
+    elif controls.can_end_round:
+        what, label = "end-round", f"End round {enc.round}"
+    elif pending:
+        label = "Answer the question first"
+    elif rolling:
+        label = "Make the roll first"  # it waits on the roll panel
+    elif controls.extra.get("resolve-next"):
+        label = "Resolve the stack first"
+    else:
+        label = controls.status or fallback
+    can_pass = actor is not None and controls.can_next_step
+    return Forward(what, label, fighter, can_pass,
+                   controls.next_step_label if can_pass else "Pass")
+
+
 class FightPicture(NamedTuple):
     """The fight as the window showed it at rest: what a start-up paints while the rules
     load (a fraction of a second), then replaces with the live fight. Never a source of
@@ -122,6 +170,9 @@ class FightPicture(NamedTuple):
     #: (fighter id, group id, group name) of each fighter in a group.
     groups: tuple[tuple[str, str, str], ...]
     timeline: Timeline
+    forward: Forward
+    can_undo: bool = False
+    can_redo: bool = False
     empty_hint: bool = False
 
 
@@ -148,8 +199,9 @@ def status_line(state: str, controls: RoundControls) -> str:
     return controls.status if controls.status and controls.status not in state else ""
 
 
-def picture_of(ruleset: Ruleset, enc: Encounter, title: str, unsaved: bool) -> FightPicture:
+def picture_of(engine: Engine, title: str, unsaved: bool) -> FightPicture:
     """The fight as the window shows it now, at rest."""
+    ruleset, enc = engine.ruleset, engine.encounter
     cards, groups = fighter_cards(ruleset, enc)
     controls = ruleset.round_controls(enc)
     state = ruleset.describe_state(enc)
@@ -166,6 +218,10 @@ def picture_of(ruleset: Ruleset, enc: Encounter, title: str, unsaved: bool) -> F
         cards=tuple(card for _, card in cards),
         groups=tuple((fid, group, name) for fid, (group, name) in groups.items()),
         timeline=ruleset.timeline(enc),
+        forward=forward_of(enc, controls, pending=engine.pending() is not None,
+                           rolling=ruleset.roll_view(enc) is not None,
+                           fallback=controls.next_step_label),
+        can_undo=engine.can_undo(), can_redo=engine.can_redo(),
         empty_hint=not anyone,
     )
 

@@ -313,7 +313,7 @@ class Autosave:
         unsaved = (self._path is None or self._saved_gen is None or self._gen != self._saved_gen
                    or (journal is not None and journal.records > 0))
         try:
-            keep_picture(self.root, fight_id, picture_of(engine.ruleset, enc, title, unsaved))
+            keep_picture(self.root, fight_id, picture_of(engine, title, unsaved))
         except FileProblem as problem:
             log.warning("the fight's picture is not kept: %s", problem)
         except Exception:  # a view a ruleset cannot make now must not stop the quit

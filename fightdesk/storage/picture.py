@@ -150,7 +150,7 @@ def _write_demo_picture() -> None:
     demo = resource_path(DEMO_FILE)
     engine = Engine(load_session(demo))
     enc = engine.encounter
-    picture = picture_of(engine.ruleset, enc, f"{enc.name} (not saved)", False)
+    picture = picture_of(engine, f"{enc.name} (not saved)", False)
     target = demo.with_name(DEMO_PICTURE)
     target.write_text(demo_picture_text(demo, picture), encoding="utf-8")
     print(f"wrote {target}")

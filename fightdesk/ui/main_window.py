@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fightdesk.engine.views import status_line
+from fightdesk.engine.views import forward_of, status_line
 
 from . import settings
 from .document import FightDocument
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine, Notice
     from fightdesk.engine.model import Encounter, Session
     from fightdesk.engine.ruleset import Preview, RoundControls, Ruleset
-    from fightdesk.engine.views import FightPicture
+    from fightdesk.engine.views import FightPicture, Forward
     from fightdesk.storage.trust import HistoryProblem
 
     from .action_dialog import ActionDialog
@@ -848,6 +848,9 @@ class MainWindow(QMainWindow):
         self._show_round_buttons(picture.can_start_fight, picture.can_start_round,
                                  picture.can_next_step, picture.can_end_round,
                                  picture.next_step_label)
+        self._show_forward_button(picture.forward)
+        self.undo_action.setEnabled(picture.can_undo)
+        self.redo_action.setEnabled(picture.can_redo)
         self._show_round_title(picture.state, picture.status)
         self.setWindowTitle(f"{picture.title}[*] - fightdesk")
         self.setWindowModified(picture.unsaved)
@@ -924,40 +927,20 @@ class MainWindow(QMainWindow):
 
     # --- the one way forward ---------------------------------------------------------------
     def _show_forward(self, engine: Engine, controls: object) -> None:
-        """The forward action's text and what it does, from the ruleset's round controls:
-        start the fight, start the round, act with whoever's turn it is, the next step,
-        or end the round. Passing a turn is the separate Pass action."""
+        """The forward action's text and what it does, from the ruleset's round controls
+        (engine/views.py ``forward_of``). Passing a turn is the separate Pass action."""
         from fightdesk.engine.ruleset import RoundControls
 
         assert isinstance(controls, RoundControls)
-        enc = engine.encounter
-        anyone = bool(enc.order)
-        actor = controls.actor if controls.actor in enc.fighters else None
-        what, label, fighter = "", "", ""
-        if not anyone:
-            label = "Add fighters first"
-        elif controls.can_start_fight:
-            what, label = "start-fight", "Start the fight"
-        elif controls.can_start_round:
-            what, label = "start-round", f"Start round {enc.round + 1}"
-        elif actor is not None and controls.can_next_step:
-            what, fighter = "act", actor
-            label = f"Act: {enc.fighters[actor].name}\N{HORIZONTAL ELLIPSIS}"
-        elif controls.can_next_step:
-            what, label = "next-step", controls.next_step_label
-        elif controls.can_end_round:
-            what, label = "end-round", f"End round {enc.round}"
-        elif engine.pending() is not None:
-            label = "Answer the question first"
-        elif self.roll_panel.view() is not None:
-            label = "Make the roll first"  # it waits on the roll panel
-        elif controls.extra.get("resolve-next"):
-            label = "Resolve the stack first"
-        else:
-            label = controls.status or self.forward_action.text()
-        self._forward = (what, fighter)
-        self.forward_action.setEnabled(bool(what))
-        self.forward_button.setEnabled(bool(what))
+        self._show_forward_button(forward_of(
+            engine.encounter, controls, pending=engine.pending() is not None,
+            rolling=self.roll_panel.view() is not None, fallback=self.forward_action.text()))
+
+    def _show_forward_button(self, forward: Forward) -> None:
+        label = forward.label
+        self._forward = (forward.what, forward.fighter)
+        self.forward_action.setEnabled(bool(forward.what))
+        self.forward_button.setEnabled(bool(forward.what))
         if self.forward_action.text() != label:
             self.forward_action.setText(label.replace("&", "&&"))
         metrics = self.forward_button.fontMetrics()
@@ -968,13 +951,11 @@ class MainWindow(QMainWindow):
         self.forward_button.setText(shown.replace("&", "&&"))
         if self.forward_button.toolTip() != f"{label} (F4)":
             self.forward_button.setToolTip(f"{label} (F4)")
-        can_pass = actor is not None and controls.can_next_step
-        self.pass_action.setEnabled(can_pass)
-        pass_text = controls.next_step_label if can_pass else "Pass"
-        if self.pass_action.text() != pass_text:
-            self.pass_action.setText(pass_text.replace("&", "&&"))
+        self.pass_action.setEnabled(forward.can_pass)
+        if self.pass_action.text() != forward.pass_text:
+            self.pass_action.setText(forward.pass_text.replace("&", "&&"))
             self.pass_action.setIconText("Pass")
-            _set_tip(self.pass_action, f"{pass_text}: the turn goes by unused")
+            _set_tip(self.pass_action, f"{forward.pass_text}: the turn goes by unused")
 
     def _go_forward(self) -> None:
         what, fighter = self._forward
