@@ -1,8 +1,10 @@
 """Start the window: the bootstrap behind ``fightdesk``, ``fightdesk FILE`` and ``fightdesk-gui``.
 
 The window's frame (title, menus, a "loading" line) is shown first; right after its first
-paint the widgets are built and the fight is loaded (pydantic and the engine load then),
-so the GM sees a window at once. What the fight on screen does not need (the campaign
+paint the widgets are built, the fight's picture is painted when it has one (the last
+fight after a normal quit, the demo on a first start: storage/picture.py), and the fight
+is loaded (pydantic and the engine load then), so the GM sees a window at once and the
+fight a moment later, before its rules are loaded. What the fight on screen does not need (the campaign
 library dock, the print menu) is built once the fight is painted and the GM can click.
 The cyclic garbage collector is paused until then: start-up makes tens of thousands of
 objects and no garbage, and each collection would walk them all.
@@ -15,7 +17,6 @@ times the same start as the GM's (autosave included).
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import signal
@@ -47,13 +48,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(prog="fightdesk", description="Open the fightdesk window.")
-    parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="a session file to open")
-    parser.add_argument("--version", action="version", version=_version())
-    try:
-        options, qt_args = parser.parse_known_args(args)
-    except SystemExit as stop:
-        return stop.code if isinstance(stop.code, int) else 0
+    if len(args) <= 1 and not any(arg.startswith("-") for arg in args):
+        # The GM's usual start (no option, at most a file): argparse is not needed to read
+        # it, and importing it is a couple of milliseconds before the first paint.
+        file: Path | None = Path(args[0]) if args else None
+        qt_args: list[str] = []
+    else:
+        parsed = _parse_arguments(args)
+        if isinstance(parsed, int):
+            return parsed
+        file, qt_args = parsed
     probe = Probe.from_environment()
     _pause_collector()
     try:
@@ -71,12 +75,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     window = MainWindow(staged=True)
     window.show()
-    after_first_paint(window, lambda: _first_fight(window, options.file, probe))
+    after_first_paint(window, lambda: _first_fight(window, file, probe))
     _close_on_interrupt(window)
     try:
         return app.exec()
     finally:
         _resume_collector()
+
+
+def _parse_arguments(args: list[str]) -> tuple[Path | None, list[str]] | int:
+    """FILE and the options Qt reads (``-style``...), or the exit code of ``--help``,
+    ``--version`` or a mistake (argparse has printed what it says)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="fightdesk", description="Open the fightdesk window.")
+    parser.add_argument("file", nargs="?", type=Path, metavar="FILE", help="a session file to open")
+    parser.add_argument("--version", action="version", version=_version())
+    try:
+        options, qt_args = parser.parse_known_args(args)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else 0
+    return options.file, qt_args
 
 
 def _first_fight(window: MainWindow, path: Path | None, probe: Probe) -> None:

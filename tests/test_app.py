@@ -27,9 +27,11 @@ STAGES = ("first-paint", "shown", "loaded", "ready", "settled")
 STAGES_WITHOUT_PICTURE = ("first-paint", "loaded", "shown", "ready", "settled")
 
 
-def probe_times(stdout: str, stages: tuple[str, ...] = STAGES) -> dict[str, float]:
+def probe_times(stdout: str, stages: tuple[str, ...] | None = STAGES) -> dict[str, float]:
+    """The probe's markers, in the order ``stages`` (None: with or without a picture)."""
     marks = [line.split() for line in stdout.splitlines() if line.startswith(app_module.PROBE_PREFIX)]
-    assert [m[1] for m in marks] == list(stages), stdout
+    seen = tuple(m[1] for m in marks)
+    assert seen == stages or (stages is None and seen in (STAGES, STAGES_WITHOUT_PICTURE)), stdout
     return {stage: float(value) for _, stage, value in marks}
 
 
@@ -77,15 +79,17 @@ def test_callback_runs_once_after_the_first_paint(qtbot: QtBot) -> None:
 
 def _run_app_in_process(argv: list[str], monkeypatch: pytest.MonkeyPatch,
                         capsys: pytest.CaptureFixture[str],
-                        stages: tuple[str, ...] = STAGES) -> tuple[MainWindow, dict[str, float]]:
+                        stages: tuple[str, ...] | None = STAGES) -> tuple[MainWindow, dict[str, float]]:
     QApplication.instance() or QApplication([])
     monkeypatch.setenv(app_module.PROBE_ENV, "1")
     monkeypatch.setattr(app_module, "_close_on_interrupt", lambda window: None)  # keep pytest's SIGINT
-    before = {id(w) for w in QApplication.topLevelWidgets()}
+    # The widgets themselves, not their ids: a window deleted meanwhile would free its id
+    # for the new one.
+    before = QApplication.topLevelWidgets()
     assert app_module.main(argv) == 0
     times = probe_times(capsys.readouterr().out, stages)
     (window,) = [w for w in QApplication.topLevelWidgets()
-                 if isinstance(w, MainWindow) and id(w) not in before]
+                 if isinstance(w, MainWindow) and not any(w is old for old in before)]
     return window, times
 
 
@@ -319,3 +323,37 @@ def test_a_picture_s_text_is_shown_as_plain_text(qtbot: QtBot) -> None:
     assert window.document.engine is None
     window.show_session(engine, None)  # the live fight takes the picture's place
     assert window.fighters_model.item(0).title == "Kaede Moriyama"
+
+
+def test_options_are_read_by_argparse_and_a_mistake_is_said(capsys: pytest.CaptureFixture[str]) -> None:
+    """The usual start (nothing, or one FILE) skips argparse; anything else goes through it."""
+    assert app_module.main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("fightdesk ")
+    assert app_module.main(["--help"]) == 0
+    assert "a session file to open" in capsys.readouterr().out
+
+
+def test_the_live_fight_keeps_the_cards_its_picture_built(qtbot: QtBot) -> None:
+    """The live fight after a picture that shows it changes no card: the card widgets the
+    picture built stay (no second build of every card while the GM looks at them)."""
+    from fightdesk.engine.views import picture_of
+    from fightdesk.ui.cards import FighterCard
+
+    engine = _demo_engine()
+    window = MainWindow(staged=True)
+    qtbot.addWidget(window)
+    window.show_picture(picture_of(engine, "demo", False))
+    built = window.cards.findChildren(FighterCard)
+    assert built
+    window.show_session(engine, None)
+    assert window.cards.findChildren(FighterCard) == built
+    # A picture that differs from the live fight: that card reads as the live one.
+    picture = picture_of(engine, "demo", False)
+    hurt = picture.cards[0]._replace(health=1)
+    window2 = MainWindow(staged=True)
+    qtbot.addWidget(window2)
+    window2.show_picture(picture._replace(cards=(hurt, *picture.cards[1:])))
+    assert sorted(card.health.value() for card in window2.cards.findChildren(FighterCard))[0] == 1
+    window2.show_session(_demo_engine(), None)
+    assert window2.fighters_model.item(0).health == 10
+    assert 1 not in [card.health.value() for card in window2.cards.findChildren(FighterCard)]

@@ -31,8 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fightdesk.engine.views import forward_of, status_line
-
 from . import settings
 from .document import FightDocument
 from .plain import message_box, plain_tip, warn
@@ -807,6 +805,8 @@ class MainWindow(QMainWindow):
         self.keep_fighter_action.setEnabled(bool(enc.order))
         has_stack = self.stack_model.rowCount() > 0
         self.stack_action.setEnabled(has_stack)
+        from fightdesk.engine.views import status_line
+
         state = ruleset.describe_state(enc)
         self._show_round_title(state, status_line(state, controls))
         self.cards.set_empty_hint("" if anyone else NO_FIGHTERS_HINT)
@@ -930,6 +930,7 @@ class MainWindow(QMainWindow):
         """The forward action's text and what it does, from the ruleset's round controls
         (engine/views.py ``forward_of``). Passing a turn is the separate Pass action."""
         from fightdesk.engine.ruleset import RoundControls
+        from fightdesk.engine.views import forward_of
 
         assert isinstance(controls, RoundControls)
         self._show_forward_button(forward_of(

@@ -199,6 +199,7 @@ class FightersModel(_ViewRowsModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._groups: dict[str, tuple[str, str]] = {}
+        self._from_picture = False
 
     def _fetch(self) -> list[tuple[Hashable, Any]]:
         assert self.engine is not None
@@ -213,7 +214,21 @@ class FightersModel(_ViewRowsModel):
         self._groups = groups
         self._keys = [card.fighter_id for card in cards]
         self._rows = list(cards)
+        self._from_picture = True
         self.endResetModel()
+
+    def set_engine(self, engine: Engine | None) -> None:
+        if engine is not None and self._from_picture:
+            # The live fight after its picture: the cards that look the same stay as they
+            # are (most or all of them), the rest change as on a click.
+            self._from_picture = False
+            self.engine = engine
+            pictured = self._groups
+            self.refresh()
+            if self._groups == pictured:
+                return
+        self._from_picture = False
+        super().set_engine(engine)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role in (GroupRole, GroupNameRole) and index.isValid() and 0 <= index.row() < len(self._keys):

@@ -19,7 +19,7 @@ from fightdesk.engine.model import Session
 from fightdesk.storage.autosave import RecoveryInfo
 from fightdesk.storage.sessions import demo_session
 from tests.storage.damaged import GHOST, campaign_text, nested, played_data, write
-from tests.test_app import _run_app_in_process
+from tests.test_app import STAGES_WITHOUT_PICTURE, _run_app_in_process
 
 from .conftest import ShownBox
 
@@ -135,7 +135,8 @@ def test_finding_4_an_unusable_data_folder_turns_autosave_and_the_library_off(
     else:
         data.mkdir(parents=True)
         os.chmod(data, 0o777)
-    window, times = _run_app_in_process([], monkeypatch, capsys)
+    # No autosave folder to read a picture from: the fight is shown once loaded.
+    window, times = _run_app_in_process([], monkeypatch, capsys, STAGES_WITHOUT_PICTURE)
     qtbot.addWidget(window)
     assert "settled" in times and window.document.engine is not None
     panel = window.library_panel
