@@ -1,0 +1,746 @@
+"""The summary's pages, laid out and painted by fightdesk: the PDF and paper printing.
+
+Qt's text document spent four fifths of a long fight's PDF on its tables (every cell
+laid out twice, its format copied dozens of times; issue 16, docs/benchmarks.md). Here
+the summary's blocks (``fightdesk.report.blocks``) are laid out once with the device's
+own font metrics: each cell's lines wrapped to its column (a word wider than its column
+is broken where it must, never cut), rows never split across pages unless a row is
+taller than a page, a table's heading row repeated at the top of each page it runs on,
+a heading kept with what follows it, the page number at the foot of each page. Then
+the pages are painted with ``QPainter`` on any paged device: a ``QPdfWriter`` for the
+PDF, a ``QPrinter`` for paper and the print preview, so paper and PDF show the same
+pages. Text is drawn as plain text, never read as markup.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPagedPaintDevice,
+    QPainter,
+    QPen,
+)
+
+from ..report.blocks import (
+    Block,
+    Chart,
+    Heading,
+    Line,
+    NumberedList,
+    Paragraph,
+    Style,
+    Table,
+    summary_blocks,
+)
+from ..report.render import column_blocks
+from ..report.summary import FightChart, FightSummary
+
+# The page: a 2 cm margin inside the device's page rectangle, the page number at the
+# foot, in the bottom margin.
+MARGIN_CM = 2.0
+BODY_FAMILIES = ["DejaVu Sans", "Helvetica", "Arial"]
+DICE_FAMILIES = ["DejaVu Sans Mono", "Courier New", "monospace"]
+HEADING_FILL = QColor(0xE6, 0xE6, 0xE6)
+
+# Fonts by index: the run styles first (their values), then the three heading levels.
+_H1, _H2, _H3 = 5, 6, 7
+_HEADING_FONT = {1: _H1, 2: _H2, 3: _H3}
+# Space above and below, in CSS pixels (a 96th of an inch), as the HTML's CSS has it.
+_HEADING_SPACE = {1: (0, 2), 2: (18, 6), 3: (10, 4)}
+_PARAGRAPH_SPACE = (2, 4)
+_META_SPACE = (2, 8)
+_LIST_SPACE = (0, 4)
+_TABLE_SPACE = (2, 6)
+_LIST_INDENT = 40
+_CELL_PAD_X, _CELL_PAD_Y = 5, 3
+# A column that keeps its text on one line (fighter names) takes at most this share of
+# the page before it wraps too.
+_NOWRAP_SHARE = 0.4
+
+
+def _font(families: list[str], points: float, bold: bool = False, italic: bool = False,
+          underline: bool = False) -> QFont:
+    font = QFont()
+    font.setFamilies(families)
+    font.setPointSizeF(points)
+    font.setBold(bold)
+    font.setItalic(italic)
+    font.setUnderline(underline)
+    return font
+
+
+def _fonts() -> list[QFont]:
+    mono = _font(DICE_FAMILIES, 8.5)
+    mono.setStyleHint(QFont.StyleHint.Monospace)
+    return [
+        _font(BODY_FAMILIES, 9.5),  # Style.PLAIN
+        _font(BODY_FAMILIES, 9.5, bold=True),  # Style.BOLD
+        _font(BODY_FAMILIES, 9.5, italic=True),  # Style.ITALIC
+        mono,  # Style.DICE
+        _font(BODY_FAMILIES, 9.5, bold=True, underline=True),  # Style.OUT
+        _font(BODY_FAMILIES, 16, bold=True),
+        _font(BODY_FAMILIES, 13, bold=True),
+        _font(BODY_FAMILIES, 10.5, bold=True),
+    ]
+
+
+# A piece of a line: where it starts (from the line's start), its text, its font.
+Piece = tuple[float, str, int]
+
+
+@dataclass(slots=True)
+class TextLine:
+    """One line as it stands on the page: its height, baseline and width, its pieces."""
+
+    height: float
+    ascent: float
+    width: float
+    pieces: list[Piece]
+
+
+class Measure:
+    """The device's fonts and their metrics; every width asked for is kept (a fight's
+    summary says the same names and words thousands of times)."""
+
+    def __init__(self, device: QPagedPaintDevice) -> None:
+        self.fonts = _fonts()
+        metrics = [QFontMetricsF(font, device) for font in self.fonts]
+        self._advance = [m.horizontalAdvance for m in metrics]
+        self.ascent = [m.ascent() for m in metrics]
+        self.height = [m.height() for m in metrics]
+        self._widths: list[dict[str, float]] = [{} for _ in self.fonts]
+
+    def width(self, font: int, text: str) -> float:
+        known = self._widths[font]
+        w = known.get(text)
+        if w is None:
+            w = known[text] = self._advance[font](text)
+        return w
+
+    def natural(self, line: Line) -> float:
+        """The width of a line written out without wrapping."""
+        total = 0.0
+        for text, font in line:
+            known = self._widths[font]
+            w = known.get(text)
+            if w is None:
+                w = known[text] = self._advance[font](text)
+            total += w
+        return total
+
+    def longest_word(self, line: Line) -> float:
+        return max((self.width(font, word) for text, font in line for word in text.split(" ")),
+                   default=0.0)
+
+    def wrap(self, line: Line, width: float) -> list[TextLine]:
+        """``line`` broken at spaces into lines no wider than ``width``; a word wider than
+        that alone is broken between letters (every letter stays on the page)."""
+        if not line:
+            return []
+        natural = self.natural(line)
+        if natural <= width:
+            pieces: list[Piece] = []
+            x = 0.0
+            for text, font in line:
+                pieces.append((x, text, font))
+                x += self.width(font, text)
+            fonts = {font for _, font in line}
+            return [TextLine(max(self.height[f] for f in fonts),
+                             max(self.ascent[f] for f in fonts), natural, pieces)]
+        if len(line) == 1:
+            text, font = line[0]
+            lines = self._wrap_one_font(text, font, width)
+        else:
+            words = _words(line)
+            lines = None if words is None else self._wrap_words(words, width)
+        return _Wrapper(self, width).lines(line) if lines is None else lines
+
+    def _wrap_one_font(self, text: str, font: int, width: float) -> list[TextLine] | None:
+        """The common case, quickly: text in one font whose every word fits (None if one
+        does not)."""
+        known = self._widths[font]
+        advance = self._advance[font]
+        space = self.width(font, " ")
+        words = text.split(" ")
+        found: list[tuple[str, float]] = []
+        start, x = 0, 0.0
+        for i, word in enumerate(words):
+            w = known.get(word)
+            if w is None:
+                w = known[word] = advance(word)
+            if i > start:
+                if x + space + w <= width:
+                    x += space + w
+                    continue
+                found.append((" ".join(words[start:i]), x))
+                start = i
+            if w > width:
+                return None
+            x = w
+        found.append((" ".join(words[start:]), x))
+        height, ascent = self.height[font], self.ascent[font]
+        return [TextLine(height, ascent, w, [(0.0, part, font)]) for part, w in found]
+
+    def _wrap_words(self, words: list[tuple[str, int]], width: float) -> list[TextLine] | None:
+        """Words in several fonts, quickly, if every word fits (None if one does not)."""
+        widths, advance = self._widths, self._advance
+        filled: list[tuple[list[tuple[str, int, float]], float]] = []
+        line: list[tuple[str, int, float]] = []
+        x = 0.0
+        for word, font in words:
+            known = widths[font]
+            w = known.get(word)
+            if w is None:
+                w = known[word] = advance[font](word)
+            if line:
+                space = self.width(font, " ")
+                if x + space + w <= width:
+                    line.append((word, font, w))
+                    x += space + w
+                    continue
+                filled.append((line, x))
+            if w > width:
+                return None
+            line = [(word, font, w)]
+            x = w
+        filled.append((line, x))
+        out = []
+        for line, total in filled:
+            pieces: list[Piece] = []
+            start, at, x = 0, 0.0, 0.0
+            for i, (_, font, w) in enumerate(line):
+                if i and font != line[i - 1][1]:
+                    pieces.append((at, " ".join(word for word, _, _ in line[start:i]),
+                                   line[start][1]))
+                    start, at = i, x
+                x += w + self.width(font, " ")
+            pieces.append((at, " ".join(word for word, _, _ in line[start:]), line[start][1]))
+            fonts = {font for _, font, _ in line}
+            out.append(TextLine(max(self.height[f] for f in fonts),
+                                max(self.ascent[f] for f in fonts), total, pieces))
+        return out
+
+
+def _words(line: Line) -> list[tuple[str, int]] | None:
+    """A line's words with their fonts, if its font changes only at spaces (None if a
+    word changes font inside)."""
+    out: list[tuple[str, int]] = []
+    for k, (text, font) in enumerate(line):
+        parts = text.split(" ")
+        if k:
+            before = line[k - 1][0]
+            if before.endswith(" "):
+                out.pop()  # the empty word after the space that ends the run before
+            elif text.startswith(" "):
+                parts = parts[1:]
+            else:
+                return None
+        out += [(part, font) for part in parts]
+    return out
+
+
+@dataclass(slots=True)
+class _Wrapper:
+    """Greedy line filling for one line of text too wide for its column."""
+
+    measure: Measure
+    width: float
+    done: list[TextLine] = field(default_factory=list)
+    pieces: list[list[object]] = field(default_factory=list)  # [x, text, font]
+    x: float = 0.0
+
+    def lines(self, line: Line) -> list[TextLine]:
+        # Words (which may change font inside, "**bold**,"), each with the spaces before it.
+        words: list[tuple[list[int], list[tuple[str, int]]]] = []
+        spaces: list[int] = []
+        parts: list[tuple[str, int]] = []
+        for text, font in line:
+            for k, part in enumerate(text.split(" ")):
+                if k:
+                    if parts:
+                        words.append((spaces, parts))
+                        spaces, parts = [], []
+                    spaces.append(font)
+                if part:
+                    parts.append((part, font))
+        if parts:
+            words.append((spaces, parts))
+        width = self.measure.width
+        for before, word in words:
+            word_w = sum(width(font, text) for text, font in word)
+            space_w = sum(width(font, " ") for font in before)
+            if self.pieces and self.x + space_w + word_w > self.width:
+                self._end_line()
+            if self.pieces:
+                for font in before:
+                    self._add(" ", font, width(font, " "))
+            if word_w <= self.width - self.x:
+                for text, font in word:
+                    self._add(text, font, width(font, text))
+            else:
+                self._break_word(word)
+        if self.pieces:
+            self._end_line()
+        return self.done
+
+    def _add(self, text: str, font: int, w: float) -> None:
+        last = self.pieces[-1] if self.pieces else None
+        if last is not None and last[2] == font:
+            last[1] = f"{last[1]}{text}"
+        else:
+            self.pieces.append([self.x, text, font])
+        self.x += w
+
+    def _break_word(self, word: list[tuple[str, int]]) -> None:
+        width = self.measure.width
+        for text, font in word:
+            for letter in text:
+                w = width(font, letter)
+                if self.pieces and self.x + w > self.width:
+                    self._end_line()
+                self._add(letter, font, w)
+
+    def _end_line(self) -> None:
+        pieces: list[Piece] = []
+        for x, text, font in self.pieces:
+            assert isinstance(x, float) and isinstance(text, str) and isinstance(font, int)
+            pieces.append((x, text.rstrip(" ") if len(pieces) == len(self.pieces) - 1 else text,
+                           font))
+        fonts = {p[2] for p in pieces}
+        self.done.append(TextLine(max(self.measure.height[f] for f in fonts),
+                                  max(self.measure.ascent[f] for f in fonts), self.x, pieces))
+        self.pieces = []
+        self.x = 0.0
+
+
+# --- what a page holds --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Page:
+    """What one page shows: the units placed on it (each with its top), and the rules of
+    its tables, in the device's units from the page's top left corner."""
+
+    placed: list[tuple[float, _Unit]] = field(default_factory=list)
+    rules: list[QLineF] = field(default_factory=list)
+
+    def texts(self) -> list[tuple[float, float, str, int]]:
+        """Every piece of text on the page: where its baseline starts, the text, its font."""
+        return [(x, top + y, text, font) for top, unit in self.placed
+                for x, y, text, font in unit.texts]
+
+
+@dataclass(slots=True)
+class _Columns:
+    """A table's columns on the page: where each starts, and where the last ends."""
+
+    xs: list[float]
+
+
+@dataclass(slots=True)
+class _Unit:
+    """Something placed on a page whole: a heading, a line, a table row, the chart.
+
+    ``texts`` and ``fills`` are relative to the unit's top; a table row keeps its laid
+    out cells (``cells``) so that a row taller than a page can be split between lines."""
+
+    height: float
+    space_above: float
+    space_below: float
+    keep_with_next: bool = False
+    texts: list[tuple[float, float, str, int]] = field(default_factory=list)
+    fills: list[tuple[float, float, float]] = field(default_factory=list)  # x, width, height
+    chart: FightChart | None = None
+    chart_size: tuple[int, int] = (0, 0)  # in CSS pixels
+    columns: _Columns | None = None
+    header: _Unit | None = None  # the heading row to repeat above this row on a new page
+    cells: list[list[TextLine]] | None = None
+    aligns_right: Sequence[bool] = ()
+    pad_y: float = 0.0
+
+
+class Layout:
+    """The summary laid out on ``device``'s pages."""
+
+    def __init__(self, device: QPagedPaintDevice) -> None:
+        self.measure = Measure(device)
+        dpi = device.logicalDpiY()
+        self.px = dpi / 96.0
+        self.pt = dpi / 72.0
+        self.margin = MARGIN_CM / 2.54 * dpi
+        self.page_width = device.width()
+        self.page_height = device.height()
+        self.left = self.margin
+        self.text_width = self.page_width - 2 * self.margin
+        self.top = self.margin
+        self.bottom = self.page_height - self.margin
+
+    # Blocks into units ----------------------------------------------------------------------
+
+    def units(self, blocks: Sequence[Block]) -> list[_Unit]:
+        out: list[_Unit] = []
+        for block in blocks:
+            if isinstance(block, Heading):
+                out += self._lines(((block.text, Style.PLAIN),), _HEADING_SPACE[block.level],
+                                   font=_HEADING_FONT[block.level], keep=True)
+            elif isinstance(block, Paragraph):
+                out += self._lines(block.runs, _META_SPACE if block.meta else _PARAGRAPH_SPACE)
+            elif isinstance(block, NumberedList):
+                out += self._list(block)
+            elif isinstance(block, Table):
+                for table in self._fitting(block):
+                    out += self._table(table)
+            elif isinstance(block, Chart):
+                out.append(self._chart(block))
+        return out
+
+    def _lines(self, runs: Line, space: tuple[int, int], font: int | None = None,
+               keep: bool = False, indent: float = 0.0) -> list[_Unit]:
+        if font is not None:
+            runs = tuple((text, font) for text, _ in runs)  # type: ignore[misc]
+        lines = self.measure.wrap(runs, self.text_width - indent) or [
+            TextLine(self.measure.height[Style.PLAIN], self.measure.ascent[Style.PLAIN], 0, [])]
+        units = []
+        for i, line in enumerate(lines):
+            units.append(_Unit(
+                line.height, space[0] * self.px if i == 0 else 0.0,
+                space[1] * self.px if i == len(lines) - 1 else 0.0, keep_with_next=keep,
+                texts=[(self.left + indent + x, line.ascent, text, f) for x, text, f in line.pieces]))
+        return units
+
+    def _list(self, block: NumberedList) -> list[_Unit]:
+        indent = _LIST_INDENT * self.px
+        units = []
+        for n, item in enumerate(block.items, 1):
+            first = n == 1
+            last = n == len(block.items)
+            lines = self._lines(((item, Style.PLAIN),),
+                                (_LIST_SPACE[0] if first else 0, _LIST_SPACE[1] if last else 0),
+                                indent=indent)
+            number = f"{n}."
+            gap = self.measure.width(Style.PLAIN, " ")
+            x = self.left + indent - gap - self.measure.width(Style.PLAIN, number)
+            lines[0].texts.insert(0, (x, lines[0].texts[0][1] if lines[0].texts else 0.0,
+                                      number, Style.PLAIN))
+            units += lines
+        return units
+
+    def _chart(self, block: Chart) -> _Unit:
+        from .chart import CHART_WIDTH, chart_height
+
+        size = (CHART_WIDTH, chart_height(block.chart))
+        return _Unit(size[1] * self.px, _PARAGRAPH_SPACE[0] * self.px,
+                     _PARAGRAPH_SPACE[1] * self.px, chart=block.chart, chart_size=size)
+
+    # Tables -----------------------------------------------------------------------------------
+
+    def _natural_widths(self, table: Table) -> list[float]:
+        """Each column's width with no line wrapped, its padding included."""
+        natural = self.measure.natural
+        pad = 2 * _CELL_PAD_X * self.px
+        widths = [self.measure.width(Style.BOLD, head) + pad for head in table.head]
+        for row in table.rows:
+            for c, cell in enumerate(row):
+                for line in cell:
+                    w = natural(line) + pad
+                    if w > widths[c]:
+                        widths[c] = w
+        return widths
+
+    def _fitting(self, table: Table) -> list[Table]:
+        """The health table in blocks of rounds, each as wide as the page allows, as even as
+        can be; any other table as it is."""
+        if not table.split_rounds or len(table.head) < 3:
+            return [table]
+        widths = self._natural_widths(table)
+        count = len(widths) - 1
+        if sum(widths) <= self.text_width:
+            return [table]
+
+        def fits(per_block: int) -> bool:
+            return all(widths[0] + sum(widths[i + 1] for i in columns) <= self.text_width
+                       for columns in column_blocks(count, per_block))
+
+        per_block = next((n for n in range(count - 1, 0, -1) if fits(n)), 1)
+        out = []
+        for columns in column_blocks(count, per_block):
+            keep = [0, *(i + 1 for i in columns)]
+            out.append(Table(tuple(table.head[i] for i in keep),
+                             tuple(table.numeric[i] for i in keep),
+                             tuple(tuple(row[i] for i in keep) for row in table.rows)))
+        return out
+
+    def _column_widths(self, table: Table) -> list[float]:
+        """The columns' widths, padding included: as written if the table fits the page,
+        else each column's narrowest (its longest word; a one-line column its text) and
+        the rest shared by how much more each would take. Given percentages span the page."""
+        room = self.text_width
+        pad = 2 * _CELL_PAD_X * self.px
+        columns = len(table.head)
+        nowrap_cap = room * _NOWRAP_SHARE
+        if table.widths is not None:
+            widths = [room * p / 100 for p in table.widths]
+            first = min(max((self.measure.natural(line) for row in table.rows
+                             for line in row[0]), default=0.0) + pad, nowrap_cap)
+            first = max(first, self.measure.width(Style.BOLD, table.head[0]) + pad)
+            if first > widths[0]:
+                rest = sum(widths[1:])
+                scale = (room - first) / rest
+                widths = [first] + [w * scale for w in widths[1:]]
+            return widths
+        natural = self._natural_widths(table)
+        if sum(natural) <= room:
+            return natural
+        least = []
+        for c in range(columns):
+            head = table.head[c]
+            if c == 0 or " " not in head:  # names and one-word headings on one line
+                least.append(min(natural[c], max(nowrap_cap if c == 0 else 0.0,
+                                                 self.measure.width(Style.BOLD, head) + pad)))
+                continue
+            word = max((self.measure.longest_word(line) for row in table.rows
+                        for line in row[c]), default=0.0)
+            word = max(word, self.measure.longest_word(((head, Style.BOLD),)))
+            least.append(min(word + pad, room / columns))
+        spare = room - sum(least)
+        if spare <= 0:
+            return [w * room / sum(least) for w in least]
+        more = [n - m for n, m in zip(natural, least, strict=True)]
+        total = sum(more) or 1.0
+        return [m + spare * d / total for m, d in zip(least, more, strict=True)]
+
+    def _table(self, table: Table) -> list[_Unit]:
+        widths = self._column_widths(table)
+        xs = [self.left]
+        for w in widths:
+            xs.append(xs[-1] + w)
+        columns = _Columns(xs)
+        pad_x, pad_y = _CELL_PAD_X * self.px, _CELL_PAD_Y * self.px
+        inner = [w - 2 * pad_x for w in widths]
+        wrap = self.measure.wrap
+        right = table.numeric
+        header = self._row(columns, [wrap(((h, Style.BOLD),), inner[c]) if h else []
+                                     for c, h in enumerate(table.head)], right, pad_y)
+        header.fills.append((xs[0], xs[-1] - xs[0], header.height))
+        header.keep_with_next = True
+        header.space_above = _TABLE_SPACE[0] * self.px
+        units = [header]
+        for row in table.rows:
+            cells = [[line for hard in cell for line in wrap(hard, inner[c])]
+                     for c, cell in enumerate(row)]
+            unit = self._row(columns, cells, right, pad_y)
+            unit.header = header
+            units.append(unit)
+        units[-1].space_below = _TABLE_SPACE[1] * self.px
+        return units
+
+    def _row(self, columns: _Columns, cells: list[list[TextLine]], right: Sequence[bool],
+             pad_y: float) -> _Unit:
+        pad_x = _CELL_PAD_X * self.px
+        xs = columns.xs
+        texts: list[tuple[float, float, str, int]] = []
+        tallest = self.measure.height[Style.PLAIN]
+        for c, lines in enumerate(cells):
+            y = pad_y
+            left = xs[c] + pad_x
+            room = xs[c + 1] - xs[c] - 2 * pad_x
+            for line in lines:
+                x = left + (room - line.width if right[c] else 0.0)
+                for dx, text, font in line.pieces:
+                    texts.append((x + dx, y + line.ascent, text, font))
+                y += line.height
+            tallest = max(tallest, y - pad_y)
+        return _Unit(tallest + 2 * pad_y, 0.0, 0.0, texts=texts, columns=columns, cells=cells,
+                     aligns_right=right, pad_y=pad_y)
+
+    def _split_row(self, unit: _Unit, room: float) -> tuple[_Unit, _Unit] | None:
+        """A row taller than a page: the lines that fit in ``room``, and the rest."""
+        assert unit.cells is not None and unit.columns is not None
+        first: list[list[TextLine]] = []
+        rest: list[list[TextLine]] = []
+        for lines in unit.cells:
+            used, k = 2 * unit.pad_y, 0
+            while k < len(lines) and used + lines[k].height <= room:
+                used += lines[k].height
+                k += 1
+            first.append(lines[:k])
+            rest.append(lines[k:])
+        if not any(first):
+            return None
+        head = self._row(unit.columns, first, unit.aligns_right, unit.pad_y)
+        tail = self._row(unit.columns, rest, unit.aligns_right, unit.pad_y)
+        head.space_above, tail.space_below = unit.space_above, unit.space_below
+        head.header = tail.header = unit.header
+        return head, tail
+
+    # Units onto pages ---------------------------------------------------------------------------
+
+    def pages(self, units: list[_Unit]) -> list[Page]:
+        return _Paginator(self).run(units)
+
+
+class _Paginator:
+    """Places units one under the other, page after page."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.pages: list[Page] = [Page()]
+        self.y = layout.top  # where the next unit may start
+        self.below = 0.0  # the space the last unit wants below it
+        self.band: tuple[_Columns, float, float] | None = None  # table rules to draw
+        self.rule_width = layout.px
+
+    def gap(self, unit: _Unit) -> float:
+        return 0.0 if self.y == self.layout.top else max(self.below, unit.space_above)
+
+    def run(self, units: list[_Unit]) -> list[Page]:
+        layout = self.layout
+        full = layout.bottom - layout.top
+        i = 0
+        while i < len(units):
+            unit = units[i]
+            need = self.gap(unit) + unit.height
+            # A heading (or a table's heading row) stays with what follows it.
+            j = i
+            while units[j].keep_with_next and j + 1 < len(units):
+                j += 1
+                need += max(units[j - 1].space_below, units[j].space_above) + units[j].height
+            if j > i and need > full:
+                need = self.gap(unit) + unit.height
+            if self.y + need > layout.bottom and self.y > layout.top:
+                self.new_page(unit)
+            if self.y + unit.height > layout.bottom and unit.cells is not None:
+                parts = layout._split_row(unit, layout.bottom - self.y)
+                if parts is None and self.y > layout.top:
+                    self.new_page(unit)
+                    parts = layout._split_row(unit, layout.bottom - self.y)
+                if parts is not None:
+                    self.place(parts[0])
+                    units[i] = parts[1]
+                    self.new_page(parts[1])
+                    continue
+            self.place(unit)
+            i += 1
+        self.close_band()
+        return self.pages
+
+    def new_page(self, unit: _Unit) -> None:
+        self.close_band()
+        self.pages.append(Page())
+        self.y = self.layout.top
+        self.below = 0.0
+        if unit.header is not None:
+            self.place(unit.header)
+
+    def place(self, unit: _Unit) -> None:
+        page = self.pages[-1]
+        top = self.y + self.gap(unit)
+        page.placed.append((top, unit))
+        bottom = top + unit.height
+        if unit.columns is not None:
+            xs = unit.columns.xs
+            if self.band is not None and self.band[0] is unit.columns and self.band[2] == top:
+                self.band = (unit.columns, self.band[1], bottom)
+            else:
+                self.close_band()
+                self.band = (unit.columns, top, bottom)
+                page.rules.append(QLineF(xs[0], top, xs[-1], top))
+            page.rules.append(QLineF(xs[0], bottom, xs[-1], bottom))
+        else:
+            self.close_band()
+        self.y = bottom
+        self.below = unit.space_below
+
+    def close_band(self) -> None:
+        if self.band is None:
+            return
+        columns, top, bottom = self.band
+        self.pages[-1].rules += [QLineF(x, top, x, bottom) for x in columns.xs]
+        self.band = None
+
+
+# --- painting ------------------------------------------------------------------------------
+
+
+def lay_out(summary: FightSummary, device: QPagedPaintDevice) -> tuple[Layout, list[Page]]:
+    """The summary's pages on ``device`` (its page size and resolution), not yet painted."""
+    layout = Layout(device)
+    return layout, layout.pages(layout.units(summary_blocks(summary)))
+
+
+def paint_pages(layout: Layout, pages: Sequence[Page], device: QPagedPaintDevice,
+                first: int = 1, last: int = 0) -> int:
+    """Paint ``pages`` (from page ``first`` to ``last``, 0: to the end) on ``device``, each
+    with its number at its foot; returns how many were painted."""
+    chosen = range(max(first, 1) - 1, min(last or len(pages), len(pages)))
+    painter = QPainter(device)
+    if not painter.isActive():
+        raise OSError("the page could not be opened for painting")
+    fonts = layout.measure.fonts
+    number_font = Style.PLAIN
+    number_y = layout.bottom + layout.measure.ascent[number_font] + 5 * layout.pt
+    right = layout.page_width - layout.margin
+    text_pen = QPen(Qt.GlobalColor.black)
+    rule_pen = QPen(Qt.GlobalColor.black, layout.px)
+    rule_pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+    try:
+        for n, index in enumerate(chosen):
+            if n and not device.newPage():
+                raise OSError("a new page could not be started")
+            current = -1
+            painter.setPen(text_pen)
+            for top, unit in pages[index].placed:
+                for x, w, h in unit.fills:
+                    painter.fillRect(QRectF(x, top, w, h), HEADING_FILL)
+                if unit.chart is not None:
+                    _paint_chart(painter, unit.chart, unit.chart_size, layout.left, top, layout.px)
+                    current = -1
+                for x, y, text, font in unit.texts:
+                    if font != current:
+                        painter.setFont(fonts[font])
+                        current = font
+                    painter.drawText(QPointF(x, top + y), text)
+            painter.setFont(fonts[number_font])
+            number = str(index + 1)
+            painter.drawText(QPointF(right - layout.measure.width(number_font, number),
+                                     number_y), number)
+            painter.setPen(rule_pen)
+            painter.drawLines(pages[index].rules)
+    finally:
+        painter.end()
+    return len(chosen)
+
+
+def _paint_chart(painter: QPainter, chart: FightChart, size: tuple[int, int], left: float,
+                 top: float, px: float) -> None:
+    """The chart drawn on the page itself (lines and text, sharp at any size)."""
+    from .chart import paint_chart
+
+    painter.save()
+    painter.translate(left, top)
+    painter.scale(px, px)
+    paint_chart(painter, chart, *size)
+    painter.restore()
+
+
+def paint_summary(summary: FightSummary, device: QPagedPaintDevice, first: int = 1,
+                  last: int = 0) -> int:
+    """Lay the summary out on ``device``'s pages and paint them (``first`` to ``last``,
+    0: all); returns the number of pages painted."""
+    # The layout makes tens of thousands of small objects, none of them garbage; the
+    # cyclic collector would walk them all again and again (as a long fight's load would).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        layout, pages = lay_out(summary, device)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return paint_pages(layout, pages, device, first, last)
