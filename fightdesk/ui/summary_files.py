@@ -48,7 +48,6 @@ PAPER_SIZES: dict[Paper, QPageSize.PageSizeId] = {
     "a4": QPageSize.PageSizeId.A4,
     "letter": QPageSize.PageSizeId.Letter,
 }
-CHART_RESOURCE = "fightdesk-chart.png"
 # The PDF's resolution: a printer's high resolution, what QPrinter gives a PDF.
 PDF_DPI = 1200
 # The HTML page's margin (2 cm, as the PDF's), inside the page's own 2 mm margin; paper

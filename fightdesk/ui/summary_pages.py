@@ -261,15 +261,15 @@ class _Wrapper:
         words: list[tuple[list[int], list[tuple[str, int]]]] = []
         spaces: list[int] = []
         parts: list[tuple[str, int]] = []
-        for text, font in line:
+        for text, style in line:
             for k, part in enumerate(text.split(" ")):
                 if k:
                     if parts:
                         words.append((spaces, parts))
                         spaces, parts = [], []
-                    spaces.append(font)
+                    spaces.append(style)
                 if part:
-                    parts.append((part, font))
+                    parts.append((part, style))
         if parts:
             words.append((spaces, parts))
         width = self.measure.width

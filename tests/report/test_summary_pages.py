@@ -1,0 +1,124 @@
+"""The summary's own page layout (PDF and paper): page breaks, the heading row again at
+the top of a table's next page, wrapped cells that never leave their column, headings
+kept with what follows, text painted as plain text."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
+
+from fightdesk.report.blocks import Heading, Paragraph, Style, Table
+from fightdesk.ui.summary_files import PAGE_MARGINS_MM, PDF_DPI
+from fightdesk.ui.summary_pages import Layout, Page, paint_pages
+
+
+def a4_writer(buffer: QBuffer | None = None) -> QPdfWriter:
+    writer = QPdfWriter(buffer or QBuffer())
+    writer.setResolution(PDF_DPI)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
+                                     QPageLayout.Orientation.Portrait, PAGE_MARGINS_MM,
+                                     QPageLayout.Unit.Millimeter))
+    return writer
+
+
+def cell(text: str, style: Style = Style.PLAIN) -> tuple[tuple[tuple[str, Style], ...], ...]:
+    return (((text, style),),)
+
+
+def long_table(rows: int) -> Table:
+    return Table(("Fighter", "Health", "What happened"), (False, True, False),
+                 tuple((cell(f"Fighter {n}"), cell(str(n)),
+                        cell(f"Fighter {n} swings at the thug by the crates and misses "
+                             "by a hair, then steps back into the lamplight"))
+                       for n in range(rows)))
+
+
+def lines_of(page: Page) -> list[str]:
+    return [text for _, _, text, _ in page.texts()]
+
+
+def test_a_long_table_runs_on_with_its_heading_row_and_no_row_split(qapp: object) -> None:
+    layout = Layout(a4_writer())
+    pages = layout.pages(layout.units([Heading(2, "Round 1"), long_table(120)]))
+    assert len(pages) >= 3
+    heading_row = pages[0].placed[1][1]
+    assert [text for _, _, text, _ in heading_row.texts] == ["Fighter", "Health", "What happened"]
+    seen = []
+    for page in pages:
+        texts = lines_of(page)
+        if page is not pages[0]:
+            assert page.placed[0][1] is heading_row  # the heading row again, at the top
+            assert page.placed[0][0] == layout.top
+        seen += [int(t.split()[1]) for t in texts if t.startswith("Fighter ") and
+                 len(t.split()) == 2]
+        # Every row stands whole on its page, inside the margins.
+        for top, unit in page.placed:
+            assert layout.top <= top and top + unit.height <= layout.bottom + 0.01
+    assert seen == list(range(120))  # each row once, in order
+
+
+def test_a_word_wider_than_its_column_is_wrapped_inside_it(qapp: object) -> None:
+    word = "Krrrrraaaaaaaaaaaaaaaaaaaaagh" * 8  # no space to break at
+    table = Table(("Fighter", "Shout"), (False, False),
+                  ((cell("Dock Thug 1"), cell(f"{word} and then {word}")),),
+                  widths=(30, 70))
+    layout = Layout(a4_writer())
+    pages = layout.pages(layout.units([table]))
+    assert len(pages) == 1
+    row = pages[0].placed[-1][1]
+    xs = row.columns.xs if row.columns else []
+    shout = [(x, text) for x, _, text, font in row.texts if x >= xs[1]]
+    assert len(shout) > 2  # broken over several lines
+    for x, text in shout:
+        assert x + layout.measure.width(Style.PLAIN, text) <= xs[2] + 0.01
+    assert "".join(text for _, text in shout).replace(" ", "") == f"{word}andthen{word}"
+
+
+def test_a_row_taller_than_a_page_goes_on_over_the_next(qapp: object) -> None:
+    lines = tuple(((f"line {n}", Style.PLAIN),) for n in range(200))
+    table = Table(("When", "What happened"), (False, False), ((cell("phase 1"), lines),))
+    layout = Layout(a4_writer())
+    pages = layout.pages(layout.units([table]))
+    assert len(pages) >= 3
+    said = [t for page in pages for t in lines_of(page) if t.startswith("line ")]
+    assert said == [f"line {n}" for n in range(200)]
+    for page in pages:
+        for top, unit in page.placed:
+            assert top + unit.height <= layout.bottom + 0.01
+
+
+def test_a_heading_is_never_last_on_its_page(qapp: object) -> None:
+    layout = Layout(a4_writer())
+    filler = [Paragraph(((f"Line {n}", Style.PLAIN),)) for n in range(300)]
+    moved = 0
+    for cut in range(30, 110):  # the heading lands at every place near the page's foot
+        pages = layout.pages(layout.units([*filler[:cut], Heading(3, "Actions and reactions"),
+                                           long_table(3)]))
+        moved += pages[-1].placed[0][1].texts[0][2] == "Actions and reactions"
+        for page in pages:
+            last = page.placed[-1][1]
+            assert last.texts[0][2] != "Actions and reactions", cut
+            assert not last.fills, cut  # nor a table's heading row alone
+    assert moved >= 3  # taken over to the next page with its table, where it would be alone
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_text_from_the_file_is_painted_as_it_is(qapp: object, tmp_path: Path) -> None:
+    name = "<b>Thug</b> & <i>Co</i> &amp; [link](x)"
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = a4_writer(buffer)
+    layout = Layout(writer)
+    pages = layout.pages(layout.units([Heading(2, name), long_table(1)]))
+    paint_pages(layout, pages, writer)
+    del writer
+    (tmp_path / "p.pdf").write_bytes(bytes(data.data()))
+    text = subprocess.run(["pdftotext", str(tmp_path / "p.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert name in text
