@@ -68,13 +68,27 @@ def prepare_printer(printer: QPrinter, summary: FightSummary, paper: Paper | Non
     printer.setPageMargins(PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter)
 
 
+def printed_pages(printer: QPrinter, count: int) -> list[int]:
+    """Which of ``count`` pages to paint, in what order, as the print dialog asked: its page
+    range, last page first, and the copies a printer that cannot make them needs painted
+    (collated: the whole range again; else each page again)."""
+    first = max(printer.fromPage(), 1)
+    last = min(printer.toPage() or count, count)
+    pages = list(range(first - 1, last))
+    if printer.pageOrder() == QPrinter.PageOrder.LastPageFirst:
+        pages.reverse()
+    copies = 1 if printer.supportsMultipleCopies() else max(printer.copyCount(), 1)
+    if printer.collateCopies():
+        return pages * copies
+    return [page for page in pages for _ in range(copies)]
+
+
 def print_summary(summary: FightSummary, printer: QPrinter) -> None:
     """Lay the summary out on the printer's pages (page size from the printer) and paint
-    them: the pages of the PDF, through the same painter. A page range chosen in the
-    print dialog is honoured."""
+    them: the pages of the PDF, through the same painter."""
     from .summary_pages import paint_summary
 
-    paint_summary(summary, printer, printer.fromPage(), printer.toPage())
+    paint_summary(summary, printer, lambda count: printed_pages(printer, count))
 
 
 def suggested_name(summary: FightSummary, fmt: Format) -> str:

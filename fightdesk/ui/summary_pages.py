@@ -15,7 +15,7 @@ pages. Text is drawn as plain text, never read as markup.
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -676,10 +676,11 @@ def lay_out(summary: FightSummary, device: QPagedPaintDevice) -> tuple[Layout, l
 
 
 def paint_pages(layout: Layout, pages: Sequence[Page], device: QPagedPaintDevice,
-                first: int = 1, last: int = 0) -> int:
-    """Paint ``pages`` (from page ``first`` to ``last``, 0: to the end) on ``device``, each
-    with its number at its foot; returns how many were painted."""
-    chosen = range(max(first, 1) - 1, min(last or len(pages), len(pages)))
+                chosen: Sequence[int] | None = None) -> int:
+    """Paint ``pages`` on ``device``, each with its number at its foot: all of them, or
+    those whose indices ``chosen`` lists, in its order; returns how many were painted."""
+    if chosen is None:
+        chosen = range(len(pages))
     painter = QPainter(device)
     if not painter.isActive():
         raise OSError("the page could not be opened for painting")
@@ -730,10 +731,11 @@ def _paint_chart(painter: QPainter, chart: FightChart, size: tuple[int, int], le
     painter.restore()
 
 
-def paint_summary(summary: FightSummary, device: QPagedPaintDevice, first: int = 1,
-                  last: int = 0) -> int:
-    """Lay the summary out on ``device``'s pages and paint them (``first`` to ``last``,
-    0: all); returns the number of pages painted."""
+def paint_summary(summary: FightSummary, device: QPagedPaintDevice,
+                  choose: Callable[[int], Sequence[int]] | None = None) -> int:
+    """Lay the summary out on ``device``'s pages and paint them: all, or the indices
+    ``choose`` picks given the number of pages (a printer's range, copies and order);
+    returns the number of pages painted."""
     # The layout makes tens of thousands of small objects, none of them garbage; the
     # cyclic collector would walk them all again and again (as a long fight's load would).
     was_enabled = gc.isenabled()
@@ -743,4 +745,4 @@ def paint_summary(summary: FightSummary, device: QPagedPaintDevice, first: int =
     finally:
         if was_enabled:
             gc.enable()
-    return paint_pages(layout, pages, device, first, last)
+    return paint_pages(layout, pages, device, None if choose is None else choose(len(pages)))

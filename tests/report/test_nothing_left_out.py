@@ -138,7 +138,8 @@ def page_images(pdf: Path) -> list[bytes]:
     return [p.read_bytes() for p in sorted(folder.iterdir())]
 
 
-def printed(summary: FightSummary, target: Path, pages: tuple[int, int] | None = None) -> Path:
+def printed(summary: FightSummary, target: Path, pages: tuple[int, int] | None = None,
+            copies: int = 1, collate: bool = True) -> Path:
     """File > Print's painting, on a printer that prints to a file, set up for Letter."""
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
@@ -147,6 +148,8 @@ def printed(summary: FightSummary, target: Path, pages: tuple[int, int] | None =
     prepare_printer(printer, summary, "letter")
     if pages is not None:
         printer.setFromTo(*pages)
+    printer.setCopyCount(copies)
+    printer.setCollateCopies(collate)
     print_summary(summary, printer)
     del printer
     return target
@@ -157,10 +160,13 @@ def test_paper_printing_gives_the_pdf_pages(qapp: object, whole: FightSummary,
                                            tmp_path: Path) -> None:
     """File > Print paints the PDF's pages through the same painter: a printer set up for
     Letter gets the pages of the Letter PDF; a page range chosen in the print dialog, those
-    pages only."""
+    pages only, and as many copies as asked (a file cannot make them itself)."""
     ours = tmp_path / "ours.pdf"
     write_pdf(whole, ours, "letter")
     pdf = page_images(ours)
     assert len(pdf) >= 3
     assert page_images(printed(whole, tmp_path / "printed.pdf")) == pdf
     assert page_images(printed(whole, tmp_path / "some.pdf", (2, 3))) == pdf[1:3]
+    assert page_images(printed(whole, tmp_path / "two.pdf", (2, 3), 2)) == pdf[1:3] * 2
+    assert (page_images(printed(whole, tmp_path / "each.pdf", (2, 3), 2, collate=False))
+            == [pdf[1], pdf[1], pdf[2], pdf[2]])
