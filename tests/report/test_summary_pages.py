@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
@@ -24,6 +27,11 @@ def a4_writer(buffer: QBuffer | None = None) -> QPdfWriter:
                                      QPageLayout.Orientation.Portrait, PAGE_MARGINS_MM,
                                      QPageLayout.Unit.Millimeter))
     return writer
+
+
+@pytest.fixture(scope="module")
+def a4(qapp: object) -> Layout:
+    return Layout(a4_writer())
 
 
 def cell(text: str, style: Style = Style.PLAIN) -> tuple[tuple[tuple[str, Style], ...], ...]:
@@ -122,3 +130,43 @@ def test_text_from_the_file_is_painted_as_it_is(qapp: object, tmp_path: Path) ->
     text = subprocess.run(["pdftotext", str(tmp_path / "p.pdf"), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert name in text
+
+
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzWM0123456789()→–", min_size=1, max_size=60)
+runs = st.tuples(st.lists(words, min_size=1, max_size=8).map(" ".join),
+                 st.sampled_from(list(Style)))
+cells = st.lists(st.lists(runs, min_size=1, max_size=2).map(tuple), max_size=2).map(tuple)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), columns=st.integers(1, 6), rows=st.integers(1, 8),
+       spread=st.booleans())
+def test_any_table_stays_in_its_columns_and_keeps_every_letter(
+        a4: Layout, data: st.DataObject, columns: int, rows: int, spread: bool) -> None:
+    """Whatever the cells hold (words longer than a column, several fonts in a line), every
+    piece of text stands inside its column and on its page, and every letter is there
+    (the heading row's again on each page the table runs on to)."""
+    head = tuple(data.draw(st.lists(words, min_size=columns, max_size=columns)))
+    numeric = tuple(data.draw(st.lists(st.booleans(), min_size=columns, max_size=columns)))
+    body = tuple(tuple(data.draw(st.lists(cells, min_size=columns, max_size=columns)))
+                 for _ in range(rows))
+    widths = tuple([100 // columns] * columns) if spread else None
+    table = Table(head, numeric, body, widths=widths)
+    layout = a4
+    pages = layout.pages(layout.units([table]))
+    written: Counter[str] = Counter()
+    for page in pages:
+        for top, unit in page.placed:
+            assert top + unit.height <= layout.bottom + 0.01 or unit.height > layout.bottom
+            assert unit.columns is not None
+            xs = unit.columns.xs
+            assert xs[-1] <= layout.left + layout.text_width + 0.01
+            for x, _, text, font in unit.texts:
+                column = max(c for c in range(columns) if xs[c] <= x + 0.01)
+                assert x + layout.measure.width(font, text) <= xs[column + 1] + 0.01, text
+                written.update(text.replace(" ", ""))
+    expected = Counter("".join(text for row in body for cell in row for line in cell
+                               for text, _ in line).replace(" ", ""))
+    for _ in pages:
+        expected.update("".join(head).replace(" ", ""))
+    assert written == expected
