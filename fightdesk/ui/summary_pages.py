@@ -359,6 +359,7 @@ class _Unit:
     fills: list[tuple[float, float, float]] = field(default_factory=list)  # x, width, height
     chart: FightChart | None = None
     chart_size: tuple[int, int] = (0, 0)  # in CSS pixels
+    chart_scale: float = 1.0  # device units a CSS pixel
     columns: _Columns | None = None
     header: _Unit | None = None  # the heading row to repeat above this row on a new page
     cells: list[list[TextLine]] | None = None
@@ -436,8 +437,11 @@ class Layout:
         from .chart import CHART_WIDTH, chart_height
 
         size = (CHART_WIDTH, chart_height(block.chart))
-        return _Unit(size[1] * self.px, _PARAGRAPH_SPACE[0] * self.px,
-                     _PARAGRAPH_SPACE[1] * self.px, chart=block.chart, chart_size=size)
+        # At its size in the HTML, or smaller where the page is (many fighters' legend).
+        scale = min(self.px, self.text_width / size[0], (self.bottom - self.top) / size[1])
+        return _Unit(size[1] * scale, _PARAGRAPH_SPACE[0] * self.px,
+                     _PARAGRAPH_SPACE[1] * self.px, chart=block.chart, chart_size=size,
+                     chart_scale=scale)
 
     # Tables -----------------------------------------------------------------------------------
 
@@ -701,7 +705,8 @@ def paint_pages(layout: Layout, pages: Sequence[Page], device: QPagedPaintDevice
                 for x, w, h in unit.fills:
                     painter.fillRect(QRectF(x, top, w, h), HEADING_FILL)
                 if unit.chart is not None:
-                    _paint_chart(painter, unit.chart, unit.chart_size, layout.left, top, layout.px)
+                    _paint_chart(painter, unit.chart, unit.chart_size, layout.left, top,
+                                 unit.chart_scale)
                     current = -1
                 for x, y, text, font in unit.texts:
                     if font != current:
@@ -720,13 +725,13 @@ def paint_pages(layout: Layout, pages: Sequence[Page], device: QPagedPaintDevice
 
 
 def _paint_chart(painter: QPainter, chart: FightChart, size: tuple[int, int], left: float,
-                 top: float, px: float) -> None:
+                 top: float, scale: float) -> None:
     """The chart drawn on the page itself (lines and text, sharp at any size)."""
     from .chart import paint_chart
 
     painter.save()
     painter.translate(left, top)
-    painter.scale(px, px)
+    painter.scale(scale, scale)
     paint_chart(painter, chart, *size)
     painter.restore()
 

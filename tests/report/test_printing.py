@@ -9,18 +9,25 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QBuffer
-from PySide6.QtGui import QImage, QPdfWriter
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewWidget
 from PySide6.QtWidgets import QDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.model import Session
 from fightdesk.report import summarize
+from fightdesk.report.blocks import Chart
 from fightdesk.report.summary import FightChart, FightSummary, Series
 from fightdesk.ui.chart import CHART_HEIGHT, CHART_WIDTH, SCALE, render_chart, save_chart
 from fightdesk.ui.printing import SummaryPrinting, SummaryScopeDialog
-from fightdesk.ui.summary_files import Paper, export_summary, summary_html, write_pdf
-from fightdesk.ui.summary_pages import lay_out
+from fightdesk.ui.summary_files import (
+    PAGE_MARGINS_MM,
+    Paper,
+    export_summary,
+    summary_html,
+    write_pdf,
+)
+from fightdesk.ui.summary_pages import Layout, lay_out
 
 from .scripted import Script, two_round_fight
 
@@ -82,6 +89,9 @@ def test_the_pages_draw_the_chart_for_more_than_one_round(qapp: object,
     """The fight's pages carry the chart (drawn as lines and text, at its size in the
     HTML); one round's have none."""
     writer = QPdfWriter(QBuffer())
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
+                                     QPageLayout.Orientation.Portrait, PAGE_MARGINS_MM,
+                                     QPageLayout.Unit.Millimeter))
     layout, pages = lay_out(whole, writer)
     charts = [unit for page in pages for _, unit in page.placed if unit.chart is not None]
     assert len(charts) == 1 and charts[0].chart == whole.chart
@@ -89,6 +99,17 @@ def test_the_pages_draw_the_chart_for_more_than_one_round(qapp: object,
     assert charts[0].height == CHART_HEIGHT * layout.px
     _, pages = lay_out(summarize(two_round_fight(), [1]), writer)
     assert not [unit for page in pages for _, unit in page.placed if unit.chart is not None]
+
+
+def test_a_chart_taller_than_the_page_is_drawn_smaller(qapp: object) -> None:
+    """200 fighters' legend makes the chart taller than a page: it is scaled to fit."""
+    series = tuple(Series(f"f{i}", f"Fighter {i}", "enemy", (4, 3), 4, (0, 1))
+                   for i in range(200))
+    layout = Layout(QPdfWriter(QBuffer()))
+    unit = layout.units([Chart(FightChart(("start", "R1"), "EP", series))])[0]
+    assert unit.chart_size[1] * layout.px > layout.bottom - layout.top
+    assert unit.height == pytest.approx(layout.bottom - layout.top)
+    assert unit.chart_size[0] * unit.chart_scale <= layout.text_width
 
 
 def test_only_the_html_file_carries_what_a_browser_needs(whole: FightSummary) -> None:
