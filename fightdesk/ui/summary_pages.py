@@ -247,17 +247,28 @@ def _words(line: Line) -> list[tuple[str, int]] | None:
 
 
 @dataclass(slots=True)
+class _Growing:
+    """A piece of the line being filled: where it starts, its text so far, its font."""
+
+    x: float
+    text: str
+    font: int
+
+
+@dataclass(slots=True)
 class _Wrapper:
-    """Greedy line filling for one line of text too wide for its column."""
+    """Greedy line filling for one line of text too wide for its column, whatever it
+    holds: words that change font inside, words wider than the column."""
 
     measure: Measure
     width: float
     done: list[TextLine] = field(default_factory=list)
-    pieces: list[list[object]] = field(default_factory=list)  # [x, text, font]
+    pieces: list[_Growing] = field(default_factory=list)
     x: float = 0.0
 
     def lines(self, line: Line) -> list[TextLine]:
-        # Words (which may change font inside, "**bold**,"), each with the spaces before it.
+        # Words (a bold word and the plain comma after it are one), each with the spaces
+        # before it.
         words: list[tuple[list[int], list[tuple[str, int]]]] = []
         spaces: list[int] = []
         parts: list[tuple[str, int]] = []
@@ -291,11 +302,10 @@ class _Wrapper:
         return self.done
 
     def _add(self, text: str, font: int, w: float) -> None:
-        last = self.pieces[-1] if self.pieces else None
-        if last is not None and last[2] == font:
-            last[1] = f"{last[1]}{text}"
+        if self.pieces and self.pieces[-1].font == font:
+            self.pieces[-1].text += text
         else:
-            self.pieces.append([self.x, text, font])
+            self.pieces.append(_Growing(self.x, text, font))
         self.x += w
 
     def _break_word(self, word: list[tuple[str, int]]) -> None:
@@ -308,12 +318,8 @@ class _Wrapper:
                 self._add(letter, font, w)
 
     def _end_line(self) -> None:
-        pieces: list[Piece] = []
-        for x, text, font in self.pieces:
-            assert isinstance(x, float) and isinstance(text, str) and isinstance(font, int)
-            pieces.append((x, text.rstrip(" ") if len(pieces) == len(self.pieces) - 1 else text,
-                           font))
-        fonts = {p[2] for p in pieces}
+        pieces: list[Piece] = [(p.x, p.text, p.font) for p in self.pieces]
+        fonts = {p.font for p in self.pieces}
         self.done.append(TextLine(max(self.measure.height[f] for f in fonts),
                                   max(self.measure.ascent[f] for f in fonts), self.x, pieces))
         self.pieces = []
@@ -502,17 +508,19 @@ class Layout:
         natural = self._natural_widths(table)
         if sum(natural) <= room:
             return natural
+        share = room / columns
         least = []
         for c in range(columns):
-            head = table.head[c]
-            if c == 0 or " " not in head:  # names and one-word headings on one line
-                least.append(min(natural[c], max(nowrap_cap if c == 0 else 0.0,
-                                                 self.measure.width(Style.BOLD, head) + pad)))
+            if c == 0:  # fighter names on one line, unless they would take the page
+                least.append(min(natural[0], max(nowrap_cap, share)))
                 continue
+            head = table.head[c]
             word = max((self.measure.longest_word(line) for row in table.rows
                         for line in row[c]), default=0.0)
-            word = max(word, self.measure.longest_word(((head, Style.BOLD),)))
-            least.append(min(word + pad, room / columns))
+            # A one-word heading on one line, as far as the column's share allows.
+            head_w = (self.measure.width(Style.BOLD, head) if " " not in head
+                      else self.measure.longest_word(((head, Style.BOLD),)))
+            least.append(min(max(word, head_w) + pad, share))
         spare = room - sum(least)
         if spare <= 0:
             return [w * room / sum(least) for w in least]
