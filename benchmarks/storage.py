@@ -302,11 +302,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
     parser.add_argument("--json", action="store_true",
                         help="print the figures as JSON rows at the end (run_all.py)")
+    parser.add_argument("--summaries", action="store_true",
+                        help="only the real fight's file size and its summaries against check")
     args = parser.parse_args(argv)
     fighters, events, library, repeat = (40, 1_000, 300, 3) if args.quick else (200, 10_000, 2_000, 15)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="fightdesk-bench-") as tmp:
         folder = Path(tmp)
+        if args.summaries:
+            rows = bench_real_fight(folder, 1_000, max(3, repeat // 3))
+            if args.json:
+                print_json(rows)
+            return 0
         figures = {}
         # The library first, while the heap is small (as when the app opens a campaign).
         figures.update(bench_library(folder, library, repeat))
