@@ -70,13 +70,23 @@ class Chart:
 Block = Heading | Paragraph | NumberedList | Table | Chart
 
 
+# Line breaks and tabs in text from the file (a GM's note) read as spaces, as in the HTML:
+# the page painter draws a line's text as it is, where a newline would join two words.
+_SPACES = str.maketrans({c: " " for c in "\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029"})
+
+
+def _p(text: str) -> str:
+    return text.translate(_SPACES)
+
+
 def _text(text: str) -> Cell:
-    return (((text, Style.PLAIN),),) if text else ()
+    return (((_p(text), Style.PLAIN),),) if text else ()
 
 
 def _tally_table(tallies: Sequence[Tally], points: str, totals: bool) -> Table:
     head = ["Fighter"] + (["Actions"] if totals else [])
-    head += ["Damage dealt", "Damage taken", "Healed", f"{points} gained", f"{points} spent"]
+    head += ["Damage dealt", "Damage taken", "Healed", f"{_p(points)} gained",
+             f"{_p(points)} spent"]
     if not totals:
         head.append("Conditions")
     head.append("Down")
@@ -97,7 +107,7 @@ def _tally_table(tallies: Sequence[Tally], points: str, totals: bool) -> Table:
 
 def _states_table(states: Sequence[FighterState]) -> Table:
     labels = _resource_labels(states)
-    head = ("Fighter", "Side", "Health", *labels, "Conditions", "")
+    head = ("Fighter", "Side", "Health", *map(_p, labels), "Conditions", "")
     numeric = (False, False, True, *([True] * len(labels)), False, False)
     rows = []
     for s in states:
@@ -118,8 +128,8 @@ def _dice(action: Action) -> Cell:
         what = f" {d.purpose}" if d.purpose else ""
         source = ((" ", Style.PLAIN), ("typed in", Style.BOLD)) if d.typed \
             else ((" app roll", Style.PLAIN),)
-        tail = ((f" → {d.outcome}", Style.PLAIN),) if d.outcome else ()
-        lines.append(((f"{who}{d.notation}{what} [{d.faces_text}]", Style.DICE),
+        tail = ((_p(f" → {d.outcome}"), Style.PLAIN),) if d.outcome else ()
+        lines.append(((_p(f"{who}{d.notation}{what} [{d.faces_text}]"), Style.DICE),
                       *source, *tail))
     return tuple(lines)
 
@@ -133,9 +143,9 @@ def _actions_table(rnd: RoundSummary) -> Table:
             when = a.where
             last_where = a.where
         bold = Style.BOLD if a.kind in ("act", "interrupt") else Style.PLAIN
-        what: list[Line] = [((a.headline, bold),)]
-        what += [((x, Style.PLAIN),) for x in _other_lines(a)]
-        who: list[Run] = [(("↳ " if a.continues else "") + a.actor, Style.PLAIN)]
+        what: list[Line] = [((_p(a.headline), bold),)]
+        what += [((_p(x), Style.PLAIN),) for x in _other_lines(a)]
+        who: list[Run] = [(("↳ " if a.continues else "") + _p(a.actor), Style.PLAIN)]
         if a.kind == "interrupt":
             who += [(" ", Style.PLAIN), ("(interrupt)", Style.ITALIC)]
         rows.append((_text(when), (tuple(who),), tuple(what), _dice(a)))
@@ -144,22 +154,22 @@ def _actions_table(rnd: RoundSummary) -> Table:
 
 
 def _round(rnd: RoundSummary, points: str) -> list[Block]:
-    out: list[Block] = [Heading(2, rnd.title)]
+    out: list[Block] = [Heading(2, _p(rnd.title))]
     if rnd.turns:
         out.append(Paragraph((("Order of action:", Style.BOLD),)))
-        out.append(NumberedList(tuple(t.describe(points) for t in rnd.turns)))
+        out.append(NumberedList(tuple(_p(t.describe(points)) for t in rnd.turns)))
     else:
         out.append(Paragraph((("Order of action:", Style.BOLD), (" nobody acted.", Style.PLAIN))))
     out.append(Heading(3, "Actions and reactions"))
     out.append(_actions_table(rnd) if rnd.actions
                else Paragraph((("Nothing was logged in this round.", Style.PLAIN),)))
     busy = [t for t in rnd.tallies if t.eventful]
-    out.append(Heading(3, f"Damage, {points} and conditions"))
+    out.append(Heading(3, _p(f"Damage, {points} and conditions")))
     out.append(_tally_table(busy, points, totals=False) if busy
                else Paragraph((("No damage, healing, points or conditions.", Style.PLAIN),)))
     down = _list(rnd.down) if rnd.down else "nobody"
-    out.append(Paragraph((("Down:", Style.BOLD), (f" {down}", Style.PLAIN))))
-    out.append(Heading(3, rnd.end_title))
+    out.append(Paragraph((("Down:", Style.BOLD), (_p(f" {down}"), Style.PLAIN))))
+    out.append(Heading(3, _p(rnd.end_title)))
     out.append(_states_table(rnd.states))
     return out
 
@@ -172,7 +182,7 @@ def _health_table(chart: FightChart) -> Table:
         for h, r in zip(s.health, s.resource, strict=True):
             cells.append(_text("–" if h is None else f"{h}" + (f" ({r})" if r is not None else "")))
         rows.append(tuple(cells))
-    return Table(("Fighter", *chart.labels), (False,) + (True,) * len(chart.labels),
+    return Table(("Fighter", *map(_p, chart.labels)), (False,) + (True,) * len(chart.labels),
                  tuple(rows), split_rounds=True)
 
 
@@ -180,18 +190,18 @@ def summary_blocks(summary: FightSummary) -> list[Block]:
     """The summary as blocks: the fight (totals and chart unless it is one round), then
     each round; the same sections and words as ``to_html``."""
     out: list[Block] = [
-        Heading(1, summary.title),
-        Paragraph(((f"{summary.ruleset} · {_rounds_text(summary)} · fightdesk summary",
+        Heading(1, _p(summary.title)),
+        Paragraph(((_p(f"{summary.ruleset} · {_rounds_text(summary)} · fightdesk summary"),
                     Style.ITALIC),), meta=True),
     ]
     if summary.shows_totals:
         c = summary.chart
         out.append(Heading(2, "Totals"))
         out.append(_tally_table(summary.totals, summary.points_label, totals=True))
-        out.append(Heading(2, f"Health and {c.resource_label} across the rounds"))
+        out.append(Heading(2, _p(f"Health and {c.resource_label} across the rounds")))
         out.append(Chart(c))
-        out.append(Paragraph(((f"Health after each round, with {c.resource_label} in brackets:",
-                               Style.PLAIN),)))
+        out.append(Paragraph(((_p(f"Health after each round, with {c.resource_label} "
+                                  "in brackets:"), Style.PLAIN),)))
         out.append(_health_table(c))
     for rnd in summary.rounds:
         out += _round(rnd, summary.points_label)

@@ -4,6 +4,7 @@ kept with what follows, text painted as plain text."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 from collections import Counter
@@ -15,9 +16,12 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
-from fightdesk.report.blocks import Heading, Paragraph, Style, Table
+from fightdesk.report import summarize
+from fightdesk.report.blocks import Heading, Paragraph, Style, Table, summary_blocks
 from fightdesk.ui.summary_files import PAGE_MARGINS_MM, PDF_DPI
 from fightdesk.ui.summary_pages import Layout, Page, paint_pages
+
+from .scripted import two_round_fight
 
 
 def a4_writer(buffer: QBuffer | None = None) -> QPdfWriter:
@@ -170,3 +174,12 @@ def test_any_table_stays_in_its_columns_and_keeps_every_letter(
     for _ in pages:
         expected.update("".join(head).replace(" ", ""))
     assert written == expected
+
+
+def test_line_breaks_in_the_file_read_as_spaces() -> None:
+    """A newline would join two words on the page (Qt draws it as nothing), so line
+    breaks and tabs in the fight's text are spaces, as in the HTML."""
+    fight = summarize(two_round_fight())
+    moved = dataclasses.replace(fight, title="Rooftop\nduel\tat\r\nnight")
+    title = summary_blocks(moved)[0]
+    assert title == Heading(1, "Rooftop duel at  night")
