@@ -474,8 +474,11 @@ class Layout:
         if sum(widths) <= self.text_width:
             return [table]
 
+        # A long name wraps in its column rather than leave room for one round a block.
+        first = min(widths[0], self.text_width * _NOWRAP_SHARE)
+
         def fits(per_block: int) -> bool:
-            return all(widths[0] + sum(widths[i + 1] for i in columns) <= self.text_width
+            return all(first + sum(widths[i + 1] for i in columns) <= self.text_width
                        for columns in column_blocks(count, per_block))
 
         per_block = next((n for n in range(count - 1, 0, -1) if fits(n)), 1)

@@ -183,3 +183,17 @@ def test_line_breaks_in_the_file_read_as_spaces() -> None:
     moved = dataclasses.replace(fight, title="Rooftop\nduel\tat\r\nnight")
     title = summary_blocks(moved)[0]
     assert title == Heading(1, "Rooftop duel at  night")
+
+
+def test_a_long_name_wraps_in_the_health_table_rather_than_thin_its_blocks(a4: Layout) -> None:
+    name = "Grand" + "a" * 150 + " Master of the Harbour Guild"
+    rows = tuple(tuple(cell(name if c == 0 else "12 (3)") for c in range(41)) for _ in range(3))
+    table = Table(("Fighter", *(f"R{n}" for n in range(1, 41))), (False,) + (True,) * 40, rows,
+                  split_rounds=True)
+    pages = a4.pages(a4.units([table]))
+    blocks = [unit for page in pages for _, unit in page.placed if unit.fills]
+    assert 4 <= len(blocks) <= 8  # several rounds a block, not one
+    right = a4.left + a4.text_width
+    for page in pages:
+        for x, _, text, font in page.texts():
+            assert x + a4.measure.width(font, text) <= right + 0.01
