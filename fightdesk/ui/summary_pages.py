@@ -32,7 +32,6 @@ from ..report.blocks import (
     Block,
     Chart,
     Heading,
-    Line,
     NumberedList,
     Paragraph,
     Style,
@@ -91,6 +90,8 @@ def _fonts() -> list[QFont]:
     ]
 
 
+# Runs of text in fonts (a block's runs in their styles, or a heading's font).
+Runs = Sequence[tuple[str, int]]
 # A piece of a line: where it starts (from the line's start), its text, its font.
 Piece = tuple[float, str, int]
 
@@ -124,7 +125,7 @@ class Measure:
             w = known[text] = self._advance[font](text)
         return w
 
-    def natural(self, line: Line) -> float:
+    def natural(self, line: Runs) -> float:
         """The width of a line written out without wrapping."""
         total = 0.0
         for text, font in line:
@@ -135,11 +136,11 @@ class Measure:
             total += w
         return total
 
-    def longest_word(self, line: Line) -> float:
+    def longest_word(self, line: Runs) -> float:
         return max((self.width(font, word) for text, font in line for word in text.split(" ")),
                    default=0.0)
 
-    def wrap(self, line: Line, width: float) -> list[TextLine]:
+    def wrap(self, line: Runs, width: float) -> list[TextLine]:
         """``line`` broken at spaces into lines no wider than ``width``; a word wider than
         that alone is broken between letters (every letter stays on the page)."""
         if not line:
@@ -228,7 +229,7 @@ class Measure:
         return out
 
 
-def _words(line: Line) -> list[tuple[str, int]] | None:
+def _words(line: Runs) -> list[tuple[str, int]] | None:
     """A line's words with their fonts, if its font changes only at spaces (None if a
     word changes font inside)."""
     out: list[tuple[str, int]] = []
@@ -266,7 +267,7 @@ class _Wrapper:
     pieces: list[_Growing] = field(default_factory=list)
     x: float = 0.0
 
-    def lines(self, line: Line) -> list[TextLine]:
+    def lines(self, line: Runs) -> list[TextLine]:
         # Words (a bold word and the plain comma after it are one), each with the spaces
         # before it.
         words: list[tuple[list[int], list[tuple[str, int]]]] = []
@@ -408,10 +409,10 @@ class Layout:
                 out.append(self._chart(block))
         return out
 
-    def _lines(self, runs: Line, space: tuple[int, int], font: int | None = None,
+    def _lines(self, runs: Runs, space: tuple[int, int], font: int | None = None,
                keep: bool = False, indent: float = 0.0) -> list[_Unit]:
         if font is not None:
-            runs = tuple((text, font) for text, _ in runs)  # type: ignore[misc]
+            runs = tuple((text, font) for text, _ in runs)
         lines = self.measure.wrap(runs, self.text_width - indent) or [
             TextLine(self.measure.height[Style.PLAIN], self.measure.ascent[Style.PLAIN], 0, [])]
         units = []
@@ -597,7 +598,7 @@ class Layout:
 
     # Units onto pages ---------------------------------------------------------------------------
 
-    def pages(self, units: list[_Unit]) -> list[Page]:
+    def pages(self, units: Sequence[_Unit]) -> list[Page]:
         return _Paginator(self).run(units)
 
 
@@ -610,14 +611,14 @@ class _Paginator:
         self.y = layout.top  # where the next unit may start
         self.below = 0.0  # the space the last unit wants below it
         self.band: tuple[_Columns, float, float] | None = None  # table rules to draw
-        self.rule_width = layout.px
 
     def gap(self, unit: _Unit) -> float:
         return 0.0 if self.y == self.layout.top else max(self.below, unit.space_above)
 
-    def run(self, units: list[_Unit]) -> list[Page]:
+    def run(self, units: Sequence[_Unit]) -> list[Page]:
         layout = self.layout
         full = layout.bottom - layout.top
+        units = list(units)  # a row split between pages is replaced by what is left of it
         i = 0
         while i < len(units):
             unit = units[i]
