@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
-    QFont,
-    QFontMetricsF,
     QPagedPaintDevice,
     QPainter,
     QPen,
@@ -40,17 +38,13 @@ from ..report.blocks import (
 )
 from ..report.render import column_blocks
 from ..report.summary import FightChart, FightSummary
+from .page_text import HEADING_FONTS, Measure, Runs, TextLine
 
 # The page: a 2 cm margin inside the device's page rectangle, the page number at the
 # foot, in the bottom margin.
 MARGIN_CM = 2.0
-BODY_FAMILIES = ["DejaVu Sans", "Helvetica", "Arial"]
-DICE_FAMILIES = ["DejaVu Sans Mono", "Courier New", "monospace"]
 HEADING_FILL = QColor(0xE6, 0xE6, 0xE6)
 
-# Fonts by index: the run styles first (their values), then the three heading levels.
-_H1, _H2, _H3 = 5, 6, 7
-_HEADING_FONT = {1: _H1, 2: _H2, 3: _H3}
 # Space above and below, in CSS pixels (a 96th of an inch), as the HTML's CSS has it.
 _HEADING_SPACE = {1: (0, 2), 2: (18, 6), 3: (10, 4)}
 _PARAGRAPH_SPACE = (2, 4)
@@ -62,269 +56,6 @@ _CELL_PAD_X, _CELL_PAD_Y = 5, 3
 # A column that keeps its text on one line (fighter names) takes at most this share of
 # the page before it wraps too.
 _NOWRAP_SHARE = 0.4
-
-
-def _font(families: list[str], points: float, bold: bool = False, italic: bool = False,
-          underline: bool = False) -> QFont:
-    font = QFont()
-    font.setFamilies(families)
-    font.setPointSizeF(points)
-    font.setBold(bold)
-    font.setItalic(italic)
-    font.setUnderline(underline)
-    return font
-
-
-def _fonts() -> list[QFont]:
-    mono = _font(DICE_FAMILIES, 8.5)
-    mono.setStyleHint(QFont.StyleHint.Monospace)
-    return [
-        _font(BODY_FAMILIES, 9.5),  # Style.PLAIN
-        _font(BODY_FAMILIES, 9.5, bold=True),  # Style.BOLD
-        _font(BODY_FAMILIES, 9.5, italic=True),  # Style.ITALIC
-        mono,  # Style.DICE
-        _font(BODY_FAMILIES, 9.5, bold=True, underline=True),  # Style.OUT
-        _font(BODY_FAMILIES, 16, bold=True),
-        _font(BODY_FAMILIES, 13, bold=True),
-        _font(BODY_FAMILIES, 10.5, bold=True),
-    ]
-
-
-# Runs of text in fonts (a block's runs in their styles, or a heading's font).
-Runs = Sequence[tuple[str, int]]
-# A piece of a line: where it starts (from the line's start), its text, its font.
-Piece = tuple[float, str, int]
-
-
-@dataclass(slots=True)
-class TextLine:
-    """One line as it stands on the page: its height, baseline and width, its pieces."""
-
-    height: float
-    ascent: float
-    width: float
-    pieces: list[Piece]
-
-
-class Measure:
-    """The device's fonts and their metrics; every width asked for is kept (a fight's
-    summary says the same names and words thousands of times)."""
-
-    def __init__(self, device: QPagedPaintDevice) -> None:
-        self.fonts = _fonts()
-        metrics = [QFontMetricsF(font, device) for font in self.fonts]
-        self._advance = [m.horizontalAdvance for m in metrics]
-        self.ascent = [m.ascent() for m in metrics]
-        self.height = [m.height() for m in metrics]
-        self._widths: list[dict[str, float]] = [{} for _ in self.fonts]
-
-    def width(self, font: int, text: str) -> float:
-        known = self._widths[font]
-        w = known.get(text)
-        if w is None:
-            w = known[text] = self._advance[font](text)
-        return w
-
-    def natural(self, line: Runs) -> float:
-        """The width of a line written out without wrapping."""
-        total = 0.0
-        for text, font in line:
-            known = self._widths[font]
-            w = known.get(text)
-            if w is None:
-                w = known[text] = self._advance[font](text)
-            total += w
-        return total
-
-    def longest_word(self, line: Runs) -> float:
-        return max((self.width(font, word) for text, font in line for word in text.split(" ")),
-                   default=0.0)
-
-    def wrap(self, line: Runs, width: float) -> list[TextLine]:
-        """``line`` broken at spaces into lines no wider than ``width``; a word wider than
-        that alone is broken between letters (every letter stays on the page)."""
-        if not line:
-            return []
-        natural = self.natural(line)
-        if natural <= width:
-            pieces: list[Piece] = []
-            x = 0.0
-            for text, font in line:
-                pieces.append((x, text, font))
-                x += self.width(font, text)
-            fonts = {font for _, font in line}
-            return [TextLine(max(self.height[f] for f in fonts),
-                             max(self.ascent[f] for f in fonts), natural, pieces)]
-        if len(line) == 1:
-            text, font = line[0]
-            lines = self._wrap_one_font(text, font, width)
-        else:
-            words = _words(line)
-            lines = None if words is None else self._wrap_words(words, width)
-        return _Wrapper(self, width).lines(line) if lines is None else lines
-
-    def _wrap_one_font(self, text: str, font: int, width: float) -> list[TextLine] | None:
-        """The common case, quickly: text in one font whose every word fits (None if one
-        does not)."""
-        known = self._widths[font]
-        advance = self._advance[font]
-        space = self.width(font, " ")
-        words = text.split(" ")
-        found: list[tuple[str, float]] = []
-        start, x = 0, 0.0
-        for i, word in enumerate(words):
-            w = known.get(word)
-            if w is None:
-                w = known[word] = advance(word)
-            if i > start:
-                if x + space + w <= width:
-                    x += space + w
-                    continue
-                found.append((" ".join(words[start:i]), x))
-                start = i
-            if w > width:
-                return None
-            x = w
-        found.append((" ".join(words[start:]), x))
-        height, ascent = self.height[font], self.ascent[font]
-        return [TextLine(height, ascent, w, [(0.0, part, font)]) for part, w in found]
-
-    def _wrap_words(self, words: list[tuple[str, int]], width: float) -> list[TextLine] | None:
-        """Words in several fonts, quickly, if every word fits (None if one does not)."""
-        widths, advance = self._widths, self._advance
-        filled: list[tuple[list[tuple[str, int, float]], float]] = []
-        line: list[tuple[str, int, float]] = []
-        x = 0.0
-        for word, font in words:
-            known = widths[font]
-            w = known.get(word)
-            if w is None:
-                w = known[word] = advance[font](word)
-            if line:
-                space = self.width(font, " ")
-                if x + space + w <= width:
-                    line.append((word, font, w))
-                    x += space + w
-                    continue
-                filled.append((line, x))
-            if w > width:
-                return None
-            line = [(word, font, w)]
-            x = w
-        filled.append((line, x))
-        out = []
-        for line, total in filled:
-            pieces: list[Piece] = []
-            start, at, x = 0, 0.0, 0.0
-            for i, (_, font, w) in enumerate(line):
-                if i and font != line[i - 1][1]:
-                    pieces.append((at, " ".join(word for word, _, _ in line[start:i]),
-                                   line[start][1]))
-                    start, at = i, x
-                x += w + self.width(font, " ")
-            pieces.append((at, " ".join(word for word, _, _ in line[start:]), line[start][1]))
-            fonts = {font for _, font, _ in line}
-            out.append(TextLine(max(self.height[f] for f in fonts),
-                                max(self.ascent[f] for f in fonts), total, pieces))
-        return out
-
-
-def _words(line: Runs) -> list[tuple[str, int]] | None:
-    """A line's words with their fonts, if its font changes only at spaces (None if a
-    word changes font inside)."""
-    out: list[tuple[str, int]] = []
-    for k, (text, font) in enumerate(line):
-        parts = text.split(" ")
-        if k:
-            before = line[k - 1][0]
-            if before.endswith(" "):
-                out.pop()  # the empty word after the space that ends the run before
-            elif text.startswith(" "):
-                parts = parts[1:]
-            else:
-                return None
-        out += [(part, font) for part in parts]
-    return out
-
-
-@dataclass(slots=True)
-class _Growing:
-    """A piece of the line being filled: where it starts, its text so far, its font."""
-
-    x: float
-    text: str
-    font: int
-
-
-@dataclass(slots=True)
-class _Wrapper:
-    """Greedy line filling for one line of text too wide for its column, whatever it
-    holds: words that change font inside, words wider than the column."""
-
-    measure: Measure
-    width: float
-    done: list[TextLine] = field(default_factory=list)
-    pieces: list[_Growing] = field(default_factory=list)
-    x: float = 0.0
-
-    def lines(self, line: Runs) -> list[TextLine]:
-        # Words (a bold word and the plain comma after it are one), each with the spaces
-        # before it.
-        words: list[tuple[list[int], list[tuple[str, int]]]] = []
-        spaces: list[int] = []
-        parts: list[tuple[str, int]] = []
-        for text, style in line:
-            for k, part in enumerate(text.split(" ")):
-                if k:
-                    if parts:
-                        words.append((spaces, parts))
-                        spaces, parts = [], []
-                    spaces.append(style)
-                if part:
-                    parts.append((part, style))
-        if parts:
-            words.append((spaces, parts))
-        width = self.measure.width
-        for before, word in words:
-            word_w = sum(width(font, text) for text, font in word)
-            space_w = sum(width(font, " ") for font in before)
-            if self.pieces and self.x + space_w + word_w > self.width:
-                self._end_line()
-            if self.pieces:
-                for font in before:
-                    self._add(" ", font, width(font, " "))
-            if word_w <= self.width - self.x:
-                for text, font in word:
-                    self._add(text, font, width(font, text))
-            else:
-                self._break_word(word)
-        if self.pieces:
-            self._end_line()
-        return self.done
-
-    def _add(self, text: str, font: int, w: float) -> None:
-        if self.pieces and self.pieces[-1].font == font:
-            self.pieces[-1].text += text
-        else:
-            self.pieces.append(_Growing(self.x, text, font))
-        self.x += w
-
-    def _break_word(self, word: list[tuple[str, int]]) -> None:
-        width = self.measure.width
-        for text, font in word:
-            for letter in text:
-                w = width(font, letter)
-                if self.pieces and self.x + w > self.width:
-                    self._end_line()
-                self._add(letter, font, w)
-
-    def _end_line(self) -> None:
-        pieces: list[Piece] = [(p.x, p.text, p.font) for p in self.pieces]
-        fonts = {p.font for p in self.pieces}
-        self.done.append(TextLine(max(self.measure.height[f] for f in fonts),
-                                  max(self.measure.ascent[f] for f in fonts), self.x, pieces))
-        self.pieces = []
-        self.x = 0.0
 
 
 # --- what a page holds --------------------------------------------------------------------
@@ -397,7 +128,7 @@ class Layout:
         for block in blocks:
             if isinstance(block, Heading):
                 out += self._lines(((block.text, Style.PLAIN),), _HEADING_SPACE[block.level],
-                                   font=_HEADING_FONT[block.level], keep=True)
+                                   font=HEADING_FONTS[block.level], keep=True)
             elif isinstance(block, Paragraph):
                 out += self._lines(block.runs, _META_SPACE if block.meta else _PARAGRAPH_SPACE)
             elif isinstance(block, NumberedList):
