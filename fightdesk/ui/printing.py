@@ -3,10 +3,10 @@
 The summary itself is built by ``fightdesk.report`` (no Qt); ``summary_pages`` lays out
 and paints its pages (the PDF's and the printer's), ``summary_files`` writes the
 exported files (PDF, HTML, Markdown); this module holds the menu's actions, the dialog
-that picks the rounds, and printing on paper. The
-page size comes from the printer (the system print dialog), or from the A4 / Letter
-choice when exporting a PDF. The main window owns the menu: it adds
-``SummaryPrinting.actions()`` to File and calls ``update_enabled()`` after each change.
+that picks the rounds, and printing on paper. The page size comes from the printer (the
+system print dialog), or from the A4 / Letter choice when exporting a PDF. The main
+window owns the menu: it adds ``SummaryPrinting.actions()`` to File and calls
+``update_enabled()`` after each change.
 """
 
 from __future__ import annotations
