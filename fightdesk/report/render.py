@@ -1,10 +1,11 @@
 """HTML and Markdown from one :class:`FightSummary`.
 
-The HTML is written for two readers: Qt's text document (File > Print, PDF), which
-knows a subset of CSS, and a web browser. It relies on no colour: tables have ruled
-borders, the chart uses line styles and markers, so a black-and-white print reads the
-same. The chart is an image made by the Qt layer (``fightdesk.ui.chart``) and passed in
-as a :class:`ChartImage`; without one, the numbers table below it still tells all.
+The HTML is a page for a web browser (and its printing). It relies on no colour: tables
+have ruled borders, the chart uses line styles and markers, so a black-and-white print
+reads the same. The chart is an image made by the Qt layer (``fightdesk.ui.chart``) and
+passed in as a :class:`ChartImage`; without one, the numbers table below it still tells
+all. The PDF and paper printing lay out the same sections themselves
+(``blocks.py``, ``fightdesk.ui.summary_pages``).
 """
 
 from __future__ import annotations
@@ -105,10 +106,9 @@ td.num, th.num { text-align: right; }
 ol.order { margin-top: 0px; margin-bottom: 4px; }
 div.round { page-break-inside: avoid; }
 """
-# What a browser needs and Qt's text document has already: black on white (Qt prints
-# black text on the white page) and a cell's text at its top (where Qt's tables start
-# it). Qt would copy each of these onto every character and cell it lays out (6% of
-# its work on a long fight's PDF, issue 16), so only the HTML file carries them.
+# What only a browser is told: the page's margin, black on white and a cell's text at
+# its top. Qt's text document, which measures the health table's blocks with CSS alone,
+# has these already.
 BROWSER_CSS = """
 @page { margin: 20mm; }
 body { color: #000; background: #fff; }
@@ -315,11 +315,10 @@ def _html_chart(summary: FightSummary, chart: ChartImage | None,
 
 
 def to_html(summary: FightSummary, chart: ChartImage | None = None,
-            round_columns: int | None = None, browser: bool = True) -> str:
+            round_columns: int | None = None) -> str:
     """A whole HTML page: the fight (totals and chart unless it is one round), then rounds.
     ``round_columns``: at most this many rounds side by side in the health table, which
-    then comes in blocks, each with the fighter column (None: one table, however wide).
-    ``browser=False``: for Qt's text document, without what only a browser needs."""
+    then comes in blocks, each with the fighter column (None: one table, however wide)."""
     body = [f"<h1>{_e(summary.title)}</h1>",
             f'<p class="meta">{_e(summary.ruleset)} · {_e(_rounds_text(summary))} · '
             f"fightdesk summary</p>"]
@@ -332,7 +331,7 @@ def to_html(summary: FightSummary, chart: ChartImage | None = None,
     return (
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
         f"<title>{_e(summary.heading)}</title>\n"
-        f"<style>{CSS}{BROWSER_CSS if browser else ''}</style></head>\n<body>\n"
+        f"<style>{CSS}{BROWSER_CSS}</style></head>\n<body>\n"
         + "\n".join(body)
         + "\n</body></html>\n"
     )

@@ -66,6 +66,17 @@ def render_chart(chart: FightChart, width: int = CHART_WIDTH, height: int | None
     return image
 
 
+def paint_chart(painter: QPainter, chart: FightChart, width: int, height: int) -> None:
+    """Paint the chart in a ``width`` by ``height`` box at the painter's origin, in its
+    units: the PDF and paper pages draw it as lines and text, not as an image."""
+    painter.save()
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        _paint(painter, chart, width, height)
+    finally:
+        painter.restore()
+
+
 def png_bytes(image: QImage) -> bytes:
     """The image as PNG; a chart in greys only (as it is painted) as an 8-bit grey PNG,
     the same pixels in a quarter of the data (half the file, twice as fast to write)."""

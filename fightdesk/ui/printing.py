@@ -1,11 +1,12 @@
 """Printing and exporting round and fight summaries (File > Print, Print Preview, Export).
 
-The summary itself is built by ``fightdesk.report`` (no Qt); ``summary_files`` turns it
-into a text document and writes the exported files (PDF, HTML, Markdown); this module
-holds the menu's actions, the dialog that picks the rounds, and printing on paper. The
-page size comes from the printer (the system print dialog), or from the A4 / Letter
-choice when exporting a PDF. The main window owns the menu: it adds
-``SummaryPrinting.actions()`` to File and calls ``update_enabled()`` after each change.
+The summary itself is built by ``fightdesk.report`` (no Qt); ``summary_pages`` lays out
+and paints its pages (the PDF's and the printer's), ``summary_files`` writes the
+exported files (PDF, HTML, Markdown); this module holds the menu's actions, the dialog
+that picks the rounds, and printing on paper. The page size comes from the printer (the
+system print dialog), or from the A4 / Letter choice when exporting a PDF. The main
+window owns the menu: it adds ``SummaryPrinting.actions()`` to File and calls
+``update_enabled()`` after each change.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMarginsF, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPageLayout, QPageSize
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import (
@@ -36,12 +37,12 @@ from PySide6.QtWidgets import (
 from ..storage.files import FileProblem
 from .plain import plain_label, warn
 from .summary_files import (
+    PAGE_MARGINS_MM,
     PAPER_SIZES,
     Format,
     Paper,
     default_paper,
     export_summary,
-    summary_document,
 )
 
 if TYPE_CHECKING:
@@ -50,10 +51,6 @@ if TYPE_CHECKING:
 
 # The summary and the engine are imported when first used, not with this module: the main
 # window imports it before its first paint.
-
-# Qt's text document adds its own 2 cm margin inside the printer's page rectangle (and
-# puts the page numbers in it), so the printer's margins stay at the minimum.
-MARGINS_MM = QMarginsF(0, 0, 0, 0)
 
 
 # --- printing on paper -------------------------------------------------------------------
@@ -66,12 +63,31 @@ def prepare_printer(printer: QPrinter, summary: FightSummary, paper: Paper | Non
     if paper is not None:
         printer.setPageSize(QPageSize(PAPER_SIZES[paper]))
     printer.setPageOrientation(QPageLayout.Orientation.Portrait)
-    printer.setPageMargins(MARGINS_MM, QPageLayout.Unit.Millimeter)
+    # The PDF's page margins: the summary's pages then stand on paper as in the PDF.
+    printer.setPageMargins(PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter)
+
+
+def printed_pages(printer: QPrinter, count: int) -> list[int]:
+    """Which of ``count`` pages to paint, in what order, as the print dialog asked: its page
+    range, last page first, and the copies a printer that cannot make them needs painted
+    (collated: the whole range again; else each page again)."""
+    first = max(printer.fromPage(), 1)
+    last = min(printer.toPage() or count, count)
+    pages = list(range(first - 1, last))
+    if printer.pageOrder() == QPrinter.PageOrder.LastPageFirst:
+        pages.reverse()
+    copies = 1 if printer.supportsMultipleCopies() else max(printer.copyCount(), 1)
+    if printer.collateCopies():
+        return pages * copies
+    return [page for page in pages for _ in range(copies)]
 
 
 def print_summary(summary: FightSummary, printer: QPrinter) -> None:
-    """Lay the summary out on the printer's pages (page size from the printer) and print."""
-    summary_document(summary, printer.pageLayout()).print_(printer)
+    """Lay the summary out on the printer's pages (page size from the printer) and paint
+    them: the pages of the PDF, through the same painter."""
+    from .summary_pages import paint_summary
+
+    paint_summary(summary, printer, lambda count: printed_pages(printer, count))
 
 
 def suggested_name(summary: FightSummary, fmt: Format) -> str:
@@ -290,9 +306,7 @@ class SummaryPrinting(QObject):
         """A preview whose pages (and page size) follow the printer it shows."""
         dialog = QPrintPreviewDialog(printer, self.window)
         dialog.setWindowTitle(f"Print Preview: {summary.heading}")
-        document = summary_document(summary, printer.pageLayout())
-        document.setParent(dialog)  # lives as long as the dialog
-        dialog.paintRequested.connect(document.print_)
+        dialog.paintRequested.connect(lambda shown: print_summary(summary, shown))
         return dialog
 
     def export(self, fmt: Format) -> list[Path]:

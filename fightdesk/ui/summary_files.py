@@ -1,13 +1,12 @@
-"""Summary files (PDF, HTML, Markdown) and the summary as a text document.
+"""Summary files (PDF, HTML, Markdown).
 
 Qt's GUI module only, no widgets: ``fightdesk summary`` needs no more than this, and
 File > Export in the window writes the same files through the same functions
 (``printing.py`` holds the menu, the dialogs and printing on paper).
 
-A PDF is one layout of the summary's text document, painted page by page: what
-``QTextDocument.print_`` does for a document without pages of its own (a 2 cm margin,
-the page number at the foot of each page), without the copy of the whole document it
-lays out a second time (issue 16: a long fight's PDF).
+A PDF is the summary's pages as ``summary_pages.py`` lays them out and paints them, the
+same pages paper printing gets. The HTML file is for browsers; Qt's text document only
+measures how many rounds of its health table fit the page side by side.
 """
 
 from __future__ import annotations
@@ -23,21 +22,12 @@ from PySide6.QtCore import (
     QIODevice,
     QLocale,
     QMarginsF,
-    QRectF,
-    QSizeF,
     Qt,
-    QUrl,
 )
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
-    QFont,
-    QFontMetrics,
     QGuiApplication,
-    QPagedPaintDevice,
     QPageLayout,
     QPageSize,
-    QPainter,
-    QPalette,
     QPdfWriter,
     QTextDocument,
     QTextTable,
@@ -46,7 +36,7 @@ from PySide6.QtGui import (
 from ..storage.files import FileProblem, atomic_write_bytes, atomic_write_text, describe_os_error
 
 if TYPE_CHECKING:
-    from ..report import ChartImage, FightSummary
+    from ..report import FightSummary
 
 # The summary and the chart are imported when first used, not with this module: the
 # main window imports it (through printing.py) before its first paint.
@@ -58,11 +48,10 @@ PAPER_SIZES: dict[Paper, QPageSize.PageSizeId] = {
     "a4": QPageSize.PageSizeId.A4,
     "letter": QPageSize.PageSizeId.Letter,
 }
-CHART_RESOURCE = "fightdesk-chart.png"
 # The PDF's resolution: a printer's high resolution, what QPrinter gives a PDF.
 PDF_DPI = 1200
-# The document's margin (2 cm) holds the page numbers; the page's own margin is the
-# 2 mm QTextDocument.print_ gives a printer that has none.
+# The HTML page's margin (2 cm, as the PDF's), inside the page's own 2 mm margin; paper
+# printing takes the same page margins, so that its pages are the PDF's.
 DOCUMENT_MARGIN_CM = 2.0
 PAGE_MARGINS_MM = QMarginsF(2, 2, 2, 2)
 
@@ -77,6 +66,17 @@ def _a4_layout() -> QPageLayout:
     """A4 with the PDF's margins: the narrowest page a summary is made for."""
     return QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
                        PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter)
+
+
+def _screen_dpi() -> tuple[int, int]:
+    """The resolution a text document measures its pixels in (for the HTML page's
+    health table): 96 when the application asks for it, else the primary screen's."""
+    if QCoreApplication.testAttribute(Qt.ApplicationAttribute.AA_Use96Dpi):
+        return 96, 96
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return 100, 100
+    return round(screen.logicalDotsPerInchX()), round(screen.logicalDotsPerInchY())
 
 
 def text_width_px(page: QPageLayout) -> float:
@@ -153,105 +153,13 @@ def summary_html(summary: FightSummary, page: QPageLayout | None = None) -> str:
     return to_html(summary, chart_data_url(summary.chart), columns)
 
 
-def summary_document(summary: FightSummary, page: QPageLayout | None = None) -> QTextDocument:
-    """The summary as a text document, with the chart PNG added as an image resource; the
-    health table comes in blocks of rounds that fit ``page`` (A4, the narrowest, unless given)."""
-    from ..report import ChartImage, to_html
-    from .chart import CHART_WIDTH, SCALE, render_chart
-
-    doc = QTextDocument()
-    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, summary.heading)
-    chart: ChartImage | None = None
-    columns: int | None = None
-    if summary.shows_totals:
-        image = render_chart(summary.chart)
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE), image)
-        chart = ChartImage(CHART_RESOURCE, CHART_WIDTH, image.height() // SCALE)
-        columns = round_columns_that_fit(summary, text_width_px(page or _a4_layout()))
-    doc.setHtml(to_html(summary, chart, columns, browser=False))
-    return doc
-
-
 # --- PDF ------------------------------------------------------------------------------
-
-
-def _screen_dpi() -> tuple[int, int]:
-    """The resolution a text document measures its pixels in, as Qt's own printing
-    takes it: 96 when the application asks for it, else the primary screen's."""
-    if QCoreApplication.testAttribute(Qt.ApplicationAttribute.AA_Use96Dpi):
-        return 96, 96
-    screen = QGuiApplication.primaryScreen()
-    if screen is None:
-        return 100, 100
-    return round(screen.logicalDotsPerInchX()), round(screen.logicalDotsPerInchY())
-
-
-def _round_half_up(value: float) -> int:
-    return int(value + 0.5) if value >= 0 else -int(-value + 0.5)
-
-
-def paint_pages(doc: QTextDocument, device: QPagedPaintDevice) -> int:
-    """Lay ``doc`` out once on ``device``'s pages and paint them, each with its number;
-    returns the number of pages. ``doc`` is changed (margins, page size): use it once."""
-    painter = QPainter(device)
-    if not painter.isActive():
-        raise OSError("the page could not be opened for painting")
-    try:
-        # Margins and pages are set before the document has a layout, and the layout
-        # gets its paint device before its first page size, so nothing is laid out
-        # twice (a document without a page size is not laid out at all).
-        dpi_x, dpi_y = _screen_dpi()
-        margin_x = int(DOCUMENT_MARGIN_CM / 2.54 * dpi_x)
-        margin_y = int(DOCUMENT_MARGIN_CM / 2.54 * dpi_y)
-        frame = doc.rootFrame().frameFormat()
-        frame.setLeftMargin(margin_x)
-        frame.setRightMargin(margin_x)
-        frame.setTopMargin(margin_y)
-        frame.setBottomMargin(margin_y)
-        doc.rootFrame().setFrameFormat(frame)
-        doc.setPageSize(QSizeF(0, 0))
-        # Each paragraph keeps the glyphs its layout shaped, so painting does not shape
-        # the text again (Qt's own printing does; public QTextLayout caching).
-        block = doc.begin()
-        while block.isValid():
-            block.layout().setCacheEnabled(True)
-            block = block.next()
-        layout = doc.documentLayout()
-        layout.setPaintDevice(device)
-        width, height = device.width(), device.height()
-        font = QFont(doc.defaultFont())
-        number_x = width - margin_x * device.logicalDpiX() / dpi_x
-        number_y = (height - margin_y * device.logicalDpiY() / dpi_y
-                    + QFontMetrics(font, device).ascent() + 5 * device.logicalDpiY() / 72.0)
-        doc.setPageSize(QSizeF(width, height))
-        pages = doc.pageCount()
-        context = QAbstractTextDocumentLayout.PaintContext()
-        # Black text whatever the desktop's colours.
-        context.palette.setColor(QPalette.ColorRole.Text, Qt.GlobalColor.black)
-        for index in range(pages):
-            if index and not device.newPage():
-                raise OSError("a new page could not be started")
-            top = index * height
-            view = QRectF(0, top, width, height)
-            painter.save()
-            painter.translate(0, -top)
-            painter.setClipRect(view)
-            context.clip = view
-            layout.draw(painter, context)
-            painter.setClipping(False)
-            painter.setFont(font)
-            number = str(index + 1)
-            painter.drawText(
-                _round_half_up(number_x - painter.fontMetrics().horizontalAdvance(number)),
-                _round_half_up(number_y + top), number)
-            painter.restore()
-    finally:
-        painter.end()
-    return pages
 
 
 def pdf_bytes(summary: FightSummary, paper: Paper | None = None) -> bytes:
     """The summary's pages as a PDF, made in memory (no file to write twice)."""
+    from .summary_pages import paint_summary
+
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -262,7 +170,7 @@ def pdf_bytes(summary: FightSummary, paper: Paper | None = None) -> bytes:
     writer.setPageLayout(QPageLayout(
         QPageSize(PAPER_SIZES[paper or default_paper()]), QPageLayout.Orientation.Portrait,
         PAGE_MARGINS_MM, QPageLayout.Unit.Millimeter))
-    paint_pages(summary_document(summary, writer.pageLayout()), writer)
+    paint_summary(summary, writer)
     del writer  # the PDF is complete when its writer is gone
     buffer.close()
     return bytes(data.data())

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-from PySide6.QtGui import QFont, QFontMetricsF, QPageLayout, QPageSize, QPdfWriter, QTextTable
+from PySide6.QtCore import QBuffer
+from PySide6.QtGui import QFont, QFontMetricsF, QPageLayout, QPageSize, QPdfWriter
 
 from fightdesk.engine.engine import Engine
 from fightdesk.report import summarize, to_html
@@ -29,13 +29,11 @@ from fightdesk.ui.summary_files import (
     PAPER_SIZES,
     PDF_DPI,
     Paper,
-    _screen_dpi,
-    paint_pages,
     round_columns_that_fit,
-    summary_document,
     text_width_px,
     write_pdf,
 )
+from fightdesk.ui.summary_pages import lay_out
 
 from .scripted import two_round_fight
 
@@ -63,31 +61,26 @@ def test_blocks_cover_every_column_once_and_evenly(count: int, per_block: int) -
 
 
 def test_no_table_is_wider_than_the_page(qapp: object, long_fight: FightSummary) -> None:
+    """The 40 rounds' health table comes in blocks that fit the page's text width, and
+    no rule or text of any table stands outside it."""
     for paper in ("a4", "letter"):
-        data = QByteArray()
-        buffer = QBuffer(data)
-        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        writer = QPdfWriter(buffer)
+        writer = QPdfWriter(QBuffer())
         writer.setResolution(PDF_DPI)
         writer.setPageLayout(QPageLayout(QPageSize(PAPER_SIZES[paper]),
                                          QPageLayout.Orientation.Portrait, PAGE_MARGINS_MM,
                                          QPageLayout.Unit.Millimeter))
-        doc = summary_document(long_fight, writer.pageLayout())
-        paint_pages(doc, writer)  # lays the document out on the PDF's pages
-        frame = doc.rootFrame().frameFormat()
-        to_device = writer.logicalDpiX() / _screen_dpi()[0]
-        text_width = doc.pageSize().width() - (frame.leftMargin() + frame.rightMargin()) * to_device
-        layout = doc.documentLayout()
-        tables = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
-        health = [t for t in tables if t.cellAt(0, 0).firstCursorPosition().block().text()
-                  == "Fighter" and t.columns() > 1
-                  and t.cellAt(0, t.columns() - 1).firstCursorPosition().block().text()
-                  .startswith(("R", "start", "pre"))]
-        assert len(health) > 1, "the 40 rounds come in several blocks"
-        for table in tables:
-            rect = layout.frameBoundingRect(table)
-            assert rect.width() <= text_width + 1, (paper, rect, text_width)
-            assert rect.right() <= doc.pageSize().width()
+        layout, pages = lay_out(long_fight, writer)
+        right = layout.left + layout.text_width
+        headings = [unit for page in pages for _, unit in page.placed
+                    if unit.fills and unit.texts[0][2] == "Fighter"
+                    and unit.texts[-1][2].startswith(("R", "start", "pre"))]
+        assert len({id(unit) for unit in headings}) > 1, "the 40 rounds come in several blocks"
+        for page in pages:
+            for rule in page.rules:
+                assert layout.left - 1 <= min(rule.x1(), rule.x2())
+                assert max(rule.x1(), rule.x2()) <= right + 1, (paper, rule)
+            for x, _, text, font in page.texts():
+                assert x + layout.measure.width(font, text) <= right + 1, (paper, text)
 
 
 def pdf_text(path: Path) -> str:

@@ -8,25 +8,26 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QImage, QTextDocument, QTextFormat, QTextTable
+from PySide6.QtCore import QBuffer
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewWidget
 from PySide6.QtWidgets import QDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.model import Session
 from fightdesk.report import summarize
+from fightdesk.report.blocks import Chart
 from fightdesk.report.summary import FightChart, FightSummary, Series
 from fightdesk.ui.chart import CHART_HEIGHT, CHART_WIDTH, SCALE, render_chart, save_chart
 from fightdesk.ui.printing import SummaryPrinting, SummaryScopeDialog
 from fightdesk.ui.summary_files import (
-    CHART_RESOURCE,
+    PAGE_MARGINS_MM,
     Paper,
     export_summary,
-    summary_document,
     summary_html,
     write_pdf,
 )
+from fightdesk.ui.summary_pages import Layout, lay_out
 
 from .scripted import Script, two_round_fight
 
@@ -83,36 +84,39 @@ def test_many_fighters_make_the_legend_taller(qapp: object) -> None:
     assert (image.width(), image.height()) == (CHART_WIDTH, CHART_HEIGHT + 2 * 16)
 
 
-def test_text_document_holds_the_chart_as_an_image(qapp: object, whole: FightSummary) -> None:
-    doc = summary_document(whole)
-    resource = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE))
-    assert isinstance(resource, QImage) and resource.width() == CHART_WIDTH * SCALE
-    text = doc.toPlainText()
-    assert "Round 1" in text and "Round 2" in text and "Totals" in text
-    one = summary_document(summarize(two_round_fight(), [1]))
-    assert one.resource(QTextDocument.ResourceType.ImageResource, QUrl(CHART_RESOURCE)) is None
+def test_the_pages_draw_the_chart_for_more_than_one_round(qapp: object,
+                                                          whole: FightSummary) -> None:
+    """The fight's pages carry the chart (drawn as lines and text, at its size in the
+    HTML); one round's have none."""
+    writer = QPdfWriter(QBuffer())
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4),
+                                     QPageLayout.Orientation.Portrait, PAGE_MARGINS_MM,
+                                     QPageLayout.Unit.Millimeter))
+    layout, pages = lay_out(whole, writer)
+    charts = [unit for page in pages for _, unit in page.placed if unit.chart is not None]
+    assert len(charts) == 1 and charts[0].chart == whole.chart
+    assert charts[0].chart_size == (CHART_WIDTH, CHART_HEIGHT)
+    assert charts[0].height == CHART_HEIGHT * layout.px
+    _, pages = lay_out(summarize(two_round_fight(), [1]), writer)
+    assert not [unit for page in pages for _, unit in page.placed if unit.chart is not None]
 
 
-def test_only_the_html_file_carries_what_a_browser_needs(qapp: object,
-                                                        whole: FightSummary) -> None:
-    """Qt copies a cell's vertical alignment and the body's colours onto every character
-    and cell it lays out (issue 16: a long fight's PDF); its tables start a cell's text at
-    the top and it prints black on white anyway, so only the HTML file says so."""
-    doc = summary_document(whole)
-    tables = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
-    assert tables
-    kept_out = (QTextFormat.Property.TextVerticalAlignment,
-                QTextFormat.Property.ForegroundBrush)
-    for table in tables:
-        for row in range(table.rows()):
-            for column in range(table.columns()):
-                cell = table.cellAt(row, column)
-                formats = (cell.format(), cell.firstCursorPosition().charFormat())
-                assert not [p for f in formats for p in kept_out if f.hasProperty(p)]
+def test_a_chart_taller_than_the_page_is_drawn_smaller(qapp: object) -> None:
+    """200 fighters' legend makes the chart taller than a page: it is scaled to fit."""
+    series = tuple(Series(f"f{i}", f"Fighter {i}", "enemy", (4, 3), 4, (0, 1))
+                   for i in range(200))
+    layout = Layout(QPdfWriter(QBuffer()))
+    unit = layout.units([Chart(FightChart(("start", "R1"), "EP", series))])[0]
+    assert unit.chart_size[1] * layout.px > layout.bottom - layout.top
+    assert unit.height == pytest.approx(layout.bottom - layout.top)
+    assert unit.chart_size[0] * unit.chart_scale <= layout.text_width
+
+
+def test_only_the_html_file_carries_what_a_browser_needs(whole: FightSummary) -> None:
     page = summary_html(whole)
     style = page[page.index("<style>"):page.index("</style>")]
     assert "vertical-align: top" in style and "color: #000" in style
-    assert "background: #fff" in style
+    assert "background: #fff" in style and "@page { margin: 20mm; }" in style
 
 
 @pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
