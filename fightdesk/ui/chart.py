@@ -256,7 +256,9 @@ def _panel(painter: QPainter, area: QRectF, title: str, labels: Sequence[str],
     plot = _plot_rect(area, axis_w, metrics)
 
     def y_of(v: float) -> float:
-        return plot.bottom() - v / max(top, 1) * plot.height()
+        # Below zero (ashes lets health go on falling) is drawn on the floor: the line
+        # stays in the plot, and the health table under the chart gives the number.
+        return plot.bottom() - max(v, 0) / max(top, 1) * plot.height()
 
     def x_of(i: int) -> float:
         return _x_of(plot, len(labels), i)

@@ -84,6 +84,18 @@ def test_many_fighters_make_the_legend_taller(qapp: object) -> None:
     assert (image.width(), image.height()) == (CHART_WIDTH, CHART_HEIGHT + 2 * 16)
 
 
+def test_health_below_zero_is_drawn_on_the_chart_s_floor(qapp: object) -> None:
+    """A fighter far below zero (ashes) stays inside the plot, on its zero line, instead
+    of running down into the round labels."""
+    def chart(last: int) -> FightChart:
+        series = (Series("a", "Ash Raider", "enemy", (9, 4, last), 9, (1, 1, 0)),
+                  Series("b", "Kestrel", "pc", (12, 12, 10), 12, (2, 1, 1)))
+        return FightChart(("start", "R1", "R2"), "Fate", series)
+
+    assert render_chart(chart(-433), scale=1) == render_chart(chart(0), scale=1)
+    assert render_chart(chart(-433), scale=1) != render_chart(chart(3), scale=1)
+
+
 def test_the_pages_draw_the_chart_for_more_than_one_round(qapp: object,
                                                           whole: FightSummary) -> None:
     """The fight's pages carry the chart (drawn as lines and text, at its size in the
