@@ -14,31 +14,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QFileDialog,
-    QInputDialog,
-    QLabel,
-    QMainWindow,
-    QMenu,
-    QMessageBox,
-    QPushButton,
-    QSplitter,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QPushButton, QToolBar, QWidget
 
 from . import settings
 from .document import FightDocument
 from .plain import message_box, plain_tip, warn
 
+# The classes the frame does not use (dialogs, docks, layouts) are imported where used:
+# importing a PySide6 class builds its enum classes, before the first paint if done here.
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QResizeEvent
-    from PySide6.QtWidgets import QDialog
+    from PySide6.QtWidgets import QDialog, QDockWidget, QInputDialog, QMessageBox
 
     from fightdesk.engine.base import Decision
     from fightdesk.engine.commands import Command
@@ -141,6 +130,7 @@ class MainWindow(QMainWindow):
 
     def _build_widgets(self) -> None:
         from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QSplitter, QVBoxLayout
 
         from .cards import CardsView
         from .decision import DecisionPanel
@@ -469,6 +459,8 @@ class MainWindow(QMainWindow):
     # --- docks (the library panel and others add theirs here) ----------------------------
     def add_dock(self, widget: QWidget, area: Qt.DockWidgetArea, title: str = "") -> QDockWidget:
         """Put ``widget`` in a dock with a View-menu toggle; its layout is remembered."""
+        from PySide6.QtWidgets import QDockWidget
+
         dock = QDockWidget(title or widget.windowTitle(), self)
         dock.setObjectName(f"{widget.objectName() or type(widget).__name__}Dock")
         dock.setWidget(widget)
@@ -511,6 +503,8 @@ class MainWindow(QMainWindow):
     def _history_arrived(self) -> None:
         """A long fight's history is in: the log view fills, Undo reaches back; or it
         could not be read, and the GM is told the fight goes on without it."""
+        from PySide6.QtWidgets import QMessageBox
+
         engine = self.document.engine
         self.log_model.set_engine(engine)
         self.log_view.set_loading(False)
@@ -540,6 +534,8 @@ class MainWindow(QMainWindow):
     def _open_without_history(self, problem: HistoryProblem) -> bool:
         """The file's log does not lead to its fight: offer the fight as it is now, with
         nothing to undo. It opens as a new, unsaved fight, so the file stays as it is."""
+        from PySide6.QtWidgets import QMessageBox
+
         from fightdesk.engine.engine import Engine
 
         box = message_box(
@@ -568,6 +564,8 @@ class MainWindow(QMainWindow):
         return self._save_to(self.document.path)
 
     def save_as(self) -> bool:
+        from PySide6.QtWidgets import QFileDialog
+
         if self.document.engine is None:
             return False
         start = str(self.document.path or Path.home() / f"{self.document.engine.encounter.name}.json")
@@ -610,6 +608,8 @@ class MainWindow(QMainWindow):
 
     # --- slots ------------------------------------------------------------------------------
     def _ask_open(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         if not self._may_discard():
             return
         start = str(self.document.path.parent if self.document.path else Path.home())
@@ -653,6 +653,9 @@ class MainWindow(QMainWindow):
     def add_library_panel(self, library: object | None = None) -> LibraryPanel:
         """Build the campaign library dock (once); ``library`` is a storage ``Library``
         (the GM's data folder by default)."""
+        from PySide6.QtCore import QByteArray
+        from PySide6.QtWidgets import QDockWidget
+
         if self.library_panel is not None:
             return self.library_panel
         from PySide6.QtCore import Qt
@@ -898,6 +901,7 @@ class MainWindow(QMainWindow):
         """End Round would throw something away (dice of phases still to come): say what,
         and end it only if the GM says so. "Keep playing" is the default."""
         from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QMessageBox
 
         box = QMessageBox(QMessageBox.Icon.Question, "End the round?", "", parent=self)
         box.setObjectName("EndRoundQuestion")
@@ -1100,6 +1104,8 @@ class MainWindow(QMainWindow):
     # --- the player view ---------------------------------------------------------------------------
     def _toggle_player_view(self, on: bool) -> None:
         """View > Player View: the players' window, on the other screen when there is one."""
+        from PySide6.QtCore import QByteArray
+
         if on:
             if self.player_view is None:
                 from .player_view import PlayerView
@@ -1401,6 +1407,7 @@ class MainWindow(QMainWindow):
     def rename_fight(self) -> QInputDialog | None:
         """Fight > Rename Fight: a name of the GM's for this fight (undoable like any step)."""
         from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QInputDialog
 
         engine = self.document.engine
         if engine is None:
@@ -1608,6 +1615,8 @@ class MainWindow(QMainWindow):
 
         When the window closes and autosave keeps the fight, nothing is thrown away: the
         question says so, and its "no" button is "Close without saving", not "Discard"."""
+        from PySide6.QtWidgets import QMessageBox
+
         if not self.document.is_modified():
             return True
         buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
@@ -1632,14 +1641,21 @@ class MainWindow(QMainWindow):
         """Size and place the window as the GM left it; the docks follow in build_body."""
         store = settings.app_settings()
         geometry = store.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
+        restored = False
+        if geometry is not None:  # (a first start has none: nothing more to import)
+            from PySide6.QtCore import QByteArray
+
+            if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+                self.restoreGeometry(geometry)
+                restored = True
+        if not restored:
             self.resize(1280, 800)
         self._saved_state = store.value("window/state")
 
     def restore_docks(self) -> None:
         """Put the docks back where the GM left them (call after every dock is added)."""
+        from PySide6.QtCore import QByteArray
+
         state = getattr(self, "_saved_state", None)
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 if TYPE_CHECKING:
     from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
 
-# ``Qt`` is imported where it is used, not here: importing it makes PySide6 build the
-# whole ``Qt`` namespace (about 100 enum classes), and the window's frame imports this
-# module before its first paint (docs/startup.md).
+# ``Qt`` and ``QMessageBox`` are imported where they are used, not here: importing a
+# PySide6 class builds its enum classes (the ``Qt`` namespace about a hundred), and the
+# window's frame imports this module before its first paint (docs/startup.md).
 
 
 def _plain() -> Qt.TextFormat:
@@ -51,8 +52,13 @@ def shown_as_is(text: str) -> str:
 
 def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str,
                 informative: str = "",
-                buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok) -> QMessageBox:
-    """A message box whose texts are plain text, whatever they hold."""
+                buttons: QMessageBox.StandardButton | None = None) -> QMessageBox:
+    """A message box whose texts are plain text, whatever they hold (an OK button unless
+    ``buttons`` says otherwise)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    if buttons is None:
+        buttons = QMessageBox.StandardButton.Ok
     box = QMessageBox(icon, title, "", buttons, parent)
     box.setTextFormat(_plain())
     box.setText(text)
@@ -68,11 +74,15 @@ def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text
 
 def warn(parent: QWidget | None, title: str, text: str) -> None:
     """QMessageBox.warning, with the text shown as plain text."""
+    from PySide6.QtWidgets import QMessageBox
+
     message_box(parent, QMessageBox.Icon.Warning, title, text).exec()
 
 
 def confirm(parent: QWidget | None, title: str, text: str) -> bool:
     """QMessageBox.question (Yes/No), with the text shown as plain text."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = message_box(parent, QMessageBox.Icon.Question, title, text, buttons=(
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No))
     return box.exec() == QMessageBox.StandardButton.Yes
