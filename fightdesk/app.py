@@ -147,7 +147,7 @@ def _start_picture(path: Path | None) -> FightPicture | None:
     if picture is not None:
         return picture
     try:
-        return demo_picture(root, resource_path(DEMO_FILE), resource_path(DEMO_PICTURE))
+        return demo_picture(root, resource_path(DEMO_FILE), resource_path(*DEMO_PICTURE))
     except MissingResource:
         return None
 

@@ -17,7 +17,8 @@ from pathlib import Path
 RESOURCE_PACKAGE = "fightdesk.resources"
 # The demo fight the app opens the very first time, and its picture (storage/picture.py).
 DEMO_FILE = "demo_fight.json"
-DEMO_PICTURE = "demo_fight.picture.json"
+# (In a folder of its own: every demo*.json beside the demo is a demo fight.)
+DEMO_PICTURE = ("pictures", "demo_fight.json")
 
 
 class MissingResource(FileNotFoundError):

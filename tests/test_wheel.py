@@ -177,6 +177,20 @@ def test_installed_wheel_checks_every_bundled_demo(venv: Path, tmp_path: Path) -
         assert out == "OK\n", f"fightdesk check {demo}: {out}"
 
 
+def test_installed_wheel_shows_the_demo_s_picture_on_a_first_start(venv: Path, tmp_path: Path) -> None:
+    """The installed demo's picture is there and made from the installed demo (without it
+    a first start only waits for the rules before showing the fight)."""
+    out = _run(_scripts(venv) / "python", "-c",
+               "from pathlib import Path\n"
+               "from fightdesk.resources_path import DEMO_FILE, DEMO_PICTURE, resource_path\n"
+               "from fightdesk.storage.picture import demo_picture\n"
+               "picture = demo_picture(Path('no-autosave-yet'), resource_path(DEMO_FILE),\n"
+               "                       resource_path(*DEMO_PICTURE))\n"
+               "print(picture.title if picture else None)",
+               cwd=tmp_path, env=_clean_env())
+    assert out == "Rooftop duel at the harbour (not saved)\n"
+
+
 def test_sdist_carries_every_resource(sdist: Path) -> None:
     with tarfile.open(sdist) as archive:
         names = set(archive.getnames())

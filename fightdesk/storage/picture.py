@@ -4,7 +4,7 @@ fight shown before the rules load").
 
 Two pictures exist:
 
-* the bundled demo's, ``resources/demo_fight.picture.json`` (made from the demo by
+* the bundled demo's, ``resources/pictures/demo_fight.json`` (made from the demo by
   ``python -m fightdesk.storage.picture``; a test holds it equal to the live demo's), shown
   on a first start, when no fight was ever autosaved;
 * the last fight's, ``picture.json`` in its autosave folder, written when the app quits
@@ -151,7 +151,7 @@ def _write_demo_picture() -> None:
     engine = Engine(load_session(demo))
     enc = engine.encounter
     picture = picture_of(engine, f"{enc.name} (not saved)", False)
-    target = demo.with_name(DEMO_PICTURE)
+    target = demo.parent.joinpath(*DEMO_PICTURE)
     target.write_text(demo_picture_text(demo, picture), encoding="utf-8")
     print(f"wrote {target}")
 

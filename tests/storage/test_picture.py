@@ -35,12 +35,12 @@ def test_the_bundled_demo_picture_is_the_live_demo(tmp_path: Path) -> None:
     make it again: ``python -m fightdesk.storage.picture``."""
     engine = Engine(demo_session())
     live = picture_of(engine, f"{engine.encounter.name} (not saved)", False)
-    shipped = demo_picture(tmp_path, resource_path(DEMO_FILE), resource_path(DEMO_PICTURE))
+    shipped = demo_picture(tmp_path, resource_path(DEMO_FILE), resource_path(*DEMO_PICTURE))
     assert shipped == live
 
 
 def test_the_demo_picture_is_only_for_a_first_start_on_that_very_demo(tmp_path: Path) -> None:
-    demo, picture = resource_path(DEMO_FILE), resource_path(DEMO_PICTURE)
+    demo, picture = resource_path(DEMO_FILE), resource_path(*DEMO_PICTURE)
     assert demo_picture(tmp_path, demo, picture) is not None
     (tmp_path / "state.json").write_text("{}")  # a fight was autosaved before
     assert demo_picture(tmp_path, demo, picture) is None
@@ -205,7 +205,7 @@ def test_a_start_reads_a_picture_without_pydantic(tmp_path: Path) -> None:
         "from fightdesk.storage.picture import demo_picture, reopen_picture\n"
         f"root = Path({str(tmp_path)!r})\n"
         "assert reopen_picture(root) is not None\n"
-        "assert demo_picture(root / 'none', resource_path(DEMO_FILE), resource_path(DEMO_PICTURE))\n"
+        "assert demo_picture(root / 'none', resource_path(DEMO_FILE), resource_path(*DEMO_PICTURE))\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
