@@ -148,7 +148,10 @@ def test_a_staged_window_paints_its_frame_then_builds_the_body(qtbot: QtBot) -> 
     qtbot.addWidget(window)
     assert window.centralWidget() is window.loading_label
     assert not hasattr(window, "timeline") and window.summary_printing is None
-    assert window.undo_action.shortcut().isEmpty()  # set with the body
+    # The menu bar's titles only: the actions, their items and shortcuts come with the body.
+    assert [m.title() for m in (window.file_menu, window.edit_menu, window.fight_menu,
+                                window.view_menu)] == ["&File", "&Edit", "F&ight", "&View"]
+    assert window.file_menu.isEmpty() and not hasattr(window, "undo_action")
     window.save_layout()  # closed before its docks exist: the docks' layout is kept
     assert settings.app_settings().value("window/state") == b"kept"
     window.show_session(_demo_engine(), None)  # builds the body first

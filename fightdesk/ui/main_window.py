@@ -76,8 +76,12 @@ class MainWindow(QMainWindow):
         # The message of a history that could not be read (not modal: play goes on).
         self.history_box: QMessageBox | None = None
         self._body_built = False
-        self._build_actions()
-        self._build_menus()
+        self._actions_built = False
+        # A staged frame shows the menu bar's titles; the actions and the menus' items come
+        # with the body (build_body), which follows the first paint by a few milliseconds.
+        self._build_menu_titles()
+        if not staged:
+            self._build_actions_and_menus()
         self._restore_geometry()
         if staged:
             self.loading_label = QLabel("Opening the fight\N{HORIZONTAL ELLIPSIS}")
@@ -118,6 +122,7 @@ class MainWindow(QMainWindow):
         if self._body_built:
             return
         self._body_built = True
+        self._build_actions_and_menus()
         for act, keys, tip in self._shortcuts:
             if keys:
                 act.setShortcuts(keys)
@@ -279,9 +284,20 @@ class MainWindow(QMainWindow):
         self._round_going = False
         self._end_round_box: QMessageBox | None = None
 
-    def _build_menus(self) -> None:
+    def _build_menu_titles(self) -> None:
         bar = self.menuBar()
         self.file_menu = bar.addMenu("&File")
+        self.edit_menu = bar.addMenu("&Edit")
+        self.fight_menu = bar.addMenu("F&ight")
+        self.view_menu = bar.addMenu("&View")
+
+    def _build_actions_and_menus(self) -> None:
+        if not self._actions_built:
+            self._actions_built = True
+            self._build_actions()
+            self._build_menus()
+
+    def _build_menus(self) -> None:
         self.file_menu.addAction(self.new_action)
         self.file_menu.addAction(self.open_action)
         self.recent_menu = QMenu("Open &Recent", self)
@@ -294,12 +310,10 @@ class MainWindow(QMainWindow):
         self._quit_separator = self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
 
-        self.edit_menu = bar.addMenu("&Edit")
         self.edit_menu.aboutToShow.connect(self._name_undo_steps)
         self.edit_menu.addAction(self.undo_action)
         self.edit_menu.addAction(self.redo_action)
 
-        self.fight_menu = bar.addMenu("F&ight")
         self.fight_menu.addAction(self.forward_action)
         self.fight_menu.addAction(self.pass_action)
         self.fight_menu.addSeparator()
@@ -322,7 +336,6 @@ class MainWindow(QMainWindow):
         health_menu = self.fight_menu.addMenu("&Enemy Health for the Players")
         for act in self.enemy_health_actions.values():
             health_menu.addAction(act)
-        self.view_menu = bar.addMenu("&View")
         self.view_menu.addAction(self.player_view_action)
         self.view_menu.addAction(self.blank_player_action)
         self.view_menu.addSeparator()
@@ -1722,9 +1735,10 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
-        if self.player_view is not None:
+        player_view = getattr(self, "player_view", None)  # (none before the body is built)
+        if player_view is not None:
             self.player_view_action.setChecked(False)  # remembers where it was
-            self.player_view.close()
+            player_view.close()
         event.accept()
 
 
