@@ -48,7 +48,9 @@ EXE = ".exe" if WINDOWS else ""
 # fightdesk.app's probe (not imported: this script runs without fightdesk installed).
 PROBE_ENV = "FIGHTDESK_STARTUP_PROBE"
 PROBE_PREFIX = "fightdesk-probe"
-STAGES = ("first-paint", "loaded", "ready", "settled")
+# The stages of a start on a FILE (such a start has no picture to show before the load:
+# "shown" is the loaded fight's paint, docs/startup.md).
+STAGES = ("first-paint", "loaded", "shown", "ready", "settled")
 # The Qt modules fightdesk imports (packaging/fightdesk.spec keeps only these).
 QT_MODULES = {"QtCore", "QtGui", "QtWidgets", "QtPrintSupport"}
 # Packages of the build and test tools; none may end up in the bundle.
@@ -365,7 +367,7 @@ def start(program: Path, demo: Path, scratch: Path, probe: str) -> dict[str, flo
         parts = line.split()
         if len(parts) == 3 and parts[0] == PROBE_PREFIX:
             marks[parts[1]] = float(parts[2]) - begin
-    wanted = STAGES if probe == "1" else STAGES[:3]
+    wanted = STAGES if probe == "1" else STAGES[:STAGES.index(probe) + 1]
     if done.returncode != 0 or tuple(marks) != wanted:
         raise BuildFailed(f"{program.name} {demo.name} did not start (exit {done.returncode}, "
                           f"stages {list(marks)}):\n{done.stderr[-2000:]}")
