@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .render import _list, _other_lines, _resource_labels, _rounds_text, conditions_text
+from .render import (
+    _list,
+    _other_lines,
+    _resource_labels,
+    _rounds_text,
+    conditions_text,
+    when_column,
+)
 from .summary import Action, FightChart, FighterState, FightSummary, RoundSummary, Tally
 
 
@@ -136,12 +143,7 @@ def _dice(action: Action) -> Cell:
 
 def _actions_table(rnd: RoundSummary) -> Table:
     rows = []
-    last_where: str | None = None
-    for a in rnd.actions:
-        when = ""
-        if a.where != last_where:
-            when = a.where
-            last_where = a.where
+    for a, when in zip(rnd.actions, when_column(rnd.actions), strict=True):
         bold = Style.BOLD if a.kind in ("act", "interrupt") else Style.PLAIN
         what: list[Line] = [((_p(a.headline), bold),)]
         what += [((_p(x), Style.PLAIN),) for x in _other_lines(a)]

@@ -220,15 +220,21 @@ def _html_dice(action: Action) -> str:
     return "<br>".join(lines)
 
 
+def when_column(actions: Sequence[Action]) -> list[str]:
+    """The "When" of each action row: said once for the actions of one phase or turn,
+    blank below it (HTML and PDF tables alike)."""
+    column: list[str] = []
+    last_where: str | None = None
+    for a in actions:
+        column.append(a.where if a.where != last_where else "")
+        last_where = a.where
+    return column
+
+
 def _html_actions(rnd: RoundSummary) -> str:
     rows: list[list[str]] = []
     classes: list[str] = []
-    last_where: str | None = None
-    for a in rnd.actions:
-        when = ""
-        if a.where != last_where:
-            when = a.where
-            last_where = a.where
+    for a, when in zip(rnd.actions, when_column(rnd.actions), strict=True):
         what = f"<b>{_e(a.headline)}</b>" if a.kind in ("act", "interrupt") else _e(a.headline)
         extra = _other_lines(a)
         if extra:
