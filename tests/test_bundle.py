@@ -96,11 +96,13 @@ def test_png_icon_is_the_svg_drawn_at_its_size(qapp: QApplication, size: int,
     old, new = _pixels(committed), _pixels(drawn)
     assert len(old) == len(new)
     differences = [abs(a - b) for a, b in zip(old, new, strict=True)]
-    # The icon's letter is drawn with the system's font: after other windows have used
-    # that font, Qt may hint a few of its edge pixels differently. A changed drawing moves
-    # many pixels; those few do not.
+    # The icon's letter is drawn with the system's font, and whole runs of the suite have
+    # seen the 22 px letter's edge hinted differently, even when drawn in a fresh process:
+    # 1.08% and 1.14% of the values far off. A changed drawing moves far more: the same
+    # SVG drawn a quarter pixel to the side is 11% far off (mean difference 7), half a
+    # pixel 18%.
     far = sum(1 for d in differences if d > 24) / len(differences)
-    assert far < 0.01 and sum(differences) / len(differences) < 1.0, (
+    assert far < 0.03 and sum(differences) / len(differences) < 1.0, (
         f"{path.name} no longer matches fightdesk.svg: run packaging/make_icons.py")
 
 
