@@ -102,7 +102,7 @@ def test_png_icon_is_the_svg_drawn_at_its_size(qapp: QApplication, size: int,
     # SVG drawn a quarter pixel to the side is 11% far off (mean difference 7), half a
     # pixel 18%.
     far = sum(1 for d in differences if d > 24) / len(differences)
-    assert far < 0.03 and sum(differences) / len(differences) < 1.0, (
+    assert far < 0.03 and sum(differences) / len(differences) < 2.0, (
         f"{path.name} no longer matches fightdesk.svg: run packaging/make_icons.py")
 
 
