@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from fightdesk import app as app_module
@@ -83,14 +83,18 @@ def _run_app_in_process(argv: list[str], monkeypatch: pytest.MonkeyPatch,
     QApplication.instance() or QApplication([])
     monkeypatch.setenv(app_module.PROBE_ENV, "1")
     monkeypatch.setattr(app_module, "_close_on_interrupt", lambda window: None)  # keep pytest's SIGINT
-    # The widgets themselves, not their ids: a window deleted meanwhile would free its id
-    # for the new one.
     before = QApplication.topLevelWidgets()
     assert app_module.main(argv) == 0
     times = probe_times(capsys.readouterr().out, stages)
+    return new_main_window(before), times
+
+
+def new_main_window(before: list[QWidget]) -> MainWindow:
+    """The one main window not among ``before`` (the widgets themselves, not their ids:
+    a window deleted meanwhile would free its id for the new one)."""
     (window,) = [w for w in QApplication.topLevelWidgets()
                  if isinstance(w, MainWindow) and not any(w is old for old in before)]
-    return window, times
+    return window
 
 
 def test_no_file_opens_the_demo_fight_unnamed(

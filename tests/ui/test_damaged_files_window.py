@@ -19,7 +19,7 @@ from fightdesk.engine.model import Session
 from fightdesk.storage.autosave import RecoveryInfo
 from fightdesk.storage.sessions import demo_session
 from tests.storage.damaged import GHOST, campaign_text, nested, played_data, write
-from tests.test_app import STAGES_WITHOUT_PICTURE, _run_app_in_process
+from tests.test_app import STAGES_WITHOUT_PICTURE, _run_app_in_process, new_main_window
 
 from .conftest import ShownBox
 
@@ -228,16 +228,14 @@ def test_finding_7_the_size_limit_is_a_window_setting(
     store.sync()
     path = write(tmp_path / "fight.json", played_data())
     import fightdesk.app as app_module
-    from fightdesk.ui.main_window import MainWindow
 
     monkeypatch.setenv(app_module.PROBE_ENV, "1")
     monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "__all__")
     monkeypatch.setattr(app_module, "_close_on_interrupt", lambda window: None)
-    before = {id(w) for w in QApplication.topLevelWidgets()}
+    before = QApplication.topLevelWidgets()
     try:
         assert app_module.main([str(path)]) == 1  # the file was refused
-        (window,) = [w for w in QApplication.topLevelWidgets()
-                     if isinstance(w, MainWindow) and id(w) not in before]
+        window = new_main_window(before)
         qtbot.addWidget(window)
         assert files.size_limit() == int(0.001 * 1024 * 1024)
         assert window.document.path != path  # refused: too big under this setting
