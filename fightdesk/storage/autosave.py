@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import secrets
 import shutil
 import time
@@ -38,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..engine.engine import Engine, Notice
 from ..engine.model import Session
-from .fight_lock import FightLock, in_use
+from .autosave_folder import BASE, FIGHT_ID, RECORD, STATE_FILE, FightLock, in_use
 from .files import (
     FileProblem,
     atomic_write_bytes,
@@ -62,9 +61,6 @@ from .trust import check_session
 
 log = logging.getLogger(__name__)
 
-STATE_FILE = "state.json"
-_BASE = re.compile(r"^base-(\d{6})\.json$")
-_FIGHT_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
 
 #: ``on_status(ok, message)``: ``ok=False`` when autosave stopped working (show it to
 #: the GM), ``ok=True`` when it works again after a failure.
@@ -449,14 +445,14 @@ class Autosave:
 
     def _drop_generations_before(self, folder: Path, keep_from: int) -> None:
         for child in folder.iterdir():
-            m = re.match(r"^(?:base|journal)-(\d{6})\.jsonl?$", child.name)
+            m = RECORD.match(child.name)
             if m and int(m.group(1)) < keep_from:
                 with contextlib.suppress(OSError):
                     child.unlink()
 
     @staticmethod
     def _highest_gen(folder: Path) -> int:
-        gens = [int(m.group(1)) for p in folder.iterdir() if (m := _BASE.match(p.name))]
+        gens = [int(m.group(1)) for p in folder.iterdir() if (m := BASE.match(p.name))]
         return max(gens, default=0)
 
     @staticmethod
@@ -471,7 +467,7 @@ class Autosave:
     def _prune(self) -> None:
         """Keep the newest ``keep_fights`` fight folders (and always the open one)."""
         try:
-            fights = [p for p in self.root.iterdir() if p.is_dir() and _FIGHT_ID.match(p.name)]
+            fights = [p for p in self.root.iterdir() if p.is_dir() and FIGHT_ID.match(p.name)]
             fights.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:
             return
@@ -520,7 +516,7 @@ class Autosave:
 
     def _newest_fight(self) -> str | None:
         try:
-            fights = [p for p in self.root.iterdir() if p.is_dir() and _FIGHT_ID.match(p.name)]
+            fights = [p for p in self.root.iterdir() if p.is_dir() and FIGHT_ID.match(p.name)]
         except OSError:
             return None
         if not fights:
@@ -602,7 +598,7 @@ class Autosave:
         folder = self.root / fight_id
         try:
             gens = sorted(
-                (int(m.group(1)) for p in folder.iterdir() if (m := _BASE.match(p.name))),
+                (int(m.group(1)) for p in folder.iterdir() if (m := BASE.match(p.name))),
                 reverse=True,
             )
         except OSError as exc:

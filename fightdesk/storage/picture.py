@@ -23,7 +23,6 @@ Imports neither Qt nor pydantic (that is its point).
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from pathlib import Path
 from typing import Any
@@ -31,15 +30,11 @@ from typing import Any
 from fightdesk import __version__
 from fightdesk.engine.views import FightPicture, NotAPicture, picture_from_plain, to_plain
 
-from .fight_lock import in_use
+from .autosave_folder import FIGHT_ID, RECORD, STATE_FILE, in_use
 from .files import FileProblem, atomic_write_text
 
 PICTURE_FILE = "picture.json"
 PICTURE_VERSION = 1
-# The autosave's bookkeeping file and files of record (storage/autosave.py).
-STATE_FILE = "state.json"
-_RECORD = re.compile(r"^(base-\d{6}\.json|journal-\d{6}\.jsonl)$")
-_FIGHT_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
 # A picture is small (the demo's is 3 KB; 200 fighters about 400 KB): a bigger file is
 # not one of ours.
 _MAX_BYTES = 8 * 1024 * 1024
@@ -62,7 +57,7 @@ def reopen_picture(root: Path) -> FightPicture | None:
     if not isinstance(state, dict) or state.get("clean_exit") is not True:
         return None
     fight_id = state.get("fight_id")
-    if not isinstance(fight_id, str) or not _FIGHT_ID.match(fight_id):
+    if not isinstance(fight_id, str) or not FIGHT_ID.match(fight_id):
         return None
     folder = root / fight_id
     data = _read_json(folder / PICTURE_FILE)
@@ -117,7 +112,7 @@ def _stamp(root: Path, folder: Path) -> list[list[Any]]:
     any write to them since the picture was taken changes it."""
     paths = [root / STATE_FILE]
     try:
-        paths.extend(sorted(p for p in folder.iterdir() if _RECORD.match(p.name)))
+        paths.extend(sorted(p for p in folder.iterdir() if RECORD.match(p.name)))
     except OSError:
         return []
     stamp: list[list[Any]] = []

@@ -21,7 +21,7 @@ from fightdesk.engine.ruleset import get_ruleset
 from fightdesk.engine.views import NotAPicture, picture_from_plain, picture_of, to_plain
 from fightdesk.resources_path import DEMO_FILE, DEMO_PICTURE, resource_path
 from fightdesk.storage.autosave import Autosave
-from fightdesk.storage.fight_lock import FightLock
+from fightdesk.storage.autosave_folder import FightLock
 from fightdesk.storage.library import new_fighter
 from fightdesk.storage.picture import PICTURE_FILE, demo_picture, reopen_picture
 from fightdesk.storage.sessions import demo_session

@@ -1,15 +1,24 @@
-"""Which fightdesk window keeps a fight's autosave folder: a lock the operating system
-holds for the process. Apart from autosave.py, as a start-up asks whether the last fight
-is open elsewhere before it loads anything else (picture.py)."""
+"""The autosave folder's names (docs/autosave.md "Files") and the lock that says which
+fightdesk window keeps a fight. Apart from autosave.py, which loads pydantic: a start-up
+reads the folder's state and the last fight's picture before anything else (picture.py).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 from pathlib import Path
 
+STATE_FILE = "state.json"
 LOCK_FILE = "lock"
+#: A fight's folder: ``20260601-201512-3fa9c2``.
+FIGHT_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
+#: A snapshot; its generation is the group.
+BASE = re.compile(r"^base-(\d{6})\.json$")
+#: The files that hold the fight, snapshots and journals; the generation is the group.
+RECORD = re.compile(r"^(?:base|journal)-(\d{6})\.jsonl?$")
 
 
 class FightLock:
