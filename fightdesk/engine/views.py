@@ -12,6 +12,8 @@ import typing
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
+    from pathlib import PurePath
+
     from .engine import Engine
     from .model import Encounter
     from .ruleset import RoundControls, Ruleset
@@ -173,7 +175,12 @@ class FightPicture(NamedTuple):
     forward: Forward
     can_undo: bool = False
     can_redo: bool = False
-    empty_hint: bool = False
+
+
+def fight_title(name: str, path: PurePath | None) -> str:
+    """The window title's fight: its file's name, or the fight's own name and "(not
+    saved)" for a fight without a file."""
+    return path.name if path is not None else f"{name} (not saved)"
 
 
 def fighter_cards(ruleset: Ruleset, enc: Encounter) -> tuple[list[tuple[str, Card]], dict[str, tuple[str, str]]]:
@@ -222,7 +229,6 @@ def picture_of(engine: Engine, title: str, unsaved: bool) -> FightPicture:
                            rolling=ruleset.roll_view(enc) is not None,
                            fallback=controls.next_step_label),
         can_undo=engine.can_undo(), can_redo=engine.can_redo(),
-        empty_hint=not anyone,
     )
 
 

@@ -112,6 +112,12 @@ class _Loaded:
     history: HistoryLoad | None = None
 
 
+def _unsaved(path: object, saved_gen: int | None, gen: int, journal_records: int) -> bool:
+    """The fight differs from the GM's file: it has none, or the generation that equals
+    it is not the newest, or the journal holds actions since."""
+    return path is None or saved_gen is None or gen != saved_gen or journal_records > 0
+
+
 def new_fight_id() -> str:
     return f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
 
@@ -300,14 +306,13 @@ class Autosave:
         engine, fight_id = self._engine, self._fight_id
         if engine is None or fight_id is None:
             return
-        from ..engine.views import picture_of
+        from ..engine.views import fight_title, picture_of
         from .picture import keep_picture
 
-        enc = engine.encounter
-        title = self._path.name if self._path is not None else f"{enc.name} (not saved)"
+        title = fight_title(engine.encounter.name, self._path)
         journal = self._journal
-        unsaved = (self._path is None or self._saved_gen is None or self._gen != self._saved_gen
-                   or (journal is not None and journal.records > 0))
+        unsaved = _unsaved(self._path, self._saved_gen, self._gen,
+                           journal.records if journal is not None else 0)
         try:
             keep_picture(self.root, fight_id, picture_of(engine, title, unsaved))
         except FileProblem as problem:
@@ -542,12 +547,7 @@ class Autosave:
             return None
         session = loaded.session
         last = session.log[-1].summary if session.log else ""
-        unsaved = (
-            state.path is None
-            or state.saved_gen is None
-            or loaded.gen != state.saved_gen
-            or loaded.journal_records > 0
-        )
+        unsaved = _unsaved(state.path, state.saved_gen, loaded.gen, loaded.journal_records)
         return RecoveryInfo(
             fight_id=state.fight_id,
             path=Path(state.path) if state.path else None,

@@ -138,14 +138,13 @@ def _write_demo_picture() -> None:
     """Make the bundled demo's picture again from the demo fight (after the demo or the
     views change; tests/storage/test_picture.py says when)."""
     from fightdesk.engine.engine import Engine
-    from fightdesk.engine.views import picture_of
+    from fightdesk.engine.views import fight_title, picture_of
     from fightdesk.resources_path import DEMO_FILE, DEMO_PICTURE, resource_path
     from fightdesk.storage.sessions import load_session
 
     demo = resource_path(DEMO_FILE)
     engine = Engine(load_session(demo))
-    enc = engine.encounter
-    picture = picture_of(engine, f"{enc.name} (not saved)", False)
+    picture = picture_of(engine, fight_title(engine.encounter.name, None), False)
     target = demo.parent.joinpath(*DEMO_PICTURE)
     target.write_text(demo_picture_text(demo, picture), encoding="utf-8")
     print(f"wrote {target}")

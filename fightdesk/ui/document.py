@@ -180,11 +180,11 @@ class FightDocument(QObject):
     @property
     def title(self) -> str:
         """The file name for the window title, or the fight's name if never saved."""
-        if self.path is not None:
-            return self.path.name
-        if self.engine is not None:
-            return f"{self.engine.encounter.name} (not saved)"
-        return "No fight"
+        if self.engine is None and self.path is None:
+            return "No fight"
+        from fightdesk.engine.views import fight_title
+
+        return fight_title(self.engine.encounter.name if self.engine is not None else "", self.path)
 
     # --- changing the fight --------------------------------------------------------------
     def apply(self, command: Command) -> Outcome:

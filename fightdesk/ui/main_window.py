@@ -858,7 +858,7 @@ class MainWindow(QMainWindow):
         self.fighters_model.show_picture(
             picture.cards, {fid: (group, name) for fid, group, name in picture.groups})
         self.cards.set_roles(picture.card_roles)
-        self.cards.set_empty_hint(NO_FIGHTERS_HINT if picture.empty_hint else "")
+        self.cards.set_empty_hint("" if picture.cards else NO_FIGHTERS_HINT)
         self.timeline.set_timeline(picture.timeline)
         self._fit_timeline_height()
         self._show_round_buttons(picture.can_start_fight, picture.can_start_round,
