@@ -199,7 +199,6 @@ class FightersModel(_ViewRowsModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._groups: dict[str, tuple[str, str]] = {}
-        self._from_picture = False
 
     def _fetch(self) -> list[tuple[Hashable, Any]]:
         assert self.engine is not None
@@ -208,26 +207,23 @@ class FightersModel(_ViewRowsModel):
 
     def show_picture(self, cards: tuple[Any, ...], groups: dict[str, tuple[str, str]]) -> None:
         """The cards of a fight's picture (engine.views.FightPicture), shown while the
-        rules load; the next ``set_engine`` replaces them."""
+        rules load (rows without an engine); the next ``set_engine`` replaces them."""
         self.beginResetModel()
         self.engine = None
         self._groups = groups
         self._keys = [card.fighter_id for card in cards]
         self._rows = list(cards)
-        self._from_picture = True
         self.endResetModel()
 
     def set_engine(self, engine: Engine | None) -> None:
-        if engine is not None and self._from_picture:
+        if engine is not None and self.engine is None and self._rows:
             # The live fight after its picture: the cards that look the same stay as they
             # are (most or all of them), the rest change as on a click.
-            self._from_picture = False
             self.engine = engine
             pictured = self._groups
             self.refresh()
             if self._groups == pictured:
                 return
-        self._from_picture = False
         super().set_engine(engine)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
