@@ -280,7 +280,7 @@ class Fight:
         for n in range(steps):
             self.apply(c.SetValue(fighter_id=fid, field="status.health", value=health - 1 - n % 2))
         self.settle()
-        revert = self.timed(lambda: self.window._revert_to(mark))
+        revert = self.timed(lambda: self.window.gm.revert_to(mark))
         for _ in range(steps):
             self.window.redo_action.trigger()
         self.settle()

@@ -140,7 +140,7 @@ def shoot_tables(suffix: str) -> None:
         for table in default_tables(ruleset).values():
             window.document.apply(c.SetTable(table=table.model_dump(mode="json")))
     window.show()
-    dialog = window._edit_tables()
+    dialog = window.gm.edit_tables()
     assert dialog is not None
     dialog.table_list.setCurrentRow(0)
     dialog.dice_edit.setText("87")
@@ -211,7 +211,7 @@ def groups_window(width: int, height: int):  # type: ignore[no-untyped-def]
     window.show_session(Engine(demo_session()), None)
     window.show()
     window.add_library_panel()
-    assert window._quick_add("Harbour Guard", "enemy", 6, 2) == ""
+    assert window.gm.quick_add_fighter("Harbour Guard", "enemy", 6, 2) == ""
     doc = window.document
     for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert doc.apply(command).ok
@@ -323,7 +323,7 @@ def shoot_roll_under(suffix: str) -> None:
     assert roll is not None
     assert doc.apply(c.Contribute(roll_id=roll.id, fighter_id="ji-woo", contribution="assist",
                                   amount=2)).ok
-    window._show_views()
+    window.views.show_views()
     settle()
     grab(window, f"roll-under-{suffix}.png")
     doc.undo_stack.setClean()
@@ -377,7 +377,7 @@ def shoot_d100(suffix: str) -> None:
     assert doc.apply(c.NextStep()).ok
     assert doc.apply(dc.Strike(fighter_id="bandit-2", target_id="vesna", weapon=0)).ok
     roll(63)
-    window._show_views()
+    window.views.show_views()
     settle()
     grab(window, f"d100-{suffix}.png")
     doc.undo_stack.setClean()
@@ -440,7 +440,7 @@ def shoot_ashes(suffix: str) -> None:
                                   contribution="skill:Cleaver parry")).ok
     assert doc.apply(c.Contribute(roll_id=rid, fighter_id="ash-warlord",
                                   contribution="dodge", amount=3)).ok
-    window._show_views()
+    window.views.show_views()
     settle()
     grab(window, f"ashes-{suffix}.png")
     doc.undo_stack.setClean()
@@ -459,7 +459,7 @@ def shoot_simulate(suffix: str) -> None:
     window.resize(1280, 800)
     window.show_session(Engine(demo_session()), None)
     window.show()
-    dialog = window._simulate()
+    dialog = window.gm.simulate()
     assert dialog is not None
     dialog.fights.setValue(500)  # type: ignore[attr-defined]
     dialog.seed.setValue(7)  # type: ignore[attr-defined]

@@ -75,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     window = MainWindow(staged=True)
     window.show()
+    from fightdesk.ui.error_report import install
+
+    install(window)  # an unexpected error: one line for the GM, the traceback in the log
     after_first_paint(window, lambda: _first_fight(window, file, probe))
     _close_on_interrupt(window)
     try:

@@ -50,6 +50,14 @@ def data_dir() -> Path:
     return checked_folder(user_data_path(APP_NAME, appauthor=False))
 
 
+def log_dir() -> Path:
+    """Where the window logs unexpected errors (ui/error_report.py; FolderProblem if
+    unusable)."""
+    from platformdirs import user_log_path
+
+    return checked_folder(user_log_path(APP_NAME, appauthor=False))
+
+
 def autosave_dir() -> Path:
     """Where autosave keeps every fight's folder (storage/autosave.py)."""
     return data_dir() / "autosave"

@@ -7,7 +7,7 @@ change; each ruleset handles the commands it defines.
 # No ``from __future__ import annotations`` here: pydantic would then evaluate every field
 # annotation from its string when the class is made, a third of this module's import time.
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +47,16 @@ class SetOption(Command):
     core: ClassVar[bool] = True
     option: str
     value: Any
+
+
+class Edits(Command):
+    """Several GM edits made at once (the fighter editor's or the options dialog's
+    changed fields): applied in one transaction, all or none, as one undo step. Each
+    edit keeps its own log entry; a refusal names the field and nothing is changed."""
+
+    kind: Literal["edits"] = "edits"
+    core: ClassVar[bool] = True
+    edits: list[Annotated[SetValue | SetOption, Field(discriminator="kind")]] = Field(min_length=1)
 
 
 class SetOrder(Command):

@@ -50,11 +50,15 @@ class Outcome(NamedTuple):
     ok: bool
     error: str | None = None
     entry: LogEntry | None = None
+    #: Every entry the command logged (several for ``Edits``; ``entry`` is the first).
+    entries: tuple[LogEntry, ...] = ()
 
     @property
     def text(self) -> str:
         if self.error:
             return self.error
+        if len(self.entries) > 1:
+            return "; ".join(e.summary for e in self.entries)
         return self.entry.summary if self.entry else ""
 
 
@@ -233,35 +237,50 @@ class Engine:
         joins = bool(self.session.log) and self.ruleset.step_open(enc)
         tx = Transaction(enc)
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
-        ctx = Context(enc, tx, tray)
-        refused = self._play(ctx, self.ruleset, command)
-        if refused is not None:
-            return refused
+        # Several edits at once (``Edits``) run one after the other in the one
+        # transaction: a refusal takes back every one; each keeps its own log entry.
+        parts: list[c.Command] = list(command.edits) if isinstance(command, c.Edits) else [command]
+        played: list[tuple[c.Command, Context, int]] = []
+        for part in parts:
+            start = len(tx.changes)
+            ctx = Context(enc, tx, tray)
+            refused = self._play(ctx, self.ruleset, part)
+            if refused is not None:
+                tx.rollback()  # (the edits before this one too)
+                if part is command:
+                    return refused
+                return Outcome(ok=False, error=_edit_refusal(part, refused.error or ""))
+            played.append((part, ctx, start))
         if not keep:
-            events = ctx.events
+            events = [e for _, ctx, _ in played for e in ctx.events]
+            first = played[0][1]
             tx.rollback()
             entry = LogEntry(seq=0, step=0, command=command.model_dump(mode="json"),
-                             summary=ctx.summary or _first_text(events, command), events=events)
+                             summary=first.summary or _first_text(events, command), events=events)
             return Outcome(ok=True, entry=entry)
         log = self.session.log
-        seq = log[-1].seq + 1 if log else 0
-        step = log[-1].step if joins else seq
-        entry = LogEntry(
-            seq=seq,
-            step=step,
-            round=enc.round,
-            # A handful of labels over a whole fight: one string each (issue 16's memory).
-            where=sys.intern(self.ruleset.where(enc)),
-            command=command.model_dump(mode="json"),
-            summary=ctx.summary or _first_text(ctx.events, command),
-            events=ctx.events,
-            changes=tx.changes,
-        )
-        log.append(entry)
+        # A handful of labels over a whole fight: one string each (memory).
+        where = sys.intern(self.ruleset.where(enc))
+        entries: list[LogEntry] = []
+        for n, (part, ctx, start) in enumerate(played):
+            end = played[n + 1][2] if n + 1 < len(played) else len(tx.changes)
+            seq = log[-1].seq + 1 if log else 0
+            entry = LogEntry(
+                seq=seq,
+                step=log[-1].step if joins or entries else seq,
+                round=enc.round,
+                where=where,
+                command=part.model_dump(mode="json"),
+                summary=ctx.summary or _first_text(ctx.events, part),
+                events=ctx.events,
+                changes=tx.changes[start:end],
+            )
+            log.append(entry)
+            entries.append(entry)
         self.session.redo.clear()
         changes = tuple(tx.changes)
-        self._notify(Notice("apply", (entry,), changes, _touched_fighters(changes)))
-        return Outcome(ok=True, entry=entry)
+        self._notify(Notice("apply", tuple(entries), changes, _touched_fighters(changes)))
+        return Outcome(ok=True, entry=entries[0], entries=tuple(entries))
 
     def _run_lean(self, command: c.Command) -> Outcome:
         """``apply`` without a log entry or a notice; the same rules, the same rollback."""
@@ -374,7 +393,13 @@ class Engine:
 
     # --- core commands -----------------------------------------------------------------
     def _handle_core(self, ctx: Context, command: c.Command) -> None:
-        if isinstance(command, c.SetValue):
+        if isinstance(command, c.Edits):  # (a lean engine's: ``_run`` splits them up)
+            for edit in command.edits:
+                try:
+                    self._handle_core(ctx, edit)
+                except RuleViolation as exc:
+                    raise RuleViolation(_edit_refusal(edit, str(exc))) from exc
+        elif isinstance(command, c.SetValue):
             self._set_value(ctx, command)
         elif isinstance(command, c.SetOption):
             self._set_option(ctx, command)
@@ -563,6 +588,17 @@ class Engine:
             record.outcome = result if record is rolls[-1] else ""
             ctx.say(record.describe(), kind="roll", roll=record)
         ctx.summary = f"{command.who + ' ' if command.who else ''}rolled {command.notation.strip()}: {result}"
+
+
+def _edit_refusal(edit: c.Command, error: str) -> str:
+    """One of several edits refused: which field, why, and that none of them was made."""
+    field = str(getattr(edit, "field", None) or getattr(edit, "option", "") or edit.kind)
+    label = field.replace("status.", "").replace("sheet.", "").replace("_", " ")
+    for said in (f"{field}: ", f"{field.rsplit('.', 1)[-1]}: "):
+        if error.startswith(said):
+            error = error[len(said):]
+            break
+    return f"{label}: {error} (nothing was changed)"
 
 
 def _first_text(events: list[Any], command: c.Command) -> str:

@@ -187,11 +187,13 @@ class FightDocument(QObject):
         return fight_title(self.engine.encounter.name if self.engine is not None else "", self.path)
 
     # --- changing the fight --------------------------------------------------------------
-    def apply(self, command: Command) -> Outcome:
-        """The one way the widgets change the fight; a refusal is also signalled."""
+    def apply(self, command: Command, *, say_refusal: bool = True) -> Outcome:
+        """The one way the widgets change the fight (ui/operations.py makes the GM's
+        commands); a refusal is also signalled, unless the widget that asked shows it
+        itself (``say_refusal`` False: a dialog, the dice bar)."""
         assert self.engine is not None, "no fight is open"
         outcome = self.engine.apply(command)
-        if not outcome.ok:
+        if not outcome.ok and say_refusal:
             self.refused.emit(outcome.error or "not allowed")
         return outcome
 

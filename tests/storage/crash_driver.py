@@ -346,7 +346,7 @@ def gui_hook() -> None:
             nonlocal saves
             saves += 1
             traps.before_save(saves, save_rng)
-            window._save_to(saved_path)
+            window.files.save_to(saved_path)
 
         def action(index: int) -> None:
             engine = doc.engine

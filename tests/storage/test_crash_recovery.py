@@ -472,7 +472,7 @@ def test_window_fights_are_autosaved_saved_and_restored(
     assert doc.apply(c.SetValue(fighter_id="kaede", field="status.health", value=5)).ok
     assert fingerprint(Autosave(root).restore()) == fingerprint(doc.engine.session)
     target = tmp_path / "harbour.json"
-    assert shown_window._save_to(target)
+    assert shown_window.files.save_to(target)
     assert saver.path == target and saver.is_saved
     binder.quit()
     info = Autosave(root).recoverable()

@@ -23,7 +23,7 @@ def groups_fight(qtbot: Any) -> Any:
     window.show_session(Engine(demo_session()), None)
     window.show()
     window.add_library_panel()
-    assert window._quick_add("Harbour Guard", "enemy", 6, 2) == ""
+    assert window.gm.quick_add_fighter("Harbour Guard", "enemy", 6, 2) == ""
     for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert window.document.apply(command).ok
     for fid in ("dock-thug-3", "harbour-guard-1"):

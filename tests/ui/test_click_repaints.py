@@ -397,13 +397,13 @@ def test_an_act_that_opens_the_stack_shows_the_window_once_and_the_dialog_ready(
     rules, enc = engine.ruleset, engine.encounter
     _settle(qapp)  # the library dock, built after the first fight, is in
     shown: list[int] = []
-    show = window._show_views
+    show = window.views.show_views
 
     def counted(auto_open: bool = True) -> None:
         shown.append(1)
         show(auto_open)
 
-    monkeypatch.setattr(window, "_show_views", counted)
+    monkeypatch.setattr(window.views, "show_views", counted)
     assert window.document.apply(move(engine, "brannock", "act", maneuver="Roundhouse")).ok
     _settle(qapp)
     dialog = window._stack_dialog

@@ -62,7 +62,7 @@ def test_finding_1_revert_to_here_across_a_bad_step_changes_nothing(window: Main
     session = Session.model_validate(data)
     window.show_session(Engine(session), None)
     before = session.model_dump(mode="json")
-    window._revert_to(0)
+    window.gm.revert_to(0)
     assert session.model_dump(mode="json") == before
     assert window.statusBar().currentMessage().startswith("Revert stopped")
 

@@ -112,7 +112,7 @@ def test_saving_and_printing_before_the_history_is_in_use_all_of_it(
     assert window.open_file(path)
     assert window.document.history_pending
     copy = tmp_path / "copy.json"
-    assert window._save_to(copy)
+    assert window.files.save_to(copy)
     assert load_session(copy) == saved
 
     assert window.open_file(path)

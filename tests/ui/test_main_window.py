@@ -85,7 +85,7 @@ def test_save_reopen_and_undo_still_reaches_back_through_the_log(window: MainWin
     assert engine is not None
     engine.undo()  # one step in the redo list
     path = tmp_path / "duel.json"
-    assert window._save_to(path)
+    assert window.files.save_to(path)
     assert window.windowTitle() == "duel.json[*] - fightdesk" and not window.isWindowModified()
 
     assert window.open_file(path)

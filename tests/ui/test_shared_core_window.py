@@ -121,21 +121,21 @@ def test_the_turn_timer_counts_down_and_passes_the_turn(window: MainWindow, qtbo
     engine = shown(window)
     engine.drill.timer_seconds = 30
     now = [1000.0]
-    window.clock = lambda: now[0]  # type: ignore[method-assign]
+    window.views.clock = lambda: now[0]  # type: ignore[method-assign]
     start_round(window, qtbot)
     assert window.turn_clock.isActive()
     assert window.timeline.countdown() == "0:30"
     now[0] += 21.5
-    window._tick_turn_timer()
+    window.views.tick_turn_timer()
     assert window.timeline.countdown() == "0:09"
     assert current_fighter(engine.encounter.state.turns) == "kaede"
     now[0] += 9
-    window._tick_turn_timer()
+    window.views.tick_turn_timer()
     assert current_fighter(engine.encounter.state.turns) == "brannock"
     assert any(e.text == "Time is up: Kaede's turn passes" for e in engine.session.log[-1].events)
     assert window.timeline.countdown() == "0:30"  # Brannock's turn has its own 30 seconds
     logged = len(engine.session.log)
-    window._tick_turn_timer()
+    window.views.tick_turn_timer()
     assert len(engine.session.log) == logged
 
 

@@ -372,7 +372,7 @@ def test_quick_add_puts_a_fighter_in_this_fight_only_then_keeps_it_on_request(
     # Too much health for the ruleset: said in the dialog, nothing added.
     dialog = window.quick_add()
     qtbot.keyClicks(dialog.name, "Giant")
-    assert window._quick_add("Giant", "enemy", 90) != ""
+    assert window.gm.quick_add_fighter("Giant", "enemy", 90) != ""
     assert len(engine.encounter.fighters) == 1
     dialog.reject()
 
@@ -394,8 +394,8 @@ def test_rename_the_fight_and_undo_it(window: Any, qtbot: Any) -> None:
 @pytest.mark.parametrize("ruleset", ["street-fighter", "d100", "roll-under", "ashes"])
 def test_card_buttons_never_squash_their_text(window: Any, qtbot: Any, ruleset: str) -> None:
     window.show_session(Engine(Session.begin(new_encounter(ruleset))), None)
-    assert window._quick_add("Harbour guard", "enemy", 5) == ""
-    assert window._quick_add("Old Teodora Vrana", "ally", 5) == ""
+    assert window.gm.quick_add_fighter("Harbour guard", "enemy", 5) == ""
+    assert window.gm.quick_add_fighter("Old Teodora Vrana", "ally", 5) == ""
     for width in (1093, 1920):
         window.resize(width, 700)
         QApplication.processEvents()
