@@ -69,6 +69,8 @@ class LibraryDock(QObject):
         if not (saved and w.restoreDockWidget(dock)):
             w.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             w.resizeDocks([dock], [380], Qt.Orientation.Horizontal)
+        # Hidden for the round at the last quit (not by the GM): back after the round.
+        self._auto_hidden = w.placement.library_auto_hidden and not dock.isVisibleTo(w)
         toggle = dock.toggleViewAction()
         toggle.setShortcut(QKeySequence("Ctrl+Shift+L"))
         set_tip(toggle, "Show or hide the campaign library")
@@ -83,8 +85,8 @@ class LibraryDock(QObject):
         action.toggled.connect(self.in_rounds_changed)
         w.view_menu.insertAction(w.reset_layout_separator, action)
         self.in_rounds_action = w.library_in_rounds_action = action
-        self._auto_hidden = False
         w.views.show_views(auto_open=False)
+        w.placement.fit_docks_soon()
         panel.addToEncounter.connect(self.add_from_library)
         panel.message.connect(lambda text: w.statusBar().showMessage(text, 8000))
         panel.set_encounter_source(
@@ -110,6 +112,9 @@ class LibraryDock(QObject):
         elif (not going or not hide) and self._auto_hidden:
             self._auto_hidden = False
             dock.show()
+
+    def forget_auto_hidden(self) -> None:
+        self._auto_hidden = False
 
     @property
     def auto_hidden(self) -> bool:
