@@ -72,66 +72,9 @@ class ActionDialog(QDialog):
         self.fields_layout = QFormLayout(self.fields_box)
         self.fields_layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
 
-        self.preview_lines = plain_label()
-        self.preview_lines.setWordWrap(True)
-        self.preview_lines.setTextFormat(Qt.TextFormat.PlainText)
-        self.odds_label = plain_label()
-        self.odds_label.setObjectName("odds")
-        # Plain text, one chance a line: the labels name fighters, whose names come from files.
-        self.odds_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.odds_label.setWordWrap(True)
-        self.error = error_label()
-        self.preview_box = preview_box = QGroupBox("Before the roll")
-        pv = QVBoxLayout(preview_box)
-        pv.addWidget(self.preview_lines)
-        pv.addWidget(self.odds_label)
-        # An attack whose roll waits on the roll panel: the GM rolls or types its dice there.
-        self.roll_waits_note = plain_label(
-            "The roll then waits on the roll panel for the others' answers: roll its dice "
-            "there, or type in the players' dice.")
-        self.roll_waits_note.setObjectName("rollWaitsNote")
-        self.roll_waits_note.setWordWrap(True)
-        self.roll_waits_note.setVisible(False)
-        pv.addWidget(self.roll_waits_note)
-        pv.addWidget(self.error)
-
-        self.app_rolls = QRadioButton("&Roll for me")
-        self.typed = QRadioButton("&Type in the dice")
-        self.app_rolls.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.app_rolls)
-        group.addButton(self.typed)
-        self.dice_edit = QLineEdit()
-        self.dice_edit.setObjectName("typedDice")
-        self.dice_edit.setPlaceholderText("faces, e.g. 7 3 9; 4")
-        self.dice_edit.setToolTip("The players' physical dice: faces split by spaces, one roll "
-                                  "after another split by ';', in the order the rules roll them")
-        self.dice_edit.setEnabled(False)
-        self.typed.toggled.connect(self.dice_edit.setEnabled)
-        self.typed.toggled.connect(lambda on: self.dice_edit.setFocus() if on else None)
-        dice_row = QHBoxLayout()
-        dice_row.addWidget(self.app_rolls)
-        dice_row.addWidget(self.typed)
-        dice_row.addWidget(self.dice_edit, 1)
-
-        self.result_label = plain_label()
-        self.result_label.setObjectName("result")
-        self.result_label.setWordWrap(True)
-        big = QFont(self.result_label.font())
-        big.setBold(True)
-        big.setPointSizeF(big.pointSizeF() * 1.15)
-        self.result_label.setFont(big)
-        self.result_label.setVisible(False)
-
-        self.buttons = QDialogButtonBox()
-        self.go_button = QPushButton("Roll")
-        self.go_button.setObjectName("go")
-        self.go_button.setDefault(True)
-        self.go_button.setToolTip("Apply the action with these dice (Enter)")
-        self.buttons.addButton(self.go_button, QDialogButtonBox.ButtonRole.ActionRole)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        self.go_button.clicked.connect(self._go)
-        self.close_button.clicked.connect(self.reject)
+        preview_box = self._build_preview()
+        dice_row = self._build_dice_row()
+        self._build_result_and_buttons()
 
         layout = QVBoxLayout(self)
         top = QFormLayout()
@@ -156,6 +99,74 @@ class ActionDialog(QDialog):
             start = next((n for n, f in enumerate(self._forms) if f.enabled), 0)
         self.form_box.setCurrentIndex(start)
         self._form_chosen(start)
+
+    def _build_preview(self) -> QGroupBox:
+        """What the action would do and its odds, before the roll, and why not."""
+        self.preview_lines = plain_label()
+        self.preview_lines.setWordWrap(True)
+        self.preview_lines.setTextFormat(Qt.TextFormat.PlainText)
+        self.odds_label = plain_label()
+        self.odds_label.setObjectName("odds")
+        # Plain text, one chance a line: the labels name fighters, whose names come from files.
+        self.odds_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.odds_label.setWordWrap(True)
+        self.error = error_label()
+        self.preview_box = preview_box = QGroupBox("Before the roll")
+        pv = QVBoxLayout(preview_box)
+        pv.addWidget(self.preview_lines)
+        pv.addWidget(self.odds_label)
+        # An attack whose roll waits on the roll panel: the GM rolls or types its dice there.
+        self.roll_waits_note = plain_label(
+            "The roll then waits on the roll panel for the others' answers: roll its dice "
+            "there, or type in the players' dice.")
+        self.roll_waits_note.setObjectName("rollWaitsNote")
+        self.roll_waits_note.setWordWrap(True)
+        self.roll_waits_note.setVisible(False)
+        pv.addWidget(self.roll_waits_note)
+        pv.addWidget(self.error)
+        return preview_box
+
+    def _build_dice_row(self) -> QHBoxLayout:
+        """The app rolls, or the GM types the players' dice."""
+        self.app_rolls = QRadioButton("&Roll for me")
+        self.typed = QRadioButton("&Type in the dice")
+        self.app_rolls.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.app_rolls)
+        group.addButton(self.typed)
+        self.dice_edit = QLineEdit()
+        self.dice_edit.setObjectName("typedDice")
+        self.dice_edit.setPlaceholderText("faces, e.g. 7 3 9; 4")
+        self.dice_edit.setToolTip("The players' physical dice: faces split by spaces, one roll "
+                                  "after another split by ';', in the order the rules roll them")
+        self.dice_edit.setEnabled(False)
+        self.typed.toggled.connect(self.dice_edit.setEnabled)
+        self.typed.toggled.connect(lambda on: self.dice_edit.setFocus() if on else None)
+        dice_row = QHBoxLayout()
+        dice_row.addWidget(self.app_rolls)
+        dice_row.addWidget(self.typed)
+        dice_row.addWidget(self.dice_edit, 1)
+        return dice_row
+
+    def _build_result_and_buttons(self) -> None:
+        self.result_label = plain_label()
+        self.result_label.setObjectName("result")
+        self.result_label.setWordWrap(True)
+        big = QFont(self.result_label.font())
+        big.setBold(True)
+        big.setPointSizeF(big.pointSizeF() * 1.15)
+        self.result_label.setFont(big)
+        self.result_label.setVisible(False)
+
+        self.buttons = QDialogButtonBox()
+        self.go_button = QPushButton("Roll")
+        self.go_button.setObjectName("go")
+        self.go_button.setDefault(True)
+        self.go_button.setToolTip("Apply the action with these dice (Enter)")
+        self.buttons.addButton(self.go_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.go_button.clicked.connect(self._go)
+        self.close_button.clicked.connect(self.reject)
 
     # --- the form ---------------------------------------------------------------------------
     def current_form(self) -> ActionForm | None:

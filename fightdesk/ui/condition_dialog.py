@@ -57,32 +57,7 @@ class ConditionDialog(QDialog):
         self._submit = submit
         self._default_tick = default_tick
 
-        self.name = QComboBox()
-        self.name.setObjectName("conditionName")
-        self.name.setEditable(True)
-        self.name.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.name.addItems(list(names))
-        self.name.setCurrentIndex(-1)
-        edit = self.name.lineEdit()
-        if edit is not None:  # an editable combo box always has one
-            edit.setMaxLength(NAME_MAX)
-            edit.setPlaceholderText("pick one or type any name")
-        self.name.setToolTip(f"The condition's name: one of the ruleset's, or any text "
-                             f"(1-{NAME_MAX} characters)")
-
-        self.duration = QComboBox()
-        self.duration.setObjectName("conditionDuration")
-        for key, label in DURATIONS:
-            if key == "until-turn-end" and not has_turns:
-                continue  # no fighter turns (street-fighter's phases): nothing would end it
-            self.duration.addItem(label, key)
-
-        self.rounds = QSpinBox()
-        self.rounds.setObjectName("conditionRounds")
-        self.rounds.setRange(1, ROUNDS_MAX)
-        self.rounds.setValue(1)
-        self.rounds.setSuffix(" round(s)")
-
+        self._build_name_and_duration(names, has_turns)
         self.until = QComboBox()
         self.until.setObjectName("conditionUntil")
         for fid, name in fighters:
@@ -134,6 +109,34 @@ class ConditionDialog(QDialog):
         self.duration.currentIndexChanged.connect(self._duration_changed)
         self.name.editTextChanged.connect(lambda _text: self.show_error(None))
         self._duration_changed()
+
+    def _build_name_and_duration(self, names: Sequence[str], has_turns: bool) -> None:
+        """The condition's name (the ruleset's or any) and how long it lasts."""
+        self.name = QComboBox()
+        self.name.setObjectName("conditionName")
+        self.name.setEditable(True)
+        self.name.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.name.addItems(list(names))
+        self.name.setCurrentIndex(-1)
+        edit = self.name.lineEdit()
+        if edit is not None:  # an editable combo box always has one
+            edit.setMaxLength(NAME_MAX)
+            edit.setPlaceholderText("pick one or type any name")
+        self.name.setToolTip(f"The condition's name: one of the ruleset's, or any text "
+                             f"(1-{NAME_MAX} characters)")
+
+        self.duration = QComboBox()
+        self.duration.setObjectName("conditionDuration")
+        for key, label in DURATIONS:
+            if key == "until-turn-end" and not has_turns:
+                continue  # no fighter turns (street-fighter's phases): nothing would end it
+            self.duration.addItem(label, key)
+
+        self.rounds = QSpinBox()
+        self.rounds.setObjectName("conditionRounds")
+        self.rounds.setRange(1, ROUNDS_MAX)
+        self.rounds.setValue(1)
+        self.rounds.setSuffix(" round(s)")
 
     # --- reading ----------------------------------------------------------------------
     def values(self) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Edit a fighter in the fight: name, side and the numbers of their live status.
 
-Every change becomes a ``SetValue`` GM override (so it is logged and undoable); the
+Every change becomes a ``SetValue`` GM override (logged and undoable; the changes made at
+one OK land whole, as one ``Edits`` step: ui/operations.py); the
 editor reads the fighter's fields but holds no rules.
 """
 

@@ -66,7 +66,8 @@ class LibraryDock(QObject):
         # instead of adding it (adding first would leave it hidden).
         state = w.placement.saved_state
         saved = isinstance(state, QByteArray) and not state.isEmpty()
-        if not (saved and w.restoreDockWidget(dock)):
+        restored = saved and w.restoreDockWidget(dock)
+        if not restored:
             w.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             w.resizeDocks([dock], [380], Qt.Orientation.Horizontal)
         # Hidden for the round at the last quit (not by the GM): back after the round.
@@ -86,7 +87,8 @@ class LibraryDock(QObject):
         w.view_menu.insertAction(w.reset_layout_separator, action)
         self.in_rounds_action = w.library_in_rounds_action = action
         w.views.show_views(auto_open=False)
-        w.placement.fit_docks_soon()
+        if restored or w.placement.saved_widths:  # at the widths it and the log had (Qt's
+            w.placement.fit_docks_soon()  # state alone gets them wrong: docks added late)
         panel.addToEncounter.connect(self.add_from_library)
         panel.message.connect(lambda text: w.statusBar().showMessage(text, 8000))
         panel.set_encounter_source(

@@ -319,6 +319,13 @@ class LibraryPanel(QWidget):
 
     # --- building -------------------------------------------------------------------------
     def _build(self) -> None:
+        self._build_pickers()
+        self._build_list()
+        self._build_list_actions()
+        self._lay_out()
+
+    def _build_pickers(self) -> None:
+        """The campaign picker, the failed-save banner, the search and the filters."""
         self.campaign_combo = QComboBox()
         self.campaign_combo.setObjectName("campaignPicker")
         self.campaign_combo.setToolTip("The open campaign (one at a time)")
@@ -364,6 +371,7 @@ class LibraryPanel(QWidget):
             combo.setToolTip(tip)
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
 
+    def _build_list(self) -> None:
         self.view = QTreeView()
         self.view.setObjectName("libraryList")
         self.view.setModel(self.proxy)
@@ -387,6 +395,7 @@ class LibraryPanel(QWidget):
         header.setSectionResizeMode(LibraryModel.COLUMNS.index("Tags"), QHeaderView.ResizeMode.Stretch)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
 
+    def _build_list_actions(self) -> None:
         def action(text: str, tip: str, shortcut: str = "") -> QAction:
             act = QAction(text, self)
             if shortcut:
@@ -416,6 +425,7 @@ class LibraryPanel(QWidget):
                     self.delete_action, self.export_action):
             self.view.addAction(act)
 
+    def _lay_out(self) -> None:
         def button(act: QAction) -> QToolButton:
             b = QToolButton()
             b.setDefaultAction(act)

@@ -3,8 +3,8 @@
 An option is a per-fight ruleset setting the GM can change (docs/rulesets/README.md#options).
 The inputs
 come from the ruleset's options model (so a new ruleset needs no dialog code); OK emits
-the changed values, which the main window applies as logged, undoable ``SetOption``
-commands.
+the changed values, which the main window applies as one logged, undoable ``Edits`` of
+``SetOption`` commands (one undo step, all or none).
 """
 
 from __future__ import annotations

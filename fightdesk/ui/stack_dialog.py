@@ -48,24 +48,7 @@ class InterruptStackDialog(QDialog):
 
         intro = QLabel("The moves resolve from the top row down (fastest first).")
         intro.setWordWrap(True)
-        self.table = QTableView()
-        self.table.setObjectName("stackTable")
-        self.table.setModel(stack_model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setAlternatingRowColors(True)
-        # One line a move: every column but the cost fits its contents, the cost takes
-        # the rest and is cut short with "…" if it must (its tooltip has it whole).
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # The cost takes what is left (cut short with its tooltip whole), so the last
-        # column, which move each one interrupts, is always in view.
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-
+        self._build_table(stack_model)
         self.fighter_box = QComboBox()
         self.fighter_box.setObjectName("interrupter")
         self.fighter_box.setModel(fighters_model)
@@ -84,6 +67,52 @@ class InterruptStackDialog(QDialog):
         self.status = plain_label()
         self.status.setWordWrap(True)
 
+        buttons = self._build_buttons()
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(add_row)
+        layout.addLayout(self.decision_area)
+        layout.addWidget(self.error)
+        layout.addWidget(self.status)
+        layout.addLayout(buttons)
+        self.resize(960, 380)
+
+        self.add_button.clicked.connect(self._ask_add)
+        self.resolve_next.clicked.connect(self.resolveNextRequested)
+        self.resolve_all.clicked.connect(self.resolveAllRequested)
+        self.cancel_button.clicked.connect(self._ask_cancel)
+        self.close_button.clicked.connect(self.accept)
+        for signal in (stack_model.rowsInserted, stack_model.rowsRemoved, stack_model.modelReset,
+                       stack_model.dataChanged):
+            signal.connect(self._update_buttons)
+            signal.connect(self._fit_fighter_column)
+        self._fit_fighter_column()
+        self._update_buttons()
+
+    def _build_table(self, stack_model: QAbstractItemModel) -> None:
+        """The stack, one move a row."""
+        self.table = QTableView()
+        self.table.setObjectName("stackTable")
+        self.table.setModel(stack_model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setAlternatingRowColors(True)
+        # One line a move: every column but the cost fits its contents, the cost takes
+        # the rest and is cut short with "…" if it must (its tooltip has it whole).
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # The cost takes what is left (cut short with its tooltip whole), so the last
+        # column, which move each one interrupts, is always in view.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+
+    def _build_buttons(self) -> QHBoxLayout:
+        """Cancel, Resolve next and all (each on both Enter keys), Close."""
         self.resolve_next = QPushButton("Resolve &next")
         self.resolve_next.setObjectName("resolveNext")
         self.resolve_next.setToolTip("Resolve the top move (Ctrl+Enter)")
@@ -107,28 +136,7 @@ class InterruptStackDialog(QDialog):
         buttons.addWidget(self.resolve_next)
         buttons.addWidget(self.resolve_all)
         buttons.addWidget(self.close_button)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(add_row)
-        layout.addLayout(self.decision_area)
-        layout.addWidget(self.error)
-        layout.addWidget(self.status)
-        layout.addLayout(buttons)
-        self.resize(960, 380)
-
-        self.add_button.clicked.connect(self._ask_add)
-        self.resolve_next.clicked.connect(self.resolveNextRequested)
-        self.resolve_all.clicked.connect(self.resolveAllRequested)
-        self.cancel_button.clicked.connect(self._ask_cancel)
-        self.close_button.clicked.connect(self.accept)
-        for signal in (stack_model.rowsInserted, stack_model.rowsRemoved, stack_model.modelReset,
-                       stack_model.dataChanged):
-            signal.connect(self._update_buttons)
-            signal.connect(self._fit_fighter_column)
-        self._fit_fighter_column()
-        self._update_buttons()
+        return buttons
 
     def _keys(self, button: QPushButton, *keys: str) -> QAction:
         """The dialog's action that clicks ``button`` (nothing while it is disabled)."""

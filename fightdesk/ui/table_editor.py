@@ -118,6 +118,15 @@ class RollTablesDialog(QDialog):
         layout.addWidget(self.builtin_bar)
 
         body = QHBoxLayout()
+        body.addLayout(self._build_list(), 1)
+        body.addLayout(self._build_editor(), 3)
+        layout.addLayout(body, 1)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        layout.addWidget(self.buttons)
+
+    def _build_list(self) -> QVBoxLayout:
+        """The fight's tables, with New and Remove."""
         left = QVBoxLayout()
         left.addWidget(QLabel("This fight's tables:"))
         self.table_list = QListWidget()
@@ -134,8 +143,10 @@ class RollTablesDialog(QDialog):
         list_buttons.addWidget(self.new_button)
         list_buttons.addWidget(self.remove_button)
         left.addLayout(list_buttons)
-        body.addLayout(left, 1)
+        return left
 
+    def _build_editor(self) -> QVBoxLayout:
+        """The chosen table: name, die, rows, Apply; then the campaign's copy and Roll."""
         right = QVBoxLayout()
         form = QFormLayout()
         self.name_edit = QLineEdit()
@@ -191,7 +202,10 @@ class RollTablesDialog(QDialog):
         self.state_label = _quiet(_plain_label())
         self.state_label.setObjectName("tableState")
         right.addWidget(self.state_label)
+        self._build_campaign_and_roll(right)
+        return right
 
+    def _build_campaign_and_roll(self, right: QVBoxLayout) -> None:
         campaign_row = QHBoxLayout()
         self.campaign_label = _quiet(_plain_label())
         self.campaign_label.setObjectName("campaignState")
@@ -226,11 +240,6 @@ class RollTablesDialog(QDialog):
         self.roll_error.setTextFormat(Qt.TextFormat.PlainText)
         self.roll_error.setObjectName("rollError")
         right.addWidget(self.roll_error)
-        body.addLayout(right, 3)
-        layout.addLayout(body, 1)
-
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        layout.addWidget(self.buttons)
 
     def _connect(self) -> None:
         self.table_list.currentItemChanged.connect(self._picked)

@@ -77,6 +77,7 @@ class WindowLayout(QObject):
         w = self.w
         store = settings.app_settings()
         rect = _rect(store.value("window/rect"))
+        frame = _rect(store.value("window/frame"), empty=True) or QRect()
         if rect is None:
             geometry = store.value("window/geometry")  # (as kept before the rect was)
             if geometry is not None:  # (a first start has none: nothing more to import)
@@ -91,8 +92,10 @@ class WindowLayout(QObject):
             if screens:
                 width, height = min(width, screens[0].width()), min(height, screens[0].height())
             w.resize(width, height)
-        else:
-            w.setGeometry(fit_to_screens(rect, screens))
+        else:  # the frame on screen too: the client rect grown by the last run's frame
+            grown = rect.adjusted(-frame.x(), -frame.y(), frame.width(), frame.height())
+            fitted = fit_to_screens(grown, screens)
+            w.setGeometry(fitted.adjusted(frame.x(), frame.y(), -frame.width(), -frame.height()))
         if str(store.value("window/maximized", "false")).lower() == "true":
             from PySide6.QtCore import Qt
 
@@ -110,7 +113,8 @@ class WindowLayout(QObject):
         state = self.saved_state
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.w.restoreState(state)
-        self.fit_docks_soon()
+        if self.saved_widths:  # (a first start's docks are as they were made)
+            self.fit_docks_soon()
 
     def fit_docks_soon(self) -> None:
         """``fit_docks`` once the window has laid out the docks just put back (a dock
@@ -128,22 +132,10 @@ class WindowLayout(QObject):
         wanted = {**DEFAULT_WIDTHS, **self.saved_widths}
         docks = [d for d in self._side_docks() if d.isVisible() and d.objectName() in wanted]
         widths = checked_widths({d.objectName(): wanted[d.objectName()] for d in docks}, w.width())
-        if docks:
+        if any(d.width() != widths[d.objectName()] for d in docks):  # (a resize lays out)
             w.resizeDocks(docks, [widths[d.objectName()] for d in docks], Qt.Orientation.Horizontal)
-        self.keep_on_screen()
         # Once the docks have their widths: the timeline's room is read from the layout.
         QTimer.singleShot(0, w, self.give_way_to_timeline)
-
-    def keep_on_screen(self) -> None:
-        """The window with its frame whole on a screen (the frame is known once shown)."""
-        w = self.w
-        frame = w.frameGeometry()
-        fitted = fit_to_screens(frame, available_screens())
-        if fitted != frame:
-            inner = w.geometry()
-            w.setGeometry(inner.x() + fitted.x() - frame.x(), inner.y() + fitted.y() - frame.y(),
-                          inner.width() - (frame.width() - fitted.width()),
-                          inner.height() - (frame.height() - fitted.height()))
 
     def _side_docks(self) -> list:
         w = self.w
@@ -157,6 +149,9 @@ class WindowLayout(QObject):
         normal = w.normalGeometry() if w.isMaximized() else w.geometry()
         store.setValue("window/rect", f"{normal.x()},{normal.y()},{normal.width()},{normal.height()}")
         store.setValue("window/maximized", "true" if w.isMaximized() else "false")
+        outer, inner = w.frameGeometry(), w.geometry()  # (left, top, right, bottom)
+        store.setValue("window/frame", f"{inner.x() - outer.x()},{inner.y() - outer.y()},"
+                       f"{outer.right() - inner.right()},{outer.bottom() - inner.bottom()}")
         if w.body_built:  # a frame closed before its docks exist keeps the old layout
             store.setValue("window/state", w.saveState())
             widths = {d.objectName(): d.width() for d in self._side_docks()
@@ -230,14 +225,17 @@ class WindowLayout(QObject):
                 log_dock.raise_()
 
 
-def _rect(value: object) -> QRect | None:
-    """A rectangle kept as "x,y,width,height" (None: none kept, or not one)."""
+def _rect(value: object, *, empty: bool = False) -> QRect | None:
+    """A rectangle kept as "x,y,width,height" (None: none kept, or not one; ``empty``:
+    four numbers of a frame's margins, which may be 0)."""
     if isinstance(value, list):  # QSettings reads a comma-separated value as a list
         value = ",".join(str(v) for v in value)
     try:
         x, y, width, height = (int(part) for part in str(value).split(","))
     except ValueError:
         return None
+    if empty:
+        return QRect(x, y, width, height) if min(x, y, width, height) >= 0 else None
     return QRect(x, y, width, height) if width > 0 and height > 0 else None
 
 

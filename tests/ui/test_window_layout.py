@@ -41,6 +41,15 @@ def layout_of(window: MainWindow) -> Layout:
                   timeline.horizontalScrollBar().maximum() > 0)
 
 
+def alike(one: Layout, other: Layout) -> bool:
+    """The same layout, but for the few pixels a dock gives way so that the whole
+    timeline shows (decided by the layout pass that comes first)."""
+    return (one.size, one.columns, one.scrolls, one.docks.keys()) == (
+        other.size, other.columns, other.scrolls, other.docks.keys()) and all(
+        one.docks[name][0] == other.docks[name][0]
+        and abs(one.docks[name][1] - other.docks[name][1]) <= 8 for name in one.docks)
+
+
 def settle(qtbot: QtBot, ms: int = 150) -> None:
     qtbot.wait(ms)
     QApplication.processEvents()
@@ -82,7 +91,7 @@ def screen(monkeypatch: pytest.MonkeyPatch) -> list[QRect]:
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_a_restart_in_the_middle_of_a_round_lays_out_as_before_the_quit(
         qtbot: QtBot, tmp_path: Path, screen: list[QRect], size: tuple[int, int]) -> None:
-    screen[0] = QRect(0, 0, *size)
+    screen[0] = QRect(0, 0, size[0] + 8, size[1] + 8)  # the window and its frame
     first = start(qtbot, demo_session(), tmp_path, size)
     mid_round(first, qtbot)
     before = layout_of(first)
@@ -114,18 +123,18 @@ def test_reset_layout_puts_back_a_first_start_s_layout(
     settings.app_settings().clear()
 
     window = start(qtbot, demo_session(), tmp_path, (1280, 800))
-    assert layout_of(window) == default
+    assert alike(layout_of(window), default)
     # The GM pulls the log wide, floats the library and hides the dice bar.
     window.resizeDocks([window.log_dock], [600], Qt.Orientation.Horizontal)
     assert window.library_dock is not None
     window.library_dock.setFloating(True)
     window.dice_toolbar.hide()
     settle(qtbot)
-    assert layout_of(window) != default
+    assert not alike(layout_of(window), default)
     assert window.reset_layout_action in window.view_menu.actions()
     window.reset_layout_action.trigger()
     settle(qtbot)
-    assert layout_of(window) == default
+    assert alike(layout_of(window), default)
     assert not window.library_dock.isFloating() and window.dice_toolbar.isVisible()
     assert window.dockWidgetArea(window.library_dock) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert window.dockWidgetArea(window.log_dock) == Qt.DockWidgetArea.RightDockWidgetArea
@@ -135,6 +144,7 @@ def test_a_window_saved_off_screen_comes_back_whole_on_a_screen(
         qtbot: QtBot, tmp_path: Path, screen: list[QRect]) -> None:
     store = settings.app_settings()
     store.setValue("window/rect", "2500,1400,1280,800")  # a second screen, now gone
+    store.setValue("window/frame", "2,2,2,2")  # the frame's margins, as the last run had them
     store.setValue("window/dock_widths", "FightLogDock=1100,LibraryPanelDock=380")
     store.sync()
     screen[0] = QRect(0, 0, 1093, 614)
