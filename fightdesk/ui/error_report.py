@@ -120,7 +120,8 @@ def install(window: QMainWindow, log_dir: Path | None = None) -> ErrorReport:
 
     report = ErrorReport(window, log_dir)
     sys.excepthook = report.excepthook
-    report._previous_handler = qInstallMessageHandler(report.qt_message)
+    previous = qInstallMessageHandler(report.qt_message)
+    report._previous_handler = previous if callable(previous) else None
     return report
 
 

@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.library_after_first_fight = not staged
         self.library_panel: LibraryPanel | None = None
         self.library_dock: QDockWidget | None = None
+        self.library_in_rounds_action: QAction | None = None  # (with the library dock)
         self.summary_printing: SummaryPrinting | None = None
         # Set by the autosave wiring: closing then loses nothing, and the question says so.
         self.kept_by_autosave = False

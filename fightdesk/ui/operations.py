@@ -12,6 +12,7 @@ No engine import at module level: the window paints before pydantic loads.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -276,7 +277,7 @@ def quick_add(document: FightDocument, name: str, side: str, health: int,
     return document.apply(AddFighters(fighter=fighter.model_dump(mode="json"), count=count))
 
 
-def add_all(document: FightDocument, commands: list[Command]) -> Outcome | None:
+def add_all(document: FightDocument, commands: Sequence[Command]) -> Outcome | None:
     """Fighters from the library (a drop may bring several): each through the document,
     stopping at the first refusal; the last outcome (None: nothing to add)."""
     outcome = None

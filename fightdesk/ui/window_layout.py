@@ -172,16 +172,16 @@ class WindowLayout(QObject):
         w = self.w
         if not w.body_built:
             return
-        for bar, area in ((w.round_bar, Qt.ToolBarArea.TopToolBarArea),
-                          (w.dice_toolbar, Qt.ToolBarArea.BottomToolBarArea)):
-            w.addToolBar(area, bar)
+        w.addToolBar(Qt.ToolBarArea.TopToolBarArea, w.round_bar)
+        w.addToolBar(Qt.ToolBarArea.BottomToolBarArea, w.dice_toolbar)
+        for bar in (w.round_bar, w.dice_toolbar):
             bar.show()
-        for dock, area in ((w.log_dock, Qt.DockWidgetArea.RightDockWidgetArea),
+        for dock, side in ((w.log_dock, Qt.DockWidgetArea.RightDockWidgetArea),
                            (w.library_dock, Qt.DockWidgetArea.LeftDockWidgetArea)):
             if dock is None:
                 continue
             dock.setFloating(False)
-            w.addDockWidget(area, dock)
+            w.addDockWidget(side, dock)
             dock.show()
         self.saved_widths = {}
         w.library.forget_auto_hidden()

@@ -42,7 +42,7 @@ def test_a_refused_second_edit_changes_nothing_and_names_the_field() -> None:
     assert engine.encounter.model_dump(mode="json") == before and not engine.session.log
     out = engine.apply(c.Edits(edits=[c.SetOption(option="arena_tn", value=7),
                                       c.SetOption(option="arena_tn", value=99)]))
-    assert not out.ok and out.error.startswith("arena tn: ")
+    assert not out.ok and (out.error or "").startswith("arena tn: ")
     assert engine.encounter.options.arena_tn == 8
 
 

@@ -11,7 +11,9 @@ import pytest
 from PySide6.QtCore import qInstallMessageHandler
 from pytestqt.qtbot import QtBot
 
+from fightdesk.engine.commands import Command
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.ruleset import Context, Ruleset
 from fightdesk.storage.sessions import demo_session
 from fightdesk.ui import error_report
 from fightdesk.ui.main_window import MainWindow
@@ -37,7 +39,7 @@ def test_a_rule_that_raises_tells_the_gm_one_line_and_the_fight_is_as_before(
     ruleset = type(engine.ruleset)
     handle = ruleset.handle
 
-    def broken(self: object, ctx: object, command: object) -> None:
+    def broken(self: Ruleset, ctx: Context, command: Command) -> None:
         handle(self, ctx, command)  # the rule writes, then fails half way
         raise ZeroDivisionError("a rule divided by zero")
 

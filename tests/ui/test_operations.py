@@ -55,13 +55,17 @@ def test_a_two_field_edit_is_one_undo_step(window: MainWindow, qtbot: QtBot) -> 
     window.cards.requested.emit("edit", "kaede")
     editor = window.findChild(FighterEditor)
     assert editor is not None
-    editor.findChild(QLineEdit, "edit-name").setText("Kaede the Swift")
-    editor.findChild(QSpinBox, "edit-status.health").setValue(6)
+    name = editor.findChild(QLineEdit, "edit-name")
+    health = editor.findChild(QSpinBox, "edit-status.health")
+    assert name is not None and health is not None
+    name.setText("Kaede the Swift")
+    health.setValue(6)
     editor._ok()
     kaede = engine.encounter.fighters["kaede"]
     assert (kaede.name, kaede.status.health) == ("Kaede the Swift", 6)
     assert window.document.undo_stack.count() == 1
-    assert window.cards.card("kaede").title.text() == "Kaede the Swift"
+    card = window.cards.card("kaede")
+    assert card is not None and card.title.text() == "Kaede the Swift"
     window.undo_action.trigger()
     assert (kaede.name, kaede.status.health) == ("Kaede Moriyama", 10)
     assert not window.document.can_undo()
@@ -84,19 +88,23 @@ def test_the_options_dialog_s_changes_are_one_step(window: MainWindow, qtbot: Qt
 
 def test_the_operations_build_the_command_and_go_through_the_document(
         window: MainWindow) -> None:
-    window.show_session(Engine(demo_session()), None)
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
     document = window.document
     refused: list[str] = []
     document.refused.connect(refused.append)
     assert operations.round_step(document, "start-fight").ok
-    assert operations.toggle_hidden(document, "brannock").ok
-    assert document.engine.encounter.fighters["brannock"].hidden
+    hidden = operations.toggle_hidden(document, "brannock")
+    assert hidden is not None and hidden.ok
+    assert engine.encounter.fighters["brannock"].hidden
     assert operations.set_health(document, "kaede", "status.health", 7).ok
-    assert operations.set_enemy_health(document, document.engine.encounter.enemy_health) is None
+    assert operations.set_enemy_health(document, engine.encounter.enemy_health) is None
     assert operations.rename_fight(document, "   ") == "Not renamed: a fight needs a name"
-    assert operations.rename_fight(document, "Dockside  ambush").ok
+    renamed = operations.rename_fight(document, "Dockside  ambush")
+    assert not isinstance(renamed, str) and renamed is not None and renamed.ok
+    assert engine.encounter.name == "Dockside ambush"
     out = operations.add_condition(document, "kaede", {"name": "", "duration": "until-removed"})
-    assert not out.ok and out.error.startswith("name: ")
+    assert not out.ok and (out.error or "").startswith("name: ")
     assert not operations.free_roll(document, "3q7").ok
     assert refused == []  # the dice bar says why itself
     assert not operations.remove_condition(document, "kaede", 5).ok

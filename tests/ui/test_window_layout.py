@@ -98,6 +98,7 @@ def test_a_restart_in_the_middle_of_a_round_lays_out_as_before_the_quit(
     assert before.docks["LibraryPanelDock"][0] is False  # stepped aside for the round
     assert before.columns[0] == before.columns[1] and not before.scrolls
     first.grab().save(str(tmp_path / f"before-{size[0]}.png"))
+    assert first.document.engine is not None
     session = first.document.engine.session.model_copy(deep=True)
     first.document.undo_stack.setClean()
     first.close()
