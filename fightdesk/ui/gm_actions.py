@@ -34,8 +34,7 @@ class GMActions(QObject):
     """The window's slots for the GM's actions (``window.gm``)."""
 
     def __init__(self, window: MainWindow) -> None:
-        # A child of the window (made before its document): its slots are cut off
-        # with the window, before the document's last signals.
+        # A child of the window: it goes with the window.
         super().__init__(window)
         self.w = window
 

@@ -27,8 +27,7 @@ class LibraryDock(QObject):
     """The window's library dock (``window.library_panel``, ``window.library_dock``)."""
 
     def __init__(self, window: MainWindow) -> None:
-        # A child of the window (made before its document): its slots are cut off
-        # with the window, before the document's last signals.
+        # A child of the window: it goes with the window.
         super().__init__(window)
         self.w = window
         self._scheduled = False

@@ -32,10 +32,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QPushButton, QToolBar, QWidget
 
 from .document import FightDocument
-from .gm_actions import GMActions
-from .library_dock import LibraryDock
-from .view_refresh import ViewRefresh
-from .window_files import WindowFiles
 from .window_layout import WindowLayout
 
 # The classes the frame does not use (dialogs, docks, layouts) are imported where used:
@@ -50,10 +46,14 @@ if TYPE_CHECKING:
 
     from .action_dialog import ActionDialog
     from .decision import DecisionPanel
+    from .gm_actions import GMActions
+    from .library_dock import LibraryDock
     from .library_panel import LibraryPanel
     from .player_view import PlayerView
     from .printing import SummaryPrinting
     from .stack_dialog import InterruptStackDialog
+    from .view_refresh import ViewRefresh
+    from .window_files import WindowFiles
 
 
 class MainWindow(QMainWindow):
@@ -66,14 +66,15 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("MainWindow")
         self.setWindowTitle("fightdesk[*]")
-        # The work behind the frame's signals, each in its own module (the module doc);
-        # made before the document, so that they go first when the window goes.
-        self.gm = GMActions(self)
-        self.views = ViewRefresh(self)
-        self.files = WindowFiles(self)
-        self.library = LibraryDock(self)
+        # The window's size and docks are put back before the frame's first paint; the
+        # rest of the work behind the frame's signals comes with the actions (the module
+        # doc names each module), which a staged start builds after that paint.
         self.placement = WindowLayout(self)
         self.document = FightDocument(self)
+        self.gm: GMActions
+        self.views: ViewRefresh
+        self.files: WindowFiles
+        self.library: LibraryDock
         # The campaign library dock is built after the first fight is on screen (it loads
         # the library files): by this window, or by a staged start once it is ready.
         self.library_after_first_fight = not staged
@@ -179,6 +180,23 @@ class MainWindow(QMainWindow):
         # Fighters dragged from the library dock are dropped anywhere on the window.
         self.setAcceptDrops(True)
 
+    def _build_workers(self) -> None:
+        """The objects behind the frame's signals, each in its own module."""
+        from .gm_actions import GMActions
+        from .library_dock import LibraryDock
+        from .view_refresh import ViewRefresh
+        from .window_files import WindowFiles
+
+        self.gm = GMActions(self)
+        self.views = ViewRefresh(self)
+        self.files = WindowFiles(self)
+        self.library = LibraryDock(self)
+
+    def _undo_stack_moved(self, *_: object) -> None:
+        """(A slot of the window's own: Qt cuts it off as the window goes, before the
+        document's stack sends its last signals.)"""
+        self.views.follow_undo_stack()
+
     def _action(self, text: str,
                 shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 tip: str = "") -> QAction:
@@ -213,7 +231,7 @@ class MainWindow(QMainWindow):
         stack = self.document.undo_stack
         for signal in (stack.canUndoChanged, stack.canRedoChanged, stack.undoTextChanged,
                        stack.redoTextChanged):
-            signal.connect(self.views.follow_undo_stack)
+            signal.connect(self._undo_stack_moved)
         self.views.follow_undo_stack()
         # The menu says what will be undone; the toolbar button stays short.
         self.undo_action.setIconText("Undo")
@@ -280,6 +298,7 @@ class MainWindow(QMainWindow):
     def _build_actions_and_menus(self) -> None:
         if not self._actions_built:
             self._actions_built = True
+            self._build_workers()
             self._build_actions()
             self._build_menus()
 
@@ -557,7 +576,8 @@ class MainWindow(QMainWindow):
         self.library.drop(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.files.may_discard(closing=True):
+        files = getattr(self, "files", None)  # (none before the actions are built)
+        if files is not None and not files.may_discard(closing=True):
             event.ignore()
             return
         self.save_layout()

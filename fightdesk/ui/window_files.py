@@ -35,8 +35,7 @@ class WindowFiles(QObject):
     """File menu work for one window (which wires its actions to these)."""
 
     def __init__(self, window: MainWindow) -> None:
-        # A child of the window (made before its document): its slots are cut off
-        # with the window, before the document's last signals.
+        # A child of the window: it goes with the window.
         super().__init__(window)
         self.w = window
 

@@ -63,8 +63,7 @@ class WindowLayout(QObject):
     library_auto_hidden: bool
 
     def __init__(self, window: MainWindow) -> None:
-        # A child of the window (made before its document): its slots are cut off
-        # with the window, before the document's last signals.
+        # A child of the window: it goes with the window.
         super().__init__(window)
         self.w = window
         self.saved_state: object = None
