@@ -101,6 +101,17 @@ class OneLineParser(argparse.ArgumentParser):
         print(" ".join(f"{self.prog}: {message}".splitlines()), file=sys.stderr)
         raise SystemExit(2)
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """A command takes no argument it does not know: an unknown option is this
+        command's one-line error ("fightdesk simulate: unrecognized arguments: --x"),
+        not left over for the top-level parser, whose error prints its usage block."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
 
 def whole_number(low: int, high: int, complaint: str) -> Callable[[str], int]:
     """An argument type for a whole number from ``low`` to ``high``; out of range, the

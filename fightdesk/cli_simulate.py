@@ -10,9 +10,11 @@ changed. Bad input prints one line on stderr and exits 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .cli import whole_number
@@ -65,21 +67,60 @@ def run(args: argparse.Namespace) -> int:
     from .storage.sessions import load_session
 
     path: Path = args.session
+    stop = _StopSigns()
+    done = [0]
+
+    def count(played: int, _total: int) -> None:
+        done[0] = played
+
     try:
         session = load_session(path)
-        result = simulate(session, fights=args.fights, seed=args.seed, policy=args.policy,
-                          max_rounds=args.max_rounds, workers=args.workers,
-                          start=quick_start())  # no window here: fork where it can
+        with stop.caught():
+            result = simulate(session, fights=args.fights, seed=args.seed, policy=args.policy,
+                              max_rounds=args.max_rounds, workers=args.workers,
+                              progress=count, cancelled=stop.asked,
+                              start=quick_start())  # no window here: fork where it can
     except FileProblem as problem:
         return _fail(str(problem))
     except SimulationError as problem:
         return _fail(f"{path}: {problem}")
-    assert result is not None  # nothing cancels a run from the command line
+    if result is None:
+        name, number = stop.got or ("a stop", 1)
+        print(f"fightdesk simulate: stopped by {name} after {done[0]} of {args.fights} "
+              "fights; no result", file=sys.stderr)
+        return 128 + number
     if args.json:
         print(json.dumps(result.as_json()))
     else:
         print(result.text())
     return 0
+
+
+class _StopSigns:
+    """Ctrl+C (SIGINT) and SIGTERM stop the run between two checks (a tenth of a second
+    apart) instead of raising wherever the run happens to be: the run then ends its
+    worker processes itself, and says which signal stopped it."""
+
+    def __init__(self) -> None:
+        self.got: tuple[str, int] | None = None
+
+    def asked(self) -> bool:
+        return self.got is not None
+
+    @contextlib.contextmanager
+    def caught(self) -> Iterator[None]:
+        names = {signal.SIGINT: "Ctrl+C (SIGINT)", signal.SIGTERM: "SIGTERM"}
+
+        def note(number: int, _frame: object) -> None:
+            if self.got is None:
+                self.got = (names.get(signal.Signals(number), str(number)), number)
+
+        before = {number: signal.signal(number, note) for number in names}
+        try:
+            yield
+        finally:
+            for number, handler in before.items():
+                signal.signal(number, handler)
 
 
 def _fail(message: str) -> int:

@@ -306,3 +306,39 @@ def test_a_command_help_names_the_command(command: str,
     (which once made it read "fightdesk --version simulate")."""
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and out.startswith(f"usage: fightdesk {command} ")
+
+
+
+# Each command (and each of odds' rulesets) with "?" where the unknown option goes.
+UNKNOWN_OPTION_CASES = [
+    ("check", "check fight.json ?"),
+    ("check", "check ? fight.json"),
+    ("summary", "summary fight.json ?"),
+    ("new", "new d100 ?"),
+    ("rulesets", "rulesets ?"),
+    ("simulate", "simulate fight.json ?"),
+    ("simulate", "simulate ? fight.json --fights 5"),
+    ("odds", "odds ? d100 --defense 40"),
+    ("odds street-fighter", "odds street-fighter --dice 3 ?"),
+    ("odds d100", "odds d100 --defense 40 ?"),
+    ("odds roll-under", "odds roll-under ?"),
+    ("odds ashes", "odds ashes --advantage 2 ?"),
+]
+
+
+def test_the_unknown_option_cases_cover_every_command() -> None:
+    _, commands = cli.build_parser()
+    assert set(commands) <= {command.split()[0] for command, _ in UNKNOWN_OPTION_CASES}
+
+
+@pytest.mark.parametrize(("command", "words"), UNKNOWN_OPTION_CASES)
+def test_an_unknown_option_is_one_line_naming_it_and_the_command(
+        command: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not the top-level usage block: one line on stderr, exit 2, naming the option and
+    the command that got it."""
+    args = [("--no-such-option" if word == "?" else word) for word in words.split()]
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"fightdesk {command}: ") and "--no-such-option" in err
+    assert "usage" not in err

@@ -10,6 +10,7 @@ ruleset says nothing of its own beyond its views. See docs/ui.md, "Player view".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -129,14 +130,31 @@ def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
 
 
 def _scrubber(enc: Encounter, hidden: set[str]) -> Scrub:
-    """Replaces the name of every hidden fighter in a line by "someone"."""
-    names = sorted({enc.fighters[f].name for f in hidden}, key=len, reverse=True)
+    """Replaces the name of every hidden fighter in a line by "someone": whole names only,
+    never a part of a word or of another fighter's name ("Bandit" hidden leaves "Bandit
+    Captain" and "Bandits" as they are). Every name is looked for at once, the longest
+    first, so a shown name that contains a hidden one is read as the shown one."""
+    hidden_names = {enc.fighters[f].name for f in hidden}
     shown = {f.name for fid, f in enc.fighters.items() if fid not in hidden}
-    names = [n for n in names if n not in shown]
+    hidden_names -= shown
+    hidden_names.discard("")
+    if not hidden_names:
+        return lambda text: text
+    names = sorted(hidden_names | (shown - {""}), key=len, reverse=True)
+    pattern = re.compile("|".join(_whole(name) for name in names))
+
+    def replace(match: re.Match[str]) -> str:
+        return "someone" if match.group() in hidden_names else match.group()
 
     def scrub(text: str) -> str:
-        for name in names:
-            text = text.replace(name, "someone")
-        return text
+        return pattern.sub(replace, text)
 
     return scrub
+
+
+def _whole(name: str) -> str:
+    """A pattern for ``name`` that is not part of a longer word: a letter or digit at its
+    edge may not touch another one."""
+    before = r"(?<!\w)" if re.match(r"\w", name) else ""
+    after = r"(?!\w)" if re.search(r"\w$", name) else ""
+    return before + re.escape(name) + after

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from pydantic import ValidationError
 
@@ -42,6 +42,13 @@ POLICIES: tuple[Policy, ...] = ("autopilot", "random")
 Camp = Literal["party", "enemies"]
 # How the worker processes start (:func:`quick_start`).
 StartMethod = Literal["spawn", "fork", "forkserver"]
+
+
+class Stopping(Protocol):
+    """The run's stop sign, shared with its workers (a ``multiprocessing`` event)."""
+
+    def set(self) -> None: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
 PARTY_SIDES = ("pc", "ally")
 DEFAULT_FIGHTS = 1000
 DEFAULT_MAX_ROUNDS = 20
@@ -330,6 +337,51 @@ def _worker_play(indices: range) -> list[FightResult]:
             for i in indices]
 
 
+# How often a worker looks whether its run still wants it (seconds).
+WATCH_SECONDS = 0.2
+
+
+def _worker_begin(stop: Stopping, parent: int, copies: bytes, ids: tuple[str, ...],
+                  policy: Policy, max_rounds: int, seed: int) -> None:
+    """A worker process's start: it plays only while its run goes on (see
+    :func:`_end_with_the_run`), then takes the fight and the run's settings."""
+    _end_with_the_run(stop, parent)
+    _worker_start(copies, ids, policy, max_rounds, seed)
+
+
+def _end_with_the_run(stop: Stopping, parent: int) -> None:
+    """Ctrl+C is the run's to handle, not each worker's (the terminal sends it to every
+    process of the group: the run stops its workers itself); a SIGTERM ends the worker as
+    usual (a fork copies the parent's handler). A watch thread ends the worker at once
+    when the run stops it, or when its parent is gone (killed: nobody would read what it
+    plays, and it would wait for its next batch forever)."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_watch, args=(stop, parent), name="simulate-watch",
+                     daemon=True).start()
+
+
+def _watch(stop: Stopping, parent: int) -> None:
+    while not stop.wait(WATCH_SECONDS) and not _orphaned(parent):
+        pass
+    os._exit(0)
+
+
+def _orphaned(parent: int) -> bool:
+    """Whether the process that started this worker has ended. On POSIX an orphan is
+    adopted, so its parent's id changes; Windows keeps the old id, so there the parent
+    process's handle is asked."""
+    if os.name == "nt":
+        import multiprocessing
+
+        process = multiprocessing.parent_process()
+        return process is not None and not process.is_alive()
+    return os.getppid() != parent
+
+
 Progress = Callable[[int, int], None]
 
 
@@ -411,11 +463,23 @@ def _in_processes(copies: bytes, ids: tuple[str, ...], fights: int, seed: int, p
     import multiprocessing
 
     context = multiprocessing.get_context(start)
+    stop = context.Event()
     results: list[FightResult] = []
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
-                             initargs=(copies, ids, policy, max_rounds, seed)) as pool:
-        waiting: set[Future[list[FightResult]]] = {
-            pool.submit(_worker_play, indices) for indices in batches(fights, workers)}
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_begin,
+                               initargs=(stop, os.getpid(), copies, ids, policy, max_rounds,
+                                         seed))
+    played = False
+    # A few batches per worker handed out at a time, the next as one comes back: handing
+    # out a million fights' batches at once would take seconds before the first check.
+    todo = iter(batches(fights, workers))
+    waiting: set[Future[list[FightResult]]] = set()
+
+    def hand_out() -> None:
+        while len(waiting) < workers * 3 and (indices := next(todo, None)) is not None:
+            waiting.add(pool.submit(_worker_play, indices))
+
+    try:
+        hand_out()
         while waiting:
             finished, waiting = wait(waiting, timeout=0.1, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -423,8 +487,13 @@ def _in_processes(copies: bytes, ids: tuple[str, ...], fights: int, seed: int, p
             if finished and progress is not None:
                 progress(len(results), fights)
             if cancelled is not None and cancelled():
-                for future in waiting:
-                    future.cancel()
-                pool.shutdown(wait=False, cancel_futures=True)
                 return None
+            hand_out()
+        played = True
+    finally:
+        if not played:
+            # Cancelled, or an error: every worker ends now, in the middle of its batch,
+            # rather than after every batch already handed out.
+            stop.set()
+        pool.shutdown(wait=True, cancel_futures=not played)
     return results

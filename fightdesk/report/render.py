@@ -11,6 +11,7 @@ all. The PDF and paper printing lay out the same sections themselves
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -346,12 +347,39 @@ def to_html(summary: FightSummary, chart: ChartImage | None = None,
 # --- Markdown -------------------------------------------------------------------------
 
 
+# Every character CommonMark or GitHub's Markdown reads as markup anywhere in a line:
+# emphasis, code, links and images, raw HTML and entities, table pipes, strikethrough.
+_MD_MARKUP = frozenset("\\`*_[]<>#|&~")
+# What makes a block of a line's start: a bullet ("-", "+") or a numbered item ("3." "3)").
+_MD_LINE_START = re.compile(r"^(?:([-+])|(\d{1,9})([.)]))")
+
+
 def _m(text: object) -> str:
-    """Escape what Markdown would read as markup (table pipes, emphasis, links)."""
-    out = str(text).replace("\\", "\\\\")
-    for ch in "|*_`[]<>#":
-        out = out.replace(ch, "\\" + ch)
-    return out.replace("\n", " ")
+    """Text from the fight as Markdown that shows it exactly, on one line: every markup
+    character is escaped, line breaks (a blank line too) read as spaces, spaces at
+    either end go, and a list marker at its start is escaped (it may start a line)."""
+    flat = " ".join(str(text).splitlines()).replace("\t", " ").strip()
+    out = "".join("\\" + ch if ch in _MD_MARKUP else ch for ch in flat)
+    return _MD_LINE_START.sub(
+        lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), out)
+
+
+def _md_code(text: str) -> str:
+    """A code span that shows ``text`` exactly: fenced by one backtick more than its
+    longest run of them, padded when it starts or ends with one, on one line (a line
+    break, and a blank line above all, would end it)."""
+    flat = " ".join(text.splitlines())
+    fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
+    pad = " " if flat[:1] in ("`", " ") or flat[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def _md_link(target: str) -> str:
+    """A link's target as it is, or in angle brackets when it has spaces or brackets (a
+    file name may), which would end it."""
+    if re.fullmatch(r"[\w./-]+", target):
+        return target
+    return "<" + "".join("\\" + ch if ch in "<>\\" else ch for ch in target) + ">"
 
 
 def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[bool]) -> str:
@@ -363,7 +391,7 @@ def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Seque
 
 def _md_tallies(tallies: Sequence[Tally], points: str, totals: bool) -> str:
     head = ["Fighter"] + (["Actions"] if totals else [])
-    head += ["Damage dealt", "Damage taken", "Healed", f"{points} gained", f"{points} spent"]
+    head += ["Damage dealt", "Damage taken", "Healed", f"{_m(points)} gained", f"{_m(points)} spent"]
     numeric = [False] + [True] * (len(head) - 1)
     if not totals:
         head.append("Conditions")
@@ -384,19 +412,19 @@ def _md_tallies(tallies: Sequence[Tally], points: str, totals: bool) -> str:
 
 def _md_states(states: Sequence[FighterState]) -> str:
     labels = _resource_labels(states)
-    head = ["Fighter", "Side", "Health", *labels, "Conditions", ""]
+    head = ["Fighter", "Side", "Health", *map(_m, labels), "Conditions", ""]
     numeric = [False, False, True] + [True] * len(labels) + [False, False]
     rows = []
     for s in states:
-        row = [_m(s.name), s.side, f"{s.health}/{s.health_max}"]
-        row += [(a.text if (a := s.resource(label)) else "") for label in labels]
+        row = [_m(s.name), _m(s.side), f"{s.health}/{s.health_max}"]
+        row += [(_m(a.text) if (a := s.resource(label)) else "") for label in labels]
         row += [_m(_list(s.conditions)), "**out of the fight**" if s.out else ""]
         rows.append(row)
     return _md_table(head, rows, numeric)
 
 
 def _md_round(rnd: RoundSummary, points: str) -> list[str]:
-    out = [f"## {rnd.title}", ""]
+    out = [f"## {_m(rnd.title)}", ""]
     if rnd.turns:
         out.append("**Order of action:**")
         out.append("")
@@ -412,7 +440,7 @@ def _md_round(rnd: RoundSummary, points: str) -> list[str]:
             if out[-1] != "":
                 out.append("")
             if a.where:
-                out += [f"**{a.where[:1].upper()}{a.where[1:]}**", ""]
+                out += [f"**{_m(a.where[:1].upper() + a.where[1:])}**", ""]
             last_where = a.where
         who = f"{_m(a.actor)}" + (" (interrupt)" if a.kind == "interrupt" else "")
         headline = _m(a.headline)
@@ -426,13 +454,13 @@ def _md_round(rnd: RoundSummary, points: str) -> list[str]:
         for line in _other_lines(a):
             out.append(f"{pad}- {_m(line)}")
         for d in a.dice:
-            out.append(f"{pad}- dice: `{d.describe()}`")
+            out.append(f"{pad}- dice: {_md_code(d.describe())}")
     busy = [t for t in rnd.tallies if t.eventful]
     out += ["", f"### Damage, {_m(points)} and conditions", ""]
     out.append(_md_tallies(busy, points, totals=False) if busy
                else "No damage, healing, points or conditions.")
     out += ["", f"**Down:** {_m(_list(rnd.down)) if rnd.down else 'nobody'}", ""]
-    out += [f"### {rnd.end_title}", "", _md_states(rnd.states), ""]
+    out += [f"### {_m(rnd.end_title)}", "", _md_states(rnd.states), ""]
     return out
 
 
@@ -446,8 +474,8 @@ def to_markdown(summary: FightSummary, chart_link: str | None = None) -> str:
         c = summary.chart
         out += [f"## Health and {_m(c.resource_label)} across the rounds", ""]
         if chart_link:
-            out += [f"![Health and {_m(c.resource_label)} per fighter]({chart_link})", ""]
-        out.append(f"Points: {' → '.join(c.labels)}.")
+            out += [f"![Health and {_m(c.resource_label)} per fighter]({_md_link(chart_link)})", ""]
+        out.append(f"Points: {' → '.join(map(_m, c.labels))}.")
         out.append("")
         rows = [
             [_m(s.name),

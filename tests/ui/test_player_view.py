@@ -209,3 +209,25 @@ def test_the_headline_says_who_is_next_but_never_a_hidden_fighter(window: MainWi
     assert view.headline.text() == "Round 1 · quick, Kaede's turn · next: Brannock"
     window.document.apply(c.HideFighter(fighter_id="brannock"))
     assert view.headline.text() == "Round 1 · quick, Kaede's turn · next: Thug 1"
+
+
+def test_a_hidden_name_inside_a_shown_one_is_left_whole() -> None:
+    """Only whole names are scrubbed: "Bandit" hidden leaves "Bandit Captain" (shown) as it
+    is, on the card, the chips, the lanes and in the headline, and "Bandits" too."""
+    engine = drill_engine()
+    enc = engine.encounter
+    for fid, name in (("kaede", "Bandit Captain"), ("thug-1", "Bandit"), ("thug-2", "Bandits")):
+        enc.fighters[fid] = enc.fighters[fid].model_copy(update={"name": name})
+    assert engine.apply(c.HideFighter(fighter_id="thug-1")).ok
+    assert engine.apply(c.StartRound()).ok
+    assert engine.apply(c.Answer(decision_id="initiative",
+                                 values={"kaede": 1, "brannock": 1})).ok
+    fight = public_fight(engine.ruleset, engine.encounter)
+    names = [card.name for card in fight.cards]
+    assert "Bandit Captain" in names and "Bandits" in names and "Bandit" not in names
+    assert fight.headline.startswith("Round 1 · quick, Bandit Captain's turn")
+    texts = [fight.headline, *names] + [chip.label for lane in fight.timeline.lanes
+                                        for chip in lane.chips]
+    texts += [lane.title for lane in fight.timeline.lanes]
+    assert not [t for t in texts if "someone" in t], texts
+    assert any("Bandit Captain" in label for label in texts[len(names) + 1:])
