@@ -87,8 +87,8 @@ class ErrorReport:
 
     def excepthook(self, kind: type[BaseException], error: BaseException,
                    tb: TracebackType | None) -> None:
-        if issubclass(kind, KeyboardInterrupt | SystemExit):
-            self._previous_hook(kind, error, tb)
+        if issubclass(kind, KeyboardInterrupt | SystemExit) or not self._window_alive():
+            self._previous_hook(kind, error, tb)  # (a window gone: nobody to tell)
             return
         try:
             import traceback
@@ -100,6 +100,11 @@ class ErrorReport:
             self.tell(_short(summary), path)
         except Exception:  # the hook must never raise
             self._previous_hook(kind, error, tb)
+
+    def _window_alive(self) -> bool:
+        from shiboken6 import isValid
+
+        return bool(isValid(self.window))
 
     def qt_message(self, kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
         """Qt's own messages: critical ones told to the GM and logged, warnings logged."""

@@ -40,7 +40,7 @@ def test_options_dialog_changes_options_through_the_engine(window: Any, qtbot: A
     options = engine.encounter.options
     assert options.ones_cancel_on_damage is True and options.arena_tn == 7
     assert [e.command["kind"] for e in engine.session.log[-2:]] == ["set-option", "set-option"]
-    # Each change is its own undo step, through the Edit menu's action.
+    # Both changes were one step: the first Undo (the Edit menu's action) takes both back.
     window.undo_action.trigger()
     window.undo_action.trigger()
     assert options.ones_cancel_on_damage is False and options.arena_tn == 8
