@@ -142,10 +142,10 @@ def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     if foe is None:
         return ()
     if roll.contributions:
-        met = d100_counterstrike(roll.total, v.value(foe, "counterstrike"))
+        met = d100_counterstrike(roll.total, v.value(foe, "counterstrike") + v.around_cover(foe))
         return (Odds("only the strike hits", met.only_attack), Odds("both hit", met.both),
                 Odds("only the counter hits", met.only_counter), Odds("neither", met.neither))
-    around = v.AROUND_COVER if foe.status.cover == "full" else 0
+    around = v.around_cover(foe)
     out = [Odds("natural 01-10, fails", d100_strike_odds(roll.total, 0).fumbled)]
     riposte = int(roll.data.get("riposte") or 0)
     if riposte:
@@ -189,7 +189,7 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
               "fierce": bool(data.get("fierce")), "strike_total": total,
               "strike_natural": natural}
     if counter is not None:
-        bonus = v.value(foe, "counterstrike")
+        bonus = v.value(foe, "counterstrike") + v.around_cover(foe)
         label = f"{foe.name} rolls Counterstrike against {me.name}'s strike of {total}"
         rules.open_roll(ctx, PendingRoll(
             id=0, label=label, roller_id=foe.id, by_player=foe.side == "pc", sides=100,
@@ -197,7 +197,7 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
             data={**common, "kind": "counter", "counter_weapon": counter_weapon(counter)}))
         ctx.summary = f"{me.name} strikes {foe.name}: {total}; {foe.name} counterstrikes"
         return
-    around = v.AROUND_COVER if foe.status.cover == "full" else 0
+    around = v.around_cover(foe)
     riposte = int(data.get("riposte") or 0)
     label = f"{foe.name} rolls Defense against {me.name}'s strike of {total}"
     if riposte:
@@ -214,7 +214,7 @@ def _counter_on_a_failed_strike(rules: D100, ctx: Context, me: Fighter, foe: Fig
     """docs/rulesets/d100.md#counterstrike: against a natural 01-10 the attack never hits;
     the counter hits if its total beats the strike's."""
     weapon = counter_weapon(counter)
-    bonus = v.value(foe, "counterstrike")
+    bonus = v.value(foe, "counterstrike") + v.around_cover(foe)
     record = ctx.roll(1, 100, who=foe.name, purpose=f"Counterstrike against {me.name}",
                       fighter_id=foe.id)
     natural = record.faces[0]
