@@ -58,3 +58,20 @@ def test_a_dodge_with_one_or_two_speed_is_allowed_and_gives_nothing() -> None:
     assert engine.encounter.state.roll.total == before  # +0
     vader = status(engine, "vader")
     assert (vader.speed, vader.dodge_speed, vader.defenses) == (8, 2, 1)
+
+
+def test_health_typed_by_the_gm_counts_for_the_half_hp_rule() -> None:
+    """"Damage of any kind": 5 typed off a 10-HP fighter's card costs the offensive action,
+    as the same 5 through GM: damage does; an override says so and costs nothing."""
+    engine = fight(han={"max_hp": 10})
+    ok(engine, c.StartRound())
+    ok(engine, c.SetValue(fighter_id="han", field="status.hp", value=5))
+    assert status(engine, "han").offense == "lost: reeling from half HP lost this round"
+    assert status(engine, "han").damage_this_round == 5
+    card = engine.ruleset.card(engine.encounter, "han")
+    assert any(r.label == "Offense" and r.value == 0 for r in card.resources)
+    other = fight(han={"max_hp": 10})
+    ok(other, c.StartRound())
+    out = other.apply(c.SetValue(fighter_id="han", field="status.hp", value=5, override=True))
+    assert out.entry is not None and "the rules were not applied" in out.entry.events[0].text
+    assert status(other, "han").offense is None

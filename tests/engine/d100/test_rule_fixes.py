@@ -89,3 +89,21 @@ def test_full_cover_adds_twenty_to_a_counterstrike_too() -> None:
     make(engine, 35)
     assert "both hit" in engine.session.log[-1].summary or any(
         "both hit" in e.text for e in engine.session.log[-1].events)
+
+
+def test_health_typed_by_the_gm_seriously_wounds_at_once() -> None:
+    """Tariq (12 HP) set to 2 is seriously wounded there and then: marked, his values
+    halved in the defense he rolls now, not from the next round on."""
+    engine = started()
+    out = engine.apply(c.SetValue(fighter_id="tariq", field="status.hp", value=2))
+    assert out.ok and status(engine, "tariq").wounded_round == 1
+    card = engine.ruleset.card(engine.encounter, "tariq")
+    assert any(r.label == "Seriously wounded" for r in card.resources)
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "tariq")
+    make(engine, 50)
+    choose(engine, "tariq", "dodge")
+    assert engine.encounter.state.roll.total == 15 // 2
+    make(engine, 1)
+    assert engine.apply(c.SetValue(fighter_id="tariq", field="status.hp", value=12)).ok
+    assert status(engine, "tariq").wounded_round is None

@@ -57,6 +57,13 @@ class Ashes(AshesViews):
     card_roles = ("act",)
     condition_names = ("Stunned", "Unconscious")
 
+    def value_set(self, ctx: Context, fighter_id: str, field: str, before: Any,
+                  after: Any) -> None:
+        """docs/rulesets/ashes.md#hit-points: HP the GM takes off are damage like any
+        other ("damage of any kind"): they count for the half-HP rule."""
+        if field == "status.hp" and int(after) < int(before):
+            health.after_damage(ctx, fighter_id, int(before) - int(after), int(before))
+
     def rested_values(self, sheet: Any) -> dict[str, Any]:
         values = super().rested_values(sheet)
         values["physical"] = dict(getattr(sheet, "physical", {}))

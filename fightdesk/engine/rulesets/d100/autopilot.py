@@ -96,8 +96,8 @@ def _answer_roll(ruleset: D100, enc: Encounter, roll: PendingRoll) -> c.Command:
         if counter is not None:
             return c.Contribute(roll_id=roll.id, fighter_id=str(roll.data["target"]),
                                 contribution=counter, amount=0)
-    if kind == "defense" and not roll.contributions:
-        foe = enc.fighters[str(roll.data["target"])]
+    foe = enc.fighters.get(str(roll.data.get("target")))
+    if kind == "defense" and not roll.contributions and foe is not None:  # not removed
         best = max(v.DEFENSES, key=lambda name: (v.value(foe, name), name == "entangle"))
         return c.Contribute(roll_id=roll.id, fighter_id=foe.id, contribution=best, amount=0)
     return c.MakeRoll(roll_id=roll.id)
