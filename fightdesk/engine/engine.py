@@ -456,13 +456,10 @@ class Engine:
                 ctx.fail(str(exc))
         after = holder[key] if isinstance(holder, list) else getattr(holder, str(key))
         label = command.field.replace("status.", "").replace("sheet.", "").replace("_", " ")
-        if command.override:
-            ctx.summary = f"GM override: {fighter.name}'s {label} set to {value}"
-            ctx.say(f"{ctx.summary} (was {before}); the rules were not applied",
-                    fighter_id=fighter.id, kind="override")
-        else:
-            ctx.summary = f"GM set {fighter.name}'s {label} to {value}"
-            ctx.say(f"{ctx.summary} (was {before})", fighter_id=fighter.id, kind="override")
+        ctx.summary = f"GM set {fighter.name}'s {label} to {value}"
+        ctx.say(f"{ctx.summary} (was {before})"
+                + (": a GM override, the rules were not applied" if command.override else ""),
+                fighter_id=fighter.id, kind="override")
         if capped:
             ctx.say(capped, fighter_id=fighter.id, kind="note")
         if command.override:

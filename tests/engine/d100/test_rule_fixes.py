@@ -107,3 +107,23 @@ def test_health_typed_by_the_gm_seriously_wounds_at_once() -> None:
     make(engine, 1)
     assert engine.apply(c.SetValue(fighter_id="tariq", field="status.hp", value=12)).ok
     assert status(engine, "tariq").wounded_round is None
+
+
+def test_a_borrowed_action_is_gained_and_spent_in_the_summary() -> None:
+    """Vesna strikes (her action), then counterstrikes on next round's: the round's
+    summary counts 2 actions, 1 action gained (borrowed) and 2 spent."""
+    from fightdesk.report.summary import summarize
+
+    engine = started()
+    go_to(engine, "vesna")
+    strike(engine, "vesna", "bandit-1", weapon=0)
+    make(engine, 1)
+    go_to(engine, "bandit-1")
+    strike(engine, "bandit-1", "vesna")
+    choose(engine, "vesna", "counter")
+    assert status(engine, "vesna").owes
+    make(engine, 50)
+    make(engine, 20)
+    tally = next(t for t in summarize(engine.session, [1]).rounds[0].tallies
+                 if t.fighter_id == "vesna")
+    assert (tally.actions, tally.points_gained, tally.points_spent) == (2, 1, 2)

@@ -36,6 +36,7 @@ def use_action(ctx: Context, fighter: Fighter, what: str) -> dict[str, int]:
     (one at a time); what was paid, so it can be given back."""
     if int(fighter.status.actions) > 0:
         ctx.set(path(fighter.id), "actions", int(fighter.status.actions) - 1)
+        _spent(ctx, fighter, what)
         return {"action": 1}
     if not v.can_borrow(fighter):
         why = ("seriously wounded fighters cannot borrow" if v.seriously_wounded(fighter)
@@ -44,7 +45,16 @@ def use_action(ctx: Context, fighter: Fighter, what: str) -> dict[str, int]:
     ctx.set(path(fighter.id), "owes", True)
     ctx.say(f"{fighter.name} borrows next round's action for {what}", fighter_id=fighter.id,
             kind="note")
+    # The summary's action tally: a borrowed action is one gained and spent now.
+    ctx.say(f"{fighter.name} gains next round's action", fighter_id=fighter.id,
+            kind="points-gain", pool="action", amount=1, why="borrowed from next round")
+    _spent(ctx, fighter, what)
     return {"borrowed": 1}
+
+
+def _spent(ctx: Context, fighter: Fighter, what: str) -> None:
+    ctx.say(f"{fighter.name} spends an action on {what}", fighter_id=fighter.id,
+            kind="points-spend", pool="action", amount=1, why=what)
 
 
 def give_back(ctx: Context, fighter: Fighter, paid: dict[str, int]) -> None:
@@ -52,6 +62,9 @@ def give_back(ctx: Context, fighter: Fighter, paid: dict[str, int]) -> None:
         ctx.set(path(fighter.id), "actions", int(fighter.status.actions) + 1)
     if paid.get("borrowed"):
         ctx.set(path(fighter.id), "owes", False)
+    if paid.get("action") or paid.get("borrowed"):
+        ctx.say(f"{fighter.name} gets the action back", fighter_id=fighter.id,
+                kind="points-gain", pool="action", amount=1, why="taken back")
 
 
 # --- the strike ------------------------------------------------------------------------------

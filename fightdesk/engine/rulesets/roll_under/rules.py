@@ -364,6 +364,7 @@ class RollUnder(TurnOrderRuleset):
         if command.weapon is not None and not 0 <= command.weapon < len(weapons):
             ctx.fail(f"{me.name} has no weapon {command.weapon}")
         ctx.set(_path(me.id), "action", "attack")
+        ctx.say(f"{me.name} attacks {foe.name}", fighter_id=me.id, kind="act", maneuver="attack")
         data = {"kind": "attack", "actor": me.id, "target": foe.id, "weapon": command.weapon}
         if player_faces(me, foe):
             need = defense_target(foe, me)
@@ -385,6 +386,8 @@ class RollUnder(TurnOrderRuleset):
             ctx.fail("choose someone else")
         stat = MANEUVER_STAT[command.maneuver].title()
         ctx.set(_path(me.id), "action", command.maneuver)
+        ctx.say(f"{me.name} tries to {command.maneuver} {foe.name}", fighter_id=me.id,
+                kind="act", maneuver=command.maneuver)
         data = {"kind": "maneuver", "maneuver": command.maneuver, "actor": me.id,
                 "target": foe.id}
         if player_faces(me, foe):
