@@ -1309,7 +1309,7 @@ class MainWindow(QMainWindow):
     # --- GM overrides -------------------------------------------------------------------------
     def _ask_health(self, fighter_id: str) -> QDialog | None:
         """Damage / heal: the GM types a change (-3, +2) or the new health; it becomes a
-        ``SetValue`` override of the health."""
+        ``SetValue`` of the health, through the rules unless the GM ticks the override."""
         from PySide6.QtCore import Qt
 
         engine = self.document.engine
@@ -1326,7 +1326,8 @@ class MainWindow(QMainWindow):
             from fightdesk.engine.commands import SetValue
 
             if value != card.health:
-                self._apply(SetValue(fighter_id=fighter_id, field=field, value=value))
+                self._apply(SetValue(fighter_id=fighter_id, field=field, value=value,
+                                     override=dialog.override()))
 
         dialog.chosen.connect(chosen)
         dialog.open()
