@@ -454,7 +454,7 @@ class Engine:
                 ctx.tx.set(target, str(key), value)
             except ValidationError as exc:  # pragma: no cover - Transaction converts these
                 ctx.fail(str(exc))
-        after = holder[key] if isinstance(holder, list) else getattr(holder, str(key))
+        after = holder[int(key)] if isinstance(holder, list) else getattr(holder, str(key))
         label = command.field.replace("status.", "").replace("sheet.", "").replace("_", " ")
         ctx.summary = f"GM set {fighter.name}'s {label} to {value}"
         ctx.say(f"{ctx.summary} (was {before})"

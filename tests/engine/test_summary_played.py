@@ -63,7 +63,7 @@ def test_the_summary_names_who_went_down_and_counts_everyones_actions(
     save_session(engine.session, path)
     assert cli.main(["summary", str(path), "--all"]) == 0
     markdown = capsys.readouterr().out
-    named = set()
+    named: set[str] = set()
     for line in re.findall(r"^\*\*Down:\*\* (.*)$", markdown, flags=re.MULTILINE):
         if line != "nobody":
             named.update(name.strip() for name in line.split(","))

@@ -52,6 +52,7 @@ def test_a_dodge_with_one_or_two_speed_is_allowed_and_gives_nothing() -> None:
     ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
     before = engine.encounter.state.roll.total
     view = engine.ruleset.roll_view(engine.encounter)
+    assert view is not None
     dodge = next(o for o in view.options if o.kind == "dodge")
     assert (dodge.minimum, dodge.default) == (1, 3)
     assert defend(engine, "vader", "dodge", 2) is None

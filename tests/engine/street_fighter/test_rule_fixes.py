@@ -29,7 +29,7 @@ def test_the_gm_knocking_a_fighter_down_costs_the_stand_up_die() -> None:
     engine = in_the_phases()
     before = dice_left(engine, "brannock")
     out = engine.apply(c.AddCondition(fighter_id="brannock", name="Knocked down"))
-    assert out.ok, out.error
+    assert out.ok and out.entry is not None, out.error
     assert dice_left(engine, "brannock") == before[:-1]
     texts = [e.text for e in out.entry.events]
     assert "Brannock Vale is knocked down" in texts
