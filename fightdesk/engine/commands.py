@@ -30,13 +30,18 @@ class Command(BaseModel):
 
 
 class SetValue(Command):
-    """GM override: set any tracked value of a fighter, e.g. ``status.health``."""
+    """The GM sets any tracked value of a fighter, e.g. ``status.health``: the one command
+    for a value typed by hand (the card's health, the fighter editor). The fight's ruleset
+    then applies what the change triggers, as after the same change made by a rule (a
+    health loss counts as damage). ``override``: the value is written and nothing else
+    happens, and the log says so (docs/rulesets/README.md#gm-changes)."""
 
     kind: Literal["set-value"] = "set-value"
     core: ClassVar[bool] = True
     fighter_id: str
     field: str
     value: Any
+    override: bool = False
 
 
 class SetOption(Command):

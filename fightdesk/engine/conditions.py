@@ -279,6 +279,11 @@ def apply_add(ctx: Context, command: Any, ruleset: Ruleset) -> None:
         ctx.fail(f"{name}: how many rounds? (at least 1)")
     if command.duration == "until-turn-end" and not command.until_fighter:
         ctx.fail(f"{name}: whose turn ends it?")
+    if command.fighter_id in ctx.enc.fighters and ruleset.condition_rule(
+            ctx, command.fighter_id, name):
+        ctx.summary = "GM: " + next((e.text for e in ctx.events if e.kind == "condition-on"),
+                                    f"{ctx.enc.name_of(command.fighter_id)}: {name}")
+        return
     add(ctx, command.fighter_id, Condition.model_validate(data))
     ctx.summary = "GM: " + ctx.events[-1].text
 

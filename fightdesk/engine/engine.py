@@ -454,6 +454,9 @@ class Engine:
         if command.fighter_id not in enc.fighters:
             ctx.fail(f"no fighter {command.fighter_id!r}")
         fighter = enc.fighters[command.fighter_id]
+        # The limits the rules hold a value to, overridden or not (a refusal, or the value
+        # capped with a line saying so).
+        value, capped = self.ruleset.value_check(ctx, fighter, command.field, command.value)
         parts: list[str | int] = [int(p) if p.isdigit() else p for p in command.field.split(".")]
         if not parts or parts[0] == "id" or parts[0] == "":
             ctx.fail(f"{command.field!r} cannot be set")
@@ -467,18 +470,27 @@ class Engine:
             if not isinstance(key, int) or not 0 <= key < len(holder):
                 ctx.fail(f"{fighter.name} has no {command.field!r}")
             before = holder[key]
-            ctx.tx.set_item(target, key, command.value)
+            ctx.tx.set_item(target, key, value)
         else:
             if not isinstance(holder, BaseModel) or str(key) not in type(holder).model_fields:
                 ctx.fail(f"{fighter.name} has no {command.field!r}")
             before = getattr(holder, str(key))
             try:
-                ctx.tx.set(target, str(key), command.value)
+                ctx.tx.set(target, str(key), value)
             except ValidationError as exc:  # pragma: no cover - Transaction converts these
                 ctx.fail(str(exc))
+        after = holder[int(key)] if isinstance(holder, list) else getattr(holder, str(key))
         label = command.field.replace("status.", "").replace("sheet.", "").replace("_", " ")
-        ctx.summary = f"GM set {fighter.name}'s {label} to {command.value}"
-        ctx.say(f"{ctx.summary} (was {before})", fighter_id=fighter.id, kind="override")
+        ctx.summary = f"GM set {fighter.name}'s {label} to {value}"
+        ctx.say(f"{ctx.summary} (was {before})"
+                + (": a GM override, the rules were not applied" if command.override else ""),
+                fighter_id=fighter.id, kind="override")
+        if capped:
+            ctx.say(capped, fighter_id=fighter.id, kind="note")
+        if command.override:
+            return
+        # What the change triggers, as after the same change made by a rule.
+        self.ruleset.value_set(ctx, fighter.id, command.field, before, after)
 
     def _set_option(self, ctx: Context, command: c.SetOption) -> None:
         options = ctx.enc.options

@@ -445,6 +445,27 @@ class Ruleset:
             return self.not_built_line
         return None
 
+    def value_check(self, ctx: Context, fighter: Fighter, field: str,
+                    value: Any) -> tuple[Any, str]:
+        """The limit the rules hold a value the GM sets to, even as an override: the value
+        to write and a line for the log when it was capped ("": as typed), or a refusal
+        with ``ctx.fail`` (docs/rulesets/README.md#gm-changes)."""
+        return value, ""
+
+    def value_set(self, ctx: Context, fighter_id: str, field: str, before: Any,
+                  after: Any) -> None:
+        """The GM set a fighter's ``field`` ("status.hp", "sheet.level") from ``before``
+        to ``after`` (already written): apply what the rules do after such a change (a
+        health loss is damage: half-HP, serious wounds, out of the fight, stun), or
+        refuse it with ``ctx.fail`` (docs/rulesets/README.md#gm-changes). Not called for
+        a GM override."""
+
+    def condition_rule(self, ctx: Context, fighter_id: str, name: str) -> bool:
+        """The GM adds a condition named ``name``: True when it is a state of these rules
+        and the rule has put it on (or ``ctx.fail`` says how it comes about), so it is not
+        added as a plain condition (docs/rulesets/README.md#gm-changes)."""
+        return False
+
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """Hook for adding a fighter mid-fight (e.g. giving them their status)."""
 

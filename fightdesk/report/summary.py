@@ -326,7 +326,8 @@ def summarize(session: Session, rounds: Iterable[int] | None = None,
     order = _fighter_order(start_of_first, [ends[r.number] for r in summaries])
     chart = _chart(start_of_first, summaries, order, points_label)
     return FightSummary(
-        title=session.start.name or session.encounter.name,
+        # The fight's name now: a fight the GM renamed is summarised under its new name.
+        title=session.encounter.name or session.start.name,
         ruleset=ruleset.title or ruleset.id,
         scope=scope,
         points_label=points_label,
@@ -359,6 +360,17 @@ class _LogReader:
         self.before: dict[int, _Moment] = {}
         # Log seq -> {fighter id: health change} of the GM's overrides in that entry.
         self.overrides: dict[int, dict[str, int]] = {}
+        # Log seq -> the fighters that entry put out of the fight (Ruleset.is_out), in order.
+        self.went_down: dict[int, list[str]] = {}
+
+    def _is_out(self, enc: Encounter, fighter_id: str) -> bool:
+        try:
+            return bool(self.ruleset.is_out(enc.fighters[fighter_id]))
+        except Exception:  # a fighter a damaged log left half-made counts as standing
+            return False
+
+    def _out(self, enc: Encounter) -> set[str]:
+        return {fid for fid in enc.fighters if self._is_out(enc, fid)}
 
     def _health_before(self, enc: Encounter, entry: LogEntry) -> dict[str, int]:
         """Health of the fighters a GM override in ``entry`` names, before it replays:
@@ -393,6 +405,7 @@ class _LogReader:
                 self.before[entry.round] = (last_end[1] if last_end and last_end[0] == i
                                             else _moment(self.ruleset, enc))
             overridden = self._health_before(enc, entry) if entry.round in collected else {}
+            out_before = self._out(enc) if entry.round in collected else set()
             try:
                 apply_all(enc, entry.changes)
             except Exception as exc:  # a hand-edited or damaged log
@@ -402,6 +415,11 @@ class _LogReader:
             self._learn_names(enc)
             if overridden:
                 self.overrides[entry.seq] = self._health_changes(enc, overridden)
+            if entry.round in collected:
+                went = [fid for fid in enc.order if fid in enc.fighters
+                        and fid not in out_before and self._is_out(enc, fid)]
+                if went:
+                    self.went_down[entry.seq] = went
             if entry.round in collected:
                 collected[entry.round].append((entry, entry.step == previous_step))
             previous_step = entry.step
@@ -483,10 +501,11 @@ class _LogReader:
                         tally(fid).damage_taken -= change
                     else:
                         tally(fid).healed += change
-                elif kind == "down" and fid:
-                    tally(fid).went_down = True
-                    if self.name(fid) not in down:
-                        down.append(self.name(fid))
+            # Who went down is read off the fight, whatever the ruleset logged.
+            for fid in self.went_down.get(entry.seq, ()):
+                tally(fid).went_down = True
+                if self.name(fid) not in down:
+                    down.append(self.name(fid))
             action = self._action(entry, continues)
             if action is not None:
                 actions.append(action)

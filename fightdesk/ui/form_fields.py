@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPalette, QValidator
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -137,6 +138,34 @@ def split_words(text: str) -> list[str]:
 # --- one input with its message ----------------------------------------------------------
 
 
+class CappedSpinBox(QSpinBox):
+    """A spin box in which a number typed above the maximum becomes the maximum, and
+    ``capped`` says what was typed (a plain spin box refuses the keys: "25" in a box up
+    to 20 stayed "2")."""
+
+    capped = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+
+    def _above(self, text: str) -> int | None:
+        digits = text.strip()
+        return int(digits) if digits.isdigit() and int(digits) > self.maximum() else None
+
+    def validate(self, text: str, pos: int) -> object:
+        if self._above(text) is not None:
+            return QValidator.State.Intermediate, text, pos
+        return super().validate(text, pos)
+
+    def fixup(self, text: str) -> str:
+        typed = self._above(text)
+        if typed is not None:
+            self.capped.emit(typed)
+            return str(self.maximum())
+        return str(super().fixup(text))
+
+
 class FieldEditor(QWidget):
     """A label, the input widget for one field, and the message under it."""
 
@@ -145,6 +174,7 @@ class FieldEditor(QWidget):
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.spec = spec
+        self._note = ""  # what capping a typed number did, until the GM types again
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setVerticalSpacing(1)
@@ -167,10 +197,12 @@ class FieldEditor(QWidget):
     def _make_input(self, spec: FieldSpec) -> QWidget:
         widget: QWidget
         if spec.kind == "int":
-            spin = QSpinBox()
+            spin = CappedSpinBox()
             spin.setRange(spec.minimum, spec.maximum)
             spin.setAccelerated(True)
             spin.setToolTip(f"{spec.label}: {spec.minimum} to {spec.maximum}")
+            spin.capped.connect(self._capped)
+            spin.lineEdit().textEdited.connect(self._typed)
             spin.valueChanged.connect(self.changed)
             widget = spin
         elif spec.kind == "bool":
@@ -226,7 +258,19 @@ class FieldEditor(QWidget):
         elif isinstance(w, QLineEdit):
             w.setText(", ".join(value) if isinstance(value, list) else str(value or ""))
 
+    def _capped(self, typed: int) -> None:
+        self._note = f"{self.spec.label} is at most {self.spec.maximum}: {typed} became " \
+                     f"{self.spec.maximum}"
+        self.set_message("")
+
+    def _typed(self, _text: str) -> None:
+        if self._note:
+            self._note = ""
+            self.set_message("")
+
     def set_message(self, text: str) -> None:
+        """Show a problem under the input; with none, what capping a number did."""
+        text = text or self._note
         self.message.setText(text)
         self.message.setVisible(bool(text))
         palette = self.message.palette()

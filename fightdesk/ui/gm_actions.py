@@ -337,7 +337,7 @@ class GMActions(QObject):
     # --- GM overrides ------------------------------------------------------------------------
     def ask_health(self, fighter_id: str) -> QDialog | None:
         """Damage / heal: the GM types a change (-3, +2) or the new health; it becomes a
-        ``SetValue`` override of the health."""
+        ``SetValue`` of the health, through the rules unless the GM ticks the override."""
         from PySide6.QtCore import Qt
 
         engine = self.document.engine
@@ -352,7 +352,8 @@ class GMActions(QObject):
 
         def chosen(value: int) -> None:
             if value != card.health:
-                self.show_outcome(operations.set_health(self.document, fighter_id, field, value))
+                self.show_outcome(operations.set_health(self.document, fighter_id, field, value,
+                                                        override=dialog.override()))
 
         dialog.chosen.connect(chosen)
         dialog.open()

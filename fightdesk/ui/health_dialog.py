@@ -1,13 +1,23 @@
 """Damage / heal: the GM types what happened to a fighter's health as a change ("-3",
 "+2") or, as before, the new total ("7"). The dialog shows the result before OK and
-says inline why a text cannot be used; it knows no engine (the window applies it)."""
+says inline why a text cannot be used; it knows no engine (the window applies it). The
+change goes through the rules (a loss is damage) unless "GM override" is ticked
+(docs/rulesets/README.md#gm-changes)."""
 
 from __future__ import annotations
 
 import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .inline import error_label
 
@@ -49,6 +59,11 @@ class HealthDialog(QDialog):
         self.edit.setPlaceholderText("-3, +2 or 7")
         self.outcome = QLabel()
         self.outcome.setObjectName("healthResult")
+        self.override_box = QCheckBox("GM override (no rules)")
+        self.override_box.setObjectName("healthOverride")
+        self.override_box.setToolTip("Set the health and nothing else: the rules a loss "
+                                     "would trigger (stun, serious wounds, half HP...) are "
+                                     "not applied, and the log says so")
         self.error = error_label()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -59,11 +74,16 @@ class HealthDialog(QDialog):
         layout.addWidget(self.prompt)
         layout.addWidget(self.edit)
         layout.addWidget(self.outcome)
+        layout.addWidget(self.override_box)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.edit.textChanged.connect(self._show)
         self.setMinimumWidth(340)
         self._show("")
+
+    def override(self) -> bool:
+        """True: a GM override, the value alone; False: the change goes through the rules."""
+        return self.override_box.isChecked()
 
     def new_health(self) -> int | None:
         try:

@@ -161,11 +161,14 @@ def free_roll(document: FightDocument, notation: str) -> Outcome:
 
 
 # --- GM overrides -------------------------------------------------------------------------
-def set_health(document: FightDocument, fighter_id: str, field: str, value: int) -> Outcome:
-    """Damage or heal: the new health, a ``SetValue`` override of the card's health field."""
+def set_health(document: FightDocument, fighter_id: str, field: str, value: int,
+               override: bool = False) -> Outcome:
+    """Damage or heal: the new health, a ``SetValue`` of the card's health field that the
+    rules see as damage or healing, unless the GM marks it an override."""
     from fightdesk.engine.commands import SetValue
 
-    return document.apply(SetValue(fighter_id=fighter_id, field=field, value=value))
+    return document.apply(SetValue(fighter_id=fighter_id, field=field, value=value,
+                                   override=override))
 
 
 def edit_fighter(document: FightDocument, fighter_id: str,

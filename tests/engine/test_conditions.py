@@ -109,26 +109,26 @@ def sf_round(engine: Engine) -> Any:
 
 def test_rounds_count_down_at_street_fighters_round_end_and_end() -> None:
     engine = sf_engine()
-    entry = ok(engine, c.AddCondition(fighter_id="kaede", name="Stunned", duration="rounds",
+    entry = ok(engine, c.AddCondition(fighter_id="kaede", name="Dazed", duration="rounds",
                                       rounds=2))
-    assert events(entry) == [("condition-on", "Kaede Moriyama is stunned (2 rounds)",
-                              {"name": "Stunned"})]
-    assert entry.summary == "GM: Kaede Moriyama is stunned (2 rounds)"
-    assert shown(engine, "kaede") == ["Stunned · 2 rounds"]
+    assert events(entry) == [("condition-on", "Kaede Moriyama is dazed (2 rounds)",
+                              {"name": "Dazed"})]
+    assert entry.summary == "GM: Kaede Moriyama is dazed (2 rounds)"
+    assert shown(engine, "kaede") == ["Dazed · 2 rounds"]
     end1 = sf_round(engine)
-    assert conds(engine, "kaede") == [("Stunned", 1)]
-    assert shown(engine, "kaede") == ["Stunned · 1 round"]
-    assert ("note", "Kaede Moriyama: Stunned, 1 round left") in [e[:2] for e in events(end1)]
+    assert conds(engine, "kaede") == [("Dazed", 1)]
+    assert shown(engine, "kaede") == ["Dazed · 1 round"]
+    assert ("note", "Kaede Moriyama: Dazed, 1 round left") in [e[:2] for e in events(end1)]
     end2 = sf_round(engine)
     assert conds(engine, "kaede") == []
-    assert ("condition-off", "Kaede Moriyama is no longer stunned", {"name": "Stunned"}) \
+    assert ("condition-off", "Kaede Moriyama is no longer dazed", {"name": "Dazed"}) \
         in events(end2)
     # the condition ends before the round's end is said, like a block ending with the round
     kinds = [e[0] for e in events(end2)]
     assert kinds.index("condition-off") < kinds.index("round-end")
     # undo takes back the round's end, with the condition's end
     assert engine.undo()
-    assert conds(engine, "kaede") == [("Stunned", 1)]
+    assert conds(engine, "kaede") == [("Dazed", 1)]
     assert engine.redo()
     assert conds(engine, "kaede") == []
 
@@ -186,10 +186,10 @@ def test_a_gm_override_of_the_rounds_left_is_kept_consistent() -> None:
     """A GM override may set rounds left to 0: the card says it ends at the next count,
     and the round's end ends it; a refused override changes nothing."""
     engine = sf_engine()
-    ok(engine, c.AddCondition(fighter_id="kaede", name="Stunned", duration="rounds", rounds=2))
+    ok(engine, c.AddCondition(fighter_id="kaede", name="Dazed", duration="rounds", rounds=2))
     ok(engine, c.SetValue(fighter_id="kaede", field="status.conditions.0.rounds_left",
                           value=0))
-    assert shown(engine, "kaede") == ["Stunned · ends at its next count"]
+    assert shown(engine, "kaede") == ["Dazed · ends at its next count"]
     refused(engine, c.SetValue(fighter_id="kaede", field="status.conditions.0.duration",
                                value="for ever"))
     sf_round(engine)

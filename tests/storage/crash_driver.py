@@ -82,7 +82,7 @@ def choose(seed: int, index: int, engine: Engine) -> Action:
         fid = rng.choice(fighters)
         top = enc.fighters[fid].sheet.health
         return "apply", c.SetValue(fighter_id=fid, field="status.health",
-                                   value=rng.randint(top // 2, top))
+                                   value=rng.randint(top // 2, top), override=True)
     if roll < 0.40:
         return "apply", c.FreeRoll(notation=rng.choice(["1d10", "3d10>=6", "2d6+3", "5d10"]),
                                    who=rng.choice(["", "Kaede"]))

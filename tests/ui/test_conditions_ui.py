@@ -91,9 +91,10 @@ def test_a_condition_for_two_rounds_counts_down_on_the_card(window: Any, qtbot: 
                        "Add condition...", "Remove condition"]
     dialog = the_dialog(qtbot, window)
     assert dialog.windowTitle() == "Add a condition to Kaede Moriyama"
-    # street-fighter's own names are offered; its phases have no turns to end one with
+    # the rule states a GM may put on are offered (a maneuver sets the others); its
+    # phases have no turns to end one with
     assert [dialog.name.itemText(i) for i in range(dialog.name.count())] == [
-        "Knocked down", "Stunned", "Blocking", "Concentrating", "Recovering", "Held"]
+        "Knocked down", "Stunned"]
     assert [dialog.duration.itemData(i) for i in range(dialog.duration.count())] == [
         "rounds", "until-removed"]
 
@@ -103,7 +104,7 @@ def test_a_condition_for_two_rounds_counts_down_on_the_card(window: Any, qtbot: 
     assert "Give the condition a name" in dialog.error.text()
     assert not engine.session.log
 
-    qtbot.keyClicks(dialog.name.lineEdit(), "Stunned")
+    qtbot.keyClicks(dialog.name.lineEdit(), "Dazed")
     assert not dialog.error.isVisible()
     dialog.duration.setFocus()
     qtbot.keyClick(dialog.duration, Qt.Key.Key_Home)
@@ -114,22 +115,22 @@ def test_a_condition_for_two_rounds_counts_down_on_the_card(window: Any, qtbot: 
     click(qtbot, dialog.buttons.button(dialog.buttons.StandardButton.Ok))
     assert not dialog.isVisible()
 
-    assert card.conditions.isVisible() and card.conditions.text() == "Stunned · 2 rounds"
+    assert card.conditions.isVisible() and card.conditions.text() == "Dazed · 2 rounds"
     assert card.conditions.textFormat() == Qt.TextFormat.PlainText
-    assert "Kaede Moriyama is stunned (2 rounds)" in log_lines(window)
+    assert "Kaede Moriyama is dazed (2 rounds)" in log_lines(window)
 
     click(qtbot, window.forward_button)
     end_a_round(qtbot, window)
-    assert card.conditions.text() == "Stunned · 1 round"
-    assert "Kaede Moriyama: Stunned, 1 round left" in log_lines(window)
+    assert card.conditions.text() == "Dazed · 1 round"
+    assert "Kaede Moriyama: Dazed, 1 round left" in log_lines(window)
     end_a_round(qtbot, window)
     assert not card.conditions.isVisible()
-    assert "Kaede Moriyama is no longer stunned" in log_lines(window)
+    assert "Kaede Moriyama is no longer dazed" in log_lines(window)
     assert engine.encounter.fighters["kaede"].status.conditions == []
 
     window.undo_action.trigger()
-    assert card.conditions.isVisible() and card.conditions.text() == "Stunned · 1 round"
-    assert "Kaede Moriyama is no longer stunned" not in log_lines(window)
+    assert card.conditions.isVisible() and card.conditions.text() == "Dazed · 1 round"
+    assert "Kaede Moriyama is no longer dazed" not in log_lines(window)
     window.redo_action.trigger()
     assert not card.conditions.isVisible()
 
@@ -185,7 +186,7 @@ def _grab(window: Any, qtbot: Any, look: str) -> None:
     window.show_session(Engine(demo_session()), None)
     engine = window.document.engine
     for command in (
-        c.AddCondition(fighter_id="kaede", name="Stunned", duration="rounds", rounds=2),
+        c.AddCondition(fighter_id="kaede", name="Dazed", duration="rounds", rounds=2),
         c.AddCondition(fighter_id="kaede", name="Dazzled by the harbour lights",
                        note="the GM's call"),
         c.SetValue(fighter_id="kaede", field="status.knocked_down", value=True),
@@ -195,7 +196,7 @@ def _grab(window: Any, qtbot: Any, look: str) -> None:
     qtbot.waitUntil(lambda: card.conditions.isVisible(), timeout=2000)
     image = card.grab()
     assert not image.isNull() and image.height() > card.conditions.height()
-    assert card.conditions.text() == ("Stunned · 2 rounds\nDazzled by the harbour lights\n"
+    assert card.conditions.text() == ("Dazed · 2 rounds\nDazzled by the harbour lights\n"
                                       "Knocked down")
     if SHOTS is not None:
         SHOTS.mkdir(parents=True, exist_ok=True)

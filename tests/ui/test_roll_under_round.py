@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
@@ -34,11 +34,12 @@ def test_surprise_then_a_split_initiative_through_the_widgets(window: MainWindow
     enc = engine.encounter
     assert window.start_fight_action.isEnabled() and not window.start_round_action.isEnabled()
 
-    # The surprise step: the sniper ambushes; the Vault Warden cannot be surprised.
+    # The surprise step: the sniper ambushes; the Vault Warden cannot be surprised, but
+    # is on the sniper's side, no target of the ambush: it waits for the initiative.
     window.start_fight_action.trigger()
     tl = window.timeline.timeline()
     assert tl is not None and tl.columns == ("Surprise",)
-    assert [lane.title for lane in tl.lanes] == ["Rooftop Sniper", "Vault Warden"]
+    assert [lane.title for lane in tl.lanes] == ["Rooftop Sniper"]
     assert current_fighter(enc.state.turns) == "rooftop-sniper"
 
     # The sniper fires at Ji-woo: Ji-woo's player rolls Defense; Tomasz assists, then not.
@@ -72,11 +73,15 @@ def test_surprise_then_a_split_initiative_through_the_widgets(window: MainWindow
     assert enc.state.roll is None
     assert enc.fighters["ji-woo"].status.hp < 11  # a failed Defense is a hit
 
-    # The Warden's surprise turn passes; then round 1's Wisdom initiative.
-    window.next_step_action.trigger()
+    # The sniper's surprise turn ends; then round 1's Wisdom initiative, each row with its
+    # exact chance (the Warden imposes -2: Miguel's Wisdom 11 needs 9 or less).
     window.next_step_action.trigger()
     decision = window.decision_panel
     assert decision.isVisible()
+    labels = [label.text() for label in decision.fields_form.parentWidget().findChildren(QLabel)
+              if "Wisdom" in label.text() and "or less" in label.text()]
+    assert "Miguel: Wisdom, 9 or less (9/20, 45.0% to act before the enemies)" in labels
+    assert len(labels) == 4 and all("to act before the enemies)" in t for t in labels)
     rows = {name: decision.field_input(name) for name in ("miguel", "ji-woo", "tomasz", "dee")}
     typed = {"miguel": "3", "ji-woo": "19", "dee": "1"}  # Tomasz's left to the app
     for name, text in typed.items():

@@ -295,7 +295,8 @@ def test_a_dodge_gives_one_defense_per_three_speed_up_to_burst() -> None:
     engine = fight(vader={"burst": 7, "speed": 10})
     ok(engine, c.StartRound())
     ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
-    assert defend(engine, "vader", "dodge", 2) == "a dodge takes at least 3 speed (+1 defense per 3)"
+    assert defend(engine, "vader", "dodge", 0) == \
+        "a dodge takes at least 1 speed (+1 defense per 3, rounded down)"
     assert defend(engine, "vader", "dodge", 5) is None  # free use + 5 speed: +1
     roll = engine.encounter.state.roll
     assert roll.total == 1 - 1
@@ -453,7 +454,7 @@ def test_pumping_doubles_the_cost_capped_by_burst_and_auxiliaries_stack() -> Non
 
 
 def test_a_dc_challenge_is_built_from_parts_as_in_the_texts_telekinesis_example() -> None:
-    engine = fight(vader={"skills": [{"name": "Basic TK", "rating": 4, "cost": 4},
+    engine = fight(vader={"burst": 5, "skills": [{"name": "Basic TK", "rating": 4, "cost": 4},
                                      {"name": "Personal TK", "rating": 5, "cost": 5,
                                       "auxiliary_to": "Basic TK"}]})
     ok(engine, c.StartRound())

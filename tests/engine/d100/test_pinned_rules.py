@@ -140,7 +140,10 @@ def test_no_strike_back_from_a_defender_the_hit_put_out() -> None:
     strike(engine, "bandit-1", "tariq")
     make(engine, 80)  # 85: club 3 x 1.5 = 4 outside the jacket
     choose(engine, "tariq", "parry+strike")
-    make(engine, 40)  # 40 does not beat 85
+    make(engine, 40)  # 40 does not beat 85: the Knife parried, the attacker chooses
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id=pending.id, choice="defender")).ok
     assert hp(engine, "tariq") == 0
     assert engine.encounter.state.roll is None
 

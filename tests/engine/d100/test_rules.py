@@ -485,6 +485,10 @@ def test_parry_and_strike_uses_the_action_and_the_other_weapon(parry: int, dodge
     choose(engine, "tariq", "parry+strike")
     assert status(engine, "tariq").actions == 0
     make(engine, parry)  # parry +0: 90 holds, 40 does not (club 3 x 1.5 hits)
+    if parry == 40:  # the Knife parried: the attacker chooses the Knife or Tariq
+        pending = engine.pending()
+        assert pending is not None and [ch.id for ch in pending.choices] == ["weapon", "defender"]
+        assert engine.apply(c.Answer(decision_id=pending.id, choice="defender")).ok
     assert hp(engine, "tariq") == (12 if parry == 90 else 12 - 4)
     roll = engine.encounter.state.roll
     assert roll is not None and roll.roller_id == "tariq" and roll.data["weapon"] == 0

@@ -411,15 +411,17 @@ def test_the_initiative_question_names_the_wisdom_penalty_only_when_there_is_one
     question = plain.pending()
     assert question is not None
     assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
-    assert [f.label for f in question.fields] == ["Miguel: Wisdom, 12 or less",
-                                                  "Ana: Wisdom, 14 or less"]
+    assert [f.label for f in question.fields] == [
+        "Miguel: Wisdom, 12 or less (3/5, 60.0% to act before the enemies)",
+        "Ana: Wisdom, 14 or less (7/10, 70.0% to act before the enemies)"]
     alone = fight(without=("cop", "enforcer", "mook"))
     assert alone.apply(c.StartFight()).ok
     question = alone.pending()
     assert question is not None
     assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
-    assert [f.label for f in question.fields] == ["Miguel: Wisdom, 12 or less",
-                                                  "Ana: Wisdom, 14 or less"]
+    assert [f.label for f in question.fields] == [
+        "Miguel: Wisdom, 12 or less (3/5, 60.0% to act before the enemies)",
+        "Ana: Wisdom, 14 or less (7/10, 70.0% to act before the enemies)"]
     penalised = fight()
     assert penalised.apply(c.StartFight()).ok
     question = penalised.pending()

@@ -55,8 +55,9 @@ def test_wisdom_splits_the_pcs_before_and_after_the_enemies() -> None:
     assert engine.apply(c.StartFight()).ok
     pending = engine.pending()
     assert pending is not None
-    assert [f.label for f in pending.fields] == ["Miguel: Wisdom, 10 or less",
-                                                 "Ana: Wisdom, 12 or less"]
+    assert [f.label for f in pending.fields] == [
+        "Miguel: Wisdom, 10 or less (1/2, 50.0% to act before the enemies)",
+        "Ana: Wisdom, 12 or less (3/5, 60.0% to act before the enemies)"]
     assert engine.apply(c.Answer(decision_id=pending.id, values={"miguel": 11, "ana": 12})).ok
     sections = {s.id: [x.id for x in s.slots] for s in engine.encounter.state.turns.sections}
     assert sections == {"before": ["ana"], "enemies": ["rent-a-cop", "enforcer", "enforcer#2",
@@ -324,11 +325,11 @@ def test_an_enemys_grapple_on_a_pc_is_resisted_by_the_pcs_roll() -> None:
 
 
 def test_an_unsurprisable_enemy_who_acts_twice_takes_each_turn_once() -> None:
-    """The Enforcer acts in the surprise step and twice in round 1: three turns, each
-    taken once, and the round ends."""
+    """Ambushed by Miguel, the Enforcer acts in the surprise step and twice in round 1:
+    three turns, each taken once, and the round ends."""
     engine = fight()
     engine.encounter.fighters["enforcer"].sheet.immune_to_surprise = True
-    assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
+    assert engine.apply(ru.SetAmbusher(fighter_id="miguel")).ok
     assert engine.apply(c.StartFight()).ok
     assert engine.apply(c.NextStep()).ok and engine.apply(c.NextStep()).ok
     pending = engine.pending()

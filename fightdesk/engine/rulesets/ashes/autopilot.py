@@ -117,7 +117,7 @@ def _defend_or_flip(ruleset: Ashes, enc: Encounter) -> c.Command:
     best: tuple[Fraction, int, c.Command] | None = None
     for opt in options:
         if opt.kind == "dodge":
-            amount = opt.minimum
+            amount = opt.default  # the least speed that gives +1 (a 1-2 speed dodge gives +0)
             bonus, spend = amount // 3, use + amount
         else:
             skill_name = opt.kind.removeprefix("skill:")

@@ -18,14 +18,23 @@ def hurt(ctx: Context, target: Fighter, amount: int, why: str,
     """docs/rulesets/ashes.md#hit-points: damage, the half-HP rule, unconscious at 0,
     dead below 0."""
     enc = ctx.enc
-    st = enc.fighters[target.id].status
-    before = int(st.hp)
-    hp = before - amount
-    ctx.set(status_path(target.id), "hp", hp)
-    taken = int(st.damage_this_round) + amount
-    ctx.set(status_path(target.id), "damage_this_round", taken)
+    before = int(enc.fighters[target.id].status.hp)
+    ctx.set(status_path(target.id), "hp", before - amount)
     ctx.say(f"{target.name} takes {amount} damage ({why})", fighter_id=target.id,
             kind="damage", target=target.id, amount=amount, source=source)
+    after_damage(ctx, target.id, amount, before)
+
+
+def after_damage(ctx: Context, fighter_id: str, amount: int, before: int) -> None:
+    """docs/rulesets/ashes.md#hit-points: what ``amount`` damage (already off the HP,
+    which stood at ``before``) does, whoever dealt it or typed it: it counts toward the
+    round's half-HP loss; unconscious at 0, dead below 0."""
+    enc = ctx.enc
+    target = enc.fighters[fighter_id]
+    st = target.status
+    hp = int(st.hp)
+    taken = int(st.damage_this_round) + amount
+    ctx.set(status_path(target.id), "damage_this_round", taken)
     half = -(-int(target.sheet.max_hp) // 2)
     if (taken >= half > taken - amount and not target.sheet.negates_half_hp
             and st.offense is None and enc.state.stage == "turns"):

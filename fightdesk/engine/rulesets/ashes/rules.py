@@ -57,6 +57,13 @@ class Ashes(AshesViews):
     card_roles = ("act",)
     condition_names = ("Stunned", "Unconscious")
 
+    def value_set(self, ctx: Context, fighter_id: str, field: str, before: Any,
+                  after: Any) -> None:
+        """docs/rulesets/ashes.md#hit-points: HP the GM takes off are damage like any
+        other ("damage of any kind"): they count for the half-HP rule."""
+        if field == "status.hp" and int(after) < int(before):
+            health.after_damage(ctx, fighter_id, int(before) - int(after), int(before))
+
     def rested_values(self, sheet: Any) -> dict[str, Any]:
         values = super().rested_values(sheet)
         values["physical"] = dict(getattr(sheet, "physical", {}))
@@ -458,8 +465,8 @@ class Ashes(AshesViews):
             ctx.fail(f"{me.name}'s next defense costs {use} speed: past burst "
                      f"{me.sheet.burst} this round")
         if kind == "dodge":
-            if amount < DODGE_STEP:
-                ctx.fail(f"a dodge takes at least {DODGE_STEP} speed (+1 defense per {DODGE_STEP})")
+            if amount < 1:
+                ctx.fail("a dodge takes at least 1 speed (+1 defense per 3, rounded down)")
             if int(st.dodge_speed) + amount > int(me.sheet.burst):
                 ctx.fail(f"{me.name} can dodge with {int(me.sheet.burst) - st.dodge_speed} "
                          f"more speed this round (burst {me.sheet.burst})")
@@ -539,10 +546,10 @@ class Ashes(AshesViews):
                                       0, 0, 0, cost)
                    for s in defensive_skills(me) if f"skill:{s.name}" not in used]
         most = min(int(me.sheet.burst) - int(st.dodge_speed), int(st.speed) - use)
-        if most >= DODGE_STEP:
+        if most >= 1:
             options.append(ContributionOption(
-                me.id, me.name, "dodge", "dodge (+1 defense per 3 speed)", DODGE_STEP, most,
-                DODGE_STEP, f"{cost} + the speed"))
+                me.id, me.name, "dodge", "dodge (+1 defense per 3 speed)", 1, most,
+                min(DODGE_STEP, most), f"{cost} + the speed"))
         return tuple(options)
 
     def roll_purpose(self, roll: PendingRoll, who: str) -> str:

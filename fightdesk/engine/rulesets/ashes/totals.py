@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 PARTY = ("pc", "ally")
 STANCE_FREE = 3  # docs/rulesets/ashes.md#defensive-stance
-DODGE_STEP = 3  # docs/rulesets/ashes.md#dodge: +1 defense per 3 speed
+DODGE_STEP = 3  # docs/rulesets/ashes.md#dodge: +1 defense per 3 speed (1 or 2 give +0)
 OUT_CONDITIONS = ("Stunned", "Unconscious")
 RESIST_WORDS = {"body": "resist body", "mind": "resist mind", "none": "nothing"}
 
@@ -71,9 +71,11 @@ def attacking_total(fighter: Fighter, skill: AshesSkill | None, pump: int, auxil
     if pump and not skill.pumpable:
         raise RuleViolation(f"{skill.name} cannot be pumped")
     cost = pump_cost(skill, pump)
-    if pump and cost > int(fighter.sheet.burst):
-        raise RuleViolation(f"pumping {skill.name} to {skill.rating + pump} costs {cost}, more "
-                            f"than {fighter.name}'s burst {fighter.sheet.burst}")
+    burst = int(fighter.sheet.burst)
+    # docs/rulesets/ashes.md#pumping: burst caps what one use of a skill costs, pumped or not.
+    if cost > burst:
+        what = f"pumping {skill.name} to {skill.rating + pump}" if pump else f"{skill.name}"
+        raise RuleViolation(f"{what} costs {cost}, more than {fighter.name}'s burst {burst}")
     total = int(skill.rating) + pump
     costs: dict[str, int] = {}
     if cost:
@@ -81,6 +83,9 @@ def attacking_total(fighter: Fighter, skill: AshesSkill | None, pump: int, auxil
     parts = [f"{skill.name} {total}" + (f" (pumped {pump})" if pump else "")]
     if auxiliaries:
         for aux in auxiliaries_of(fighter, skill):
+            if int(aux.cost) > burst:  # each auxiliary skill is a use of its own
+                raise RuleViolation(f"{aux.name} costs {aux.cost}, more than {fighter.name}'s "
+                                    f"burst {burst}")
             total += int(aux.rating)
             if aux.cost:
                 costs[aux.pays_with] = costs.get(aux.pays_with, 0) + int(aux.cost)

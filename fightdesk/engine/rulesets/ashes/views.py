@@ -248,8 +248,9 @@ class AshesViews(TurnOrderRuleset):
         return ActionForm("defend", "Defend (skill or dodge)", (
             FormField("defense", "Defense", "choice", choices,
                       default=choices[0][0] if choices else None),
-            FormField("speed", "Dodge speed", "number", default=DODGE_STEP, minimum=DODGE_STEP,
-                      maximum=max(DODGE_STEP, most), tooltip="Only for a dodge")),
+            FormField("speed", "Dodge speed", "number", default=min(DODGE_STEP, max(1, most)),
+                      minimum=1, maximum=max(1, most),
+                      tooltip="Only for a dodge: +1 defense per 3 speed, rounded down")),
             role="react", enabled=not why, reason=why, verb="Defend", rolls=False)
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,

@@ -61,7 +61,7 @@ def strike_value(enc: Encounter, me: Fighter, foe: Fighter, weapon: int | None,
                  fierce: bool) -> Fraction:
     """The health ``foe`` is expected to lose to this strike, against their best defense."""
     bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
-    around = v.AROUND_COVER if foe.status.cover == "full" else 0
+    around = v.around_cover(foe)
     defense = max(v.value(foe, name) for name in v.DEFENSES) + around
     dist = d100_damage(bonus, defense, v.weapon_damage(me, weapon, fierce, enc),
                        toughness=v.value(foe, "toughness"), armour=v.armour_range(foe),
@@ -96,8 +96,8 @@ def _answer_roll(ruleset: D100, enc: Encounter, roll: PendingRoll) -> c.Command:
         if counter is not None:
             return c.Contribute(roll_id=roll.id, fighter_id=str(roll.data["target"]),
                                 contribution=counter, amount=0)
-    if kind == "defense" and not roll.contributions:
-        foe = enc.fighters[str(roll.data["target"])]
+    foe = enc.fighters.get(str(roll.data.get("target")))
+    if kind == "defense" and not roll.contributions and foe is not None:  # not removed
         best = max(v.DEFENSES, key=lambda name: (v.value(foe, name), name == "entangle"))
         return c.Contribute(roll_id=roll.id, fighter_id=foe.id, contribution=best, amount=0)
     return c.MakeRoll(roll_id=roll.id)
@@ -114,7 +114,7 @@ def _counter_if_it_pays(ruleset: D100, enc: Encounter, roll: PendingRoll) -> str
     fierce = bool(roll.data.get("fierce"))
     mine = max([*v.held_weapons(me), None],
                key=lambda i: (v.weapon_damage(me, i, enc=enc), -1 if i is None else -i))
-    got = d100_counterstrike(roll.total, v.value(me, "counterstrike"))
+    got = d100_counterstrike(roll.total, v.value(me, "counterstrike") + v.around_cover(me))
     # Average damage each way, on an average hit (the chart's x1 band).
     theirs = Fraction(max(0, v.weapon_damage(attacker, weapon, fierce, enc) - v.value(me, "toughness")))
     ours = Fraction(max(0, v.weapon_damage(me, mine, enc=enc) - v.value(attacker, "toughness")))

@@ -57,8 +57,19 @@ def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
     ctx.say(f"{target.name} takes {amount} damage", fighter_id=target.id, kind="damage",
             target=target.id, amount=amount, source=attacker.id)
     ctx.summary = f"{attacker.name} hits {target.name} for {amount}"
-    target = enc.fighters[target.id]
-    if now <= 0 and hp > 0:
+    health_changed(rules, ctx, target.id, hp)
+    return amount
+
+
+def health_changed(rules: D100, ctx: Context, fighter_id: str, before: int) -> None:
+    """What a change of health from ``before`` does, whoever made it (a hit, the GM's
+    typed change): out of the fight at 0 (docs/rulesets/d100.md#damage), seriously
+    wounded at once at 1/5 or less, and no longer once healed above it
+    (docs/rulesets/d100.md#serious-wounds)."""
+    enc = ctx.enc
+    target = enc.fighters[fighter_id]
+    now = int(target.status.hp)
+    if now <= 0 < before:
         ctx.say(f"{target.name} is out of the fight", fighter_id=target.id, kind="note")
         rules.release(ctx, target.id)
         if v.entangled_by(target):
@@ -69,7 +80,11 @@ def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
         ctx.set(path(target.id), "wounded_round", enc.round)
         ctx.say(f"{target.name} is seriously wounded: values halved, an action only every "
                 "second round", fighter_id=target.id, kind="note")
-    return amount
+    elif (now > 0 and not v.below_the_line(enc, target)
+          and target.status.wounded_round is not None):
+        ctx.set(path(target.id), "wounded_round", None)
+        ctx.say(f"{target.name} is no longer seriously wounded", fighter_id=target.id,
+                kind="note")
 
 
 def _alternative_damage(ctx: Context, attacker: Fighter, target: Fighter, weapon: v.Weapons,

@@ -42,6 +42,18 @@ def parrying_weapons(fighter: Fighter) -> list[int]:
     return [i for i in v.held_weapons(fighter) if fighter.sheet.weapons[i].kind == "melee"]
 
 
+def parrying_with(fighter: Fighter, kind: str) -> int | None:
+    """The weapon a parry choice puts at risk: the one named (``parry-N``), or in a
+    parry-and-strike the melee weapon in hand that does not strike back (None: an unarmed
+    parry, nothing at risk)."""
+    if kind.startswith("parry-"):
+        return int(kind.removeprefix("parry-"))
+    if kind != "parry+strike":
+        return None
+    back = striking_back_with(fighter)
+    return next((i for i in parrying_weapons(fighter) if i != back), None)
+
+
 def striking_back_with(fighter: Fighter) -> int | None:
     """docs/rulesets/d100.md#multiple-weapons: with two weapons or more in hand, the one
     that strikes while the other parries or entangles (the one doing the most damage)."""
@@ -208,8 +220,12 @@ def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
         result.outcome = f"{kind} {total} does not beat {strike}"
         ctx.say(f"{me.name}'s strike beats {foe.name}'s {kind} ({strike} to {total})",
                 fighter_id=me.id, kind="resolve")
-        if chosen.startswith("parry-"):
-            ask_weapon_or_defender(rules, ctx, me, foe, int(chosen.removeprefix("parry-")), roll)
+        at_risk = parrying_with(foe, chosen)
+        if at_risk is not None:
+            # docs/rulesets/d100.md#weapon-destruction: any failed parry with a weapon, a
+            # parry-and-strike's too; the strike back follows the attacker's choice.
+            ask_weapon_or_defender(rules, ctx, me, foe, at_risk, roll,
+                                   then_strike_back=chosen in BOTH)
             return
         deal_damage(rules, ctx, me, foe, roll.data.get("weapon"),
                     int(roll.data["strike_natural"]), fierce=bool(roll.data.get("fierce")))
@@ -217,14 +233,16 @@ def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
         strike_back(rules, ctx, foe.id, me.id, held)
 
 
-def strike_back(rules: D100, ctx: Context, fid: str, at: str, held: bool) -> None:
+def strike_back(rules: D100, ctx: Context, fid: str, at: str, held: bool,
+                weapon: int | None = None) -> None:
     """docs/rulesets/d100.md#multiple-weapons: the other weapon's strike, which the
     opponent can only dodge, at -50 after a successful parry or entangle, else -20."""
     enc = ctx.enc
     me, foe = enc.fighters.get(fid), enc.fighters.get(at)
     if me is None or foe is None or rules.is_out(me) or rules.is_out(foe):
         return
-    weapon = striking_back_with(me)
+    if weapon is None or v.weapon(me, weapon) is None:
+        weapon = striking_back_with(me)
     if weapon is None:
         return
     penalty = 50 if held else 20
@@ -241,7 +259,7 @@ def strike_back(rules: D100, ctx: Context, fid: str, at: str, held: bool) -> Non
 
 
 def ask_weapon_or_defender(rules: D100, ctx: Context, me: Fighter, foe: Fighter, index: int,
-                           roll: PendingRoll) -> None:
+                           roll: PendingRoll, *, then_strike_back: bool = False) -> None:
     """docs/rulesets/d100.md#weapon-destruction: after a failed parry with a weapon the
     attacker chooses: damage the weapon or the defender."""
     from ...base import Choice, Decision
@@ -260,7 +278,9 @@ def ask_weapon_or_defender(rules: D100, ctx: Context, me: Fighter, foe: Fighter,
     name = foe.sheet.weapons[index].name
     ctx.set(("state",), "hit", {"actor": me.id, "target": foe.id, "weapon": roll.data.get("weapon"),
                                 "fierce": fierce, "natural": natural, "parry_weapon": index,
-                                "to_weapon": to_weapon, "to_defender": to_defender})
+                                "to_weapon": to_weapon, "to_defender": to_defender,
+                                **({"strike_back": striking_back_with(foe)}
+                                   if then_strike_back else {})})
     where = "the armour" if on_armour else f"{to_defender} health"
     ctx.set(("state",), "pending", Decision(
         id=f"parry-{roll.id}", fighter_id=me.id,
@@ -286,5 +306,8 @@ def answer_hit(rules: D100, ctx: Context, choice: str | None, by: str) -> None:
     if choice == "defender":
         deal_damage(rules, ctx, me, foe, hit.get("weapon"), int(hit["natural"]),
                     fierce=bool(hit.get("fierce")))
-        return
-    damage_weapon(ctx, foe, int(hit["parry_weapon"]), int(hit["to_weapon"]), me)
+    else:
+        damage_weapon(ctx, foe, int(hit["parry_weapon"]), int(hit["to_weapon"]), me)
+    if "strike_back" in hit:
+        back = hit["strike_back"]
+        strike_back(rules, ctx, foe.id, me.id, False, None if back is None else int(back))

@@ -36,6 +36,7 @@ def use_action(ctx: Context, fighter: Fighter, what: str) -> dict[str, int]:
     (one at a time); what was paid, so it can be given back."""
     if int(fighter.status.actions) > 0:
         ctx.set(path(fighter.id), "actions", int(fighter.status.actions) - 1)
+        _spent(ctx, fighter, what)
         return {"action": 1}
     if not v.can_borrow(fighter):
         why = ("seriously wounded fighters cannot borrow" if v.seriously_wounded(fighter)
@@ -44,7 +45,16 @@ def use_action(ctx: Context, fighter: Fighter, what: str) -> dict[str, int]:
     ctx.set(path(fighter.id), "owes", True)
     ctx.say(f"{fighter.name} borrows next round's action for {what}", fighter_id=fighter.id,
             kind="note")
+    # The summary's action tally: a borrowed action is one gained and spent now.
+    ctx.say(f"{fighter.name} gains next round's action", fighter_id=fighter.id,
+            kind="points-gain", pool="action", amount=1, why="borrowed from next round")
+    _spent(ctx, fighter, what)
     return {"borrowed": 1}
+
+
+def _spent(ctx: Context, fighter: Fighter, what: str) -> None:
+    ctx.say(f"{fighter.name} spends an action on {what}", fighter_id=fighter.id,
+            kind="points-spend", pool="action", amount=1, why=what)
 
 
 def give_back(ctx: Context, fighter: Fighter, paid: dict[str, int]) -> None:
@@ -52,6 +62,9 @@ def give_back(ctx: Context, fighter: Fighter, paid: dict[str, int]) -> None:
         ctx.set(path(fighter.id), "actions", int(fighter.status.actions) + 1)
     if paid.get("borrowed"):
         ctx.set(path(fighter.id), "owes", False)
+    if paid.get("action") or paid.get("borrowed"):
+        ctx.say(f"{fighter.name} gets the action back", fighter_id=fighter.id,
+                kind="points-gain", pool="action", amount=1, why="taken back")
 
 
 # --- the strike ------------------------------------------------------------------------------
@@ -142,10 +155,10 @@ def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     if foe is None:
         return ()
     if roll.contributions:
-        met = d100_counterstrike(roll.total, v.value(foe, "counterstrike"))
+        met = d100_counterstrike(roll.total, v.value(foe, "counterstrike") + v.around_cover(foe))
         return (Odds("only the strike hits", met.only_attack), Odds("both hit", met.both),
                 Odds("only the counter hits", met.only_counter), Odds("neither", met.neither))
-    around = v.AROUND_COVER if foe.status.cover == "full" else 0
+    around = v.around_cover(foe)
     out = [Odds("natural 01-10, fails", d100_strike_odds(roll.total, 0).fumbled)]
     riposte = int(roll.data.get("riposte") or 0)
     if riposte:
@@ -189,7 +202,7 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
               "fierce": bool(data.get("fierce")), "strike_total": total,
               "strike_natural": natural}
     if counter is not None:
-        bonus = v.value(foe, "counterstrike")
+        bonus = v.value(foe, "counterstrike") + v.around_cover(foe)
         label = f"{foe.name} rolls Counterstrike against {me.name}'s strike of {total}"
         rules.open_roll(ctx, PendingRoll(
             id=0, label=label, roller_id=foe.id, by_player=foe.side == "pc", sides=100,
@@ -197,7 +210,7 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
             data={**common, "kind": "counter", "counter_weapon": counter_weapon(counter)}))
         ctx.summary = f"{me.name} strikes {foe.name}: {total}; {foe.name} counterstrikes"
         return
-    around = v.AROUND_COVER if foe.status.cover == "full" else 0
+    around = v.around_cover(foe)
     riposte = int(data.get("riposte") or 0)
     label = f"{foe.name} rolls Defense against {me.name}'s strike of {total}"
     if riposte:
@@ -214,7 +227,7 @@ def _counter_on_a_failed_strike(rules: D100, ctx: Context, me: Fighter, foe: Fig
     """docs/rulesets/d100.md#counterstrike: against a natural 01-10 the attack never hits;
     the counter hits if its total beats the strike's."""
     weapon = counter_weapon(counter)
-    bonus = v.value(foe, "counterstrike")
+    bonus = v.value(foe, "counterstrike") + v.around_cover(foe)
     record = ctx.roll(1, 100, who=foe.name, purpose=f"Counterstrike against {me.name}",
                       fighter_id=foe.id)
     natural = record.faces[0]

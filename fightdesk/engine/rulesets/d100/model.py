@@ -25,10 +25,19 @@ class D100Weapon(StateModel):
 
     name: str = Field(min_length=1, max_length=60)
     damage: int = Field(1, ge=0, le=1000)
-    hp: int = Field(10, ge=0, le=10000)
+    # docs/rulesets/d100.md#weapon-destruction: normally equal to the damage it deals
+    # (a weapon given without hit points gets its damage).
+    hp: int = Field(1, ge=0, le=10000)
     kind: WeaponKind = "melee"
     # docs/rulesets/d100.md#alternative-hit-points: how much of the damage is critical.
     attack: AttackKind = "physical"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hp_from_damage(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("hp") is None:
+            data = {**data, "hp": data.get("damage", 1)}
+        return data
 
 
 # docs/rulesets/d100.md#armour: the usual ranges of a suit of armour.

@@ -224,6 +224,14 @@ class D100(TurnOrderRuleset):
         the round, so only while it is unused."""
         return "" if int(fighter.status.actions) > 0 else "no action left this round to hold"
 
+    def value_set(self, ctx: Context, fighter_id: str, field: str, before: Any,
+                  after: Any) -> None:
+        """A health (or maximum) the GM types is read as a hit would be: out of the fight
+        at 0, seriously wounded at once at 1/5 or less (docs/rulesets/d100.md#serious-wounds)."""
+        if field in ("status.hp", "sheet.max_hp", "sheet.build"):
+            hp = int(ctx.enc.fighters[fighter_id].status.hp)
+            dm.health_changed(self, ctx, fighter_id, int(before) if field == "status.hp" else hp)
+
     def release(self, ctx: Context, fighter_id: str) -> None:
         """A fighter out of the fight lets go of everyone they entangle."""
         from ... import conditions

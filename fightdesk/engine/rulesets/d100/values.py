@@ -75,8 +75,8 @@ def weapon(fighter: Fighter, index: int | None) -> Any:
     weapons = fighter.sheet.weapons
     if index is None or not 0 <= index < len(weapons) or index in fighter.status.dropped:
         return None
-    if weapon_hp(fighter, index) <= 0:
-        return None
+    if weapon_hp(fighter, index) <= 0 or destroyed(fighter, index):
+        return None  # unusable: it neither strikes nor parries (#weapon-destruction)
     return weapons[index]
 
 
@@ -184,6 +184,12 @@ def armour_range(fighter: Fighter) -> tuple[int, int] | None:
     if armour is None or armour_left(fighter) <= 0:
         return None
     return int(armour.low), int(armour.high)
+
+
+def around_cover(fighter: Fighter) -> int:
+    """docs/rulesets/d100.md#obstacles: what full cover adds to every defense roll of the
+    one behind it (a dodge, parry, entangle or counterstrike)."""
+    return AROUND_COVER if fighter.status.cover == "full" else 0
 
 
 def cover_range(enc: Encounter, fighter: Fighter) -> tuple[int, int] | None:

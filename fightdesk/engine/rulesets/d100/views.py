@@ -169,7 +169,7 @@ def preview(rules: D100, enc: Encounter, form_id: str, fighter_id: str,
         elif fierce and v.may_be_fierce(enc, me, weapon):
             return Preview(error=v.may_be_fierce(enc, me, weapon))
         bonus = v.value(me, "strike") - (v.FIERCE_PENALTY if fierce else 0)
-        around = v.AROUND_COVER if foe.status.cover == "full" else 0
+        around = v.around_cover(foe)
         damage = v.weapon_damage(me, used, fierce, enc)
         lines = [f"{me.name} rolls 1d100 {bonus:+d}; {foe.name} then chooses a defense "
                  f"(or declares a counterstrike before the roll)",

@@ -7,14 +7,21 @@ own ``side``, shared by every ruleset.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ...base import Condition, StateModel
 from ...turn_state import TurnRoundState
 
 RULESET_ID = "roll-under"
+# docs/rulesets/roll-under.md#hit-points: "They max out at 20."
+MAX_HP = 20
+
+
+def assists_for_level(level: int) -> int:
+    """docs/rulesets/roll-under.md#assists: level - 4 from level 5 (5: 1, 6: 2, 10: 6)."""
+    return max(0, int(level) - 4)
 
 WeaponClass = Literal["light", "medium-one-handed", "medium-two-handed", "medium-ranged",
                       "rifle", "heavy"]
@@ -39,9 +46,10 @@ class RollUnderSheet(StateModel):
     wisdom: int = Field(10, ge=0, le=30)
     constitution: int = Field(10, ge=0, le=30)
     # Entered by the GM (the text gives no table for it); never above 20.
-    max_hp: int = Field(10, ge=1, le=20)
-    # Assists a fighter may spend until the GM restores them (level - 4, at least 1 at
-    # level 5; the GM may change it for templates and augments).
+    max_hp: int = Field(10, ge=1, le=MAX_HP)
+    # Assists a fighter may spend until the GM restores them: level - 4 from level 5 when
+    # the sheet gives none, and following the level while it is that; the GM may set
+    # another number (templates, augments).
     assists: int = Field(0, ge=0, le=30)
     weapons: list[RollUnderWeapon] = Field(default_factory=list)
     # Enemies out of the ordinary.
@@ -49,6 +57,13 @@ class RollUnderSheet(StateModel):
     turns_per_round: int = Field(1, ge=1, le=10)
     wisdom_penalty: int = Field(0, ge=0, le=20)
     immune_to_surprise: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _assists_by_level(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("assists") is None:
+            data = {**data, "assists": assists_for_level(int(data.get("level") or 1))}
+        return data
 
 
 class RollUnderStatus(StateModel):
@@ -75,6 +90,9 @@ class RollUnderOptions(StateModel):
     fatal_wound_needs_roll: bool = Field(
         False, description="Removing a Fatal Wound needs a Dexterity roll of the one "
         "removing it (the text: no roll)")
+    assists_after_roll: bool = Field(
+        False, description="Assists may still be spent once the roll's face is known, "
+        "before it counts (the text: before the roll)")
 
 
 class RollUnderRound(TurnRoundState):

@@ -10,6 +10,7 @@ assists before they are made.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import rulesets, turns
@@ -29,9 +30,10 @@ from ...ruleset import (
     register,
     weapon_choice,
 )
-from ...turn_ruleset import TURNS, TurnOrderRuleset
+from ...turn_ruleset import ROLL, TURNS, TurnOrderRuleset
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
+from .model import MAX_HP, assists_for_level
 
 if TYPE_CHECKING:
     from ...commands import Command
@@ -72,6 +74,18 @@ def maneuver_target(roller: Fighter, opponent: Fighter, maneuver: str) -> int:
     """docs/rulesets/roll-under.md#combat-maneuvers: the stat - (opponent's Attack - 10)."""
     stat = int(getattr(roller.sheet, MANEUVER_STAT[maneuver]))
     return stat - (int(opponent.sheet.attack) - 10)
+
+
+def _wisdom_odds(need: int) -> Any:
+    """docs/rulesets/roll-under.md#initiative: the exact chance of a Wisdom roll, as the
+    row showed it, for the log."""
+    return lambda: (Odds("acts before the enemies", d20_at_or_under(need)),)
+
+
+def _chance(need: int) -> str:
+    """"7/10, 70.0%": a d20 at or under ``need``, as a row of the initiative question shows it."""
+    odds = Odds("", d20_at_or_under(need))
+    return f"{odds.exact}, {odds.percent}"
 
 
 def player_faces(actor: Fighter, target: Fighter) -> bool:
@@ -124,12 +138,15 @@ class RollUnder(TurnOrderRuleset):
             self._rest(ctx, command)
         elif isinstance(command, ru.PickUpWeapon):
             self._pick_up(ctx, command)
+        elif isinstance(command, c.MakeRoll):
+            self._make_roll(ctx, command)
         else:
             super().handle(ctx, command)
 
     def _start_fight(self, ctx: Context) -> None:
         """docs/rulesets/roll-under.md#surprise: ambushers act before the first round's
-        initiative; so does a target who cannot be surprised."""
+        initiative; so does a target of the ambush who cannot be surprised (a fighter on
+        the ambushers' own side is no target, whatever its ability)."""
         enc = ctx.enc
         if enc.round or enc.state.stage != "setup":
             ctx.fail("the fight has already started")
@@ -137,8 +154,10 @@ class RollUnder(TurnOrderRuleset):
         if not ambushers:
             self._ask_initiative(ctx, new_round=True)
             return
+        ambushing = {enc.fighters[fid].side in PARTY for fid in ambushers}
         immune = [fid for fid in enc.order
-                  if fid not in ambushers and enc.fighters[fid].sheet.immune_to_surprise]
+                  if fid not in ambushers and enc.fighters[fid].sheet.immune_to_surprise
+                  and (enc.fighters[fid].side in PARTY) not in ambushing]
         ctx.set((), "round", 1)
         ctx.set(("state",), "surprise", True)
         ctx.say("Round 1 begins with a surprise", kind="round-start")
@@ -158,7 +177,8 @@ class RollUnder(TurnOrderRuleset):
             if fighter.side in PARTY and not self.is_out(fighter):
                 need = int(fighter.sheet.wisdom) - penalty
                 rows.append(DecisionField(
-                    name=fid, label=f"{fighter.name}: Wisdom, {need} or less",
+                    name=fid, label=f"{fighter.name}: Wisdom, {need} or less "
+                                    f"({_chance(need)} to act before the enemies)",
                     minimum=1, maximum=20, optional=True))
         ctx.set(("state",), "stage", "initiative")
         round_no = enc.round + 1 if new_round else enc.round
@@ -192,17 +212,20 @@ class RollUnder(TurnOrderRuleset):
             if typed is not None and not (isinstance(typed, int) and 1 <= typed <= 20):
                 ctx.fail(f"{fighter.name}'s Wisdom roll must be a number from 1 to 20")
             need = int(fighter.sheet.wisdom) - self.wisdom_penalty(enc)
-            record = self._d20(ctx, fighter, f"Wisdom, {need} or less", typed)
+            record = self._d20(ctx, fighter, f"Wisdom, {need} or less", typed,
+                               odds=_wisdom_odds(need))
             face = record.faces[0]
             record.outcome = "acts before the enemies" if face <= need else "acts after the enemies"
             rolled[row.name] = face
         ctx.set(("state",), "pending", None)
         self._lay_out(ctx, rolled, new_round=pending.id.endswith("-new"))
 
-    def _d20(self, ctx: Context, fighter: Fighter, purpose: str, typed: int | None) -> Roll:
-        """A d20 a player rolled at the table (typed) or the app rolls, logged alike."""
+    def _d20(self, ctx: Context, fighter: Fighter, purpose: str, typed: int | None,
+             odds: Any = None) -> Roll:
+        """A d20 a player rolled at the table (typed) or the app rolls, logged alike (with
+        the exact chance the GM saw before it, ``odds``)."""
         return ctx.roll(1, 20, who=fighter.name, purpose=purpose, fighter_id=fighter.id,
-                        typed=None if typed is None else [typed])
+                        typed=None if typed is None else [typed], odds=odds)
 
     def _lay_out(self, ctx: Context, rolled: dict[str, int], *, new_round: bool) -> None:
         """The round's sections: PCs who made their Wisdom roll, the enemies (as often
@@ -284,6 +307,46 @@ class RollUnder(TurnOrderRuleset):
             return "already moved this turn"
         return ""
 
+    # --- the GM's own changes -------------------------------------------------------------------
+    def value_set(self, ctx: Context, fighter_id: str, field: str, before: Any,
+                  after: Any) -> None:
+        """The GM's change of a value these rules read: the assists follow a new level
+        (docs/rulesets/roll-under.md#assists); HP never stand above the maximum
+        (docs/rulesets/roll-under.md#hit-points)."""
+        fighter = ctx.enc.fighters[fighter_id]
+        if field == "sheet.level":
+            self._assists_follow_level(ctx, fighter, int(before), int(after))
+        elif field == "sheet.max_hp":
+            most = int(fighter.sheet.max_hp)
+            if int(fighter.status.hp) > most:
+                ctx.set(_path(fighter_id), "hp", most)
+                ctx.say(f"{fighter.name}'s HP capped at the new maximum, {most}",
+                        fighter_id=fighter_id, kind="note")
+
+    def value_check(self, ctx: Context, fighter: Fighter, field: str,
+                    value: Any) -> tuple[Any, str]:
+        """docs/rulesets/roll-under.md#hit-points: "They max out at 20": a maximum above
+        20 is refused, HP above the fighter's maximum are capped, overridden or not."""
+        if field == "sheet.max_hp" and isinstance(value, int) and value > MAX_HP:
+            ctx.fail(f"{fighter.name}'s max HP is at most {MAX_HP} (hit points max out at "
+                     f"{MAX_HP})")
+        if field == "status.hp" and isinstance(value, int) and value > int(fighter.sheet.max_hp):
+            most = int(fighter.sheet.max_hp)
+            return most, f"{fighter.name}'s HP capped at the maximum, {most}"
+        return value, ""
+
+    def _assists_follow_level(self, ctx: Context, fighter: Fighter, was: int, now: int) -> None:
+        """A sheet whose assists were its level's count gets the new level's count, and
+        the assists to spend change by as much; a count the GM set stays."""
+        old, new = assists_for_level(was), assists_for_level(now)
+        if int(fighter.sheet.assists) != old or old == new:
+            return
+        ctx.set(("fighters", fighter.id, "sheet"), "assists", new)
+        left = max(0, int(fighter.status.assists) + new - old)
+        ctx.set(_path(fighter.id), "assists", left)
+        ctx.say(f"{fighter.name} has {new} assist(s) at level {now} ({left} to spend)",
+                fighter_id=fighter.id, kind="note")
+
     # --- the turn's action ----------------------------------------------------------------------
     def _actor(self, ctx: Context, fid: str, *, action: bool = True) -> Fighter:
         fighter = self.turn_holder(ctx, fid)
@@ -301,6 +364,7 @@ class RollUnder(TurnOrderRuleset):
         if command.weapon is not None and not 0 <= command.weapon < len(weapons):
             ctx.fail(f"{me.name} has no weapon {command.weapon}")
         ctx.set(_path(me.id), "action", "attack")
+        ctx.say(f"{me.name} attacks {foe.name}", fighter_id=me.id, kind="act", maneuver="attack")
         data = {"kind": "attack", "actor": me.id, "target": foe.id, "weapon": command.weapon}
         if player_faces(me, foe):
             need = defense_target(foe, me)
@@ -322,6 +386,8 @@ class RollUnder(TurnOrderRuleset):
             ctx.fail("choose someone else")
         stat = MANEUVER_STAT[command.maneuver].title()
         ctx.set(_path(me.id), "action", command.maneuver)
+        ctx.say(f"{me.name} tries to {command.maneuver} {foe.name}", fighter_id=me.id,
+                kind="act", maneuver=command.maneuver)
         data = {"kind": "maneuver", "maneuver": command.maneuver, "actor": me.id,
                 "target": foe.id}
         if player_faces(me, foe):
@@ -483,30 +549,68 @@ class RollUnder(TurnOrderRuleset):
             1, int(fighter.status.assists), 1, "1 assist a point")
 
     def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        face = roll.data.get("face")
+        if face is not None:  # rolled, waiting for assists after the roll: known
+            return (Odds(f"{face} against {roll.total} or less",
+                         Fraction(int(int(face) <= roll.total))),)
         return (Odds(f"{roll.total} or less on a d20", d20_at_or_under(roll.total)),)
 
+    def roll_purpose(self, roll: PendingRoll, who: str) -> str:
+        return super().roll_purpose(roll, who).split(": rolled ", 1)[0]
+
     # --- the result -----------------------------------------------------------------------------
+    def _make_roll(self, ctx: Context, command: Any) -> None:
+        """docs/rulesets/roll-under.md#assists: with assists after the roll (an option),
+        the roll is made first and waits with its face known; making it again counts
+        that face against the target as the assists left it."""
+        from ... import pending_roll
+
+        roll = ctx.enc.state.roll
+        face = roll.data.get("face") if roll is not None else None
+        if roll is None or face is None or command.roll_id not in (None, roll.id):
+            pending_roll.make(ctx, ROLL, self, command.roll_id)
+            return
+        ctx.set(("state",), "roll", None)
+        data = {k: v for k, v in roll.data.items() if k != "face"}
+        made = roll.model_copy(update={"data": data, "label": roll.label.split(": rolled ")[0]})
+        outcome = self._settle(ctx, made, int(face))
+        ctx.say(f"{made.label}: {face} counts, {outcome}", fighter_id=roll.roller_id,
+                kind="note")
+
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+        face = result.faces[0]
+        if ctx.enc.options.assists_after_roll:
+            # The face is known; assists may still move the target before it counts.
+            label = f"{roll.label}: rolled {face}, assists may still change the target"
+            ctx.set(("state",), "roll", roll.model_copy(update={
+                "data": {**roll.data, "face": face}, "label": label}))
+            result.outcome = f"{face}: waiting for assists after the roll"
+            ctx.summary = label
+            return
+        result.outcome = self._settle(ctx, roll, face)
+
+    def _settle(self, ctx: Context, roll: PendingRoll, face: int) -> str:
+        """The roll's face counts against its target: hit, defense or maneuver. Returns
+        the outcome for the log."""
         enc = ctx.enc
         data = roll.data
-        face = result.faces[0]
         made = face <= roll.total
         actor = enc.fighters.get(str(data["actor"]))
         target = enc.fighters.get(str(data["target"]))
         if actor is None or target is None:
             ctx.summary = f"{roll.label}: nobody left to roll against"
-            return
-        result.outcome = f"{'success' if made else 'failure'} ({face}, {roll.total} or less)"
+            return ""
+        outcome = f"{'success' if made else 'failure'} ({face}, {roll.total} or less)"
         if data["kind"] == "attack":
             hit = not made if data["defends"] else made
             if not hit:
                 ctx.summary = (f"{target.name} defends against {actor.name}" if data["defends"]
                                else f"{actor.name} misses {target.name}")
                 ctx.say(ctx.summary, fighter_id=actor.id, kind="resolve")
-                return
+                return outcome
             ctx.say(f"{actor.name} hits {target.name}", fighter_id=actor.id, kind="resolve")
             self.deal_damage(ctx, actor, target, data.get("weapon"))
-            return
+            return outcome
         # A combat maneuver: the one who wins it inflicts it; a failed attempt gives the
         # other an automatic hit (docs/rulesets/roll-under.md#combat-maneuvers).
         maneuver = str(data["maneuver"])
@@ -520,10 +624,11 @@ class RollUnder(TurnOrderRuleset):
                                                      duration="until-removed",
                                                      imposed_by=actor.id))
             ctx.summary = f"{actor.name} {maneuver}s {target.name}"
-            return
+            return outcome
         ctx.say(f"{actor.name}'s {maneuver} fails: {target.name} gets an automatic hit",
                 fighter_id=actor.id, kind="resolve")
         self.deal_damage(ctx, target, actor, _first_weapon(target))
+        return outcome
 
     def deal_damage(self, ctx: Context, attacker: Fighter, target: Fighter,
                     weapon: int | None) -> None:

@@ -411,5 +411,24 @@ def knock_down(ctx: Context, fid: str, move: Move) -> bool:
     return asked
 
 
+def gm_knock_down(ctx: Context, fid: str) -> None:
+    """The GM knocks a fighter down: the knockdown rule as after a blow (pending moves
+    lost; in the phases the highest die spent at once to stand, or 1 EP with Kippup;
+    otherwise, or with no die left, standing at the start of the next round)."""
+    from .round import stand_up
+    from .stack import lose_move
+
+    enc = ctx.enc
+    if status(enc, fid).knocked_down:
+        ctx.fail(f"{name(enc, fid)} is already knocked down")
+    ctx.say(f"{name(enc, fid)} is knocked down", fighter_id=fid, kind="condition-on",
+            name="Knocked down")
+    for pending in pending_moves(enc, fid):
+        lose_move(ctx, pending.id, "knocked down")
+    ctx.set(status_path(fid), "knocked_down", True)
+    if enc.state.stage == "phases":
+        stand_up(ctx, fid, then="pass")
+
+
 def is_out_now(enc: Encounter, fid: str) -> bool:
     return is_out(enc, fid)

@@ -38,6 +38,17 @@ from .state import (
     status_path,
 )
 
+# docs/rulesets/street-fighter.md#gm-changes: the rule states only a maneuver sets.
+MANEUVER_STATES = {"blocking": "a Block maneuver (Act on the card)",
+                   "concentrating": "a concentration (Act on the card)",
+                   "recovering": "a recovery (Act on the card)",
+                   "held": "a sustained hold (Act on the holder's card)"}
+
+
+def status_name(ctx: Context, fighter_id: str) -> str:
+    return name(ctx.enc, fighter_id)
+
+
 if TYPE_CHECKING:
     import random
 
@@ -59,8 +70,10 @@ class StreetFighter(Ruleset):
         "act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
     # The conditions the text knows, offered when the GM adds one (engine/conditions.py).
     # Phases have no fighter turns: the GM's conditions count down at the round's end.
-    condition_names = ("Knocked down", "Stunned", "Blocking", "Concentrating", "Recovering",
-                       "Held")
+    # "Knocked down" and "Stunned" put the rule's own state on (as a knockdown or a blow
+    # above Stamina does); the states a maneuver sets (a block, a concentration, a
+    # recovery, a hold) come only from that maneuver (docs/rulesets/street-fighter.md#gm-changes).
+    condition_names = ("Knocked down", "Stunned")
     condition_tick = "round-end"
     condition_turns = False
 
@@ -80,6 +93,44 @@ class StreetFighter(Ruleset):
 
     def is_out(self, fighter: Fighter) -> bool:
         return fighter.status.health <= 0
+
+    def value_set(self, ctx: Context, fighter_id: str, field: str, before: Any,
+                  after: Any) -> None:
+        """docs/rulesets/street-fighter.md#gm-changes: health the GM takes off is a blow:
+        out of the fight at 0, stunned when more than Stamina at once."""
+        if field != "status.health" or int(after) >= int(before):
+            return
+        from .damage import knock_out, stun
+
+        lost = int(before) - int(after)
+        stamina = sheet(ctx.enc, fighter_id).stamina
+        if int(after) <= 0 < int(before):
+            knock_out(ctx, fighter_id)
+        elif lost > stamina and ctx.enc.state.stage == "phases":
+            stun(ctx, fighter_id, f"{lost} damage is above Stamina {stamina}")
+
+    def condition_rule(self, ctx: Context, fighter_id: str, name: str) -> bool:
+        """docs/rulesets/street-fighter.md#gm-changes: a condition named like a state of
+        the rules is that state, or is refused with what sets it."""
+        from .damage import gm_knock_down, stun
+
+        wanted = name.casefold()
+        if wanted in MANEUVER_STATES:
+            ctx.fail(f"{name} is set by {MANEUVER_STATES[wanted]}, not as a condition "
+                     "(name the GM's own condition otherwise)")
+        if wanted not in ("knocked down", "stunned"):
+            return False
+        if is_out(ctx.enc, fighter_id):
+            ctx.fail(f"{status_name(ctx, fighter_id)} is out of the fight")
+        if ctx.enc.state.pending is not None:
+            ctx.fail("answer the question that is waiting first")
+        if wanted == "stunned":
+            if ctx.enc.state.stage != "phases":
+                ctx.fail("a stun costs a move or a die and 1 EP: only during the phases")
+            stun(ctx, fighter_id, "the GM's call")
+        else:
+            gm_knock_down(ctx, fighter_id)
+        return True
 
     def where(self, enc: Encounter) -> str:
         """The phase, as the log and the summaries have always said it."""
@@ -527,7 +578,7 @@ def _answer(ctx: Context, cmd: Command) -> None:
 
                 finish_move(ctx, move_by_id(enc, dmg.move_id), landed=True)
             stack.after_move(ctx)
-        else:
+        elif task.then == "round-start":
             round.continue_round_start(ctx)
     elif task.kind == "recovery-end":
         if cmd.choice == "roll":
