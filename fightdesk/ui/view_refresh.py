@@ -120,7 +120,10 @@ class ViewRefresh(QObject):
         self.show_round_title(state, status_line(state, controls))
         w.cards.set_empty_hint("" if anyone else NO_FIGHTERS_HINT)
         self.show_stack(ruleset, decision, controls, state)
+        # A roll waiting on the roll panel is typed there: the stack dialog never opens
+        # over it by itself, whatever the ruleset's flags say (docs/ui.md).
         if (auto_open and has_stack and w._action_dialog is None and not stack_open
+                and ruleset.pending_roll(enc) is None
                 and controls.extra.get("open-stack-dialog", True)):
             w.gm.open_stack_dialog()
 
@@ -179,12 +182,15 @@ class ViewRefresh(QObject):
             w._stack_decision.show_decision(decision if stack_open else None)
         if w._stack_dialog is not None:
             has_stack = w.stack_model.rowCount() > 0
+            # It closes with a roll still waiting: the roll panel keeps it.
+            engine = w.document.engine
+            roll_waits = engine is not None and ruleset.pending_roll(engine.encounter) is not None
             w._stack_dialog.set_reaction_word(ruleset.role_labels.get("react", "React"))
             w._stack_dialog.set_controls(
                 can_resolve=controls.extra.get("resolve-next", has_stack),
                 can_cancel=controls.extra.get("cancel-stack", has_stack),
                 can_add=controls.extra.get("interrupt", has_stack),
-                can_close=controls.extra.get("close-stack", False),
+                can_close=controls.extra.get("close-stack", False) or roll_waits,
                 status=state,
             )
 

@@ -388,11 +388,10 @@ class AshesViews(TurnOrderRuleset):
 
     def round_controls(self, enc: Encounter) -> Any:
         controls = super().round_controls(enc)
-        # The stack dialog keeps the base's flags (it never opens by itself and closes
-        # with the coins still waiting, so the GM types them on the roll panel); its Add
-        # also adds a defense (docs/ui.md).
-        if enc.state.roll is not None:
-            controls.extra["interrupt"] = True
+        # The stack dialog: its Resolve flips the waiting coins, its Add adds a defense.
+        waiting = enc.state.roll is not None
+        controls.extra = {"resolve-next": waiting, "resolve-all": waiting,
+                          "cancel-stack": False, "interrupt": waiting}
         return controls
 
 
