@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .engine.rulesets import KNOWN_RULESETS
+    from .engine.rulesets import known_ids
 
     new = subparsers.add_parser(
         "new",
@@ -26,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "opens it. An existing FILE is never overwritten.",
     )
     new.add_argument("ruleset", metavar="RULESET",
-                     help=f"the ruleset id: {', '.join(KNOWN_RULESETS)} (see 'fightdesk rulesets')")
+                     help=f"the ruleset id: {', '.join(known_ids())} (see 'fightdesk rulesets')")
     new.add_argument("-o", "--output", metavar="FILE", type=Path,
                      help="write the fight here (a new file) instead of to standard output")
     new.add_argument("--name", default="New fight", help="the fight's name (default: New fight)")
@@ -44,20 +44,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list() -> int:
-    from .engine.rulesets import BUILT_IN
+    from .engine.rulesets import BROKEN, registered
 
-    width = max(len(info.id) for info in BUILT_IN)
-    for info in BUILT_IN:
+    found = registered().values()
+    width = max((len(info.id) for info in found), default=0)
+    for info in found:
         print(f"{info.id:<{width}}  {info.title}: {info.blurb}")
+    for _, line in BROKEN:
+        print(line)
     return 0
 
 
 def _new(args: argparse.Namespace) -> int:
-    from .engine.rulesets import KNOWN_RULESETS
+    from .engine.rulesets import known_ids, missing_line
 
-    if args.ruleset not in KNOWN_RULESETS:
-        _error(f"fightdesk new: unknown ruleset {args.ruleset!r} "
-               f"(known: {', '.join(KNOWN_RULESETS)})")
+    if args.ruleset not in known_ids():
+        _error(f"fightdesk new: {missing_line(args.ruleset)}")
         return 2
     name = " ".join(str(args.name).split())
     if not name:

@@ -11,6 +11,42 @@ from pathlib import Path
 
 import pytest
 
+
+def _install_drill_plugin() -> None:
+    """Install the drill ruleset plugin (tests/drill_plugin, a distribution of its own)
+    for this test run, as pip installs an editable package: its source folder and a
+    ``.dist-info`` with its entry points on the path, for this process and the ones it
+    starts. Skipped when pip installed it already. Before fightdesk's models load: their
+    unions are made from every ruleset registered."""
+    import sys
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        distribution("fightdesk-drill")
+        return
+    except PackageNotFoundError:
+        pass
+    source = Path(__file__).resolve().parent / "drill_plugin"
+    project = tomllib.loads((source / "pyproject.toml").read_text())["project"]
+    where = Path(tempfile.mkdtemp(prefix="fightdesk-drill-plugin-"))
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
+    info = where / f"fightdesk_drill-{project['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n")
+    points = "".join(f"{name} = {value}\n" for group, found in project["entry-points"].items()
+                     for name, value in [("[" + group + "]", "")] + list(found.items()))
+    (info / "entry_points.txt").write_text(points.replace("[fightdesk.rulesets] = \n",
+                                                          "[fightdesk.rulesets]\n"))
+    for folder in (str(source), str(where)):
+        sys.path.append(folder)
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (os.environ.get("PYTHONPATH", ""), str(source), str(where)) if p)
+
+
+_install_drill_plugin()
+
 # Must be set before any QApplication exists (pytest-qt creates it lazily).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _RUNTIME = tempfile.mkdtemp(prefix="fightdesk-xdg-runtime-")

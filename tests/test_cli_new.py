@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from fightdesk.engine.rulesets import BUILT_IN, KNOWN_RULESETS
+from fightdesk.engine.rulesets import known_ids, registered
+
+KNOWN_RULESETS = known_ids()
+BUILT_IN = tuple(registered().values())
 
 
 def fightdesk(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -50,8 +53,8 @@ def test_new_never_overwrites_a_file(tmp_path: Path) -> None:
 def test_new_with_an_unknown_ruleset_is_one_line() -> None:
     made = fightdesk("new", "d20")
     assert made.returncode == 2 and made.stdout == ""
-    assert made.stderr.strip() == ("fightdesk new: unknown ruleset 'd20' "
-                                   "(known: street-fighter, d100, roll-under, ashes)")
+    assert made.stderr.strip() == ("fightdesk new: unknown ruleset id 'd20' "
+                                   f"(known: {', '.join(KNOWN_RULESETS)})")
 
 
 def test_a_mismatched_file_is_refused_naming_the_field(tmp_path: Path) -> None:

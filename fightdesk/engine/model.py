@@ -17,18 +17,20 @@ from pydantic.dataclasses import dataclass
 from .base import Side, StateModel
 from .changes import Change
 from .dice import Roll
-from .rulesets import BUILT_IN, KNOWN_RULESETS, data_classes
+from .rulesets import data_classes, known_ids, missing_line
 from .tables import RollTable
 
 # 2: log entries say where in the round they happened (``where``, was ``phase``), and
 # point events name their pool (``points-gain``/``points-spend``, were ``ep-*``).
 SCHEMA_VERSION = 2
 
-_PARTS = [data_classes(info.id) for info in BUILT_IN]
-_SHEETS: dict[str, type[StateModel]] = {info.id: p[0] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
-_STATUSES: dict[str, type[StateModel]] = {info.id: p[1] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
-_OPTIONS: dict[str, type[StateModel]] = {info.id: p[2] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
-_ROUNDS: dict[str, type[StateModel]] = {info.id: p[3] for info, p in zip(BUILT_IN, _PARTS, strict=True)}
+# Every registered ruleset, built in or installed as a plugin.
+KNOWN_RULESETS: tuple[str, ...] = known_ids()
+_PARTS = {rid: data_classes(rid) for rid in KNOWN_RULESETS}
+_SHEETS: dict[str, type[StateModel]] = {rid: p[0] for rid, p in _PARTS.items()}
+_STATUSES: dict[str, type[StateModel]] = {rid: p[1] for rid, p in _PARTS.items()}
+_OPTIONS: dict[str, type[StateModel]] = {rid: p[2] for rid, p in _PARTS.items()}
+_ROUNDS: dict[str, type[StateModel]] = {rid: p[3] for rid, p in _PARTS.items()}
 
 if TYPE_CHECKING:
     # Each ruleset reads its own parts through its own typed accessors (for example
@@ -136,9 +138,7 @@ class Encounter(StateModel):
     @classmethod
     def _known_ruleset(cls, value: str) -> str:
         if value not in KNOWN_RULESETS:
-            raise ValueError(
-                f"unknown ruleset id {value!r} (known: {', '.join(KNOWN_RULESETS)})"
-            )
+            raise ValueError(missing_line(value))
         return value
 
     @model_validator(mode="after")

@@ -216,14 +216,16 @@ def _check_ruleset_ids(data: dict[str, Any], source: Path) -> None:
     """Name an unknown ruleset plainly (pydantic would only say a tag does not match),
     and a part of another ruleset than its fight's by its field."""
     from fightdesk.engine.model import KNOWN_RULESETS
+    from fightdesk.engine.rulesets import broken_line
 
     for root in ("encounter", "start"):
         for loc, value in _ruleset_ids(data.get(root), (root,)):
             if isinstance(value, str) and value not in KNOWN_RULESETS:
+                # A ruleset whose plugin failed to load says so in its one line.
                 raise FileProblem(
                     source,
-                    f"unknown ruleset id {value!r} (this fightdesk knows: "
-                    f"{', '.join(KNOWN_RULESETS)})",
+                    broken_line(value) or f"unknown ruleset id {value!r} (this fightdesk "
+                    f"knows: {', '.join(KNOWN_RULESETS)})",
                     _format_loc(loc),
                 )
         check_parts_agree(data.get(root), root, source)

@@ -55,18 +55,14 @@ if TYPE_CHECKING:
 
 Index = QModelIndex | QPersistentModelIndex
 
-# Layout hints only (which sheet fields sit together); any field not named here still
-# gets a widget, in an "Other" section. Names follow the rulesets' sheet sections
-# (docs/rulesets/street-fighter.md#fighter-sheet).
-SECTIONS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "street-fighter": (
-        ("Attributes", ("strength", "dexterity", "stamina", "charisma", "manipulation",
-                        "appearance", "perception", "intelligence", "wits")),
-        ("Abilities", ("arena", "style_lore", "insight", "intimidation", "subterfuge")),
-        ("Techniques", ("punch", "kick", "block", "grab", "athletics", "focus")),
-        ("Health, Chi and Willpower", ("health", "chi", "willpower", "weenie")),
-    ),
-}
+
+def _sections(ruleset: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Layout hints only (which sheet fields sit together), from the ruleset's
+    registration; any field not named there still gets a widget, in an "Other" section."""
+    from fightdesk.engine.rulesets import registered
+
+    found = registered().get(ruleset)
+    return found.sections if found is not None else ()
 
 
 # --- a list of models as a table (the maneuvers) -------------------------------------------
@@ -308,16 +304,21 @@ class ModelTable(QWidget):
 
 
 def _catalogue_for(ruleset: str) -> Callable[[], list[BaseModel]] | None:
-    """The ruleset's editable catalogue of maneuvers, if it ships one."""
-    if ruleset != "street-fighter":
+    """The ruleset's editable catalogue of maneuvers, if its registration names one."""
+    from fightdesk.engine.rulesets import registered
+
+    found = registered().get(ruleset)
+    if found is None or not found.catalogue:
         return None
+    where, _, name = found.catalogue.partition(":")
 
     def load() -> list[BaseModel]:
+        import importlib
+
         from fightdesk.engine.changes import RuleViolation
-        from fightdesk.engine.rulesets.street_fighter.catalogue import load_catalogue
 
         try:
-            return list(load_catalogue())
+            return list(getattr(importlib.import_module(where), name)())
         except RuleViolation:
             return []  # a broken catalogue only hides the shortcut; the table still works
 
@@ -399,7 +400,7 @@ class FighterForm(QWidget):
     def _build_sheet(self, sheet_model: type[BaseModel]) -> None:
         specs = {s.name: s for s in model_specs(sheet_model)}
         placed: set[str] = set()
-        sections = list(SECTIONS.get(self.ruleset, ()))
+        sections = list(_sections(self.ruleset))
         rest = tuple(n for n, s in specs.items() if s.kind not in ("table", "other")
                      and n not in {f for _, names in sections for f in names})
         if rest:
@@ -468,11 +469,20 @@ class FighterForm(QWidget):
         return data
 
     def rest(self) -> None:
+        """Each lasting value as the ruleset rests it from the sheet typed so far (its
+        ``rested_values``: roll-under's Hp from Max hp, not from a field of the same name)."""
+        from fightdesk.engine.changes import RuleViolation
+        from fightdesk.engine.ruleset import get_ruleset
+
+        try:
+            sheet = self._library.SHEETS[self.ruleset].model_validate(self.data()["sheet"])
+            values = get_ruleset(self.ruleset).rested_values(sheet)
+        except (ValueError, RuleViolation):
+            return  # a sheet with errors: they are shown; nothing to rest from yet
         for name in self._library.lasting_fields(self.ruleset):
-            sheet = self.editors.get(f"sheet.{name}")
             now = self.editors.get(f"status.{name}")
-            if sheet is not None and now is not None:
-                now.set_value(sheet.value())
+            if now is not None and name in values:
+                now.set_value(values[name])
 
     # --- validation -------------------------------------------------------------------------
     def errors(self) -> dict[str, str]:

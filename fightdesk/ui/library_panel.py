@@ -155,7 +155,7 @@ class LibraryModel(QAbstractTableModel):
             return self._text(f, col)
         if role == SortRole:
             if col == 2:
-                return int(getattr(f.status, "health", 0))
+                return int(_health(f)[0] or 0)
             return self._text(f, col).casefold()
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [f.name, f"Tags: {', '.join(f.tags)}" if f.tags else "", f.notes]
@@ -169,8 +169,7 @@ class LibraryModel(QAbstractTableModel):
         if col == 1:
             return SIDE_NAMES.get(f.side, f.side)
         if col == 2:
-            now = getattr(f.status, "health", None)
-            full = getattr(f.sheet, "health", None)
+            now, full = _health(f)
             return "" if now is None else f"{now}/{full}" if full is not None else str(now)
         if col == 3:
             return ", ".join(f.tags)
@@ -356,10 +355,10 @@ class LibraryPanel(QWidget):
         self.ruleset_filter = QComboBox()
         self.side_filter = QComboBox()
         self.tag_filter = QComboBox()
-        from fightdesk.engine.rulesets import BUILT_IN
+        from fightdesk.engine.rulesets import registered
 
         self.ruleset_filter.addItem("All rulesets", None)
-        for info in BUILT_IN:
+        for info in registered().values():
             self.ruleset_filter.addItem(info.title, info.id)
         self.side_filter.addItem("All sides", None)
         for side, label in SIDE_NAMES.items():
@@ -891,3 +890,10 @@ class LibraryPanel(QWidget):
 
     def _confirm(self, title: str, text: str) -> bool:
         return confirm(self, title, text)
+
+
+def _health(fighter: Fighter) -> tuple[int | None, int | None]:
+    """(now, full) by the fighter's ruleset's own fields (its registration's ``health``)."""
+    from fightdesk.engine.rulesets import health_of
+
+    return health_of(fighter)

@@ -24,7 +24,7 @@ class RulesetChoice(QDialog):
     def __init__(self, title: str, prompt: str, preselect: str | None = None,
                  parent: QWidget | None = None) -> None:
         from fightdesk.engine.ruleset import get_ruleset
-        from fightdesk.engine.rulesets import BUILT_IN
+        from fightdesk.engine.rulesets import registered
 
         super().__init__(parent)
         self.setWindowTitle(title)
@@ -35,7 +35,7 @@ class RulesetChoice(QDialog):
         self.list.setObjectName("rulesetList")
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
-        for info in BUILT_IN:
+        for info in registered().values():
             built = get_ruleset(info.id).rules_built
             state = "" if built else "\nRules not built yet: fighters and editing only"
             item = QListWidgetItem(f"{info.title}\n{info.blurb}{state}")

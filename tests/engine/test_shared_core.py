@@ -15,7 +15,7 @@ from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Encounter, Session, new_encounter
 from fightdesk.engine.ruleset import RULESETS, get_ruleset
-from fightdesk.engine.rulesets import BUILT_IN, KNOWN_RULESETS
+from fightdesk.engine.rulesets import BUILT_IN_POINTS, known_ids, registered
 from fightdesk.engine.turn_ruleset import TurnOrderRuleset
 from fightdesk.engine.turns import current_fighter, slots
 from fightdesk.storage.files import FileProblem
@@ -26,13 +26,21 @@ from tests.drill_ruleset import DrillEngine, Feint, Strike, drill_engine
 # --- one registry, a fight's own data -------------------------------------------------------
 
 
-def test_the_registry_lists_four_rulesets_with_titles() -> None:
-    assert KNOWN_RULESETS == ("street-fighter", "d100", "roll-under", "ashes")
-    for info in BUILT_IN:
+def test_the_registry_finds_every_ruleset_through_its_entry_points() -> None:
+    import tomllib
+    from importlib.metadata import entry_points
+
+    declared = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    built_in = declared["project"]["entry-points"]["fightdesk.rulesets"]
+    assert tuple(built_in.items()) == BUILT_IN_POINTS
+    installed = {p.name: p.value for p in entry_points(group="fightdesk.rulesets")}
+    assert installed.items() >= built_in.items()  # the install is up to date
+    assert set(known_ids()) == set(installed)
+    for info in registered().values():
         assert get_ruleset(info.id).title == info.title and info.blurb
 
 
-@pytest.mark.parametrize("ruleset", KNOWN_RULESETS)
+@pytest.mark.parametrize("ruleset", known_ids())
 def test_a_new_fight_has_its_rulesets_own_parts(ruleset: str, tmp_path: Path) -> None:
     enc = new_encounter(ruleset, "Test")
     assert enc.ruleset == enc.options.ruleset == enc.state.ruleset == ruleset

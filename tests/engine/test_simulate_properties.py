@@ -16,7 +16,7 @@ import pytest
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session
 from fightdesk.engine.ruleset import Ruleset, get_ruleset
-from fightdesk.engine.rulesets import BUILT_IN
+from fightdesk.engine.rulesets import registered
 from fightdesk.engine.simulate import fight_seed
 from fightdesk.storage.sessions import session_to_json
 
@@ -82,7 +82,7 @@ def _full_check(engine: Engine) -> None:
     assert again.model_dump(mode="json") == engine.session.model_dump(mode="json")
 
 
-BUILT = [info.id for info in BUILT_IN if get_ruleset(info.id).rules_built]
+BUILT = [info.id for info in registered().values() if get_ruleset(info.id).rules_built]
 
 
 @pytest.mark.parametrize("ruleset_id", BUILT)

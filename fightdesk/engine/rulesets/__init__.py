@@ -1,26 +1,50 @@
-"""The built-in rulesets: the one registry of ids, titles and where each one lives.
+"""The registry of rulesets: every ruleset, built in or installed, is found through the
+``fightdesk.rulesets`` entry-point group (docs/rulesets/README.md#adding-a-ruleset).
+
+An entry point names a ruleset's registration, a :class:`RulesetInfo` kept in its
+package's ``__init__`` (cheap to import). The registration names the ruleset's parts,
+modules of the same names in every ruleset package:
+
+- ``model``: the data classes a fight file holds (``SHEET``, ``STATUS``, ``OPTIONS``,
+  ``ROUND``);
+- ``rules``: its rules (commands in, changes out) with their views and autopilot; the
+  import registers the :class:`~fightdesk.engine.ruleset.Ruleset`;
+- ``odds_cli`` (optional): its part of ``fightdesk odds``;
+- the editor's sections and catalogue and the library's Health column, as fields here.
 
 Every other list of rulesets (the session models' unions, ``fightdesk rulesets``, the New
-Fight question, the library's New) is made from :data:`BUILT_IN`. The registry names
-modules and never imports them at its own import: the session models import each
-ruleset's data classes (``<package>.model``); the rules, commands and views load when
-:func:`fightdesk.engine.ruleset.get_ruleset` first asks for the ruleset, so reading a file
-does not import them.
+Fight question, the library's New) is made from :func:`registered`. A plugin that fails
+to import is named in one line (:data:`BROKEN`) and left out; the others still work.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any, NamedTuple
+
+GROUP = "fightdesk.rulesets"
 
 
 class RulesetInfo(NamedTuple):
-    """A built-in ruleset: its id, its title, one line on what it is, and its package."""
+    """A ruleset's registration: its id, title, one line on what it is, its package and
+    the fields the editor and the library read without loading its rules."""
 
     id: str
     title: str
     blurb: str
     package: str
+    # Menus list rulesets by this, then by id (the built-ins first, in their order).
+    order: int = 100
+    # The library's Health column: (status field, sheet field of its full rating).
+    health: tuple[str, str] = ("", "")
+    # The fighter editor's sheet sections: (title, field names) in order; any field not
+    # named still gets a widget, in an "Other" section.
+    sections: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # "module:function" giving the editable catalogue the editor's tables offer ("": none).
+    catalogue: str = ""
+    # True when the package has an ``odds_cli`` module (its part of ``fightdesk odds``).
+    odds: bool = False
 
     @property
     def data_module(self) -> str:
@@ -32,62 +56,112 @@ class RulesetInfo(NamedTuple):
         """The module whose import registers the ruleset's rules."""
         return f"{self.package}.rules"
 
+    @property
+    def odds_module(self) -> str:
+        return f"{self.package}.odds_cli"
 
-_HERE = __name__
 
-BUILT_IN: tuple[RulesetInfo, ...] = (
-    RulesetInfo(
-        "street-fighter", "Street Fighter",
-        "Storyteller d10 combat: action dice on phases 10..1, interrupts, Edge Points",
-        f"{_HERE}.street_fighter"),
-    RulesetInfo(
-        "d100", "d100",
-        "d100 strikes against parry, dodge, entangle or counterstrike; damage chart, armour",
-        f"{_HERE}.d100"),
-    RulesetInfo(
-        "roll-under", "Roll-under d20",
-        "d20 roll-under: Wisdom initiative, player-facing attack and defense, assists",
-        f"{_HERE}.roll_under"),
-    RulesetInfo(
-        "ashes", "From the Ashes",
-        "coin-flip challenges with advantage; speed, burst and defensive skills",
-        f"{_HERE}.ashes"),
+# The built-ins as pyproject.toml declares them; read only when the installed metadata
+# of fightdesk names none (an install made before the group existed). A test checks
+# that the two agree.
+BUILT_IN_POINTS: tuple[tuple[str, str], ...] = (
+    ("street-fighter", "fightdesk.engine.rulesets.street_fighter:RULESET"),
+    ("d100", "fightdesk.engine.rulesets.d100:RULESET"),
+    ("roll-under", "fightdesk.engine.rulesets.roll_under:RULESET"),
+    ("ashes", "fightdesk.engine.rulesets.ashes:RULESET"),
 )
 
-KNOWN_RULESETS: tuple[str, ...] = tuple(info.id for info in BUILT_IN)
-BY_ID: dict[str, RulesetInfo] = {info.id: info for info in BUILT_IN}
+# Plugins that failed to load: (entry-point name, one line saying why).
+BROKEN: list[tuple[str, str]] = []
+_FOUND: dict[str, RulesetInfo] | None = None
+
+
+def _load_point(value: str) -> Any:
+    module, _, attr = value.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, attr) if attr else found
+
+
+def _discover() -> dict[str, RulesetInfo]:
+    from importlib.metadata import entry_points
+
+    points = [(p.name, p.value) for p in entry_points(group=GROUP)]
+    if not any(value.startswith("fightdesk.") for _, value in points):
+        points = list(BUILT_IN_POINTS) + points
+    found: dict[str, RulesetInfo] = {}
+    for name, value in points:
+        try:
+            registration = _load_point(value)
+            if not isinstance(registration, RulesetInfo):
+                raise TypeError(f"{value} is not a RulesetInfo")
+            if registration.id in found:
+                raise ValueError(f"the id {registration.id!r} is taken")
+            data = importlib.import_module(registration.data_module)
+            for part in ("SHEET", "STATUS", "OPTIONS", "ROUND"):
+                getattr(data, part)
+        except Exception as exc:  # noqa: BLE001 - any failure of a plugin leaves it out
+            line = f"ruleset plugin {name!r} ({value}) left out: {type(exc).__name__}: {exc}"
+            BROKEN.append((name, line))
+            print(f"fightdesk: {line}", file=sys.stderr)
+            continue
+        found[registration.id] = registration
+    return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
+
+
+def registered() -> dict[str, RulesetInfo]:
+    """Every ruleset found, by id, in menu order (found once per process)."""
+    global _FOUND
+    if _FOUND is None:
+        _FOUND = _discover()
+    return _FOUND
+
+
+def known_ids() -> tuple[str, ...]:
+    return tuple(registered())
+
+
+def missing_line(ruleset_id: str) -> str:
+    """The one line for a ruleset id that is not there: a plugin that failed to load, or
+    one not installed."""
+    return broken_line(ruleset_id) or (
+        f"unknown ruleset id {ruleset_id!r} (known: {', '.join(known_ids())})")
+
+
+def broken_line(ruleset_id: str) -> str:
+    """The line saying why an installed plugin of this id was left out ("": none was)."""
+    registered()
+    return next((line for name, line in BROKEN if name == ruleset_id), "")
 
 
 def info(ruleset_id: str) -> RulesetInfo:
-    """The registry entry of a built-in ruleset; KeyError names the known ids."""
+    """The registration of a ruleset; KeyError gives the one line saying why not."""
     try:
-        return BY_ID[ruleset_id]
+        return registered()[ruleset_id]
     except KeyError:
-        raise KeyError(
-            f"unknown ruleset id {ruleset_id!r} (known: {', '.join(KNOWN_RULESETS)})"
-        ) from None
+        raise KeyError(missing_line(ruleset_id)) from None
 
 
 def data_classes(ruleset_id: str) -> tuple[Any, Any, Any, Any]:
-    """(Sheet, Status, Options, Round) of a built-in ruleset, from its data module."""
+    """(Sheet, Status, Options, Round) of a ruleset, from its data module."""
     module = importlib.import_module(info(ruleset_id).data_module)
     return module.SHEET, module.STATUS, module.OPTIONS, module.ROUND
 
 
 def load(ruleset_id: str) -> None:
-    """Import the rules of a built-in ruleset (they register themselves); unknown ids do nothing."""
-    found = BY_ID.get(ruleset_id)
+    """Import the rules of a ruleset (they register themselves); unknown ids do nothing."""
+    found = registered().get(ruleset_id)
     if found is not None:
         importlib.import_module(found.rules_module)
 
 
-def __getattr__(name: str) -> Any:
-    if name == "StreetFighter":
-        from .street_fighter.rules import StreetFighter
+def health_of(fighter: Any) -> tuple[int | None, int | None]:
+    """(now, full) of a fighter's health by its ruleset's own fields (None: none)."""
+    found = registered().get(str(getattr(fighter.sheet, "ruleset", "")))
+    now_field, full_field = found.health if found is not None else ("", "")
+    now = getattr(fighter.status, now_field, None) if now_field else None
+    full = getattr(fighter.sheet, full_field, None) if full_field else None
+    return now, full
 
-        return StreetFighter
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-__all__ = ["BUILT_IN", "BY_ID", "KNOWN_RULESETS", "RulesetInfo", "StreetFighter", "data_classes",
-           "info", "load"]
+__all__ = ["BROKEN", "GROUP", "RulesetInfo", "broken_line", "data_classes", "health_of", "info",
+           "known_ids", "load", "missing_line", "registered"]
