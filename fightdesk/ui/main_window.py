@@ -845,8 +845,9 @@ class MainWindow(QMainWindow):
         """The round and phase or turn in large type; the small line beside the buttons
         says what the fight waits for."""
         self.round_title.setText(state)
-        if self.round_title.toolTip() != state:  # each set sends the label an event
-            self.round_title.setToolTip(state)
+        tip = plain_tip(state)
+        if self.round_title.toolTip() != tip:  # each set sends the label an event
+            self.round_title.setToolTip(tip)
         self.state_label.setText(status)
 
     def show_picture(self, picture: FightPicture) -> None:
@@ -967,8 +968,9 @@ class MainWindow(QMainWindow):
         shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
                                    self.forward_button.width() - 20)
         self.forward_button.setText(shown.replace("&", "&&"))
-        if self.forward_button.toolTip() != f"{label} (F4)":
-            self.forward_button.setToolTip(f"{label} (F4)")
+        tip = plain_tip(f"{label} (F4)")
+        if self.forward_button.toolTip() != tip:
+            self.forward_button.setToolTip(tip)
         self.pass_action.setEnabled(forward.can_pass)
         if self.pass_action.text() != forward.pass_text:
             self.pass_action.setText(forward.pass_text.replace("&", "&&"))
@@ -1743,10 +1745,11 @@ class MainWindow(QMainWindow):
 
 
 def _set_tip(action: QAction, tip: str) -> None:
-    """Tooltip and status tip that name the shortcut, so the GM learns it."""
+    """Tooltip and status tip that name the shortcut, so the GM learns it (names in them
+    are text: the tooltip shown as is, the status bar draws plain text)."""
     keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
     text = f"{tip} ({keys})" if keys else tip
-    action.setToolTip(text)
+    action.setToolTip(plain_tip(text))
     action.setStatusTip(text)
 
 
