@@ -789,9 +789,11 @@ class MainWindow(QMainWindow):
         engine = self.document.engine
         if engine is None:
             return
+        from fightdesk.engine.views import shown_timeline
+
         enc = engine.encounter
         ruleset = engine.ruleset
-        self.timeline.set_timeline(ruleset.timeline(enc))
+        self.timeline.set_timeline(shown_timeline(ruleset, enc))
         self._fit_timeline_height()
         decision = engine.pending()
         stack_open = self._stack_dialog is not None and self._stack_dialog.isVisible()
