@@ -124,3 +124,27 @@ def test_an_isolated_name_never_leaks(name: str, before: str, after: str) -> Non
     assert leaks(isolating([name, "Thug"])(f"{before}{name}{after}")) == []
     assert [ch for ch in isolated(name) if ch not in FSI + PDI] == [
         ch for ch in name if ch not in FSI + PDI]
+
+
+def test_the_summaries_isolate_names() -> None:
+    """HTML, Markdown and the PDF's blocks: every line with a name keeps its direction."""
+    from fightdesk.report import summarize, to_html, to_markdown
+    from fightdesk.report.blocks import summary_blocks
+
+    summary = summarize(played().session)
+    lines = to_markdown(summary).splitlines() + to_html(summary).splitlines()
+    texts: list[str] = []
+
+    def collect(value: object) -> None:
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, tuple | list):
+            for item in value:
+                collect(item)
+        elif hasattr(value, "__dataclass_fields__"):
+            for name in value.__dataclass_fields__:
+                collect(getattr(value, name))
+
+    collect(summary_blocks(summary))
+    assert any(RLO in t for t in lines) and any(RLO in t for t in texts)
+    assert [leak for t in lines + texts for leak in leaks(t)] == []
