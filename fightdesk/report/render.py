@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -46,7 +47,7 @@ def with_names_isolated(summary: FightSummary) -> FightSummary:
     isolate = isolating(names)
     if isolate is unchanged:
         return summary
-    return _isolated(summary, isolate)  # type: ignore[no-any-return]
+    return typing.cast("FightSummary", _isolated(summary, isolate))
 
 
 def _isolated(value: object, isolate: Callable[[str], str]) -> object:
