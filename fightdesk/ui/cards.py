@@ -163,7 +163,7 @@ class FighterCard(QFrame):
             button = QPushButton(label)
             button.setObjectName(f"role-{role}")
             button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-            button.setToolTip(ROLE_TIPS.get(role, "{label} with this fighter").format(label=label))
+            button.setToolTip(plain_tip(ROLE_TIPS.get(role, "{label} with this fighter").format(label=label)))
             button.clicked.connect(lambda _=False, r=role: self._ask(r))
             self._buttons.insertWidget(place, button)
             self.role_buttons[role] = button
