@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -66,9 +66,9 @@ def _busy(pid: int) -> bool:
     return fields is not None and (int(fields[11]) + int(fields[12])) >= os.sysconf("SC_CLK_TCK") // 3
 
 
-def _until(what: str, check: object) -> None:
+def _until(what: str, check: Callable[[], bool]) -> None:
     deadline = time.monotonic() + SAFETY
-    while not check():  # type: ignore[operator]
+    while not check():
         if time.monotonic() > deadline:
             pytest.fail(f"still not {what} after {SAFETY:.0f} s")
         time.sleep(0.05)
@@ -110,7 +110,7 @@ class Run:
 
 
 @pytest.fixture
-def start(tmp_path: Path) -> Iterator[object]:
+def start(tmp_path: Path) -> Iterator[Callable[[str], Run]]:
     runs: list[Run] = []
 
     def starting(how: str) -> Run:
@@ -125,15 +125,15 @@ def start(tmp_path: Path) -> Iterator[object]:
 
 
 @pytest.mark.parametrize("how", sorted(COMMANDS))
-def test_killing_the_run_ends_its_workers(how: str, start: object) -> None:
-    run: Run = start(how)  # type: ignore[operator]
+def test_killing_the_run_ends_its_workers(how: str, start: Callable[[str], Run]) -> None:
+    run = start(how)
     run.proc.kill()
     run.proc.wait(timeout=SAFETY)
     _until("rid of the workers", run.workers_gone)
 
 
-def test_sigterm_stops_the_run_and_says_so(start: object) -> None:
-    run: Run = start("command line")  # type: ignore[operator]
+def test_sigterm_stops_the_run_and_says_so(start: Callable[[str], Run]) -> None:
+    run = start("command line")
     run.proc.send_signal(signal.SIGTERM)
     assert run.proc.wait(timeout=SAFETY) == 128 + signal.SIGTERM
     _until("rid of the workers", run.workers_gone)
@@ -143,10 +143,10 @@ def test_sigterm_stops_the_run_and_says_so(start: object) -> None:
     assert run.out_path.read_text() == ""
 
 
-def test_ctrl_c_stops_the_run_and_its_workers(start: object) -> None:
+def test_ctrl_c_stops_the_run_and_its_workers(start: Callable[[str], Run]) -> None:
     """A terminal sends Ctrl+C to every process of the job: the workers leave it to the
     run, which stops them and says so, with no traceback."""
-    run: Run = start("command line")  # type: ignore[operator]
+    run = start("command line")
     os.killpg(run.proc.pid, signal.SIGINT)
     assert run.proc.wait(timeout=SAFETY) == 128 + signal.SIGINT
     _until("rid of the workers", run.workers_gone)

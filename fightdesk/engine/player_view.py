@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from .bidi import isolated, isolating, whole_name
+
 if TYPE_CHECKING:
     from .model import Encounter
     from .ruleset import Card, Ruleset, Timeline
@@ -133,28 +135,23 @@ def _scrubber(enc: Encounter, hidden: set[str]) -> Scrub:
     """Replaces the name of every hidden fighter in a line by "someone": whole names only,
     never a part of a word or of another fighter's name ("Bandit" hidden leaves "Bandit
     Captain" and "Bandits" as they are). Every name is looked for at once, the longest
-    first, so a shown name that contains a hidden one is read as the shown one."""
+    first, so a shown name that contains a hidden one is read as the shown one. A shown
+    name keeps its writing direction to itself (bidi.py)."""
     hidden_names = {enc.fighters[f].name for f in hidden}
     shown = {f.name for fid, f in enc.fighters.items() if fid not in hidden}
     hidden_names -= shown
     hidden_names.discard("")
+    shown |= {g.name for g in enc.groups.values()} - hidden_names
     if not hidden_names:
-        return lambda text: text
+        return isolating(shown)
     names = sorted(hidden_names | (shown - {""}), key=len, reverse=True)
-    pattern = re.compile("|".join(_whole(name) for name in names))
+    pattern = re.compile("|".join(whole_name(name) for name in names))
 
     def replace(match: re.Match[str]) -> str:
-        return "someone" if match.group() in hidden_names else match.group()
+        name = match.group()
+        return "someone" if name in hidden_names else isolated(name)
 
     def scrub(text: str) -> str:
         return pattern.sub(replace, text)
 
     return scrub
-
-
-def _whole(name: str) -> str:
-    """A pattern for ``name`` that is not part of a longer word: a letter or digit at its
-    edge may not touch another one."""
-    before = r"(?<!\w)" if re.match(r"\w", name) else ""
-    after = r"(?!\w)" if re.search(r"\w$", name) else ""
-    return before + re.escape(name) + after

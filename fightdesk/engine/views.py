@@ -9,7 +9,10 @@ this module alone, and the engine arrives after the window shows it.
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from .bidi import isolating, unchanged
 
 if TYPE_CHECKING:
     from pathlib import PurePath
@@ -197,7 +200,36 @@ def fighter_cards(ruleset: Ruleset, enc: Encounter) -> tuple[list[tuple[str, Car
     if hidden:
         cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
                  for fid, card in cards]
+    isolate = names_isolated(enc)
+    if isolate is not unchanged:
+        cards = [(fid, _card_isolated(card, isolate)) for fid, card in cards]
+        groups = {fid: (group, isolate(name)) for fid, (group, name) in groups.items()}
     return cards, groups
+
+
+def names_isolated(enc: Encounter) -> Callable[[str], str]:
+    """Isolates the fighters' and groups' names in a text of this fight (bidi.py): a name
+    written right to left, or with direction controls, keeps them to itself."""
+    return isolating([f.name for f in enc.fighters.values()]
+                     + [g.name for g in enc.groups.values()])
+
+
+def _card_isolated(card: Card, isolate: Callable[[str], str]) -> Card:
+    return card._replace(title=isolate(card.title), conditions=tuple(
+        c._replace(name=isolate(c.name), left=isolate(c.left), tooltip=isolate(c.tooltip))
+        for c in card.conditions))
+
+
+def shown_timeline(ruleset: Ruleset, enc: Encounter) -> Timeline:
+    """The ruleset's timeline with every name in it isolated (:func:`names_isolated`)."""
+    timeline = ruleset.timeline(enc)
+    isolate = names_isolated(enc)
+    if isolate is unchanged:
+        return timeline
+    lanes = tuple(lane._replace(title=isolate(lane.title), chips=tuple(
+        chip._replace(label=isolate(chip.label), tooltip=isolate(chip.tooltip))
+        for chip in lane.chips)) for lane in timeline.lanes)
+    return timeline._replace(lanes=lanes, caption=isolate(timeline.caption))
 
 
 def status_line(state: str, controls: RoundControls) -> str:
@@ -224,7 +256,7 @@ def picture_of(engine: Engine, title: str, unsaved: bool) -> FightPicture:
                          for role in ruleset.card_roles),
         cards=tuple(card for _, card in cards),
         groups=tuple((fid, group, name) for fid, (group, name) in groups.items()),
-        timeline=ruleset.timeline(enc),
+        timeline=shown_timeline(ruleset, enc),
         forward=forward_of(enc, controls, pending=engine.pending() is not None,
                            rolling=ruleset.roll_view(enc) is not None,
                            fallback=controls.next_step_label),

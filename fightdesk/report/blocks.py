@@ -20,6 +20,7 @@ from .render import (
     _rounds_text,
     conditions_text,
     when_column,
+    with_names_isolated,
 )
 from .summary import Action, FightChart, FighterState, FightSummary, RoundSummary, Tally
 
@@ -191,6 +192,7 @@ def _health_table(chart: FightChart) -> Table:
 def summary_blocks(summary: FightSummary) -> list[Block]:
     """The summary as blocks: the fight (totals and chart unless it is one round), then
     each round; the same sections and words as ``to_html``."""
+    summary = with_names_isolated(summary)
     out: list[Block] = [
         Heading(1, _p(summary.title)),
         Paragraph(((_p(f"{summary.ruleset} · {_rounds_text(summary)} · fightdesk summary"),

@@ -10,11 +10,14 @@ all. The PDF and paper printing lay out the same sections themselves
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
-from collections.abc import Sequence
+import typing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..engine.bidi import isolating, unchanged
 from .summary import Action, FightChart, FighterState, FightSummary, RoundSummary, Tally
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -28,6 +31,35 @@ class ChartImage:
     src: str
     width: int
     height: int
+
+
+# Fields that hold ids and kinds, never text to read: left as they are.
+_NOT_TEXT = frozenset({"fighter_id", "id", "kind", "side", "scope", "seq"})
+
+
+def with_names_isolated(summary: FightSummary) -> FightSummary:
+    """The summary with every fighter's name isolated wherever a text holds it
+    (engine/bidi.py): a name written right to left, or with direction controls, leaves the
+    rest of its line alone in a browser, a Markdown viewer or the PDF. Fights whose names
+    are all left to right come back as they are."""
+    names = {s.name for s in summary.chart.series}
+    names |= {state.name for rnd in summary.rounds for state in rnd.states}
+    isolate = isolating(names)
+    if isolate is unchanged:
+        return summary
+    return typing.cast("FightSummary", _isolated(summary, isolate))
+
+
+def _isolated(value: object, isolate: Callable[[str], str]) -> object:
+    if isinstance(value, str):
+        return isolate(value)
+    if isinstance(value, tuple | list):
+        return type(value)(_isolated(v, isolate) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{
+            f.name: _isolated(getattr(value, f.name), isolate)
+            for f in dataclasses.fields(value) if f.init and f.name not in _NOT_TEXT})
+    return value
 
 
 def sparkline(values: Sequence[int | None], top: int) -> str:
@@ -326,6 +358,7 @@ def to_html(summary: FightSummary, chart: ChartImage | None = None,
     """A whole HTML page: the fight (totals and chart unless it is one round), then rounds.
     ``round_columns``: at most this many rounds side by side in the health table, which
     then comes in blocks, each with the fighter column (None: one table, however wide)."""
+    summary = with_names_isolated(summary)
     body = [f"<h1>{_e(summary.title)}</h1>",
             f'<p class="meta">{_e(summary.ruleset)} · {_e(_rounds_text(summary))} · '
             f"fightdesk summary</p>"]
@@ -467,6 +500,7 @@ def _md_round(rnd: RoundSummary, points: str) -> list[str]:
 def to_markdown(summary: FightSummary, chart_link: str | None = None) -> str:
     """The same summary as Markdown (GitHub tables); the chart as text sparklines, plus a
     link to the PNG when one was written next to the file."""
+    summary = with_names_isolated(summary)
     out = [f"# {_m(summary.title)}", "",
            f"*{_m(summary.ruleset)} · {_m(_rounds_text(summary))} · fightdesk summary*", ""]
     if summary.shows_totals:

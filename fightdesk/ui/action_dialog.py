@@ -65,7 +65,7 @@ class ActionDialog(QDialog):
             if not form.enabled:
                 item = self.form_box.model().item(row)  # type: ignore[attr-defined]
                 item.setEnabled(False)
-                item.setToolTip(form.reason)
+                item.setToolTip(plain_tip(form.reason))
         self.form_reason = plain_label()
         self.form_reason.setWordWrap(True)
         self.fields_box = QGroupBox("Details")
@@ -203,7 +203,7 @@ class ActionDialog(QDialog):
         for fld in form.fields:
             widget = self._widget_for(fld)
             widget.setObjectName(f"field-{fld.name}")
-            widget.setToolTip(fld.tooltip)
+            widget.setToolTip(plain_tip(fld.tooltip))
             self._inputs[fld.name] = widget
             self.fields_layout.addRow(f"{fld.label}:", widget)
         self.fields_box.setVisible(bool(form.fields))
@@ -214,7 +214,7 @@ class ActionDialog(QDialog):
             widget.setVisible(self._dice_here(form))
         self.roll_waits_note.setVisible(form.rolls and form.roll_waits)
         self.go_button.setEnabled(form.enabled)
-        self.go_button.setToolTip(f"{form.title} (Enter)")
+        self.go_button.setToolTip(plain_tip(f"{form.title} (Enter)"))
         self._update_preview()
         # Fit the new form: a shorter one must not keep the height of the one before
         # (an empty band above the preview). Again once the new fields have settled in:

@@ -123,7 +123,7 @@ class FighterCard(QFrame):
         self.more_button.setText("⋯")
         self.more_button.setToolTip("Edit, remove, add or remove a condition")
         self.more_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.health_button.setToolTip("Damage or heal (GM override of health)")
+        self.health_button.setToolTip("Damage or heal: a loss is damage by the rules (or a GM override)")
         # Its menu is made when clicked: a menu per card would be set up (polished) for
         # every card shown, hundreds in a big fight, for a button seldom used.
         self.more_button.clicked.connect(self._show_more)
@@ -163,7 +163,7 @@ class FighterCard(QFrame):
             button = QPushButton(label)
             button.setObjectName(f"role-{role}")
             button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-            button.setToolTip(ROLE_TIPS.get(role, "{label} with this fighter").format(label=label))
+            button.setToolTip(plain_tip(ROLE_TIPS.get(role, "{label} with this fighter").format(label=label)))
             button.clicked.connect(lambda _=False, r=role: self._ask(r))
             self._buttons.insertWidget(place, button)
             self.role_buttons[role] = button

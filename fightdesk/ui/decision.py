@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from .inline import error_label, parse_typed_dice
 from .layouts import take_widgets
-from .plain import plain_label
+from .plain import plain_label, plain_tip
 
 if TYPE_CHECKING:
     from fightdesk.engine.base import Decision
@@ -116,7 +116,8 @@ class DecisionPanel(QFrame):
             button = QPushButton((f"&{n} {label}" if n < 10 else label) + chance)
             button.setObjectName(f"choice-{choice.id}")
             exact = f"\nChance of success: {choice.chance}" if choice.chance else ""
-            button.setToolTip(f"Answer: {choice.label}" + (f" (Alt+{n})" if n < 10 else "") + exact)
+            button.setToolTip(plain_tip(f"Answer: {choice.label}" + (f" (Alt+{n})" if n < 10 else "")
+                                         + exact))
             button.clicked.connect(lambda _=False, c=choice.id: self._answer(c, -1))
             self.choices.addWidget(button)
             button.setVisible(True)  # a layout only shows new children on the next event loop pass
@@ -127,7 +128,8 @@ class DecisionPanel(QFrame):
             self.amount.setRange(decision.minimum or 0, decision.maximum or 0)
             self.amount.setValue(decision.minimum or 0)
         self.dice.setVisible(bool(decision.dice_needed))
-        self.dice.setToolTip(f"Dice needed: {decision.dice_needed}" if decision.dice_needed else "")
+        self.dice.setToolTip(plain_tip(f"Dice needed: {decision.dice_needed}")
+                             if decision.dice_needed else "")
         self.dice.clear()
         self._show_fields(decision)
         self.setVisible(True)

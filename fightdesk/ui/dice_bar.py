@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from .inline import error_label
-from .plain import plain_label
+from .plain import plain_label, plain_tip
 
 
 class DiceBar(QWidget):
@@ -59,11 +59,11 @@ class DiceBar(QWidget):
                                  for _, f in faces)
                 shown = f"{text}  \N{MIDDLE DOT}  dice: {marks}"
             self.result.setText(shown)
-            self.result.setToolTip(shown)
+            self.result.setToolTip(plain_tip(shown))
             self.error.setVisible(False)
             self.edit.selectAll()
         else:
             self.error.setText(text)
-            self.error.setToolTip(text)
+            self.error.setToolTip(plain_tip(text))
             self.error.setVisible(True)
         self.result.setVisible(ok)

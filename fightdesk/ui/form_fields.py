@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .plain import plain_label
+from .plain import plain_label, plain_tip
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -276,7 +276,8 @@ class FieldEditor(QWidget):
         palette = self.message.palette()
         palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
         self.message.setPalette(palette)
-        self.input.setToolTip(text or self.input.toolTip())
+        if text:
+            self.input.setToolTip(plain_tip(text))
 
 
 def parse_pairs(text: str) -> dict[str, int] | str:

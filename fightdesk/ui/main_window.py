@@ -589,8 +589,11 @@ class MainWindow(QMainWindow):
 
 
 def set_tip(action: QAction, tip: str) -> None:
-    """Tooltip and status tip that name the shortcut, so the GM learns it."""
+    """Tooltip and status tip that name the shortcut, so the GM learns it (names in them
+    are text: the tooltip shown as is, the status bar draws plain text)."""
+    from .plain import plain_tip
+
     keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
     text = f"{tip} ({keys})" if keys else tip
-    action.setToolTip(text)
+    action.setToolTip(plain_tip(text))
     action.setStatusTip(text)

@@ -571,9 +571,9 @@ class LogModel(QAbstractItemModel):
         if top:
             head = entries[0]
             if role == Qt.ItemDataRole.DisplayRole:
-                return _when(head) if index.column() == 0 else head.summary
+                return _when(head) if index.column() == 0 else self._names(head.summary)
             if role == Qt.ItemDataRole.ToolTipRole:  # whole, with when
-                return plain_tip(f"{head.summary}\n({_when(head)})")
+                return plain_tip(f"{self._names(head.summary)}\n({_when(head)})")
             if role in (ItemRole, EntryRole):
                 return head
             if role == HasRollsRole:
@@ -590,9 +590,18 @@ class LogModel(QAbstractItemModel):
         if role in _TEXT_ROLES:
             if index.column() == 0:
                 return ""
-            text = event_text(event) if event is not None else entry.summary
+            text = self._names(event_text(event) if event is not None else entry.summary)
             return plain_tip(text) if role == Qt.ItemDataRole.ToolTipRole else text
         return None
+
+    def _names(self, text: str) -> str:
+        """A log line with the fighters' names isolated (engine/bidi.py): a name written
+        right to left, or with direction controls, leaves the rest of its line alone."""
+        if text.isascii() or self.engine is None:
+            return text
+        from fightdesk.engine.views import names_isolated
+
+        return names_isolated(self.engine.encounter)(text)
 
 
 #: How many of the latest actions the log's rows hold (older ones on request).

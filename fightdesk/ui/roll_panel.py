@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from .inline import error_label, parse_typed_dice
 from .layouts import take_widgets
-from .plain import plain_label
+from .plain import plain_label, plain_tip
 
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import RollView
@@ -111,8 +111,8 @@ class RollPanel(QFrame):
         self.total.setText(view.total_line)
         self.odds.setText("   ".join(f"{o.label}: {o.rounded}" for o in view.odds)
                           or "No odds for this roll")
-        self.odds.setToolTip("\n".join(f"{o.label}: exactly {o.exact} ({o.percent})"
-                                        for o in view.odds))
+        self.odds.setToolTip(plain_tip("\n".join(f"{o.label}: exactly {o.exact} ({o.percent})"
+                                                  for o in view.odds)))
         self._show_rows(view)
         self.option.blockSignals(True)
         self.option.clear()
@@ -129,8 +129,8 @@ class RollPanel(QFrame):
         what = "coins (H and T)" if view.coins else "faces"
         # A roll that waits for a choice cannot be made yet: say what is missing.
         self.roll_button.setEnabled(not view.blocked)
-        self.roll_button.setToolTip(f"Not yet: {view.blocked}" if view.blocked
-                                    else "Make the roll (typed faces, or the app's)")
+        self.roll_button.setToolTip(plain_tip(f"Not yet: {view.blocked}" if view.blocked
+                                              else "Make the roll (typed faces, or the app's)"))
         self.dice.setPlaceholderText(
             f"{view.roller}'s {what} as rolled at the table (blank: the app rolls)"
             if view.by_player else f"typed {what} (blank: the app rolls)")

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from .inline import error_label
 from .models import KeyRole
-from .plain import plain_label
+from .plain import plain_label, plain_tip
 
 
 class InterruptStackDialog(QDialog):
@@ -199,7 +199,7 @@ class InterruptStackDialog(QDialog):
         if self.add_button.text() != text:
             self.add_button.setText(text)
             self.add_button.setToolTip(
-                f"Declare a new {word.lower()} on top of the stack (Ctrl+I)")
+                plain_tip(f"Declare a new {word.lower()} on top of the stack (Ctrl+I)"))
             self.add_button.setShortcut(QKeySequence("Ctrl+I"))
 
     def show_refusal(self, text: str | None) -> None:

@@ -16,6 +16,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
+from fightdesk.engine.views import shown_timeline
+
+from .plain import plain_tip
+
 if TYPE_CHECKING:
     from fightdesk.engine.base import Decision
     from fightdesk.engine.engine import Engine, Notice
@@ -85,7 +89,7 @@ class ViewRefresh(QObject):
             return
         enc = engine.encounter
         ruleset = engine.ruleset
-        w.timeline.set_timeline(ruleset.timeline(enc))
+        w.timeline.set_timeline(shown_timeline(ruleset, enc))
         self.fit_timeline_height()
         decision = engine.pending()
         stack_open = w._stack_dialog is not None and w._stack_dialog.isVisible()
@@ -145,8 +149,9 @@ class ViewRefresh(QObject):
         says what the fight waits for."""
         w = self.w
         w.round_title.setText(state)
-        if w.round_title.toolTip() != state:  # each set sends the label an event
-            w.round_title.setToolTip(state)
+        tip = plain_tip(state)
+        if w.round_title.toolTip() != tip:  # each set sends the label an event
+            w.round_title.setToolTip(tip)
         w.state_label.setText(status)
 
     def show_picture(self, picture: FightPicture) -> None:
@@ -222,8 +227,9 @@ class ViewRefresh(QObject):
         shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
                                    w.forward_button.width() - 20)
         w.forward_button.setText(shown.replace("&", "&&"))
-        if w.forward_button.toolTip() != f"{label} (F4)":
-            w.forward_button.setToolTip(f"{label} (F4)")
+        tip = plain_tip(f"{label} (F4)")
+        if w.forward_button.toolTip() != tip:
+            w.forward_button.setToolTip(tip)
         w.pass_action.setEnabled(forward.can_pass)
         if w.pass_action.text() != forward.pass_text:
             w.pass_action.setText(forward.pass_text.replace("&", "&&"))

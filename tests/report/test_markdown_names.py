@@ -14,7 +14,6 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from fightdesk.engine.base import Condition
-from fightdesk.engine.model import Event
 from fightdesk.report import summarize, to_markdown
 from fightdesk.report.summary import FightSummary
 

@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
+from fightdesk.ui.plain import plain_tip
 
 if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
@@ -220,7 +221,7 @@ def test_the_roll_button_waits_for_the_defenders_choice(window: MainWindow, qtbo
     assert panel.title.text().startswith("Bandit 1 rolls Defense")
     assert not panel.roll_button.isEnabled()
     assert panel.roll_button.toolTip() == \
-        "Not yet: choose parry, dodge or entangle (or no defense) first"
+        plain_tip("Not yet: choose parry, dodge or entangle (or no defense) first")
     assert not panel.error.isVisible()
     entries = len(engine.session.log)
     qtbot.keyClicks(panel.dice, "30")

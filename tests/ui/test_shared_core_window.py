@@ -21,6 +21,7 @@ from fightdesk.engine.ruleset import RULESETS, get_ruleset
 from fightdesk.engine.turn_ruleset import TurnOrderRuleset
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.library import new_fighter
+from fightdesk.ui.plain import plain_tip
 from tests.drill_ruleset import DrillEngine, Feint, drill_engine
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ def test_a_contribution_added_and_taken_back_changes_the_odds_then_a_typed_roll(
     assert panel.isVisible()
     assert panel.title.text() == "Kaede strikes Brannock (Kaede rolls 1d20)"
     assert panel.odds.text() == "11 or less on a d20: 55%"  # 14 - (13 - 10)
-    assert panel.odds.toolTip() == "11 or less on a d20: exactly 11/20 (55.0%)"
+    assert panel.odds.toolTip() == plain_tip("11 or less on a d20: exactly 11/20 (55.0%)")
     options = [panel.option.itemText(i) for i in range(panel.option.count())]
     assert options == ["Brannock: brace (-2) (1 assist)", "Thug 1: assist (1 assist a point)"]
     panel.option.setCurrentIndex(1)
@@ -264,7 +265,8 @@ def test_a_choice_shows_its_chance_and_the_stack_its_rulesets_columns(
     buttons = [panel.findChild(QPushButton, f"choice-{c}") for c in ("parry", "dodge", "take")]
     assert [b.text() for b in buttons if b is not None] == [
         "&1 Parry · 65%", "&2 Dodge · 1%", "&3 Take it"]
-    assert buttons[0] is not None and buttons[0].toolTip().endswith("Chance of success: 13/20")
+    assert buttons[0] is not None and buttons[0].toolTip() == plain_tip(
+        "Answer: Parry (Alt+1)\nChance of success: 13/20")
     assert panel.prompt.text() == "Defend how? (answered by Kaede's player)"
     window.show_session(Engine(demo_session()), None)
     titles = [window.stack_model.headerData(i, Qt.Orientation.Horizontal) for i in range(6)]
