@@ -35,10 +35,11 @@ def _install_drill_plugin() -> None:
     info.mkdir()
     (info / "METADATA").write_text(
         f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n")
-    points = "".join(f"{name} = {value}\n" for group, found in project["entry-points"].items()
-                     for name, value in [("[" + group + "]", "")] + list(found.items()))
-    (info / "entry_points.txt").write_text(points.replace("[fightdesk.rulesets] = \n",
-                                                          "[fightdesk.rulesets]\n"))
+    points = []
+    for group, found in project["entry-points"].items():
+        points.append(f"[{group}]")
+        points.extend(f"{name} = {value}" for name, value in found.items())
+    (info / "entry_points.txt").write_text("\n".join(points) + "\n")
     for folder in (str(source), str(where)):
         sys.path.append(folder)
     os.environ["PYTHONPATH"] = os.pathsep.join(

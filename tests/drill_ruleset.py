@@ -17,11 +17,12 @@ It plays on a roll-under fight's data (hit points, Attack, Defense, Wisdom, assi
 
 from __future__ import annotations
 
+from fightdesk_drill.rules import DAZED, DrillRuleset, Feint, Strike
+
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session, new_encounter
 from fightdesk.engine.ruleset import Ruleset
 from fightdesk.storage.library import new_fighter
-from fightdesk_drill.rules import DAZED, DrillRuleset, Feint, Strike
 
 __all__ = ["DAZED", "DrillEngine", "DrillRuleset", "Feint", "Strike", "drill_engine",
            "drill_session"]

@@ -15,8 +15,7 @@ from pydantic import ValidationError
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
-from fightdesk.engine.model import SCHEMA_VERSION, LogEntry, Session, new_encounter
-from fightdesk.engine.model import KNOWN_RULESETS
+from fightdesk.engine.model import KNOWN_RULESETS, SCHEMA_VERSION, LogEntry, Session, new_encounter
 from fightdesk.storage import sessions
 from fightdesk.storage.files import FileProblem
 from fightdesk.storage.journal import ApplyRecord, read_journal

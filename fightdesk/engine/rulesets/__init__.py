@@ -99,7 +99,7 @@ def _discover() -> dict[str, RulesetInfo]:
             data = importlib.import_module(registration.data_module)
             for part in ("SHEET", "STATUS", "OPTIONS", "ROUND"):
                 getattr(data, part)
-        except Exception as exc:  # noqa: BLE001 - any failure of a plugin leaves it out
+        except Exception as exc:
             line = f"ruleset plugin {name!r} ({value}) left out: {type(exc).__name__}: {exc}"
             BROKEN.append((name, line))
             print(f"fightdesk: {line}", file=sys.stderr)

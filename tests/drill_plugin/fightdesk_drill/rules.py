@@ -262,15 +262,30 @@ class Drill(DrillRuleset):
     def is_out(self, fighter: Any) -> bool:
         return int(fighter.status.hp) <= 0
 
+    def handle(self, ctx: Context, command: c.Command) -> None:
+        # The action as the summary counts it: who acts, and what they do.
+        if isinstance(command, Strike | Feint):
+            what = "strikes at" if isinstance(command, Strike) else "feints at"
+            ctx.say(f"{ctx.enc.name_of(command.fighter_id)} {what} "
+                    f"{ctx.enc.name_of(command.target_id)}", kind="act",
+                    fighter_id=command.fighter_id, action=what.split()[0])
+        super().handle(ctx, command)
+
     def autopilot(self, enc: Any, rng: random.Random) -> c.Command | None:
-        """A plain table: answer with the app's rolls, make a waiting roll, strike the
-        first foe still standing on your turn, else let the round go on."""
-        options = [o for o in self.legal_commands(enc) if o.size]
-        if not options:
-            return None
-        strikes = [o for o in options if o.form_id == "act"]
-        pick = strikes[0] if strikes and rng.random() < 0.8 else rng.choice(options)
-        return pick.command_at(rng.randrange(pick.size))
+        """A plain table: answer with the app's rolls, make a waiting roll, strike on
+        half of the turns, else pass the turn and start the next round."""
+        forms: dict[str, Any] = {}
+        for option in self.legal_commands(enc):
+            if option.size:
+                forms.setdefault(option.form_id, option)
+        wanted = ["answer", "make-roll"]
+        if enc.state.roll is None and rng.random() < 0.5:
+            wanted.append("act")
+        wanted += ["next-step", "start-round", "start-fight"]
+        for form in wanted:
+            if form in forms:
+                return forms[form].command_at(rng.randrange(forms[form].size))
+        return None
 
 
 register(Drill())
