@@ -113,22 +113,6 @@ class OneLineParser(argparse.ArgumentParser):
         return parsed, extras
 
 
-def whole_number(low: int, high: int, complaint: str) -> Callable[[str], int]:
-    """An argument type for a whole number from ``low`` to ``high``; out of range, the
-    error is ``complaint`` with ``{value}`` filled in."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(complaint.format(value=value))
-        return value
-
-    return parse
-
-
 def version_text() -> str:
     return f"fightdesk {__version__}"
 

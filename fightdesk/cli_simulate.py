@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .cli import whole_number
+from .engine.odds_text import whole_number
 
 EXAMPLES = """\
 examples:

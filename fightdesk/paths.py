@@ -35,13 +35,6 @@ def config_dir() -> Path:
     return checked_folder(user_config_path(APP_NAME, appauthor=False))
 
 
-def config_path() -> Path:
-    """The settings folder's path, usable or not (for settings kept in memory only)."""
-    from platformdirs import user_config_path
-
-    return user_config_path(APP_NAME, appauthor=False)
-
-
 def data_dir() -> Path:
     """The GM's data: campaign libraries, autosave journal, round snapshots (FolderProblem
     if unusable)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass
 
 from .changes import RuleViolation
@@ -64,14 +64,6 @@ class Roll:
 
 # A coin's faces: 1 is tails, 2 is heads (so "heads" counts like a high face).
 COIN_FACES = {1: "T", 2: "H"}
-
-
-class TypedDice(BaseModel):
-    """Faces the GM typed in for the next rolls of a command (players' physical dice)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    rolls: list[list[int]] = Field(default_factory=list)
 
 
 def face(seed: int, draw: int, sides: int) -> int:

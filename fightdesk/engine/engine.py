@@ -70,15 +70,6 @@ class Notice(NamedTuple):
     changes: tuple[Change, ...] = ()
     fighter_ids: frozenset[str] = frozenset()
 
-    @property
-    def all_fighters(self) -> bool:
-        """True when the set of fighters itself (or their order) may have changed."""
-        return self.kind == "reset" or any(
-            (ch.target == () and ch.key in ("fighters", "order", "groups"))
-            or ch.target in (("fighters",), ("groups",))
-            for ch in self.changes
-        )
-
 
 Listener = Callable[[Notice], None]
 

@@ -17,7 +17,7 @@ from pydantic.dataclasses import dataclass
 from .base import Side, StateModel
 from .changes import Change
 from .dice import Roll
-from .rulesets import data_classes, known_ids, missing_line
+from .rulesets import OLDEST, data_classes, known_ids, missing_line
 from .tables import RollTable
 
 # 2: log entries say where in the round they happened (``where``, was ``phase``), and
@@ -109,7 +109,7 @@ class Encounter(StateModel):
     (:func:`new_encounter` is the one constructor of a new fight); parts of another
     ruleset than the encounter's are refused, naming the field."""
 
-    ruleset: str = "street-fighter"
+    ruleset: str = OLDEST
     name: str = "Encounter"
     # Never left at None: ``model_post_init`` fills both in for the fight's ruleset.
     options: RulesetOptions = None

@@ -93,10 +93,6 @@ class Journal:
             self.broken = True
             raise FileProblem(self.path, f"could not write: {describe_os_error(exc)}") from exc
 
-    @property
-    def is_open(self) -> bool:
-        return self._fd is not None
-
     def append(self, record: ApplyRecord | StepRecord) -> None:
         """Write one whole line and fsync it; raise FileProblem if the disk says no."""
         if self._fd is None or self.broken:

@@ -27,6 +27,7 @@ from fightdesk.engine.changes import field_names
 from fightdesk.engine.commands import AddFighters
 from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import ID_PATTERN, KNOWN_RULESETS, Encounter, Fighter, Sheet, Status
+from fightdesk.engine.rulesets import OLDEST
 from fightdesk.engine.tables import RollTable, describe_error
 
 from .files import (
@@ -121,7 +122,7 @@ def rested_status(sheet: BaseModel) -> Any:
     return STATUSES[ruleset](**values)
 
 
-def new_fighter(ruleset: str = "street-fighter", name: str = "New fighter",
+def new_fighter(ruleset: str = OLDEST, name: str = "New fighter",
                 fighter_id: str = "new") -> Fighter:
     """A blank fighter of ``ruleset`` with the sheet's defaults, fully rested."""
     if ruleset not in SHEETS:
@@ -336,11 +337,6 @@ def _check_tables(path: Path, tables: list[RollTable]) -> list[RollTable]:
                 _table_label(i, {"name": table.name}))
         seen[table.id] = i
     return tables
-
-
-def parse_campaign(path: Path, text: str) -> list[Fighter]:
-    """The fighters of a campaign file's text, validated; LibraryProblem otherwise."""
-    return parse_campaign_file(path, text)[0]
 
 
 def parse_campaign_file(path: Path, text: str) -> tuple[list[Fighter], list[RollTable]]:

@@ -233,9 +233,11 @@ def _check_ruleset_ids(data: dict[str, Any], source: Path) -> None:
 
 def check_parts_agree(enc: Any, root: str, source: Path) -> None:
     """The parts of one fight name one ruleset (its options, sheets and round state)."""
+    from fightdesk.engine.rulesets import OLDEST
+
     if not isinstance(enc, dict):
         return
-    fight = enc.get("ruleset", "street-fighter")
+    fight = enc.get("ruleset", OLDEST)
     parts: list[tuple[tuple[str | int, ...], Any]] = [
         ((root, part), enc.get(part)) for part in ("options", "state")]
     fighters = enc.get("fighters")

@@ -211,11 +211,6 @@ class FighterCard(QFrame):
     def act_button(self) -> QPushButton | None:
         return self.role_buttons.get("act")
 
-    @property
-    def interrupt_button(self) -> QPushButton | None:
-        """The reaction button (Interrupt, Defend... in the ruleset's words)."""
-        return self.role_buttons.get("react")
-
     # --- showing --------------------------------------------------------------------------
     def show_cards(self, cards: list[Card], group_name: str = "") -> None:
         """One card (a fighter) or several (the members of a group, in fight order)."""

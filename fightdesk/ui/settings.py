@@ -56,14 +56,6 @@ def remember_file(path: Path) -> list[Path]:
     return files
 
 
-def forget_file(path: Path) -> list[Path]:
-    files = [p for p in recent_files() if p != path]
-    settings = app_settings()
-    settings.setValue("recent/files", [str(p) for p in files])
-    settings.sync()
-    return files
-
-
 SIZE_LIMIT_KEY = "files/max_megabytes"
 
 

@@ -71,6 +71,9 @@ BUILT_IN_POINTS: tuple[tuple[str, str], ...] = (
     ("ashes", "fightdesk.engine.rulesets.ashes:RULESET"),
 )
 
+# The ruleset of a fight or fighter written before files named their ruleset.
+OLDEST = "street-fighter"
+
 # Plugins that failed to load: (entry-point name, one line saying why).
 BROKEN: list[tuple[str, str]] = []
 _FOUND: dict[str, RulesetInfo] | None = None
@@ -163,5 +166,5 @@ def health_of(fighter: Any) -> tuple[int | None, int | None]:
     return now, full
 
 
-__all__ = ["BROKEN", "GROUP", "RulesetInfo", "broken_line", "data_classes", "health_of", "info",
+__all__ = ["BROKEN", "GROUP", "OLDEST", "RulesetInfo", "broken_line", "data_classes", "health_of", "info",
            "known_ids", "load", "missing_line", "registered"]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ... import commands as c
 from ...odds import d20_at_or_under
 from . import commands as ru
+from .targets import attack_target, defense_target, disarmed, maneuver_target, player_faces
 
 if TYPE_CHECKING:
     from ...model import Encounter, Fighter
@@ -32,7 +33,6 @@ def next_command(ruleset: RollUnder, enc: Encounter, rng: random.Random) -> c.Co
 
 
 def _turn(ruleset: RollUnder, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
-    from .rules import disarmed
 
     if disarmed(me) and me.sheet.weapons:
         return ru.PickUpWeapon(fighter_id=me.id)
@@ -45,7 +45,6 @@ def _turn(ruleset: RollUnder, enc: Encounter, me: Fighter, rng: random.Random) -
 
 def _best_attack(ruleset: RollUnder, enc: Encounter, me: Fighter,
                  rng: random.Random) -> c.Command | None:
-    from .rules import attack_target, defense_target, player_faces
 
     weapon = _best_weapon(ruleset, me)
     sides, _ = ruleset.weapon_die(me, weapon)
@@ -76,7 +75,6 @@ def _worth_disarming(ruleset: RollUnder, enc: Encounter, me: Fighter,
     """A foe with a big weapon is worth disarming when the damage that saves (for the
     round it takes to pick the weapon up, at even odds of hitting) beats this turn's
     attack less what a failed try costs (the foe's automatic hit)."""
-    from .rules import disarmed, maneuver_target, player_faces
 
     best: tuple[Fraction, str] | None = None
     for fid in enc.order:

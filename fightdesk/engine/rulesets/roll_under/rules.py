@@ -34,6 +34,14 @@ from ...turn_ruleset import ROLL, TURNS, TurnOrderRuleset
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
 from .model import MAX_HP, assists_for_level
+from .targets import (
+    MANEUVER_STAT,
+    attack_target,
+    defense_target,
+    disarmed,
+    maneuver_target,
+    player_faces,
+)
 
 if TYPE_CHECKING:
     from ...commands import Command
@@ -48,8 +56,6 @@ DAMAGE_DIE = {"light": 6, "medium-one-handed": 8, "medium-two-handed": 10,
 UNARMED_DIE = 6
 # docs/rulesets/roll-under.md#combat-maneuvers: the stat each maneuver is rolled with,
 # and the condition it leaves on the one who loses it.
-MANEUVER_STAT = {"shove": "strength", "grapple": "strength", "trip": "dexterity",
-                 "disarm": "dexterity"}
 MANEUVER_CONDITION = {"shove": "Shoved", "grapple": "Grappled", "trip": "Tripped",
                       "disarm": "Disarmed"}
 DEATH_TABLE = "death-and-dismemberment"
@@ -58,22 +64,6 @@ STATUS = "status"
 
 def _path(fid: str) -> tuple[str, ...]:
     return ("fighters", fid, STATUS)
-
-
-def attack_target(attacker: Fighter, defender: Fighter) -> int:
-    """docs/rulesets/roll-under.md#attack: Attack - (the target's Defense - 10)."""
-    return int(attacker.sheet.attack) - (int(defender.sheet.defense) - 10)
-
-
-def defense_target(defender: Fighter, attacker: Fighter) -> int:
-    """docs/rulesets/roll-under.md#defense: Defense - (the attacker's Attack - 10)."""
-    return int(defender.sheet.defense) - (int(attacker.sheet.attack) - 10)
-
-
-def maneuver_target(roller: Fighter, opponent: Fighter, maneuver: str) -> int:
-    """docs/rulesets/roll-under.md#combat-maneuvers: the stat - (opponent's Attack - 10)."""
-    stat = int(getattr(roller.sheet, MANEUVER_STAT[maneuver]))
-    return stat - (int(opponent.sheet.attack) - 10)
 
 
 def _wisdom_odds(need: int) -> Any:
@@ -86,12 +76,6 @@ def _chance(need: int) -> str:
     """"7/10, 70.0%": a d20 at or under ``need``, as a row of the initiative question shows it."""
     odds = Odds("", d20_at_or_under(need))
     return f"{odds.exact}, {odds.percent}"
-
-
-def player_faces(actor: Fighter, target: Fighter) -> bool:
-    """docs/rulesets/roll-under.md#player-facing-rolls: an enemy acting on a PC is
-    answered by the PC's roll; otherwise the one acting rolls."""
-    return actor.side == "enemy" and target.side == "pc"
 
 
 class RollUnder(TurnOrderRuleset):
@@ -836,12 +820,6 @@ class RollUnder(TurnOrderRuleset):
         if stage == "initiative":
             controls.status = "each PC rolls Wisdom: type the rolls or leave them to the app"
         return controls
-
-
-def disarmed(fighter: Fighter) -> bool:
-    """docs/rulesets/roll-under.md#combat-maneuvers: a disarmed fighter strikes unarmed
-    until they take their weapon back."""
-    return any(c.name == "Disarmed" for c in fighter.status.conditions)
 
 
 def _first_weapon(fighter: Fighter) -> int | None:

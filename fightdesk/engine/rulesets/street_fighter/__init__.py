@@ -5,6 +5,8 @@ The rules (``rules.py``) load on first use; ``model.py`` alone holds the data cl
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import RulesetInfo
 
 RULESET = RulesetInfo(
@@ -20,3 +22,14 @@ RULESET = RulesetInfo(
         ("Health, Chi and Willpower", ("health", "chi", "willpower", "weenie")),
     ),
     catalogue=f"{__name__}.catalogue:load_catalogue", odds=True)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "StreetFighter":
+        from .rules import StreetFighter
+
+        return StreetFighter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["StreetFighter"]

@@ -16,7 +16,7 @@ from .state import (
     ROUND,
     available_ep,
     can_use_ep,
-    is_out,
+    later_steps,
     move_by_id,
     name,
     pending_moves,
@@ -287,8 +287,6 @@ def dodge(ctx: Context) -> None:
 
 def finish(ctx: Context) -> None:
     """Apply the damage and what follows from it; Kippup may still ask a question."""
-    from .resolve import finish_move
-
     enc = ctx.enc
     dmg = _dmg(enc)
     move = move_by_id(enc, dmg.move_id)
@@ -302,7 +300,7 @@ def finish(ctx: Context) -> None:
                 (f" ({plural(dmg.dodges, 'dodge')})" if dmg.dodges else ""),
                 fighter_id=att, kind="damage", target=dfn, amount=0)
         ctx.set(ROUND, "damage", None)
-        finish_move(ctx, move, landed=False)
+        later_steps().finish_move(ctx, move, landed=False)
         return
     health = status(enc, dfn).health - amount
     ctx.set(status_path(dfn), "health", health)
@@ -312,7 +310,7 @@ def finish(ctx: Context) -> None:
     ctx.set(ROUND, "damage", None)
     if health <= 0:
         knock_out(ctx, dfn)
-        finish_move(ctx, move, landed=True)
+        later_steps().finish_move(ctx, move, landed=True)
         return
     if dmg.damage > sheet(enc, dfn).stamina:
         stun(ctx, dfn, f"{dmg.damage} damage is above Stamina {sheet(enc, dfn).stamina}")
@@ -320,7 +318,7 @@ def finish(ctx: Context) -> None:
     if man.knockdown:
         asked = knock_down(ctx, dfn, move)
     if not asked:
-        finish_move(ctx, move, landed=True)
+        later_steps().finish_move(ctx, move, landed=True)
 
 
 def _count_attack(ctx: Context, att: str, dfn: str, block_applied: bool) -> None:
@@ -428,7 +426,3 @@ def gm_knock_down(ctx: Context, fid: str) -> None:
     ctx.set(status_path(fid), "knocked_down", True)
     if enc.state.stage == "phases":
         stand_up(ctx, fid, then="pass")
-
-
-def is_out_now(enc: Encounter, fid: str) -> bool:
-    return is_out(enc, fid)

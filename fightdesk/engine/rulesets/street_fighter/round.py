@@ -22,6 +22,7 @@ from .state import (
     held_die,
     highest_unspent,
     in_fight,
+    later_steps,
     name,
     plural,
     set_die,
@@ -521,8 +522,6 @@ def begin_end_of_round(ctx: Context) -> None:
 def continue_end_of_round(ctx: Context) -> None:
     """Leftover dice (conversion offered), concentrations, then recoveries; then everything
     that lasts until the round ends ends (docs/rulesets/street-fighter.md#end-of-round)."""
-    from .specials import ask_recovery_end, roll_concentration
-
     enc = ctx.enc
     rs = enc.state
     if rs.end_step == "dice":
@@ -535,7 +534,7 @@ def continue_end_of_round(ctx: Context) -> None:
         for fid in in_fight(enc):
             conc = status(enc, fid).concentration
             if conc is not None and not conc.broken:
-                roll_concentration(ctx, fid)
+                later_steps().roll_concentration(ctx, fid)
         ctx.set(ROUND, "end_step", "recovery")
         ctx.set(ROUND, "end_done", [])
     if enc.state.end_step == "recovery":
@@ -543,7 +542,7 @@ def continue_end_of_round(ctx: Context) -> None:
             if fid in enc.state.end_done:
                 continue
             ctx.tx.append((*ROUND, "end_done"), fid)
-            if ask_recovery_end(ctx, fid):
+            if later_steps().ask_recovery_end(ctx, fid):
                 return
         ctx.set(ROUND, "end_step", "cleanup")
     _cleanup(ctx)

@@ -18,7 +18,7 @@ from ...ruleset import (
     Timeline,
     register,
 )
-from . import round, specials, stack
+from . import resolve, round, specials, stack
 from .lazy_commands import core, sf
 from .model import Maneuver
 from .state import (
@@ -27,6 +27,7 @@ from .state import (
     can_use_ep,
     die_by_id,
     fighter_or_fail,
+    hand_down,
     highest_unspent,
     is_out,
     move_by_id,
@@ -574,9 +575,7 @@ def _answer(ctx: Context, cmd: Command) -> None:
             dmg = enc.state.damage
             ctx.set(ROUND, "damage", None)
             if dmg is not None:
-                from .resolve import finish_move
-
-                finish_move(ctx, move_by_id(enc, dmg.move_id), landed=True)
+                resolve.finish_move(ctx, move_by_id(enc, dmg.move_id), landed=True)
             stack.after_move(ctx)
         elif task.then == "round-start":
             round.continue_round_start(ctx)
@@ -637,4 +636,16 @@ _HANDLERS: dict[str, Any] = {
 # Kept for callers that check a fighter is in the fight.
 __all__ = ["StreetFighter", "is_out"]
 
+
+
+class _LaterSteps:
+    """The higher modules' steps the lower ones hand the fight on to (state.LaterSteps)."""
+
+    resolve_move = staticmethod(resolve.resolve_move)
+    finish_move = staticmethod(resolve.finish_move)
+    roll_concentration = staticmethod(specials.roll_concentration)
+    ask_recovery_end = staticmethod(specials.ask_recovery_end)
+
+
+hand_down(_LaterSteps())
 register(StreetFighter())

@@ -17,6 +17,7 @@ from .round import ask
 from .state import (
     ROUND,
     can_use_ep,
+    concentration_tn,
     gain_ep,
     is_out,
     lose_ep,
@@ -46,17 +47,6 @@ CONCENTRATION_ABILITY: dict[str, str] = {
 
 
 # --- concentration -----------------------------------------------------------------------
-
-
-def concentration_tn(enc: Encounter, fid: str, kind: ConcentrationKind, tn: int | None) -> int:
-    """Find an Angle: the arena's TN (8 open, 7 unusual, 6 obstacle-strewn); Find Weakness:
-    7, the GM may raise it for bad senses; Power Up: 10 - Focus."""
-    if kind == "find-angle":
-        return enc.options.arena_tn
-    if kind == "find-weakness":
-        base = max(7, tn or 7)
-        return min(10, base)
-    return max(2, min(10, 10 - sheet(enc, fid).focus))
 
 
 def concentration_pool(enc: Encounter, fid: str, kind: str) -> int:

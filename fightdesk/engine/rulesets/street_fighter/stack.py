@@ -16,11 +16,13 @@ from .state import (
     ROUND,
     available_ep,
     can_use_ep,
+    concentration_tn,
     die_by_id,
     effective_face,
     find_maneuver,
     held_die,
     is_out,
+    later_steps,
     move_by_id,
     name,
     pending_moves,
@@ -240,8 +242,6 @@ def build_move(enc: Encounter, cmd: sf.Act, *, interrupt: bool) -> Move:
             f"not enough EP: {who} has {available_ep(status(enc, fid))}, needs {total}")
     tn = None
     if action == "concentrate":
-        from .specials import concentration_tn
-
         tn = concentration_tn(enc, fid, cmd.concentration, cmd.tn)  # type: ignore[arg-type]
     return Move(
         id=rs.next_move_id, fighter_id=fid, action=action, maneuver=maneuver,
@@ -372,10 +372,8 @@ def resolve_next(ctx: Context) -> None:
     if move is None:
         close_stack(ctx)
         return
-    from .resolve import resolve_move
-
     ctx.summary = ctx.summary or f"{name(enc, move.fighter_id)}'s {move_title(move)} resolves"
-    resolve_move(ctx, move)
+    later_steps().resolve_move(ctx, move)
     after_move(ctx)
 
 

@@ -6,13 +6,14 @@ Readers take the encounter; writers take the Context and change state only throu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...changes import RuleViolation
 from ...derived import kept
 from .catalogue import basic_maneuvers
 from .model import (
     ActionDie,
+    ConcentrationKind,
     DieState,
     Maneuver,
     Move,
@@ -26,6 +27,37 @@ if TYPE_CHECKING:
     from ...ruleset import Context
 
 ROUND: tuple[str, ...] = ("state",)
+
+
+# --- the later steps ----------------------------------------------------------------------
+# The modules import one way only: state -> round -> stack -> specials -> damage ->
+# resolve -> rules. Where a lower step hands the fight on to a higher one (the stack
+# resolves its next move, damage finishes the move, the round's end rolls concentrations),
+# it calls these, which the rules hand down when they load.
+
+
+class LaterSteps(Protocol):
+    """The steps of the higher modules a lower one hands the fight on to."""
+
+    def resolve_move(self, ctx: Context, move: Move) -> None: ...
+
+    def finish_move(self, ctx: Context, move: Move, *, landed: bool) -> None: ...
+
+    def roll_concentration(self, ctx: Context, fid: str) -> None: ...
+
+    def ask_recovery_end(self, ctx: Context, fid: str) -> bool: ...
+
+
+_LATER: list[LaterSteps] = []
+
+
+def hand_down(steps: LaterSteps) -> None:
+    """The rules give the lower modules the later steps (once, at their import)."""
+    _LATER[:] = [steps]
+
+
+def later_steps() -> LaterSteps:
+    return _LATER[0]
 
 
 def status_path(fid: str) -> tuple[str, ...]:
@@ -57,6 +89,17 @@ def is_out(enc: Encounter, fid: str) -> bool:
     """Out of the fight at 0 health, or no longer in the encounter at all."""
     fighter = enc.fighters.get(fid)
     return fighter is None or fighter.status.health <= 0
+
+
+def concentration_tn(enc: Encounter, fid: str, kind: ConcentrationKind, tn: int | None) -> int:
+    """Find an Angle: the arena's TN (8 open, 7 unusual, 6 obstacle-strewn); Find Weakness:
+    7, the GM may raise it for bad senses; Power Up: 10 - Focus."""
+    if kind == "find-angle":
+        return enc.options.arena_tn
+    if kind == "find-weakness":
+        base = max(7, tn or 7)
+        return min(10, base)
+    return max(2, min(10, 10 - sheet(enc, fid).focus))
 
 
 def in_fight(enc: Encounter) -> list[str]:
