@@ -63,13 +63,21 @@ def describe(info: RecoveryInfo) -> str:
     return "\n".join(lines)
 
 
-def restore_box(parent: QWidget | None, info: RecoveryInfo) -> QMessageBox:
-    """The question asked after a crash: bring the fight back exactly as it was?"""
+def restore_box(parent: QWidget | None, info: RecoveryInfo, number: int = 1,
+                total: int = 1) -> QMessageBox:
+    """The question asked after a crash: bring the fight back exactly as it was?
+    ``number`` of ``total``: several windows crashed, each fight is asked about in
+    turn, newest first."""
+    detail = describe(info)
+    if total > 1:
+        detail += (f"\n\nFight {number} of {total} that fightdesk did not close normally "
+                   "(newest first). Restore shows this one, and the others are offered "
+                   "again at the next start; Start without it asks about the next.")
     # The description quotes the fight (its name, its last action): plain text.
     box = message_box(parent, QMessageBox.Icon.Question, "Restore the fight?",
                       "fightdesk did not close normally last time.\n"
                       "Restore the fight exactly as it was after the last action?",
-                      describe(info), QMessageBox.StandardButton.NoButton)
+                      detail, QMessageBox.StandardButton.NoButton)
     box.setObjectName("RestoreQuestion")
     restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
     restore.setObjectName(RESTORE_BUTTON)
@@ -81,27 +89,32 @@ def restore_box(parent: QWidget | None, info: RecoveryInfo) -> QMessageBox:
     return box
 
 
-def ask_to_restore(parent: QWidget | None, info: RecoveryInfo) -> bool:
-    box = restore_box(parent, info)
+def ask_to_restore(parent: QWidget | None, info: RecoveryInfo, number: int = 1,
+                   total: int = 1) -> bool:
+    box = restore_box(parent, info, number, total)
     box.exec()
     clicked = box.clickedButton()
     return clicked is not None and clicked.objectName() == RESTORE_BUTTON
 
 
 def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) -> StartChoice | None:
-    """What to show first: after a crash, the fight if the GM wants it back; after a
-    normal quit, the last fight (unless a file was named on the command line)."""
+    """What to show first: after a crash, the fight if the GM wants it back (every
+    fight whose window crashed is asked about, newest first); else, after a normal quit,
+    the last fight (unless a file was named on the command line)."""
     from fightdesk.storage.files import FileProblem
 
-    info = autosave.recoverable()
-    if info is None or info.in_use:  # in_use: open in another fightdesk window
-        return None
-    if info.clean_exit:
-        if file is not None:
+    crashed = autosave.crashed_fights()
+    info: RecoveryInfo | None = None
+    for number, offered in enumerate(crashed, start=1):
+        if ask_to_restore(parent, offered, number, len(crashed)):
+            info = offered
+            break
+        autosave.forget(offered.fight_id)
+    if info is None:
+        info = autosave.recoverable()
+        # in_use: open in another fightdesk window; a crash left is one declined above
+        if info is None or info.in_use or not info.clean_exit or file is not None:
             return None
-    elif not ask_to_restore(parent, info):
-        autosave.forget()
-        return None
     try:
         session, history = autosave.restore_live_first(info.fight_id)
     except FileProblem as problem:
