@@ -12,6 +12,7 @@ import codecs
 import contextlib
 import errno
 import gc
+import hashlib
 import logging
 import math
 import os
@@ -22,6 +23,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,36 @@ def atomic_write_bytes(path: Path, data: bytes, *, keep_backup: bool = True) -> 
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
     remove_leftovers(folder)
+
+
+class FileStamp(NamedTuple):
+    """What a file was when the window opened or saved it: a save over it first checks
+    that it is still that file (another window or program may have saved over it)."""
+
+    size: int
+    mtime_ns: int
+    digest: str
+
+
+def file_stamp(path: Path) -> FileStamp | None:
+    """The file's size, change time and a hash of its content; None when it is not a
+    regular file that can be read (gone, a folder, no permission)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        digest = hashlib.blake2b(digest_size=20)
+        while chunk := os.read(fd, 1024 * 1024):
+            digest.update(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return FileStamp(info.st_size, info.st_mtime_ns, digest.hexdigest())
 
 
 def is_read_only(path: Path) -> bool:

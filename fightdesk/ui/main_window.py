@@ -18,7 +18,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QPushButton, QToolBar, QWidget
 
-from . import settings
+from . import save_questions, settings
 from .document import FightDocument
 from .plain import message_box, plain_tip, warn
 
@@ -486,6 +486,7 @@ class MainWindow(QMainWindow):
         """Display ``engine``'s fight; ``path`` is its file (None for a fight never saved)."""
         self.build_body()
         self.document.set_engine(engine, path)
+        save_questions.opened(self, path)
         if path is not None:
             self._remember(path)
         if engine.pending_history is not None:
@@ -593,11 +594,15 @@ class MainWindow(QMainWindow):
 
         assert self.document.engine is not None
         self.document.complete_history()
+        asked = save_questions.before_save(self, path)
+        if asked is not None:
+            return asked
         try:
             save_session(self.document.engine.session, path)
         except FileProblem as problem:
             warn(self, "Cannot save", _problem_text(problem))
             return False
+        save_questions.saved(self, path)
         self.document.set_path(path)
         self.document.mark_saved()
         self._remember(path)
