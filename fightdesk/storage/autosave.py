@@ -658,6 +658,13 @@ class Autosave:
                 return True
         return False
 
+    def gm_files(self) -> list[Path]:
+        """The GM's files the autosaved fights were saved to or opened from."""
+        states = [self.read_state()]
+        states.extend(self._read_folder_state(folder) for folder in self._fight_folders())
+        return sorted({Path(state.path) for state in states
+                       if state is not None and state.path is not None})
+
     def _info(self, fight_id: str, state: AutosaveState) -> RecoveryInfo | None:
         """What the start-up question says about a fight, or None if none of its
         snapshots can be read."""

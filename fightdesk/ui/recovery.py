@@ -241,5 +241,19 @@ def start_autosave(window: QMainWindow, file: Path | None) -> tuple[AutosaveBind
     except OSError as exc:  # the data folder itself cannot be made
         window.statusBar().showMessage(f"Autosave is off: {describe_os_error(exc)}", 0)
         return None, None
+    remove_leftovers_near(autosave, file)
     binder = AutosaveBinder(window, autosave)
     return binder, choose_start(window, autosave, file)
+
+
+def remove_leftovers_near(autosave: Autosave, file: Path | None) -> None:
+    """A save cut off by a kill leaves a temporary file beside the GM's file: a start
+    removes those fightdesk left (and only those: storage.files.remove_leftovers) in the
+    folders of the file named, the autosaved fights' files and the recent files."""
+    from fightdesk.storage.files import remove_leftovers
+
+    from .settings import recent_files
+
+    known = [*([file] if file is not None else []), *autosave.gm_files(), *recent_files()]
+    for folder in sorted({Path(path).parent for path in known}):
+        remove_leftovers(folder)
