@@ -90,6 +90,7 @@ def test_a_window_killed_while_another_runs_is_offered_at_the_next_start(
 
     first = Window(gui_env(home, f"play:{seed_a}:4"), str(a))
     first.wait_for("IDLE")  # a's actions are done, none saved
+    [a_folder] = [p for p in root.iterdir() if p.is_dir()]
     second = Window(gui_env(home, f"play:{seed_b}:2"), str(b))
     second.wait_for("IDLE")
     assert first.end(signal.SIGKILL) == -signal.SIGKILL
@@ -99,8 +100,7 @@ def test_a_window_killed_while_another_runs_is_offered_at_the_next_start(
     autosave = Autosave(root, keep_fights=0)
     autosave.attach(Engine(new_session()))  # a new fight prunes the folders
     autosave.mark_clean_exit()
-    [crashed] = Autosave(root).crashed_fights()
-    assert crashed.path == a and crashed.unsaved and crashed.actions >= 1
+    assert a_folder.is_dir(), "a's unsaved actions were pruned"
 
     lines, killed = run_gui(gui_env(home, "check"))
     assert not killed and "ASKED" in lines, lines

@@ -16,9 +16,11 @@ from fightdesk.engine import commands as c
 from fightdesk.storage import files
 from fightdesk.storage.autosave import Autosave
 from fightdesk.storage.sessions import demo_session, load_session, save_session
-from fightdesk.ui import save_questions
 
 from .conftest import ShownBox
+
+# The buttons of the questions (fightdesk/ui/save_questions.py), by object name.
+SAVE_AS, OVERWRITE, RELOAD = "saveAsButton", "overwriteButton", "reloadButton"
 
 
 @pytest.fixture
@@ -67,8 +69,7 @@ def opened_twice(tmp_path: Path, first: Any, second: Any) -> Path:
     return path
 
 
-@pytest.mark.parametrize("button", [None, save_questions.OVERWRITE_BUTTON,
-                                    save_questions.RELOAD_BUTTON, save_questions.SAVE_AS_BUTTON])
+@pytest.mark.parametrize("button", [None, OVERWRITE, RELOAD, SAVE_AS])
 def test_a_stale_save_asks_before_replacing_another_window_s_save(
     two_windows: tuple[Any, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     button: str | None,
@@ -87,10 +88,10 @@ def test_a_stale_save_asks_before_replacing_another_window_s_save(
     if button is None:  # Cancel: nothing written, the other window's save is there
         assert not saved and notes(path)[-1].endswith(first_note)
         assert second.document.is_modified()
-    elif button == save_questions.OVERWRITE_BUTTON:
+    elif button == OVERWRITE:
         assert saved and notes(path)[-1].endswith("saved by the second window")
         assert notes(files.backup_path(path))[-1].endswith(first_note)
-    elif button == save_questions.RELOAD_BUTTON:
+    elif button == RELOAD:
         assert not saved and notes(path)[-1].endswith(first_note)
         assert second.document.engine.session.log[-1].summary.endswith(first_note)
         assert not second.document.is_modified()
@@ -133,7 +134,7 @@ def test_a_read_only_file_is_never_replaced_without_a_word(
     from PySide6.QtWidgets import QFileDialog
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(other), ""))
-    answer(monkeypatch, save_questions.SAVE_AS_BUTTON)
+    answer(monkeypatch, SAVE_AS)
     assert window.save() is True
     assert path.read_bytes() == before and notes(other)[-1].endswith("not to be lost")
     # The storage refuses too (the command line, a caller that did not ask).
