@@ -150,12 +150,15 @@ ODD_VALUES = st.one_of(
                      "@Invalid()", "@ByteArray(\\xff\\0)", "@Variant(\\0\\0\\0\\x7f\\0)",
                      "@Variant(\\0\\0\\0\\x2\\0\\0\\0\\x5)", "a, b, c", "\"quoted\"",
                      "/tmp/x.json, /tmp/y.json", "\\\\x"]),
-    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+    st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\n\r"),
             max_size=20),
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
 )
 
 
+# Qt says so when a tampered ``@Variant(...)`` names a type it does not know; the value
+# is then empty, which the settings read as missing.
+@pytest.mark.qt_log_ignore("QVariant::load")
 def test_fuzzed_settings_files_give_settings_in_range(stress: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="fightdesk-settings-") as base:
         counter = iter(range(10**9))
