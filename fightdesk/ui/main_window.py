@@ -482,6 +482,9 @@ class MainWindow(QMainWindow):
         """Display ``engine``'s fight; ``path`` is its file (None for a fight never saved)."""
         self.build_body()
         self.document.set_engine(engine, path)
+        from . import save_questions
+
+        save_questions.opened(self, path)
         if path is not None:
             self.files.remember(path)
         if engine.pending_history is not None:
