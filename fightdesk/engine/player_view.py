@@ -35,6 +35,8 @@ class PublicCard(NamedTuple):
     out: bool
     acting: bool
     resources: tuple[str, ...] = ()
+    # The party's own dice and what they show (the shared page's own card); an enemy's: none.
+    dice: tuple[str, ...] = ()
 
 
 class PublicFight(NamedTuple):
@@ -81,10 +83,61 @@ def _public_card(card: Card, enemy_health: str, scrub: Scrub) -> PublicCard:
         elif enemy_health == "word":
             text = health_word(card.health, top)
     resources = tuple(scrub(_resource_text(r)) for r in card.resources) if party else ()
+    dice = tuple(scrub(d) for d in card.dice) if party else ()
     return PublicCard(
         fighter_id=card.fighter_id, name=scrub(card.title), side=card.side, health_text=text,
         health_share=share, conditions=tuple(scrub(c.text) for c in card.conditions),
-        out=card.out, acting=card.acting, resources=resources)
+        out=card.out, acting=card.acting, resources=resources, dice=dice)
+
+
+class PublicOdds(NamedTuple):
+    label: str
+    exact: str  # "3/4"
+    percent: str  # "75.0%"
+
+
+class PublicRoll(NamedTuple):
+    """A roll waiting on a party fighter's player, as that player may see it: what to
+    roll, the target so far and the exact chances (no contributions' costs, no options)."""
+
+    roll_id: int
+    fighter_id: str
+    title: str
+    dice: str  # "3d10", "7 coins"
+    count: int
+    sides: int
+    coins: bool
+    target: str
+    odds: tuple[PublicOdds, ...]
+    blocked: str
+
+
+def public_roll(ruleset: Ruleset, enc: Encounter) -> PublicRoll | None:
+    """The waiting roll when a visible party fighter makes it, its words scrubbed of
+    hidden names; None for any other roll (an enemy's, the app's, a hidden fighter's)."""
+    roll = ruleset.pending_roll(enc)
+    if roll is None or not roll.roller_id or roll.roller_id not in enc.fighters:
+        return None
+    fighter = enc.fighters[roll.roller_id]
+    if fighter.hidden or fighter.side not in PARTY:
+        return None
+    view = ruleset.roll_view(enc)
+    if view is None:
+        return None
+    scrub = _scrubber(enc, {fid for fid, f in enc.fighters.items() if f.hidden})
+    return PublicRoll(
+        roll_id=view.id, fighter_id=roll.roller_id, title=scrub(view.title),
+        dice=view.dice, count=roll.count, sides=roll.sides, coins=view.coins,
+        target=scrub(view.total_line),
+        odds=tuple(PublicOdds(scrub(o.label), _fraction(o.chance), o.percent)
+                   for o in view.odds),
+        blocked=scrub(view.blocked))
+
+
+def _fraction(chance: object) -> str:
+    numerator = getattr(chance, "numerator", 0)
+    denominator = getattr(chance, "denominator", 1)
+    return f"{numerator}/{denominator}"
 
 
 def _share(health: int, top: int) -> float:

@@ -466,6 +466,11 @@ class MainWindow(QMainWindow):
         self.roll_panel.contributeRequested.connect(self._contribute)
         self.roll_panel.withdrawRequested.connect(self._withdraw)
         self.roll_panel.rollRequested.connect(self._make_roll)
+        from .share_dialog import ShareController  # Fight > Share With Players...
+
+        self.share = ShareController(self, doc, self.roll_panel)
+        self.fight_menu.addAction(self.share.action)
+        self.statusBar().addPermanentWidget(self.share.status)
         self.log_view.revertRequested.connect(self._revert_to)
         self.dice_bar.rollRequested.connect(self._free_roll)
 
@@ -1735,6 +1740,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        if getattr(self, "share", None) is not None:  # closing the window ends the share
+            self.share.stop()
         player_view = getattr(self, "player_view", None)  # (none before the body is built)
         if player_view is not None:
             self.player_view_action.setChecked(False)  # remembers where it was
