@@ -73,7 +73,7 @@ class _Page:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: list[str] = field(default_factory=list)
     state_due: bool = True
-    tokens: float = RATE_BURST
+    tokens: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
 
 
@@ -86,10 +86,12 @@ class ShareServer:
     def __init__(self, host: str, port: int = 0, *, max_devices: int = MAX_DEVICES,
                  on_roll: Callable[[TypedRoll], None] | None = None,
                  on_devices: Callable[[int], None] | None = None,
-                 secret: str | None = None) -> None:
+                 secret: str | None = None, rate: tuple[int, float] = (RATE_BURST, RATE_PER_SECOND),
+                 ) -> None:
         self.host = host
         self.port = port
         self.max_devices = max_devices
+        self.burst, self.per_second = rate
         self.secret = secret or secrets.token_urlsafe(18)
         self._on_roll = on_roll or (lambda _roll: None)
         self._on_devices = on_devices or (lambda _count: None)
@@ -237,7 +239,7 @@ class ShareServer:
             return ws
         asked = request.query.get("device", "")
         device = asked if DEVICE_TOKEN.match(asked) else secrets.token_urlsafe(18)
-        page = _Page(ws=ws, device=device)
+        page = _Page(ws=ws, device=device, tokens=self.burst)
         self._pages.append(page)
         self._devices_changed()
         writer = asyncio.get_running_loop().create_task(self._write(page))
@@ -277,7 +279,7 @@ class ShareServer:
         """One message from a page: a claim, a release, or typed dice. Anything else, or
         too much, gets one line back and changes nothing."""
         now = time.monotonic()
-        page.tokens = min(RATE_BURST, page.tokens + (now - page.stamp) * RATE_PER_SECOND)
+        page.tokens = min(self.burst, page.tokens + (now - page.stamp) * self.per_second)
         page.stamp = now
         if page.tokens < 1:
             self._say(page, "error", "Too many messages: wait a moment.")

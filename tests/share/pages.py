@@ -46,7 +46,11 @@ class Page:
             left = end - loop.time()
             if left <= 0:
                 raise AssertionError(f"not received in {timeout}s; last: {self.messages[-3:]}")
-            data = await self.next(left)
+            try:
+                data = await self.next(left)
+            except TimeoutError:
+                raise AssertionError(f"not received in {timeout}s; last: "
+                                     f"{[(m['type'], m.get('text'), m.get('me', {}).get('roll')) for m in self.messages[-4:]]}") from None
             if wanted(data):
                 return data
             if data["type"] == "closed":
