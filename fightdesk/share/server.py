@@ -190,7 +190,7 @@ class ShareServer:
         app.router.add_get("/{key}/{name}", self._page)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port, reuse_address=False)
+        site = web.TCPSite(runner, self.host, self.port)
         try:
             await site.start()
         except BaseException:

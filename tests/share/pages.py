@@ -93,3 +93,38 @@ class Phone:
         ws = await self.client.ws_connect(url, params={"device": device} if device else None)
         page = Page(ws, self.received)
         return page
+
+
+class PhoneInThread:
+    """A page driven from a Qt test: its own event loop in a thread, so the GM's window
+    goes on processing events while the page waits; every call returns the result."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.client: aiohttp.ClientSession | None = None
+        self.received: list[bytes] = []
+
+    def call(self, coroutine: Any, timeout: float = 10) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def open(self, server: ShareServer) -> Page:
+        async def opened() -> Page:
+            if self.client is None:
+                self.client = aiohttp.ClientSession()
+            return await Phone(self.client, self.received).open(server)
+
+        return self.call(opened())  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        async def closed() -> None:
+            if self.client is not None:
+                await self.client.close()
+
+        self.call(closed())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
