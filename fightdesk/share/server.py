@@ -188,7 +188,8 @@ class ShareServer:
         app.router.add_get("/{key}", self._to_folder)
         app.router.add_get("/{key}/ws", self._socket)
         app.router.add_get("/{key}/{name}", self._page)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # Stop Sharing closes every page first; a request still open then gets a second.
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
         try:

@@ -182,8 +182,9 @@ function renderRoll(roll) {
   $("roll-blocked").hidden = !roll.blocked;
   $("send-roll").disabled = Boolean(roll.blocked);
   $("faces-label").textContent = roll.coins
-    ? "Your " + roll.count + " coins, H or T each (e.g. H T H)"
-    : "Your " + roll.count + " faces, 1 to " + roll.sides + " (e.g. " + example(roll) + ")";
+    ? (roll.count === 1 ? "Your coin, H or T" : "Your " + roll.count + " coins, H or T each (e.g. H T H)")
+    : (roll.count === 1 ? "Your face" : "Your " + roll.count + " faces") + ", 1 to " + roll.sides +
+      " (e.g. " + example(roll) + ")";
 }
 
 function example(roll) {
