@@ -104,7 +104,7 @@ class PublicRoll(NamedTuple):
     fighter_id: str
     title: str
     dice: str  # "3d10", "7 coins"
-    count: int
+    number: int  # of dice, or of coins
     sides: int
     coins: bool
     target: str
@@ -127,7 +127,7 @@ def public_roll(ruleset: Ruleset, enc: Encounter) -> PublicRoll | None:
     scrub = _scrubber(enc, {fid for fid, f in enc.fighters.items() if f.hidden})
     return PublicRoll(
         roll_id=view.id, fighter_id=roll.roller_id, title=scrub(view.title),
-        dice=view.dice, count=roll.count, sides=roll.sides, coins=view.coins,
+        dice=view.dice, number=roll.count, sides=roll.sides, coins=view.coins,
         target=scrub(view.total_line),
         odds=tuple(PublicOdds(scrub(o.label), _fraction(o.chance), o.percent)
                    for o in view.odds),

@@ -344,7 +344,7 @@ class ShareServer:
         if roll.blocked:
             self._say(page, "error", f"Not yet: {roll.blocked}")
             return
-        checked = check_faces(faces, roll.count, roll.sides, roll.coins)
+        checked = check_faces(faces, roll.number, roll.sides, roll.coins)
         if isinstance(checked, str):
             self._say(page, "error", checked)
             return

@@ -13,7 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fightdesk.engine.player_view import PublicCard, PublicFight, PublicRoll, public_fight, public_roll
+from fightdesk.engine.player_view import (
+    PublicCard,
+    PublicFight,
+    PublicRoll,
+    public_fight,
+    public_roll,
+)
 
 if TYPE_CHECKING:
     from fightdesk.engine.model import Encounter
@@ -90,7 +96,7 @@ def card_json(card: PublicCard) -> dict[str, Any]:
 
 def roll_json(roll: PublicRoll) -> dict[str, Any]:
     return {"id": roll.roll_id, "fighter": roll.fighter_id, "title": roll.title,
-            "dice": roll.dice, "count": roll.count, "sides": roll.sides, "coins": roll.coins,
+            "dice": roll.dice, "count": roll.number, "sides": roll.sides, "coins": roll.coins,
             "target": roll.target, "blocked": roll.blocked,
             "odds": [{"label": o.label, "exact": o.exact, "percent": o.percent}
                      for o in roll.odds]}

@@ -214,11 +214,11 @@ class ShareDialog(QDialog):
         self.port = QSpinBox()
         self.port.setObjectName("sharePort")
         self.port.setRange(1024, 65535)
-        self.port.setValue(int(store.value("share/port", DEFAULT_PORT) or DEFAULT_PORT))
+        self.port.setValue(_number(store.value("share/port", DEFAULT_PORT), DEFAULT_PORT))
         self.max_devices = QSpinBox()
         self.max_devices.setObjectName("shareMaxDevices")
         self.max_devices.setRange(1, 50)
-        self.max_devices.setValue(int(store.value("share/max_devices", 12) or 12))
+        self.max_devices.setValue(_number(store.value("share/max_devices", 12), 12))
         form = QFormLayout()
         form.addRow("Address", self.address)
         form.addRow("Port", self.port)
@@ -357,6 +357,14 @@ class ShareDialog(QDialog):
         self.refresh()
 
 
+def _number(value: object, default: int) -> int:
+    """A remembered number, or ``default`` when the settings file holds something else."""
+    try:
+        return int(str(value))
+    except ValueError:
+        return default
+
+
 def qr_pixmap(text: str, scale: int = 5) -> QPixmap:
     """The link as a QR code (segno writes the PNG; no image library needed)."""
     import io
@@ -366,5 +374,5 @@ def qr_pixmap(text: str, scale: int = 5) -> QPixmap:
     buffer = io.BytesIO()
     segno.make(text, error="m").save(buffer, kind="png", scale=scale, border=4)
     pixmap = QPixmap()
-    pixmap.loadFromData(buffer.getvalue(), "PNG")
+    pixmap.loadFromData(buffer.getvalue())
     return pixmap

@@ -117,7 +117,7 @@ class PhoneInThread:
                 self.client = aiohttp.ClientSession()
             return await Phone(self.client, self.received).open(server)
 
-        return self.call(opened())  # type: ignore[no-any-return]
+        return self.call(opened())
 
     def close(self) -> None:
         async def closed() -> None:

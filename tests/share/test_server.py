@@ -236,7 +236,11 @@ def test_stop_sharing_closes_every_connection() -> None:
                 assert (await page.next())["type"] == "stopped"
                 closed.append(await page.next())
 
-    stopper = threading.Thread(target=lambda: (ready.wait(10), server.stop()))
+    def stop_when_ready() -> None:
+        ready.wait(10)
+        server.stop()
+
+    stopper = threading.Thread(target=stop_when_ready)
     stopper.start()
     run(test)
     stopper.join(10)
