@@ -34,6 +34,7 @@ MAX_DEVICES = 12
 # closes the connection without reading it.
 MAX_MESSAGE = 1024
 HARD_MAX_MESSAGE = 64 * 1024
+CLOSE_WAIT = 1.0
 # Messages a page may send: a burst of RATE_BURST, then RATE_PER_SECOND.
 RATE_BURST = 10
 RATE_PER_SECOND = 2.0
@@ -231,7 +232,10 @@ class ShareServer:
         origin = request.headers.get("Origin")
         if origin and urlsplit(origin).netloc != request.host:
             return _refusal(403, "fightdesk: this page is not the share's own.\n")
-        ws = web.WebSocketResponse(max_msg_size=HARD_MAX_MESSAGE, heartbeat=20)
+        # A phone that stops answering is dropped: no answer to a ping in 20 s, or to
+        # the closing handshake in CLOSE_WAIT seconds (Stop Sharing never waits longer).
+        ws = web.WebSocketResponse(max_msg_size=HARD_MAX_MESSAGE, heartbeat=20,
+                                   timeout=CLOSE_WAIT)
         await ws.prepare(request)
         if len(self._pages) >= self.max_devices:
             await ws.send_str(_line("refused", f"The fight is already shared with "
@@ -391,15 +395,20 @@ class ShareServer:
                 f'"me":{{"fighter":{json.dumps(mine)},"card":{own},"roll":{roll}}}}}')
 
     async def _shutdown(self) -> None:
-        for page in list(self._pages):
-            try:
-                await page.ws.send_str(_line("stopped", "The GM stopped sharing the fight."))
-            except (ConnectionError, RuntimeError):
-                pass
-            await page.ws.close(code=1001, message=b"sharing stopped")
+        """Every page told and closed at once (a stuck one waits CLOSE_WAIT at most)."""
+        await asyncio.gather(*(self._goodbye(page) for page in list(self._pages)),
+                             return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def _goodbye(self, page: _Page) -> None:
+        try:
+            await asyncio.wait_for(
+                page.ws.send_str(_line("stopped", "The GM stopped sharing the fight.")), CLOSE_WAIT)
+        except (ConnectionError, RuntimeError, TimeoutError):
+            pass
+        await page.ws.close(code=1001, message=b"sharing stopped")
 
 
 def check_faces(faces: object, count: int, sides: int, coins: bool) -> tuple[int, ...] | str:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 import aiohttp
 import pytest
 
+from fightdesk.engine import commands as c
 from fightdesk.share.server import MAX_MESSAGE, ShareServer, TypedRoll, check_faces
 
 from .fight import PCS, shoot_at_ji_woo, shot, table_fight
@@ -271,3 +272,57 @@ def test_typed_faces_are_checked_against_the_dice_asked_for() -> None:
     assert check_faces([1.5], 1, 6, False) == "Type each face as a whole number."
     assert check_faces({}, 1, 6, False) == "Type the faces as a list."
     assert set(PCS) == {"miguel", "ji-woo", "tomasz", "dee"}
+
+
+def test_no_file_campaign_or_other_fight_is_reachable(served: Served) -> None:
+    root = f"http://127.0.0.1:{served.server.port}/{served.server.secret}"
+
+    async def test() -> None:
+        async with session() as phone:
+            for path in ("/demo_fight.json", "/../demo_fight.json", "/%2e%2e/demo_fight.json",
+                         "/page.js/../../demo_roll-under.json", "/pictures/demo_fight.json",
+                         "/campaigns", "/..%2f..%2fpyproject.toml", "/static/page.js",
+                         "/page.html", "/ws/../../demo_fight.json"):
+                status, body = await phone.get(root + path)
+                assert status in (403, 404), path
+                assert body.count(b"\n") == 1 and body.startswith(b"fightdesk: "), path
+
+    run(test)
+
+
+def test_a_stuck_device_delays_neither_the_others_nor_stop_sharing(served: Served) -> None:
+    """A phone that opened its socket and then stopped reading: the GM's publishes
+    return, the other page gets the newest fight, and Stop Sharing ends at once."""
+    import base64
+    import os
+    import time
+
+    server = served.server
+    engine = table_fight()
+    stuck = socket.socket()
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    stuck.sendall((f"GET /{server.secret}/ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                   f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                   "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+
+    async def test() -> None:
+        async with session() as phone:
+            page = await phone.open(server)
+            await page.state()
+            for n in range(1000):  # the stuck phone's buffers fill; nothing waits for it
+                assert engine.apply(c.RenameFight(name=f"Fight {n} " + "x" * 180)).ok
+                server.publish(shot(engine))
+                if n % 50 == 0:
+                    await asyncio.sleep(0.01)  # the server's writers get their turn
+            await page.state(lambda s: s["fight"]["title"].startswith("Fight 999 "))
+
+    try:
+        run(test)
+        began = time.monotonic()
+        server.stop()
+        stopped_in = time.monotonic() - began
+    finally:
+        stuck.close()
+    assert stopped_in < 5, f"Stop Sharing waited {stopped_in:.1f}s for a stuck phone"
