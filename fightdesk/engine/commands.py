@@ -255,4 +255,4 @@ class MakeRoll(Command):
     roll_id: int | None = None
     # The fighter whose player typed ``dice`` on their own device (a shared page): the
     # log says so. "": the GM typed them, or the app rolls.
-    typed_by: str = Field("", max_length=200)
+    typed_by: str = Field("", max_length=200, repr=False)

@@ -35,8 +35,6 @@ class PublicCard(NamedTuple):
     out: bool
     acting: bool
     resources: tuple[str, ...] = ()
-    # The party's own dice and what they show (the shared page's own card); an enemy's: none.
-    dice: tuple[str, ...] = ()
 
 
 class PublicFight(NamedTuple):
@@ -83,11 +81,19 @@ def _public_card(card: Card, enemy_health: str, scrub: Scrub) -> PublicCard:
         elif enemy_health == "word":
             text = health_word(card.health, top)
     resources = tuple(scrub(_resource_text(r)) for r in card.resources) if party else ()
-    dice = tuple(scrub(d) for d in card.dice) if party else ()
     return PublicCard(
         fighter_id=card.fighter_id, name=scrub(card.title), side=card.side, health_text=text,
         health_share=share, conditions=tuple(scrub(c.text) for c in card.conditions),
-        out=card.out, acting=card.acting, resources=resources, dice=dice)
+        out=card.out, acting=card.acting, resources=resources)
+
+
+def party_dice(ruleset: Ruleset, enc: Encounter) -> dict[str, tuple[str, ...]]:
+    """The dice on each visible party fighter's card (a shared page shows a player their
+    own fighter's), names of hidden fighters scrubbed; no enemy's."""
+    hidden = {fid for fid, f in enc.fighters.items() if f.hidden}
+    scrub = _scrubber(enc, hidden)
+    return {fid: tuple(scrub(d) for d in card.dice) for fid, card in ruleset.cards(enc)
+            if fid not in hidden and card.side in PARTY and card.dice}
 
 
 class PublicOdds(NamedTuple):

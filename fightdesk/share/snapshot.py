@@ -17,6 +17,7 @@ from fightdesk.engine.player_view import (
     PublicCard,
     PublicFight,
     PublicRoll,
+    party_dice,
     public_fight,
     public_roll,
 )
@@ -56,15 +57,17 @@ def snapshot(ruleset: Ruleset, enc: Encounter, allowed: Iterable[str]) -> Snapsh
     """The fight as the pages show it; ``allowed``: the fighters the GM lets players claim
     (a hidden one is left out all the same)."""
     fight = public_fight(ruleset, enc)
-    return snapshot_of(fight, public_roll(ruleset, enc), allowed)
+    return snapshot_of(fight, public_roll(ruleset, enc), party_dice(ruleset, enc), allowed)
 
 
-def snapshot_of(fight: PublicFight, roll: PublicRoll | None, allowed: Iterable[str]) -> Snapshot:
-    """The snapshot of a public fight (the only input, so nothing else can leak)."""
+def snapshot_of(fight: PublicFight, roll: PublicRoll | None,
+                dice: dict[str, tuple[str, ...]], allowed: Iterable[str]) -> Snapshot:
+    """The snapshot of the player view's data (the only input, so nothing else can leak):
+    a claimable fighter's own card adds its dice."""
     wanted = set(allowed)
     cards = {card.fighter_id: card for card in fight.cards}
     claimable = tuple((fid, card.name) for fid, card in cards.items() if fid in wanted)
-    own = {fid: _dump(card_json(cards[fid])) for fid, _ in claimable}
+    own = {fid: _dump(card_json(cards[fid], dice.get(fid, ()))) for fid, _ in claimable}
     if roll is not None and roll.fighter_id not in own:
         roll = None
     return Snapshot(fight_json=_dump(fight_json(fight)), claimable=claimable, own=own,
@@ -87,11 +90,11 @@ def fight_json(fight: PublicFight) -> dict[str, Any]:
     }
 
 
-def card_json(card: PublicCard) -> dict[str, Any]:
+def card_json(card: PublicCard, dice: tuple[str, ...] = ()) -> dict[str, Any]:
     return {"id": card.fighter_id, "name": card.name, "side": card.side,
             "health_text": card.health_text, "health_share": card.health_share,
             "conditions": list(card.conditions), "out": card.out, "acting": card.acting,
-            "resources": list(card.resources), "dice": list(card.dice)}
+            "resources": list(card.resources), "dice": list(dice)}
 
 
 def roll_json(roll: PublicRoll) -> dict[str, Any]:
