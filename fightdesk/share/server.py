@@ -238,8 +238,9 @@ class ShareServer:
                                    timeout=CLOSE_WAIT)
         await ws.prepare(request)
         if len(self._pages) >= self.max_devices:
-            await ws.send_str(_line("refused", f"The fight is already shared with "
-                                               f"{self.max_devices} devices: ask the GM."))
+            devices = f"{self.max_devices} device{'s' if self.max_devices != 1 else ''}"
+            await ws.send_str(_line("refused", f"The fight is already shared with {devices}: "
+                                               "ask the GM."))
             await ws.close(code=4003, message=b"too many devices")
             return ws
         asked = request.query.get("device", "")

@@ -186,3 +186,54 @@ def test_closing_the_window_ends_the_share(window: MainWindow, phone: PhoneInThr
     phone.call(page.until(lambda d: d["type"] == "stopped"))
     with socket.socket() as probe:
         assert probe.connect_ex((LOOPBACK, server.port)) != 0
+
+
+def test_every_network_only_when_the_gm_says_yes(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from fightdesk.share.network import ALL, addresses, default_host
+
+    window.show_session(table_fight(), None)
+    dialog = window.share.open_dialog()
+    # The default is never every network, nor this computer only when there is a network.
+    assert dialog.address.currentData() != ALL
+    assert default_host(addresses()) != ALL
+    assert dialog.address.findData(ALL) >= 0
+    asked: list[str] = []
+
+    def answer_no(*args: object, **kwargs: object) -> QMessageBox.StandardButton:
+        asked.append(str(args[1]))
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", answer_no)
+    dialog.address.setCurrentIndex(dialog.address.findData(ALL))
+    dialog.port.setValue(free_port())
+    dialog.start_button.click()
+    assert asked == ["Share on every network?"] and not window.share.sharing
+    assert settings.app_settings().value("share/host") is None
+
+
+def test_the_device_cap_is_the_dialogs(window: MainWindow, phone: PhoneInThread) -> None:
+    window.show_session(table_fight(), None)
+    dialog = window.share.open_dialog()
+    dialog.max_devices.setValue(1)
+    dialog.address.setCurrentIndex(dialog.address.findData(LOOPBACK))
+    dialog.port.setValue(free_port())
+    dialog.start_button.click()
+    server = window.share.server
+    assert server is not None and server.max_devices == 1
+    assert int(settings.app_settings().value("share/max_devices")) == 1
+    first = phone.open(server)
+    phone.call(first.state())
+    second = phone.open(server)
+    assert "already shared with 1 device:" in phone.call(second.line("refused"))
+    window.share.stop()
+
+
+def test_faces_go_to_the_roll_panel_as_the_gm_would_type_them() -> None:
+    from fightdesk.ui.share_dialog import _faces_text
+
+    assert _faces_text((2, 1, 2), coins=True, d100=False) == "H T H"
+    assert _faces_text((100, 7), coins=False, d100=True) == "00 7"
+    assert _faces_text((3, 10), coins=False, d100=False) == "3 10"
