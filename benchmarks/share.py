@@ -6,7 +6,8 @@ pages, what connected pages cost the GM's click, and the server's memory per pag
 The real main window (offscreen) shows the roll-under demo and shares it on 127.0.0.1.
 The pages are WebSocket clients in a process of their own (as phones are other
 machines), each noting when every state arrives (``time.monotonic``, one clock for both
-processes on Linux).
+processes on Linux), at the lowest priority (nice 19): on this one machine they stand for
+phones, whose work is not the laptop's.
 
 - Update: the GM renames the fight through the document's command path (the name is on
   every page, so each state says which action it shows); from just before the command to
@@ -86,9 +87,11 @@ class PagesProcess:
     """The pages' process, started and waited for from the window's side."""
 
     def __init__(self, url: str, count: int, until: str) -> None:
+        # Phones are other machines: the pages' process yields the processor to the
+        # window's (nice 19), so what is measured is the window's and the server's work.
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--pages-child", url, str(count), until],
-            stdout=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, text=True, preexec_fn=lambda: os.nice(19))
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert line.strip() == "connected", line
