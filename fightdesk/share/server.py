@@ -81,12 +81,14 @@ class _Page:
 class ShareServer:
     """``start()`` binds ``host:port`` (port 0: any free one) and serves until ``stop()``.
 
-    ``on_roll(TypedRoll)`` and ``on_devices(count)`` are called from the server's thread:
+    ``on_roll(TypedRoll)``, ``on_devices(count)`` and ``on_claims(fighter ids)`` are called
+    from the server's thread:
     the window's side hands them to its own thread (a queued Qt signal)."""
 
     def __init__(self, host: str, port: int = 0, *, max_devices: int = MAX_DEVICES,
                  on_roll: Callable[[TypedRoll], None] | None = None,
                  on_devices: Callable[[int], None] | None = None,
+                 on_claims: Callable[[frozenset[str]], None] | None = None,
                  secret: str | None = None, rate: tuple[int, float] = (RATE_BURST, RATE_PER_SECOND),
                  ) -> None:
         self.host = host
@@ -96,6 +98,7 @@ class ShareServer:
         self.secret = secret or secrets.token_urlsafe(18)
         self._on_roll = on_roll or (lambda _roll: None)
         self._on_devices = on_devices or (lambda _count: None)
+        self._on_claims = on_claims or (lambda _claimed: None)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
@@ -278,6 +281,10 @@ class ShareServer:
         except (ConnectionError, RuntimeError):
             pass
 
+    def _claims_changed(self) -> None:
+        self._on_claims(frozenset(self._claims))
+        self._all_states_due()
+
     def _devices_changed(self) -> None:
         self._on_devices(len(self._pages))
 
@@ -319,14 +326,14 @@ class ShareServer:
             return
         self._release_device(page.device, quiet=True)
         self._claims[fighter_id] = page.device
-        self._all_states_due()
+        self._claims_changed()
 
     def _release_device(self, device: str, *, quiet: bool = False) -> None:
         freed = [fid for fid, holder in self._claims.items() if holder == device]
         for fid in freed:
             del self._claims[fid]
         if freed and not quiet:
-            self._all_states_due()
+            self._claims_changed()
 
     def _release(self, fighter_id: str) -> None:
         device = self._claims.pop(fighter_id, None)
@@ -335,7 +342,7 @@ class ShareServer:
         for page in self._pages:
             if page.device == device:
                 self._say(page, "notice", "The GM released your fighter: choose again.")
-        self._all_states_due()
+        self._claims_changed()
 
     def _typed(self, page: _Page, roll_id: object, faces: object) -> None:
         fighter_id = self._claim_of(page.device)

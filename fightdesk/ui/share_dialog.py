@@ -55,6 +55,7 @@ class ShareController(QObject):
     #: From the server's thread: a player's typed roll, and the count of devices.
     typedArrived = Signal(object)
     devicesChanged = Signal(int)
+    claimsChanged = Signal(object)
 
     def __init__(self, window: QWidget, document: FightDocument, roll_panel: RollPanel,
                  status: QLabel | None = None) -> None:
@@ -64,6 +65,8 @@ class ShareController(QObject):
         self.roll_panel = roll_panel
         self.server: ShareServer | None = None
         self.devices = 0
+        # The fighters a player holds now (the server says so after every change).
+        self.claimed: frozenset[str] = frozenset()
         # The GM's choice per fighter; a fighter not named here: claimable if a PC.
         self.allowed: dict[str, bool] = {}
         self.dialog: ShareDialog | None = None
@@ -75,6 +78,7 @@ class ShareController(QObject):
         self.status.setVisible(False)
         self.typedArrived.connect(self._typed_arrived, Qt.ConnectionType.QueuedConnection)
         self.devicesChanged.connect(self._show_devices, Qt.ConnectionType.QueuedConnection)
+        self.claimsChanged.connect(self._show_claims, Qt.ConnectionType.QueuedConnection)
         document.changed.connect(self.publish)
         document.replaced.connect(self._fight_replaced)
         roll_panel.typedRollAccepted.connect(self._roll_with_typed)
@@ -92,7 +96,8 @@ class ShareController(QObject):
         self.stop()
         server = ShareServer(host, port, max_devices=max_devices,
                              on_roll=self.typedArrived.emit,
-                             on_devices=self.devicesChanged.emit)
+                             on_devices=self.devicesChanged.emit,
+                             on_claims=self.claimsChanged.emit)
         server.start()
         self.server = server
         self.publish()
@@ -106,6 +111,7 @@ class ShareController(QObject):
             server.stop()
         self.roll_panel.clear_typed()
         self.devices = 0
+        self.claimed = frozenset()
         self.status.setVisible(False)
 
     def open_dialog(self) -> ShareDialog:
@@ -161,6 +167,11 @@ class ShareController(QObject):
         self.status.setVisible(True)
         if self.dialog is not None:
             self.dialog.show_devices(count)
+
+    def _show_claims(self, claimed: frozenset[str]) -> None:
+        self.claimed = claimed if self.server is not None else frozenset()
+        if self.dialog is not None:
+            self.dialog.refresh()
 
     # --- a player's typed roll ---------------------------------------------------------------
     def _typed_arrived(self, typed: TypedRoll) -> None:
@@ -290,12 +301,15 @@ class ShareDialog(QDialog):
         if server is not None:
             url = server.url()
             self.link.setText(f"Link for the players: {url}")
-            self.qr.setPixmap(qr_pixmap(url))
+            code = qr_pixmap(url)
+            self.qr.setPixmap(code)
+            self.qr.setMinimumSize(code.size())
             self.qr.setVisible(True)
             self.show_devices(self.controller.devices)
         else:
             self.link.setText("Not shared.")
             self.qr.clear()
+            self.qr.setMinimumSize(0, 0)
             self.qr.setVisible(False)
             self.devices.setText("")
         self._fill_fighters()
@@ -305,18 +319,23 @@ class ShareDialog(QDialog):
 
     def _fill_fighters(self) -> None:
         engine = self.controller.document.engine
+        current = self.fighters.currentItem()
+        selected = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
         self.fighters.blockSignals(True)
         self.fighters.clear()
         if engine is not None:
             allowed = set(self.controller.claimable())
             for fid, fighter in engine.encounter.fighters.items():
                 hidden = " (hidden: not offered)" if fighter.hidden else ""
-                item = QListWidgetItem(f"{fighter.name} ({fighter.side}){hidden}")
+                held = " - claimed by a player" if fid in self.controller.claimed else ""
+                item = QListWidgetItem(f"{fighter.name} ({fighter.side}){hidden}{held}")
                 item.setData(Qt.ItemDataRole.UserRole, fid)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked if fid in allowed
                                    else Qt.CheckState.Unchecked)
                 self.fighters.addItem(item)
+                if fid == selected:
+                    self.fighters.setCurrentItem(item)
         self.fighters.blockSignals(False)
 
     def _fighter_ticked(self, item: QListWidgetItem) -> None:
@@ -351,6 +370,7 @@ class ShareDialog(QDialog):
         store.setValue("share/port", self.port.value())
         store.setValue("share/max_devices", self.max_devices.value())
         self.refresh()
+        self.resize(self.sizeHint().expandedTo(self.size()))  # room for the code
 
     def _stop(self) -> None:
         self.controller.stop()

@@ -70,6 +70,8 @@ def test_the_dialog_starts_and_stops_the_share(window: MainWindow, qtbot: QtBot,
     assert "Nothing comes back but the dice a player types" in WHO_SEES
     assert dialog.link.text() == f"Link for the players: {server.url()}"
     assert not dialog.qr.pixmap().isNull() and dialog.qr.pixmap().width() >= 100
+    qtbot.waitUntil(lambda: dialog.qr.geometry().bottom() < dialog.devices.geometry().top())
+    assert dialog.qr.height() >= dialog.qr.pixmap().height()  # the whole code shows
     assert not dialog.start_button.isEnabled() and dialog.stop_button.isEnabled()
     store = settings.app_settings()
     assert store.value("share/host") == LOOPBACK
@@ -152,7 +154,7 @@ def test_a_players_typed_roll_waits_for_the_gm_then_resolves(
 
 
 def test_the_gm_may_take_a_fighter_back_from_the_players(
-        window: MainWindow, phone: PhoneInThread) -> None:
+        window: MainWindow, qtbot: QtBot, phone: PhoneInThread) -> None:
     engine = table_fight()
     window.show_session(engine, None)
     dialog = start_sharing(window)
@@ -162,8 +164,13 @@ def test_the_gm_may_take_a_fighter_back_from_the_players(
     claim(phone, page, "ji-woo")
     row = next(i for i in range(dialog.fighters.count())
                if dialog.fighters.item(i).data(Qt.ItemDataRole.UserRole) == "ji-woo")
+    qtbot.waitUntil(lambda: dialog.fighters.item(row).text().endswith("claimed by a player"),
+                    timeout=5000)
+    assert dialog.fighters.item(row).text() == "Ji-woo (pc) - claimed by a player"
     dialog.fighters.setCurrentRow(row)
     dialog.release_button.click()
+    qtbot.waitUntil(lambda: dialog.fighters.item(row).text() == "Ji-woo (pc)", timeout=5000)
+    assert dialog.fighters.currentRow() == row  # the GM's choice stays selected
     phone.call(page.state(lambda s: s["me"]["fighter"] is None))
     phone.call(page.send({"type": "claim", "fighter": "ji-woo"}))
     phone.call(page.state(lambda s: s["me"]["fighter"] == "ji-woo"))
