@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
@@ -79,7 +79,13 @@ class ShareController(QObject):
         self.typedArrived.connect(self._typed_arrived, Qt.ConnectionType.QueuedConnection)
         self.devicesChanged.connect(self._show_devices, Qt.ConnectionType.QueuedConnection)
         self.claimsChanged.connect(self._show_claims, Qt.ConnectionType.QueuedConnection)
-        document.changed.connect(self.publish)
+        # The pages follow once the GM's window has painted the change (a zero timer runs
+        # after the paint that the change asked for), and a burst of changes is one update.
+        self._due = QTimer(self)
+        self._due.setSingleShot(True)
+        self._due.setInterval(0)
+        self._due.timeout.connect(self.publish)
+        document.changed.connect(self._publish_soon)
         document.replaced.connect(self._fight_replaced)
         roll_panel.typedRollAccepted.connect(self._roll_with_typed)
         roll_panel.typedRollRejected.connect(self._reject_typed)
@@ -141,6 +147,10 @@ class ShareController(QObject):
             self.server.release(fighter_id)
 
     # --- following the fight ---------------------------------------------------------------
+    def _publish_soon(self, *_: object) -> None:
+        if self.server is not None and not self._due.isActive():
+            self._due.start()
+
     @Slot()
     def publish(self, *_: object) -> None:
         """Hand the fight as the players see it to the server (returns at once)."""

@@ -60,6 +60,13 @@ class Page:
                     ) -> dict[str, Any]:
         return await self.until(lambda d: d["type"] == "state" and wanted(d))
 
+    async def now(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The page's latest state if ``wanted`` accepts it, else the next one it accepts."""
+        states = [m for m in self.messages if m["type"] == "state"]
+        if states and wanted(states[-1]):
+            return states[-1]
+        return await self.state(wanted)
+
     async def line(self, kind: str = "error") -> str:
         data = await self.until(lambda d: d["type"] == kind)
         return str(data["text"])
@@ -109,7 +116,19 @@ class PhoneInThread:
         self.received: list[bytes] = []
 
     def call(self, coroutine: Any, timeout: float = 10) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+        """The coroutine's result; meanwhile the GM's window goes on handling its events
+        (the share hands the fight to the server after the window has painted)."""
+        import time
+
+        from PySide6.QtWidgets import QApplication
+
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        end = time.monotonic() + timeout
+        while not future.done() and time.monotonic() < end:
+            if QApplication.instance() is not None:
+                QApplication.processEvents()
+            time.sleep(0.002)
+        return future.result(0)
 
     def open(self, server: ShareServer) -> Page:
         async def opened() -> Page:

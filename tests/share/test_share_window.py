@@ -118,6 +118,7 @@ def test_a_players_typed_roll_waits_for_the_gm_then_resolves(
     assert server is not None
     page = phone.open(server)
     claim(phone, page, "ji-woo")
+    phone.call(page.now(lambda s: s["me"]["roll"] is not None))
     logged = len(engine.session.log)
 
     phone.call(page.send({"type": "roll", "roll": roll.id, "faces": [20]}))
