@@ -148,6 +148,12 @@ def test_a_players_typed_roll_waits_for_the_gm_then_resolves(
     assert "Dice typed by Ji-woo's player" in texts
     made = next(e.roll for e in entry.events if e.roll is not None)
     assert made.faces == [20] and made.source == "typed"
+    from html import escape
+
+    from fightdesk.ui.log_view import entry_html
+
+    assert escape("typed in by Ji-woo's player") in entry_html(entry)
+    assert "typed in by the GM" not in entry_html(entry)
     assert phone.call(page.line("notice")) == "The GM rolled with your dice."
     # The page gets the fight after the roll (before or after it heard so).
     if not any(m["type"] == "state" and m["me"]["roll"] is None for m in page.messages[-3:]):
