@@ -185,10 +185,12 @@ def _tell_settings_problem(window: MainWindow) -> None:
     file size limit setting applies from here on."""
     from fightdesk.ui.settings import apply_size_limit, settings_problem
 
-    apply_size_limit()
+    limit_problem = apply_size_limit()
     problem = settings_problem()
     if problem:
         window.statusBar().showMessage(f"Window settings are not kept: {problem}", 0)
+    elif limit_problem:
+        window.statusBar().showMessage(f"Setting not used: {limit_problem}", 0)
 
 
 def _show_demo(window: MainWindow) -> bool:

@@ -48,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run_frozen_child()
     args = list(sys.argv[1:] if argv is None else argv)
     _make_output_safe()
+    _tell_environment_problem()
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
@@ -56,6 +57,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (``fightdesk odds ... | head``): nothing left to tell.
         _silence_stdout()
         return 1
+
+
+def _tell_environment_problem() -> None:
+    """A setting from the environment that is not used says so in one line (the default
+    applies)."""
+    from .storage.files import size_limit_problem
+
+    problem = size_limit_problem()
+    if problem and sys.stderr is not None:
+        print(f"fightdesk: {problem}", file=sys.stderr)
 
 
 def run_frozen_child() -> None:

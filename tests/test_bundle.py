@@ -403,6 +403,14 @@ def test_linux_bundle_builds_starts_and_checks_every_demo(
     inside = bundle / "_internal"
     assert not list(inside.rglob("translations")), "Qt's translations were bundled"
     assert not list(inside.rglob("*Qt6Network*")), "QtNetwork was bundled"
+    # The players' page and its server (Fight > Share With Players...), and no OpenSSL.
+    for name in ("page.html", "page.js", "page.css"):
+        assert (inside / "fightdesk" / "resources" / "share" / name).is_file(), name
+    archived = "".join(toc.read_text(encoding="utf-8", errors="replace")
+                       for toc in (tmp_path / "work").rglob("PYZ-*.toc"))
+    for module in ("fightdesk.share.server", "aiohttp.web", "segno", "ifaddr", "asyncio"):
+        assert f"'{module}'" in archived, f"{module} is not in the bundle"
+    assert not list(inside.rglob("libssl*")), "OpenSSL was bundled"
     for size in make_icons.SIZES:
         assert (inside / "fightdesk" / "resources" / "icons" / make_icons.png_name(size)).is_file()
     _bundle_prints_a_played_fight(bundle, tmp_path)

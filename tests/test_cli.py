@@ -132,14 +132,16 @@ def test_check_unreadable_file(
     """CI runs as root, where chmod does not stop reading: simulate the PermissionError."""
     path = tmp_path / "fight.json"
     path.write_bytes(DEMO.read_bytes())
-    real_read_bytes = Path.read_bytes
+    from fightdesk.storage import files
 
-    def guarded(self: Path) -> bytes:
+    real_read = files.read_regular_file
+
+    def guarded(self: Path, limit: int) -> bytes:
         if self == path:
             raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real_read_bytes(self)
+        return real_read(self, limit)
 
-    monkeypatch.setattr(Path, "read_bytes", guarded)
+    monkeypatch.setattr(files, "read_regular_file", guarded)
     code, out, err = run(capsys, "check", str(path))
     monkeypatch.undo()
     assert (code, out) == (2, "")

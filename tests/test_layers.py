@@ -61,7 +61,8 @@ def test_engine_storage_and_report_import_without_qt() -> None:
     done = run_without_qt(
         """
         names = []
-        for package in ("fightdesk.engine", "fightdesk.storage", "fightdesk.report"):
+        for package in ("fightdesk.engine", "fightdesk.storage", "fightdesk.report",
+                        "fightdesk.share"):
             names += import_tree(package)
         import fightdesk.paths, fightdesk.resources_path, fightdesk.cli
         for module in fightdesk.cli.command_modules():
@@ -80,6 +81,7 @@ def test_engine_storage_and_report_import_without_qt() -> None:
         "fightdesk.storage.sessions",
         "fightdesk.storage.files",
         "fightdesk.report",
+        "fightdesk.share.server",
     } <= imported
 
 

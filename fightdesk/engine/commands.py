@@ -268,3 +268,6 @@ class MakeRoll(Command):
 
     kind: Literal["make-roll"] = "make-roll"
     roll_id: int | None = None
+    # The fighter whose player typed ``dice`` on their own device (a shared page): the
+    # log says so. "": the GM typed them, or the app rolls.
+    typed_by: str = Field("", max_length=200, repr=False)

@@ -295,6 +295,8 @@ class Engine:
                 self._handle_core(ctx, command)
             else:
                 ruleset.handle(ctx, command)
+            if isinstance(command, c.MakeRoll) and command.typed_by:
+                _say_typed_by(ctx, command)
             if tray.unused_typed:
                 raise RuleViolation(
                     f"{tray.unused_typed} typed-in roll(s) were not needed by this action"
@@ -602,6 +604,16 @@ def _edit_refusal(edit: c.Command, error: str) -> str:
             error = error[len(said):]
             break
     return f"{label}: {error} (nothing was changed)"
+
+
+def _say_typed_by(ctx: Context, command: c.MakeRoll) -> None:
+    """A player's dice typed on their own device: the log names whose player typed them."""
+    if not command.dice:
+        raise RuleViolation("dice typed by a player: no faces were given")
+    fighter = ctx.enc.fighters.get(command.typed_by)
+    if fighter is None:
+        raise RuleViolation(f"dice typed by a player: no fighter {command.typed_by!r}")
+    ctx.say(f"Dice typed by {fighter.name}'s player", fighter_id=fighter.id, kind="note")
 
 
 def _first_text(events: list[Any], command: c.Command) -> str:

@@ -90,6 +90,65 @@ def _public_card(card: Card, enemy_health: str, scrub: Scrub) -> PublicCard:
         out=card.out, acting=card.acting, resources=resources)
 
 
+def party_dice(ruleset: Ruleset, enc: Encounter) -> dict[str, tuple[str, ...]]:
+    """The dice on each visible party fighter's card (a shared page shows a player their
+    own fighter's), names of hidden fighters scrubbed; no enemy's."""
+    hidden = {fid for fid, f in enc.fighters.items() if f.hidden}
+    scrub = _scrubber(enc, hidden)
+    return {fid: tuple(scrub(d) for d in card.dice) for fid, card in ruleset.cards(enc)
+            if fid not in hidden and card.side in PARTY and card.dice}
+
+
+class PublicOdds(NamedTuple):
+    label: str
+    exact: str  # "3/4"
+    percent: str  # "75.0%"
+
+
+class PublicRoll(NamedTuple):
+    """A roll waiting on a party fighter's player, as that player may see it: what to
+    roll, the target so far and the exact chances (no contributions' costs, no options)."""
+
+    roll_id: int
+    fighter_id: str
+    title: str
+    dice: str  # "3d10", "7 coins"
+    number: int  # of dice, or of coins
+    sides: int
+    coins: bool
+    target: str
+    odds: tuple[PublicOdds, ...]
+    blocked: str
+
+
+def public_roll(ruleset: Ruleset, enc: Encounter) -> PublicRoll | None:
+    """The waiting roll when a visible party fighter makes it, its words scrubbed of
+    hidden names; None for any other roll (an enemy's, the app's, a hidden fighter's)."""
+    roll = ruleset.pending_roll(enc)
+    if roll is None or not roll.roller_id or roll.roller_id not in enc.fighters:
+        return None
+    fighter = enc.fighters[roll.roller_id]
+    if fighter.hidden or fighter.side not in PARTY:
+        return None
+    view = ruleset.roll_view(enc)
+    if view is None:
+        return None
+    scrub = _scrubber(enc, {fid for fid, f in enc.fighters.items() if f.hidden})
+    return PublicRoll(
+        roll_id=view.id, fighter_id=roll.roller_id, title=scrub(view.title),
+        dice=view.dice, number=roll.count, sides=roll.sides, coins=view.coins,
+        target=scrub(view.total_line),
+        odds=tuple(PublicOdds(scrub(o.label), _fraction(o.chance), o.percent)
+                   for o in view.odds),
+        blocked=scrub(view.blocked))
+
+
+def _fraction(chance: object) -> str:
+    numerator = getattr(chance, "numerator", 0)
+    denominator = getattr(chance, "denominator", 1)
+    return f"{numerator}/{denominator}"
+
+
 def _share(health: int, top: int) -> float:
     return max(0.0, min(1.0, health / top)) if top else 0.0
 

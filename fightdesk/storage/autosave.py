@@ -37,7 +37,15 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..engine.engine import Engine, Notice
 from ..engine.model import Session
-from .autosave_folder import BASE, FIGHT_ID, RECORD, STATE_FILE, FightLock, in_use
+from .autosave_folder import (
+    BASE,
+    FIGHT_ID,
+    FIGHT_STATE,
+    RECORD,
+    STATE_FILE,
+    FightLock,
+    in_use,
+)
 from .files import (
     FileProblem,
     atomic_write_bytes,
@@ -215,6 +223,7 @@ class Autosave:
         lost: the fight still equals what it was attached from, and the first action,
         a save or a quit writes the snapshot before anything else.
         """
+        self._close_folder()
         self.detach()
         self._engine = engine
         self._path = Path(path) if path is not None else None
@@ -320,11 +329,31 @@ class Autosave:
         except Exception:  # a view a ruleset cannot make now must not stop the quit
             log.exception("the fight's picture could not be made")
 
-    def forget(self) -> None:
-        """The GM declined to restore: do not ask again (the fight's folder is kept)."""
+    def forget(self, fight_id: str | None = None) -> None:
+        """The GM declined to restore ``fight_id`` (default: the one ``state.json``
+        names): do not ask again. Its folder is kept until it is pruned."""
         self._cache = None
-        state = AutosaveState(fight_id=None, clean_exit=True)
-        self._write_state_model(state)
+        state = self.read_state()
+        named = state.fight_id if state is not None else None
+        fight_id = fight_id or named
+        if fight_id is not None:
+            folder = self.root / fight_id
+            own = self._read_folder_state(folder)
+            if own is not None:
+                self._write_folder_state(folder, own.model_copy(update={"clean_exit": True}))
+        if named is None or named == fight_id:
+            self._write_state_model(AutosaveState(fight_id=None, clean_exit=True))
+
+    def _close_folder(self) -> None:
+        """The window leaves the attached fight for another (File > New, Open, a restored
+        fight): its folder is closed normally, so no later start offers it as a crash."""
+        if self._engine is None or self._fight_id is None or self._first_write is not None:
+            return
+        folder = self.fight_dir()
+        if (folder / FIGHT_STATE).exists():
+            self._write_folder_state(folder, AutosaveState(
+                fight_id=self._fight_id, path=str(self._path) if self._path else None,
+                clean_exit=True, saved_gen=self._saved_gen))
 
     # --- the listener -------------------------------------------------------------------
     def _on_notice(self, notice: Notice) -> None:
@@ -481,6 +510,8 @@ class Autosave:
                 continue
             if in_use(old):
                 continue  # open in another fightdesk window
+            if self._unsaved_crash(old):
+                continue  # a crash left work in it that no file holds: offered at a start
             # A folder without a snapshot was cut off before its first one: nothing in it.
             if number >= self.keep_fights or not any(old.glob("base-*.json")):
                 shutil.rmtree(old, ignore_errors=True)
@@ -497,6 +528,9 @@ class Autosave:
 
     def _write_state_model(self, state: AutosaveState) -> None:
         try:
+            if state.fight_id is not None and (self.root / state.fight_id).is_dir():
+                atomic_write_text(self.root / state.fight_id / FIGHT_STATE,
+                                  state.model_dump_json(indent=1), keep_backup=False)
             atomic_write_text(self.root / STATE_FILE, state.model_dump_json(indent=1),
                               keep_backup=False)
         except FileProblem as problem:
@@ -506,6 +540,49 @@ class Autosave:
             self._failed(problem)
         else:
             self._state_pending = False
+
+    def _write_folder_state(self, folder: Path, state: AutosaveState) -> None:
+        """A fight's own state file alone (closing or declining it); best effort: at
+        worst a later start offers the fight once more."""
+        try:
+            atomic_write_text(folder / FIGHT_STATE, state.model_dump_json(indent=1),
+                              keep_backup=False)
+        except FileProblem as problem:
+            log.warning("the fight's state is not kept: %s", problem)
+
+    @staticmethod
+    def _read_folder_state(folder: Path) -> AutosaveState | None:
+        """A fight folder's own state, or None (none: written by an older version, or
+        cut off before its first snapshot)."""
+        path = folder / FIGHT_STATE
+        try:
+            return AutosaveState.model_validate_json(read_text(path))
+        except (FileProblem, ValidationError):
+            return None
+
+    def _unsaved_crash(self, folder: Path) -> bool:
+        """The fight in ``folder`` was not closed normally and holds work its file does
+        not: never pruned, offered at every start until restored or declined."""
+        state = self._read_folder_state(folder)
+        if state is None:
+            root = self.read_state()
+            if root is None or root.fight_id != folder.name or root.clean_exit:
+                return False
+            state = root
+        elif state.clean_exit:
+            return False
+        try:
+            gen = self._highest_gen(folder)
+        except OSError:
+            return True
+        journal = folder / f"journal-{gen:06d}.jsonl"
+        return _unsaved(state.path, state.saved_gen, gen, 0 if _empty(journal) else 1)
+
+    def _fight_folders(self) -> list[Path]:
+        try:
+            return [p for p in self.root.iterdir() if p.is_dir() and FIGHT_ID.match(p.name)]
+        except OSError:
+            return []
 
     def read_state(self) -> AutosaveState | None:
         """The bookkeeping file, or None if there is none. A damaged one (it is written
@@ -537,11 +614,65 @@ class Autosave:
         state = self.read_state()
         if state is None or state.fight_id is None or not (self.root / state.fight_id).is_dir():
             return None
+        return self._info(state.fight_id, state)
+
+    def crashed_fights(self) -> list[RecoveryInfo]:
+        """Every fight whose window did not close normally (a crash, a kill, a power cut)
+        and that no window keeps now, newest first: with two windows, one may have
+        crashed while the other ran on and quit normally after it."""
+        root = self.read_state()
+        found: list[RecoveryInfo] = []
+        for folder in self._fight_folders():
+            if folder.name == self._fight_id:
+                continue
+            state = self._read_folder_state(folder)
+            if state is None:  # a folder of an older version: state.json tells
+                if root is None or root.fight_id != folder.name:
+                    continue
+                state = root
+            if state.clean_exit or in_use(folder):
+                continue
+            info = self._info(folder.name, state.model_copy(update={"fight_id": folder.name}))
+            if info is not None:
+                found.append(info)
+        found.sort(key=lambda info: info.changed_at, reverse=True)
+        return found
+
+    def open_elsewhere(self, path: Path) -> bool:
+        """Whether another fightdesk window has the GM's file ``path`` open now."""
+        try:
+            wanted = Path(path).resolve()
+        except (OSError, RuntimeError):
+            return False
+        for folder in self._fight_folders():
+            if folder.name == self._fight_id or not (folder / FIGHT_STATE).exists():
+                continue
+            state = self._read_folder_state(folder)
+            if state is None or state.path is None:
+                continue
+            try:
+                same = Path(state.path).resolve() == wanted
+            except (OSError, RuntimeError):
+                continue
+            if same and in_use(folder):
+                return True
+        return False
+
+    def gm_files(self) -> list[Path]:
+        """The GM's files the autosaved fights were saved to or opened from."""
+        states = [self.read_state()]
+        states.extend(self._read_folder_state(folder) for folder in self._fight_folders())
+        return sorted({Path(state.path) for state in states
+                       if state is not None and state.path is not None})
+
+    def _info(self, fight_id: str, state: AutosaveState) -> RecoveryInfo | None:
+        """What the start-up question says about a fight, or None if none of its
+        snapshots can be read."""
         try:
             # After a normal quit the fight comes back without a question: a long one
             # shows at once and its history follows (storage/history.py). After a crash
             # the question tells the log's length, so it is read first.
-            loaded = self._load(state.fight_id, live_first=state.clean_exit)
+            loaded = self._load(fight_id, live_first=state.clean_exit)
         except FileProblem as problem:
             log.warning("autosave cannot be restored: %s", problem)
             return None
@@ -549,7 +680,7 @@ class Autosave:
         last = session.log[-1].summary if session.log else ""
         unsaved = _unsaved(state.path, state.saved_gen, loaded.gen, loaded.journal_records)
         return RecoveryInfo(
-            fight_id=state.fight_id,
+            fight_id=fight_id,
             path=Path(state.path) if state.path else None,
             clean_exit=state.clean_exit,
             fight_name=session.encounter.name,
@@ -559,7 +690,7 @@ class Autosave:
             changed_at=loaded.changed_at,
             unsaved=unsaved,
             problem=loaded.problem,
-            in_use=state.fight_id != self._fight_id and in_use(self.root / state.fight_id),
+            in_use=fight_id != self._fight_id and in_use(self.root / fight_id),
         )
 
     def restore(self, fight_id: str | None = None) -> Session:

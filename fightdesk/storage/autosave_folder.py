@@ -12,6 +12,10 @@ import sys
 from pathlib import Path
 
 STATE_FILE = "state.json"
+#: In each fight's folder: that fight's own state (its file, whether its window closed
+#: normally), so a crash of one window is found even when another window ran on and
+#: wrote STATE_FILE last.
+FIGHT_STATE = "fight.json"
 LOCK_FILE = "lock"
 #: A fight's folder: ``20260601-201512-3fa9c2``.
 FIGHT_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")

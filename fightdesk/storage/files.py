@@ -12,11 +12,18 @@ import codecs
 import contextlib
 import errno
 import gc
+import hashlib
 import logging
+import math
 import os
+import re
+import stat
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +75,12 @@ def atomic_write_bytes(path: Path, data: bytes, *, keep_backup: bool = True) -> 
     """
     path = Path(path)
     folder = path.parent
+    refuse_read_only(path)
     tmp_name: str | None = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{TMP_MARK}-{os.getpid()}-",
+                                        suffix=".tmp", dir=folder)
         # mkstemp makes the file owner-only; give it the mode the file would have had.
         _set_mode(fd, path)
         with os.fdopen(fd, "wb") as handle:
@@ -97,6 +106,102 @@ def atomic_write_bytes(path: Path, data: bytes, *, keep_backup: bool = True) -> 
         if tmp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+    remove_leftovers(folder)
+
+
+class FileStamp(NamedTuple):
+    """What a file was when the window opened or saved it: a save over it first checks
+    that it is still that file (another window or program may have saved over it)."""
+
+    size: int
+    mtime_ns: int
+    digest: str
+
+
+def file_stamp(path: Path) -> FileStamp | None:
+    """The file's size, change time and a hash of its content; None when it is not a
+    regular file that can be read (gone, a folder, no permission)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        digest = hashlib.blake2b(digest_size=20)
+        while chunk := os.read(fd, 1024 * 1024):
+            digest.update(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return FileStamp(info.st_size, info.st_mtime_ns, digest.hexdigest())
+
+
+def is_read_only(path: Path) -> bool:
+    """The file exists and its permissions let nobody write it (``chmod 444``). Checked
+    on the mode bits, not by trying: the superuser may write anything, and a rename over
+    the file would replace it even where writing it is refused."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISREG(mode) and not mode & 0o222
+
+
+def refuse_read_only(path: Path) -> None:
+    """A read-only file is never replaced without a word: FileProblem saying why."""
+    if is_read_only(path):
+        raise FileProblem(path, "could not save: the file is read-only (its permissions "
+                          "allow no writing); save it under another name, or make it "
+                          "writable first")
+
+
+#: In the name of every temporary file fightdesk writes (``.NAME.fightdesk-PID-XXXX.tmp``),
+#: so a write cut off by a kill leaves a file that a later start or save can tell for its
+#: own and remove (:func:`remove_leftovers`); nobody else's file is ever touched.
+TMP_MARK = "fightdesk"
+_LEFTOVER = re.compile(rf"^\..+\.{TMP_MARK}-(\d+)-[A-Za-z0-9_]+\.tmp$")
+#: Where a process cannot be asked whether it still runs, a leftover this old is dead.
+_LEFTOVER_AGE = 24 * 3600
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the temporary files that fightdesk writes left in ``folder`` when they were
+    cut off (killed or crashed mid-write): only files named by :data:`TMP_MARK` whose
+    process no longer runs. Returns what was removed; never raises."""
+    removed: list[Path] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        m = _LEFTOVER.match(name)
+        if m is None or _still_writing(int(m.group(1)), Path(folder) / name):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(Path(folder) / name)
+            removed.append(Path(folder) / name)
+    return removed
+
+
+def _still_writing(pid: int, path: Path) -> bool:
+    """Whether the process that named a temporary file may still be writing it."""
+    if pid == os.getpid():
+        return False  # this process writes a file and renames it in one call
+    if sys.platform == "win32":
+        try:
+            return time.time() - path.stat().st_mtime < _LEFTOVER_AGE
+        except OSError:
+            return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError, ValueError):
+        return True  # another user's process (PermissionError) or a number not a pid
+    return True
 
 
 def _current_umask() -> int:
@@ -130,22 +235,48 @@ SIZE_LIMIT_ENV = "FIGHTDESK_MAX_FILE_MB"
 _size_limit: int | None = None
 
 
+#: The size limit a setting may give, in megabytes: above nothing, at most a terabyte.
+MAX_LIMIT_MEGABYTES = 1024 * 1024
+
+
+def megabytes_limit(value: object, where: str) -> tuple[int | None, str | None]:
+    """A size limit setting read from a file or the environment: (bytes, None), or
+    (None, a one-line message naming ``where`` and saying the default applies) when it
+    is not a number of megabytes in range (``inf``, ``nan``, ``-1``, ``1e400``, words)."""
+    default = f"the default, {DEFAULT_SIZE_LIMIT // (1024 * 1024)} MB, applies"
+    try:
+        megabytes = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        megabytes = math.nan
+    if not (math.isfinite(megabytes) and 0 < megabytes <= MAX_LIMIT_MEGABYTES):
+        return None, (f"{where}={shorten(str(value), 40)} is not a number of megabytes "
+                      f"above 0 and at most {MAX_LIMIT_MEGABYTES}; {default}")
+    return max(1, int(megabytes * 1024 * 1024)), None
+
+
+def size_limit_problem() -> str | None:
+    """Why ``FIGHTDESK_MAX_FILE_MB`` in the environment is not used, or None."""
+    value = os.environ.get(SIZE_LIMIT_ENV, "")
+    if not value.strip():
+        return None
+    return megabytes_limit(value, SIZE_LIMIT_ENV)[1]
+
+
 def size_limit() -> int:
     """The largest file fightdesk reads, in bytes."""
     if _size_limit is not None:
         return _size_limit
     value = os.environ.get(SIZE_LIMIT_ENV, "")
-    try:
-        megabytes = float(value)
-    except ValueError:
+    if not value.strip():
         return DEFAULT_SIZE_LIMIT
-    return int(megabytes * 1024 * 1024) if megabytes > 0 else DEFAULT_SIZE_LIMIT
+    limit, _problem = megabytes_limit(value, SIZE_LIMIT_ENV)
+    return limit if limit is not None else DEFAULT_SIZE_LIMIT
 
 
 def set_size_limit(limit: int | None) -> None:
     """Set the largest file read, in bytes (None: the default or the environment's)."""
     global _size_limit
-    _size_limit = limit if limit is None or limit > 0 else None
+    _size_limit = limit if limit is None or 0 < limit <= MAX_LIMIT_MEGABYTES * 1024 * 1024 else None
 
 
 def read_text(path: Path) -> str:
@@ -158,16 +289,11 @@ def read_text(path: Path) -> str:
     try:
         if path.is_dir():
             raise FileProblem(path, "this is a folder, not a file")
-        size = path.stat().st_size
-        if size > limit:
-            raise FileProblem(path, _too_big(size, limit))
-        data = path.read_bytes()
+        data = read_regular_file(path, limit)
     except FileProblem:
         raise
     except OSError as exc:
         raise FileProblem(path, f"cannot read: {describe_os_error(exc)}") from exc
-    if len(data) > limit:  # it grew since, or is not a plain file
-        raise FileProblem(path, _too_big(len(data), limit))
     data = data.removeprefix(codecs.BOM_UTF8)
     if not data or data.isspace():  # stops at the first character (strip() copies it all)
         raise FileProblem(path, "the file is empty")
@@ -177,9 +303,51 @@ def read_text(path: Path) -> str:
         raise FileProblem(path, f"not a text file (byte {exc.start} is not UTF-8)") from exc
 
 
-def _too_big(size: int, limit: int) -> str:
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes; FileProblem for
+    anything else. A pipe, a device (``/dev/zero``), a socket is refused before a byte
+    is read (opened without waiting, so a pipe nobody writes cannot hang the app), and
+    never more than ``limit + 1`` bytes are read, whatever ``stat`` says. OSError passes."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileProblem(path, f"not a regular file ({_kind_of(info.st_mode)}); "
+                              "fightdesk reads only plain files")
+        if info.st_size > limit:
+            raise FileProblem(path, _too_big(info.st_size, limit))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = os.read(fd, min(1024 * 1024, limit + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    finally:
+        os.close(fd)
+    if got > limit:  # it grew since it was opened
+        raise FileProblem(path, _too_big(got, limit, more=True))
+    return b"".join(chunks)
+
+
+def _kind_of(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a pipe"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return kind
+    return "not a plain file"
+
+
+def _too_big(size: int, limit: int, *, more: bool = False) -> str:
     mb = 1024 * 1024
-    return (f"the file is too big to be a fightdesk file ({size / mb:.1f} MB; the limit "
+    over = "more than " if more else ""
+    return (f"the file is too big to be a fightdesk file ({over}{size / mb:.1f} MB; the limit "
             f"is {limit / mb:.0f} MB, a setting)")
 
 

@@ -57,6 +57,11 @@ class LibraryError(Exception):
     is shown to the GM as is."""
 
 
+class UnsavedEdits(LibraryError):
+    """The open campaign has edits that could not be saved: opening another would lose
+    them (the GM may choose to)."""
+
+
 class LibraryProblem(FileProblem):
     """A campaign or import file with a bad fighter: names the file, the fighter (by
     number and name) and the field at fault."""
@@ -942,6 +947,14 @@ class Library:
     current: Campaign | None = None
 
     def _path(self, name: str) -> Path:
+        """The file of campaign ``name``: a new name must be a safe file name on every
+        system (check_campaign_name); a campaign already in the folder is found by its
+        file's own name, whatever characters it has ("Orcs <Boss>.json" on Linux)."""
+        if (name and not name.startswith(".") and "\x00" not in name and os.sep not in name
+                and (os.altsep is None or os.altsep not in name)):
+            existing = self.folder / f"{name}.json"
+            if existing.is_file():
+                return existing
         return self.folder / f"{check_campaign_name(name)}.json"
 
     def campaigns(self) -> list[str]:
@@ -997,7 +1010,7 @@ class Library:
         try:
             current.save()
         except FileProblem as exc:
-            raise LibraryError(f"campaign {current.name!r} has edits that could not be "
+            raise UnsavedEdits(f"campaign {current.name!r} has edits that could not be "
                                f"saved ({exc.problem}); they would be lost") from exc
 
     def close(self) -> None:
@@ -1070,6 +1083,7 @@ __all__ = [
     "LibraryError",
     "LibraryProblem",
     "LibraryStep",
+    "UnsavedEdits",
     "WriteBackPlan",
     "WriteBackRow",
     "add_command",

@@ -23,6 +23,9 @@ Imports neither Qt nor pydantic (that is its point).
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
 import zlib
 from pathlib import Path
 from typing import Any
@@ -38,6 +41,7 @@ PICTURE_VERSION = 1
 # A picture is small (the demo's is 3 KB; 200 fighters about 400 KB): a bigger file is
 # not one of ours.
 _MAX_BYTES = 8 * 1024 * 1024
+log = logging.getLogger(__name__)
 
 
 def keep_picture(root: Path, fight_id: str, picture: FightPicture) -> None:
@@ -88,17 +92,76 @@ def demo_picture_text(demo: Path, picture: FightPicture) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
+#: The largest number a picture may hold anywhere (a health, a count, a position): far
+#: above any fight's, far below what Qt's 32-bit integers take.
+MAX_NUMBER = 10**9
+#: The most timeline columns, lanes and cards a picture may have (a fight of 200 fighters
+#: has a few hundred lanes).
+MAX_ITEMS = 10_000
+
+
+def picture_problem(picture: FightPicture) -> str | None:
+    """Why ``picture`` cannot be painted, or None. A picture is read as untrusted input
+    (a file anyone could have edited): every number must be in range before it reaches
+    Qt, every chip and the current column must be one of the timeline's columns."""
+    timeline = picture.timeline
+    columns = len(timeline.columns)
+    if columns > MAX_ITEMS or len(timeline.lanes) > MAX_ITEMS or len(picture.cards) > MAX_ITEMS:
+        return "too many columns, lanes or cards"
+    current = timeline.current_column
+    if current is not None and not 0 <= current < columns:
+        return f"timeline.current_column {current} is not one of its {columns} columns"
+    for lane in timeline.lanes:
+        for chip in lane.chips:
+            if not 0 <= chip.column < columns:
+                return f"chip {chip.id!r}: column {chip.column} is not one of {columns}"
+    for where, number in _numbers(picture, "picture"):
+        if not -MAX_NUMBER <= number <= MAX_NUMBER:
+            return f"{where}: {number} is out of range"
+    return None
+
+
+def _numbers(value: Any, where: str) -> list[tuple[str, int]]:
+    """Every whole number in a picture, with where it is."""
+    found: list[tuple[str, int]] = []
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, bool) or isinstance(item, str) or item is None:
+            continue
+        if isinstance(item, int):
+            found.append((at, item))
+        elif isinstance(item, tuple):
+            names = getattr(item, "_fields", None)
+            if names is not None:
+                stack.extend((v, f"{at}.{n}") for n, v in zip(names, item, strict=True))
+            else:
+                stack.extend((v, f"{at}[{i}]") for i, v in enumerate(item))
+    return found
+
+
 def _picture(data: Any) -> FightPicture | None:
+    """The picture in ``data`` if it is one that can be painted; anything else is dropped
+    (the start then goes the usual way)."""
     try:
-        return picture_from_plain(data)
+        picture = picture_from_plain(data)
     except NotAPicture:
         return None
+    problem = picture_problem(picture)
+    if problem is not None:
+        log.info("a fight's picture is not shown: %s", problem)
+        return None
+    return picture
 
 
 def _read_json(path: Path) -> Any:
     """A small JSON file's data, or None (missing, too big, unreadable, not JSON)."""
     try:
-        with path.open("rb") as file:
+        # Never blocks on a pipe put in its place, nor reads a device: plain files only.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             raw = file.read(_MAX_BYTES + 1)
         if len(raw) > _MAX_BYTES:
             return None

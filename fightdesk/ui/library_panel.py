@@ -574,16 +574,16 @@ class LibraryPanel(QWidget):
         storage = self._storage
         try:
             campaign = self.library.open(name)
-        except storage.LibraryError as exc:
+        except storage.UnsavedEdits as exc:
             if not self._confirm("Unsaved library edits",
                                  f"{exc}.\n\nOpen {name!r} anyway and lose those edits?"):
                 self._fill_campaigns()
                 return False
             try:
                 campaign = self.library.open(name, discard_unsaved=True)
-            except storage.FileProblem as problem:
+            except (storage.LibraryError, storage.FileProblem) as problem:
                 return self._open_failed(problem)
-        except storage.FileProblem as problem:
+        except (storage.LibraryError, storage.FileProblem) as problem:
             return self._open_failed(problem)
         self.model.set_campaign(campaign)
         campaign.subscribe(self._on_notice)

@@ -390,15 +390,19 @@ def entry_html(entry: Any) -> str:
              f"<i>{escape(when)} · log entry "
              f"{entry.seq}</i></p>"]
     lines: list[str] = []
+    # A player's dice typed on their own device (a shared page): the note names whose.
+    player = next((e.text.removeprefix("Dice typed by ") for e in entry.events
+                   if e.roll is None and e.text.startswith("Dice typed by ")), "")
     for event in entry.events:
         roll = event.roll
         if roll is None:
             lines.append(f"<li>{escape(event.text)}</li>")
             continue
         faces = ", ".join(str(f) for f in roll.faces) or "no dice"
-        source = "typed in by the GM" if roll.source == "typed" else "rolled by the app"
+        typed = f"typed in by {player}" if player else "typed in by the GM"
+        source = typed if roll.source == "typed" else "rolled by the app"
         what = f"{roll.notation} for {roll.purpose}" if roll.purpose else roll.notation
-        bits = [f"<b>{escape(roll.who or 'Roll')}</b>: {escape(what)}, {source}",
+        bits = [f"<b>{escape(roll.who or 'Roll')}</b>: {escape(what)}, {escape(source)}",
                 f"faces: {escape(faces)}"]
         if roll.outcome:
             bits.append(f"outcome: {escape(roll.outcome)}")

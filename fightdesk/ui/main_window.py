@@ -462,6 +462,11 @@ class MainWindow(QMainWindow):
         self.roll_panel.contributeRequested.connect(gm.contribute)
         self.roll_panel.withdrawRequested.connect(gm.withdraw)
         self.roll_panel.rollRequested.connect(gm.make_roll)
+        from .share_dialog import ShareController  # Fight > Share With Players...
+
+        self.share = ShareController(self, doc, self.roll_panel)
+        self.fight_menu.addAction(self.share.action)
+        self.statusBar().addPermanentWidget(self.share.status)
         self.log_view.revertRequested.connect(gm.revert_to)
         self.dice_bar.rollRequested.connect(gm.free_roll)
 
@@ -482,6 +487,9 @@ class MainWindow(QMainWindow):
         """Display ``engine``'s fight; ``path`` is its file (None for a fight never saved)."""
         self.build_body()
         self.document.set_engine(engine, path)
+        from . import save_questions
+
+        save_questions.opened(self, path)
         if path is not None:
             self.files.remember(path)
         if engine.pending_history is not None:
@@ -581,6 +589,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        if getattr(self, "share", None) is not None:  # closing the window ends the share
+            self.share.stop()
         player_view = getattr(self, "player_view", None)  # (none before the body is built)
         if player_view is not None:
             self.player_view_action.setChecked(False)  # remembers where it was

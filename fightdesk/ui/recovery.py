@@ -63,13 +63,21 @@ def describe(info: RecoveryInfo) -> str:
     return "\n".join(lines)
 
 
-def restore_box(parent: QWidget | None, info: RecoveryInfo) -> QMessageBox:
-    """The question asked after a crash: bring the fight back exactly as it was?"""
+def restore_box(parent: QWidget | None, info: RecoveryInfo, number: int = 1,
+                total: int = 1) -> QMessageBox:
+    """The question asked after a crash: bring the fight back exactly as it was?
+    ``number`` of ``total``: several windows crashed, each fight is asked about in
+    turn, newest first."""
+    detail = describe(info)
+    if total > 1:
+        detail += (f"\n\nFight {number} of {total} that fightdesk did not close normally "
+                   "(newest first). Restore shows this one, and the others are offered "
+                   "again at the next start; Start without it asks about the next.")
     # The description quotes the fight (its name, its last action): plain text.
     box = message_box(parent, QMessageBox.Icon.Question, "Restore the fight?",
                       "fightdesk did not close normally last time.\n"
                       "Restore the fight exactly as it was after the last action?",
-                      describe(info), QMessageBox.StandardButton.NoButton)
+                      detail, QMessageBox.StandardButton.NoButton)
     box.setObjectName("RestoreQuestion")
     restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
     restore.setObjectName(RESTORE_BUTTON)
@@ -81,27 +89,32 @@ def restore_box(parent: QWidget | None, info: RecoveryInfo) -> QMessageBox:
     return box
 
 
-def ask_to_restore(parent: QWidget | None, info: RecoveryInfo) -> bool:
-    box = restore_box(parent, info)
+def ask_to_restore(parent: QWidget | None, info: RecoveryInfo, number: int = 1,
+                   total: int = 1) -> bool:
+    box = restore_box(parent, info, number, total)
     box.exec()
     clicked = box.clickedButton()
     return clicked is not None and clicked.objectName() == RESTORE_BUTTON
 
 
 def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) -> StartChoice | None:
-    """What to show first: after a crash, the fight if the GM wants it back; after a
-    normal quit, the last fight (unless a file was named on the command line)."""
+    """What to show first: after a crash, the fight if the GM wants it back (every
+    fight whose window crashed is asked about, newest first); else, after a normal quit,
+    the last fight (unless a file was named on the command line)."""
     from fightdesk.storage.files import FileProblem
 
-    info = autosave.recoverable()
-    if info is None or info.in_use:  # in_use: open in another fightdesk window
-        return None
-    if info.clean_exit:
-        if file is not None:
+    crashed = autosave.crashed_fights()
+    info: RecoveryInfo | None = None
+    for number, offered in enumerate(crashed, start=1):
+        if ask_to_restore(parent, offered, number, len(crashed)):
+            info = offered
+            break
+        autosave.forget(offered.fight_id)
+    if info is None:
+        info = autosave.recoverable()
+        # in_use: open in another fightdesk window; a crash left is one declined above
+        if info is None or info.in_use or not info.clean_exit or file is not None:
             return None
-    elif not ask_to_restore(parent, info):
-        autosave.forget()
-        return None
     try:
         session, history = autosave.restore_live_first(info.fight_id)
     except FileProblem as problem:
@@ -228,5 +241,19 @@ def start_autosave(window: QMainWindow, file: Path | None) -> tuple[AutosaveBind
     except OSError as exc:  # the data folder itself cannot be made
         window.statusBar().showMessage(f"Autosave is off: {describe_os_error(exc)}", 0)
         return None, None
+    remove_leftovers_near(autosave, file)
     binder = AutosaveBinder(window, autosave)
     return binder, choose_start(window, autosave, file)
+
+
+def remove_leftovers_near(autosave: Autosave, file: Path | None) -> None:
+    """A save cut off by a kill leaves a temporary file beside the GM's file: a start
+    removes those fightdesk left (and only those: storage.files.remove_leftovers) in the
+    folders of the file named, the autosaved fights' files and the recent files."""
+    from fightdesk.storage.files import remove_leftovers
+
+    from .settings import recent_files
+
+    known = [*([file] if file is not None else []), *autosave.gm_files(), *recent_files()]
+    for folder in sorted({Path(path).parent for path in known}):
+        remove_leftovers(folder)

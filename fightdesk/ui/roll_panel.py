@@ -2,8 +2,10 @@
 
 It shows who rolls what, the target or advantage so far, the exact odds (updated after
 every contribution), the contributions with a button to take each back, what may still
-be added, and the Roll button with a field for the player's own faces. It only emits
-what the GM asks for; the main window turns each request into a command.
+be added, and the Roll button with a field for the player's own faces. Faces a player
+typed on their own device (a shared page) are offered here too, "typed by Kaede's
+player", for the GM to roll with or reject. It only emits what the GM asks for; the main
+window (or the share's controller) turns each request into a command.
 """
 
 from __future__ import annotations
@@ -35,11 +37,15 @@ if TYPE_CHECKING:
 class RollPanel(QFrame):
     """``contributeRequested(roll_id, fighter_id, kind, amount)``,
     ``withdrawRequested(roll_id, contribution_id)``, ``rollRequested(roll_id, dice)``
-    (dice: the typed-in faces, empty for the app's roll)."""
+    (dice: the typed-in faces, empty for the app's roll); for faces a player typed on their
+    own device, ``typedRollAccepted(roll_id, dice, fighter_id)`` or
+    ``typedRollRejected(roll_id, fighter_id)``."""
 
     contributeRequested = Signal(int, str, str, int)
     withdrawRequested = Signal(int, int)
     rollRequested = Signal(int, list)
+    typedRollAccepted = Signal(int, list, str)
+    typedRollRejected = Signal(int, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,6 +79,19 @@ class RollPanel(QFrame):
         self.roll_button.clicked.connect(self._roll)
         self.dice.returnPressed.connect(self._roll)
         self.error = error_label()
+        # A player's faces from a shared page: (roll id, fighter id, faces as typed here).
+        self._offer: tuple[int, str, str] | None = None
+        self.typed_line = plain_label(wrap=True)
+        self.typed_line.setObjectName("typedByPlayer")
+        self.reject_button = QPushButton("Re&ject")
+        self.reject_button.setObjectName("rejectTyped")
+        self.reject_button.setToolTip("Send the player's faces back: nothing is rolled")
+        self.reject_button.clicked.connect(self._reject)
+        typed_row = QHBoxLayout()
+        typed_row.addWidget(self.typed_line, 1)
+        typed_row.addWidget(self.reject_button)
+        self.typed_line.setVisible(False)
+        self.reject_button.setVisible(False)
 
         add_row = QHBoxLayout()
         add_row.addWidget(self.option, 1)
@@ -88,6 +107,7 @@ class RollPanel(QFrame):
         layout.addWidget(self.odds)
         layout.addLayout(self.rows)
         layout.addLayout(add_row)
+        layout.addLayout(typed_row)
         layout.addLayout(roll_row)
         layout.addWidget(self.error)
         self._take_back: list[QPushButton] = []
@@ -107,6 +127,7 @@ class RollPanel(QFrame):
         if not same_roll:
             self.error.setVisible(False)
             self.dice.clear()
+            self.clear_typed()
         self.title.setText(f"{view.title} ({view.roller} rolls {view.dice})")
         self.total.setText(view.total_line)
         self.odds.setText("   ".join(f"{o.label}: {o.rounded}" for o in view.odds)
@@ -153,6 +174,37 @@ class RollPanel(QFrame):
             self.rows.addWidget(button, row, 1)
             self._take_back.append(button)
 
+    def offer_typed(self, roll_id: int, fighter_id: str, who: str, faces: str) -> bool:
+        """Show a player's faces for the waiting roll ("typed by Kaede's player") in the
+        faces field: Roll makes the roll with them, Reject sends them back. False when that
+        roll is no longer the one waiting."""
+        if self._view is None or self._view.id != roll_id:
+            return False
+        self._offer = (roll_id, fighter_id, faces)
+        self.dice.setText(faces)
+        self.typed_line.setText(f"Typed by {who}'s player: {faces}")
+        self.typed_line.setVisible(True)
+        self.reject_button.setVisible(True)
+        self.error.setVisible(False)
+        return True
+
+    def typed_offer(self) -> tuple[int, str, str] | None:
+        """(roll id, fighter id, faces) of a player's faces waiting for the GM, or None."""
+        return self._offer
+
+    def clear_typed(self) -> None:
+        self._offer = None
+        self.typed_line.setVisible(False)
+        self.reject_button.setVisible(False)
+
+    def _reject(self) -> None:
+        offer = self._offer
+        if offer is None:
+            return
+        self.clear_typed()
+        self.dice.clear()
+        self.typedRollRejected.emit(offer[0], offer[1])
+
     def take_back_button(self, contribution_id: int) -> QPushButton:
         return next(b for b in self._take_back if b.objectName() == f"takeBack-{contribution_id}")
 
@@ -195,6 +247,11 @@ class RollPanel(QFrame):
             dice = parse_typed_dice(self.dice.text())
         except ValueError as exc:
             self.show_refusal(str(exc))
+            return
+        offer = self._offer
+        if offer is not None and offer[0] == self._view.id and self.dice.text() == offer[2]:
+            self.clear_typed()
+            self.typedRollAccepted.emit(self._view.id, dice, offer[1])
             return
         self.rollRequested.emit(self._view.id, dice)
 

@@ -59,14 +59,19 @@ def remember_file(path: Path) -> list[Path]:
 SIZE_LIMIT_KEY = "files/max_megabytes"
 
 
-def apply_size_limit() -> None:
-    """The largest file fightdesk reads (``files/max_megabytes`` in window.ini; 50 MB
-    when unset): files over it are refused before they are read."""
-    from fightdesk.storage.files import set_size_limit
+def apply_size_limit() -> str | None:
+    """The largest file fightdesk reads (``files/max_megabytes`` in window.ini; else
+    ``FIGHTDESK_MAX_FILE_MB`` in the environment; else 50 MB): files over it are refused
+    before they are read. A value that is not a number of megabytes in range is not
+    used: returns the one line that says so (None when all is well)."""
+    from fightdesk.storage.files import megabytes_limit, set_size_limit, size_limit_problem
 
     value = app_settings().value(SIZE_LIMIT_KEY)
-    try:
-        megabytes = float(value) if value is not None else 0.0
-    except (TypeError, ValueError):
-        megabytes = 0.0
-    set_size_limit(int(megabytes * 1024 * 1024) if megabytes > 0 else None)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        set_size_limit(None)
+        return size_limit_problem()
+    limit, problem = megabytes_limit(value, f"window.ini {SIZE_LIMIT_KEY}")
+    set_size_limit(limit)
+    if limit is None:
+        return problem
+    return None

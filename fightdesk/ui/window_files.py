@@ -146,14 +146,20 @@ class WindowFiles(QObject):
         from fightdesk.storage.files import FileProblem
         from fightdesk.storage.sessions import save_session
 
+        from . import save_questions
+
         document = self.w.document
         assert document.engine is not None
         document.complete_history()
+        asked = save_questions.before_save(self.w, path)
+        if asked is not None:
+            return asked
         try:
             save_session(document.engine.session, path)
         except FileProblem as problem:
             warn(self.w, "Cannot save", _problem_text(problem))
             return False
+        save_questions.saved(self.w, path)
         document.set_path(path)
         document.mark_saved()
         self.remember(path)

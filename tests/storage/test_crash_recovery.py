@@ -212,7 +212,7 @@ def check_files(chain: Chain, tally: Tally) -> None:
             tally.leftovers += 1
         elif name == "lock":
             pass  # the lock a running window holds on its fight folder
-        elif name == "state.json":
+        elif name in ("state.json", "fight.json"):  # which fight is open; a fight's own
             AutosaveState.model_validate_json(path.read_text())
         elif name == PICTURE_FILE:  # the fight as shown at the last normal quit
             picture_from_plain(json.loads(path.read_text())["picture"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -228,10 +229,10 @@ def test_finding_7_files_over_the_limit_are_refused_before_they_are_read(
     with path.open("wb") as handle:  # sparse: 60 MB on the books, nothing on the disk
         handle.truncate(60 * 1024 * 1024)
 
-    def never(self: Path) -> bytes:
+    def never(fd: int, n: int) -> bytes:
         raise AssertionError("a file over the limit was read")
 
-    monkeypatch.setattr(Path, "read_bytes", never)
+    monkeypatch.setattr(os, "read", never)
     with pytest.raises(FileProblem, match="too big") as caught:
         load_session(path)
     assert "(60.0 MB; the limit is 50 MB" in str(caught.value)
@@ -239,6 +240,7 @@ def test_finding_7_files_over_the_limit_are_refused_before_they_are_read(
     (tmp_path / "Big.json").symlink_to(path)
     with pytest.raises(FileProblem, match="too big"):
         library.open("Big")
+    monkeypatch.undo()
 
 
 def test_finding_7_the_limit_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

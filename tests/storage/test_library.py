@@ -327,10 +327,10 @@ def test_unreadable_campaign_files(library: Library, content: str | bytes,
 
 def test_unreadable_file_permission(library: Library, campaign: Campaign,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(self: Path) -> bytes:
+    def refuse(self: Path, limit: int) -> bytes:
         raise PermissionError(errno.EACCES, "Permission denied", str(self))
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(files, "read_regular_file", refuse)
     with pytest.raises(files.FileProblem, match="cannot read: permission denied"):
         library.open("Harbour", discard_unsaved=True)
 

@@ -304,10 +304,12 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     path = write_json(tmp_path / "fight.json", demo_data())
     before = path.read_bytes()
 
-    def refuse(self: Path) -> bytes:
+    from fightdesk.storage import files
+
+    def refuse(self: Path, limit: int) -> bytes:
         raise PermissionError(errno.EACCES, "Permission denied", str(self))
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(files, "read_regular_file", refuse)
     with pytest.raises(FileProblem, match="permission denied") as caught:
         load_session(path)
     monkeypatch.undo()

@@ -162,10 +162,12 @@ def test_unreadable_file_is_reported(window: MainWindow, tmp_path: Path, monkeyp
     path = tmp_path / "locked.json"
     save_session(demo_session(), path)
 
+    from fightdesk.storage import files
+
     def deny(self: Path, *a: object, **k: object) -> bytes:
         raise PermissionError(13, "Permission denied", str(self))
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr(files, "read_regular_file", deny)
     assert window.open_file(path) is False
     shown = [box.text for box in message_boxes]
     assert len(shown) == 1 and "permission" in shown[0].lower() and str(path) in shown[0]
