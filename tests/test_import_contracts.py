@@ -2,7 +2,8 @@
 statement of every module in fightdesk/, those inside functions too; those under
 ``if TYPE_CHECKING:`` are types only and left out):
 
-- layers: ``ui`` above ``storage`` and ``report``, both above ``engine``; the command
+- layers: ``ui`` above ``storage``, ``report`` and ``share`` (each on its own), all
+  above ``engine``; the command
   line and the app on top; ``paths`` and ``resources_path`` beside them all;
 - the ruleset packages are independent of each other;
 - the core and the window never import a ruleset package (the registry finds them
@@ -95,12 +96,12 @@ ALL = [i for name in sorted(MODULES) for i in imports_of(name)]
 
 
 def _layer(name: str) -> int | None:
-    """0 engine, 1 storage and report, 2 ui, 3 the command line and the app; None for the
+    """0 engine, 1 storage, report and share, 2 ui, 3 the command line and the app; None for the
     helpers every layer may use."""
     if name in ("fightdesk", "fightdesk.paths", "fightdesk.resources_path"):
         return None
     for prefix, rank in (("fightdesk.engine", 0), ("fightdesk.storage", 1),
-                         ("fightdesk.report", 1), ("fightdesk.ui", 2)):
+                         ("fightdesk.report", 1), ("fightdesk.share", 1), ("fightdesk.ui", 2)):
         if name == prefix or name.startswith(prefix + "."):
             return rank
     return 3

@@ -24,7 +24,7 @@ class RulesetChoice(QDialog):
     def __init__(self, title: str, prompt: str, preselect: str | None = None,
                  parent: QWidget | None = None) -> None:
         from fightdesk.engine.ruleset import get_ruleset
-        from fightdesk.engine.rulesets import registered
+        from fightdesk.engine.rulesets import BROKEN, registered
 
         super().__init__(parent)
         self.setWindowTitle(title)
@@ -45,6 +45,10 @@ class RulesetChoice(QDialog):
             self.list.addItem(item)
             if info.id == preselect:
                 self.list.setCurrentItem(item)
+        for _, line in BROKEN:  # a plugin that failed to load: named, not offered
+            item = QListWidgetItem(line)
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.list.addItem(item)
         if self.list.currentItem() is None:
             self.list.setCurrentRow(0)
         self.list.itemDoubleClicked.connect(lambda _item: self.accept())

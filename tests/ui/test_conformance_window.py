@@ -101,3 +101,19 @@ def test_a_waiting_roll_is_typed_on_the_roll_panel(ruleset: str, window: MainWin
     assert len(engine.session.log) == logged + 1, f"{ruleset}: the typed roll was refused"
     rolls = [e.roll for e in engine.session.log[-1].events if e.roll is not None]
     assert rolls and rolls[0].source == "typed", f"{ruleset}: the typed faces were not taken"
+
+
+def test_the_ruleset_choice_offers_every_registered_one_and_names_a_broken_one(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fightdesk.engine import rulesets
+    from fightdesk.ui.ruleset_choice import RulesetChoice
+
+    line = "ruleset plugin 'gone' (gone:RULESET) left out: ModuleNotFoundError: No module"
+    monkeypatch.setattr(rulesets, "BROKEN", [("gone", line)])
+    choice = RulesetChoice("New fight", "Which ruleset?")
+    qtbot.addWidget(choice)
+    items = [choice.list.item(i) for i in range(choice.list.count())]
+    offered = [i.data(Qt.ItemDataRole.UserRole) for i in items if i.flags()]
+    assert offered == list(known_ids())
+    assert [i.text() for i in items if not i.flags()] == [line]
+    assert choice.list.currentRow() == 0

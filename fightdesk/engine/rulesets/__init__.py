@@ -20,7 +20,6 @@ to import is named in one line (:data:`BROKEN`) and left out; the others still w
 from __future__ import annotations
 
 import importlib
-import sys
 from typing import Any, NamedTuple
 
 GROUP = "fightdesk.rulesets"
@@ -104,8 +103,7 @@ def _discover() -> dict[str, RulesetInfo]:
                 getattr(data, part)
         except Exception as exc:
             line = f"ruleset plugin {name!r} ({value}) left out: {type(exc).__name__}: {exc}"
-            BROKEN.append((name, line))
-            print(f"fightdesk: {line}", file=sys.stderr)
+            BROKEN.append((name, line))  # shown by `fightdesk rulesets` and the window
             continue
         found[registration.id] = registration
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
