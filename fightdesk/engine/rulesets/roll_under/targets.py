@@ -9,6 +9,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ...model import Fighter
 
+PARTY = ("pc", "ally")
+STATUS = "status"
+# docs/rulesets/roll-under.md#damage: the weapon classes' dice; unarmed as a light weapon.
+DAMAGE_DIE = {"light": 6, "medium-one-handed": 8, "medium-two-handed": 10,
+              "medium-ranged": 8, "rifle": 10, "heavy": 12}
+UNARMED_DIE = 6
+# docs/rulesets/roll-under.md#combat-maneuvers: the stat each maneuver is rolled with.
 MANEUVER_STAT = {"shove": "strength", "grapple": "strength", "trip": "dexterity",
                  "disarm": "dexterity"}
 
