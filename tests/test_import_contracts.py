@@ -73,9 +73,11 @@ def imports_of(name: str) -> list[Import]:
                 visit(child, False)
                 continue
             targets: list[str] = []
+            line = 0
             if isinstance(child, ast.Import):
-                targets = [alias.name for alias in child.names]
+                targets, line = [alias.name for alias in child.names], child.lineno
             elif isinstance(child, ast.ImportFrom):
+                line = child.lineno
                 base = child.module or ""
                 if child.level:
                     parts = package.split(".")
@@ -86,7 +88,7 @@ def imports_of(name: str) -> list[Import]:
                 visit(child, at_load)
             for target in targets:
                 if target.split(".")[0] == "fightdesk":
-                    found.append(Import(name, _owner(target), child.lineno, at_load))
+                    found.append(Import(name, _owner(target), line, at_load))
 
     visit(ast.parse(path.read_text(encoding="utf-8")), True)
     return found

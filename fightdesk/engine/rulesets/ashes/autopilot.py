@@ -31,15 +31,15 @@ from .totals import (
 
 if TYPE_CHECKING:
     from ...model import Encounter, Fighter
-    from .rules import Ashes
+    from ...turn_ruleset import TurnOrderRuleset
 
 
-def next_command(ruleset: Ashes, enc: Encounter, rng: random.Random) -> c.Command | None:
+def next_command(ruleset: TurnOrderRuleset, enc: Encounter, rng: random.Random) -> c.Command | None:
     return ruleset.autopilot_step(enc, roll=lambda roll: _defend_or_flip(ruleset, enc),
                                   turn=lambda me: _turn(ruleset, enc, me, rng))
 
 
-def _turn(ruleset: Ashes, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
+def _turn(ruleset: TurnOrderRuleset, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
     st = me.status
     if st.offense is None or st.attacks_left > 0:
         choice = _best_challenge(ruleset, enc, me, rng)
@@ -54,7 +54,7 @@ def _stake(enc: Encounter, damage: int, defender: Fighter) -> Fraction:
     return Fraction(damage) if damage else Fraction(max(1, int(defender.status.hp) // 4))
 
 
-def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
+def _best_challenge(ruleset: TurnOrderRuleset, enc: Encounter, me: Fighter,
                     rng: random.Random) -> c.Command | None:
     auto = bool(enc.options.automatic_beyond_six)
     penalty = int(enc.options.unskilled_penalty)
@@ -95,7 +95,7 @@ def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
     return ash.Challenge(fighter_id=me.id, target_id=target, skill=skill_name, auxiliaries=aux)
 
 
-def _defend_or_flip(ruleset: Ashes, enc: Encounter) -> c.Command:
+def _defend_or_flip(ruleset: TurnOrderRuleset, enc: Encounter) -> c.Command:
     roll = enc.state.roll
     assert roll is not None
     make = c.MakeRoll(roll_id=roll.id)

@@ -13,26 +13,50 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ... import commands as c
 from ...odds import d20_at_or_under
 from . import commands as ru
-from .targets import attack_target, defense_target, disarmed, maneuver_target, player_faces
+from .targets import PARTY, attack_target, defense_target, disarmed, maneuver_target, player_faces
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...model import Encounter, Fighter
-    from .rules import RollUnder
+    from ...pending_roll import PendingRoll
+    from ...ruleset import ContributionOption
 
-PARTY = ("pc", "ally")
 
 
-def next_command(ruleset: RollUnder, enc: Encounter, rng: random.Random) -> c.Command | None:
+class Table(Protocol):
+    """What the autopilot asks of the rules (rules.RollUnder is one): the shared
+    turn-order steps, who is out, what may be added to a roll and what a helper adds, and
+    a weapon's die."""
+
+    def autopilot_step(self, enc: Encounter, *,
+                       roll: Callable[[PendingRoll], c.Command | None],
+                       turn: Callable[[Fighter], c.Command | None]) -> c.Command | None: ...
+
+    def is_out(self, fighter: Fighter) -> bool: ...
+
+    def contribution_options(self, enc: Encounter,
+                             roll: PendingRoll) -> tuple[ContributionOption, ...]: ...
+
+    def helps(self, roll: PendingRoll, enc: Encounter, fid: str) -> int: ...
+
+    @staticmethod
+    def weapon_die(fighter: Fighter, weapon: int | None) -> tuple[int, str]: ...
+
+
+
+
+def next_command(ruleset: Table, enc: Encounter, rng: random.Random) -> c.Command | None:
     return ruleset.autopilot_step(enc, roll=lambda roll: _help_or_roll(ruleset, enc),
                                   turn=lambda me: _turn(ruleset, enc, me, rng))
 
 
-def _turn(ruleset: RollUnder, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
+def _turn(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
 
     if disarmed(me) and me.sheet.weapons:
         return ru.PickUpWeapon(fighter_id=me.id)
@@ -43,7 +67,7 @@ def _turn(ruleset: RollUnder, enc: Encounter, me: Fighter, rng: random.Random) -
     return c.NextStep()
 
 
-def _best_attack(ruleset: RollUnder, enc: Encounter, me: Fighter,
+def _best_attack(ruleset: Table, enc: Encounter, me: Fighter,
                  rng: random.Random) -> c.Command | None:
 
     weapon = _best_weapon(ruleset, me)
@@ -70,7 +94,7 @@ def _best_attack(ruleset: RollUnder, enc: Encounter, me: Fighter,
     return ru.Attack(fighter_id=me.id, target_id=target, weapon=weapon)
 
 
-def _worth_disarming(ruleset: RollUnder, enc: Encounter, me: Fighter,
+def _worth_disarming(ruleset: Table, enc: Encounter, me: Fighter,
                      attack_value: Fraction) -> str | None:
     """A foe with a big weapon is worth disarming when the damage that saves (for the
     round it takes to pick the weapon up, at even odds of hitting) beats this turn's
@@ -97,14 +121,14 @@ def _worth_disarming(ruleset: RollUnder, enc: Encounter, me: Fighter,
     return best[1] if best else None
 
 
-def _best_weapon(ruleset: RollUnder, me: Fighter) -> int | None:
+def _best_weapon(ruleset: Table, me: Fighter) -> int | None:
     weapons = me.sheet.weapons
     if not weapons:
         return None
     return max(range(len(weapons)), key=lambda i: (ruleset.weapon_die(me, i)[0], -i))
 
 
-def _help_or_roll(ruleset: RollUnder, enc: Encounter) -> c.Command:
+def _help_or_roll(ruleset: Table, enc: Encounter) -> c.Command:
     roll = enc.state.roll
     assert roll is not None
     if d20_at_or_under(roll.total) < Fraction(1, 2):
