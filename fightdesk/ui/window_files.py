@@ -101,16 +101,16 @@ class WindowFiles(QObject):
         from fightdesk.engine.engine import Engine
         from fightdesk.engine.model import Session, new_encounter
 
-        from .ruleset_choice import ask_ruleset
+        from .ruleset_choice import ask_new_fight
 
         if not self.may_discard():
             return
         engine = self.w.document.engine
-        ruleset_id = ask_ruleset(self.w, "New Fight", "Which rules does this fight use?",
-                                 engine.encounter.ruleset if engine is not None else None)
-        if ruleset_id is None:
+        answer = ask_new_fight(self.w, engine.encounter.ruleset if engine is not None else None)
+        if answer is None:
             return
-        self.w.show_session(Engine(Session.begin(new_encounter(ruleset_id))), None)
+        ruleset_id, name = answer
+        self.w.show_session(Engine(Session.begin(new_encounter(ruleset_id, name))), None)
 
     def current_session(self) -> Session | None:
         """The fight on screen, for File > Print and Export Summary (with its whole
