@@ -56,3 +56,35 @@ def test_a_tiny_chance_reads_below_one_percent_with_the_fraction_in_the_tooltip(
     assert crit is not None and miss is not None
     assert crit.text() == "&1 Critical · <1%" and miss.text() == "&2 Anything but · >99%"
     assert crit.toolTip().endswith("Chance of success: 1/1024")
+
+
+def test_print_and_export_suggest_the_same_file_name_with_no_colon(
+        window: MainWindow, tmp_path: object, monkeypatch: object) -> None:
+    import pytest
+    from PySide6.QtPrintSupport import QPrintDialog
+    from PySide6.QtWidgets import QDialog
+
+    from fightdesk.engine.engine import Engine
+    from tests.report.scripted import two_round_fight
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    printing = window.summary_printing
+    assert printing is not None
+    window.show_session(Engine(two_round_fight()), None)
+    job: list[str] = []
+    suggested: list[str] = []
+
+    def answer(dialog: QDialog) -> bool:
+        if isinstance(dialog, QPrintDialog):
+            job.append(dialog.printer().docName())
+            return False  # nothing is printed
+        return True
+
+    monkeypatch.setattr(printing, "run_dialog", answer)
+    monkeypatch.setattr(printing, "ask_save_path",
+                        lambda caption, name, filt: suggested.append(name) or "")
+    printing.print_action.trigger()
+    printing.export_actions["pdf"].trigger()
+    assert suggested == ["rooftop-duel-at-the-harbour-round-2.pdf"]
+    assert job == ["rooftop-duel-at-the-harbour-round-2"]
+    assert not any(ch in job[0] for ch in ':/\\*?"<>|')
