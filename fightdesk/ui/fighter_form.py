@@ -47,6 +47,7 @@ from .form_fields import (
     warning_color,
 )
 from .plain import plain_label
+from .screen_fit import fit_to_screen
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -570,7 +571,8 @@ class FighterDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.form)
         layout.addWidget(self.buttons)
-        self.resize(760, 720)
+        # The form scrolls; the dialog fits the screen, OK and Cancel always in reach.
+        fit_to_screen(self, 760, 720)
 
     def _valid_changed(self, valid: bool) -> None:
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)

@@ -17,10 +17,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QVBoxLayout,
@@ -35,6 +37,8 @@ from fightdesk.engine.simulate import (
     SimulationError,
     simulate,
 )
+
+from .screen_fit import fit_to_screen
 
 
 class SimulationWorker(QObject):
@@ -109,7 +113,8 @@ class SimulationChart(QWidget):
         for fid, odds in r.fighters.items():
             top = max(1, odds.health_max)
             health = r.health(fid)
-            out.append((odds.name, min(1.0, health / top), None,
+            # A fighter below zero on average shows an empty bar, not one out of its frame.
+            out.append((odds.name, max(0.0, min(1.0, health / top)), None,
                         f"health {health:.2f}/{odds.health_max} · down "
                         f"{odds.down / r.fights:.0%}"))
         return out
@@ -216,13 +221,26 @@ class SimulateDialog(QDialog):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
+        # The result scrolls inside the dialog, which never grows past the screen.
+        result = QWidget()
+        result_layout = QVBoxLayout(result)
+        result_layout.setContentsMargins(0, 0, 0, 0)
+        result_layout.addWidget(self.chart)
+        result_layout.addWidget(self.summary)
+        result_layout.addStretch(1)
+        self.result_area = QScrollArea()
+        self.result_area.setObjectName("simulationResult")
+        self.result_area.setWidgetResizable(True)
+        self.result_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.result_area.setWidget(result)
+
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
-        layout.addWidget(self.chart)
-        layout.addWidget(self.summary)
+        layout.addWidget(self.result_area, 1)
+        fit_to_screen(self, 620, 640)
 
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel)

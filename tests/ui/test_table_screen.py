@@ -88,3 +88,84 @@ def test_print_and_export_suggest_the_same_file_name_with_no_colon(
     assert suggested == ["rooftop-duel-at-the-harbour-round-2.pdf"]
     assert job == ["rooftop-duel-at-the-harbour-round-2"]
     assert not any(ch in job[0] for ch in ':/\\*?"<>|')
+
+
+def small_screen(monkeypatch: object) -> None:
+    """Dialogs see a 1093x614 laptop screen (the offscreen screen is larger)."""
+    import pytest
+    from PySide6.QtCore import QRect
+
+    from fightdesk.ui import screen_fit
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.setattr(screen_fit, "available", lambda widget: QRect(0, 0, 1093, 614))
+
+
+def reachable(button: object, dialog: object) -> bool:
+    """The button is inside the dialog's own rectangle, the dialog inside 1093x614."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QWidget
+
+    assert isinstance(button, QWidget) and isinstance(dialog, QWidget)
+    corner = button.mapTo(dialog, QPoint(button.width() - 1, button.height() - 1))
+    return (dialog.rect().contains(corner) and button.isVisible()
+            and dialog.frameGeometry().height() <= 614 and dialog.width() <= 1093)
+
+
+def test_at_1093x614_the_fighter_editors_ok_and_cancel_are_in_reach(
+        qtbot: QtBot, monkeypatch: object) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from fightdesk.storage.library import new_fighter
+    from fightdesk.ui.fighter_form import FighterDialog
+
+    small_screen(monkeypatch)
+    for ruleset in ("street-fighter", "d100", "roll-under", "ashes"):
+        dialog = FighterDialog(new_fighter(ruleset, "Vera"), "New fighter")
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        for which in (QDialogButtonBox.StandardButton.Ok, QDialogButtonBox.StandardButton.Cancel):
+            assert reachable(dialog.buttons.button(which), dialog), (ruleset, dialog.size())
+
+
+def test_at_1093x614_the_whole_simulate_result_scrolls_into_view(
+        window: MainWindow, qtbot: QtBot, monkeypatch: object) -> None:
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.simulate import simulate
+    from fightdesk.storage.sessions import load_session
+    from fightdesk.ui.simulate_dialog import SimulateDialog
+    from tests.golden import RESOURCES
+
+    small_screen(monkeypatch)
+    session = load_session(RESOURCES / "demo_roll-under.json")
+    window.show_session(Engine(session), None)
+    window.simulate_action.trigger()
+    dialog = window.findChild(SimulateDialog)
+    assert dialog is not None
+    height = dialog.frameGeometry().height()
+    result = simulate(session.encounter, fights=10, seed=3, workers=1)
+    dialog._done(result)  # what a finished run hands the dialog
+    qtbot.wait(10)
+    assert dialog.frameGeometry().height() <= max(height, 614)  # it scrolls, not grows
+    assert reachable(dialog.close_button, dialog)
+    area = dialog.result_area
+    bar = area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)  # the result is taller than its room
+    bar.setValue(bar.maximum())
+    qtbot.wait(10)
+    bottom = dialog.summary.mapTo(area.viewport(), dialog.summary.rect().bottomLeft())
+    assert 0 <= bottom.y() <= area.viewport().height()
+
+
+def test_simulates_health_bar_stays_in_its_frame_below_zero() -> None:
+    from fightdesk.engine.simulate import FighterOdds, Simulation
+    from fightdesk.ui.simulate_dialog import SimulationChart
+
+    sim = Simulation(fights=2, policy="autopilot", seed=0, max_rounds=20, fighter_ids=("a",))
+    sim.fighters["a"] = FighterOdds("a", "Ganger", "enemies", down=2, health_total=-14,
+                                    health_max=10)
+    chart = SimulationChart()
+    chart.show_result(sim)
+    bar = chart.rows()[-1]
+    assert bar[0] == "Ganger" and bar[1] == 0.0 and "health -7.00/10" in bar[3]
