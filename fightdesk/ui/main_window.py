@@ -394,7 +394,44 @@ class MainWindow(QMainWindow):
         # The library dock's items go before this separator (library_dock.py).
         self.reset_layout_separator = self.view_menu.addSeparator()
         self.view_menu.addAction(self.reset_layout_action)
+        self._build_theme_menu()
         self.resizeDocks([self.log_dock], [330], Qt.Orientation.Horizontal)
+
+    def _build_theme_menu(self) -> None:
+        """View > Theme: System, Light or Dark, applied to every window at once and
+        remembered."""
+        from PySide6.QtGui import QActionGroup
+
+        from . import settings
+        from .palettes import THEMES, apply_theme
+
+        menu = self.view_menu.addMenu("&Theme")
+        group = QActionGroup(self)
+        saved = str(settings.app_settings().value("view/theme", "system"))
+        if saved not in {key for key, _ in THEMES}:
+            saved = "system"
+        self.theme_actions: dict[str, QAction] = {}
+        for key, label in THEMES:
+            act = QAction(label, self)
+            act.setCheckable(True)
+            act.setChecked(key == saved)
+            act.setStatusTip(f"Show fightdesk in the {label.replace('&', '').lower()} colours")
+            act.triggered.connect(lambda _=False, k=key: self.set_theme(k))
+            group.addAction(act)
+            menu.addAction(act)
+            self.theme_actions[key] = act
+        if saved != "system":
+            apply_theme(saved)
+
+    def set_theme(self, theme: str) -> None:
+        from . import settings
+        from .palettes import apply_theme
+
+        apply_theme(theme)
+        self.theme_actions[theme].setChecked(True)
+        store = settings.app_settings()
+        store.setValue("view/theme", theme)
+        store.sync()
 
     def add_printing(self) -> SummaryPrinting:
         """File > Print / Print Preview / Export Summary (once; Qt's print support loads here)."""

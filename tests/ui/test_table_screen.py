@@ -169,3 +169,40 @@ def test_simulates_health_bar_stays_in_its_frame_below_zero() -> None:
     chart.show_result(sim)
     bar = chart.rows()[-1]
     assert bar[0] == "Ganger" and bar[1] == 0.0 and "health -7.00/10" in bar[3]
+
+
+def test_view_theme_applies_live_to_every_window_and_is_remembered(
+        window: MainWindow, qtbot: QtBot) -> None:
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication, QDialog
+
+    from fightdesk.ui import settings
+    from fightdesk.ui.main_window import MainWindow as Window
+    from fightdesk.ui.palettes import dark_palette, light_palette
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    before = app.palette().color(QPalette.ColorRole.Window)
+    dark = dark_palette().color(QPalette.ColorRole.Window)
+    theme_item = next(a for a in window.view_menu.actions() if a.text() == "&Theme")
+    assert [a.text() for a in theme_item.menu().actions()] == ["&System", "&Light", "&Dark"]
+    other = QDialog()  # a window open before the change follows it too
+    qtbot.addWidget(other)
+    other.show()
+    try:
+        window.theme_actions["dark"].trigger()
+        qtbot.waitUntil(lambda: window.palette().color(QPalette.ColorRole.Window) == dark)
+        for widget in (window, window.log_view, other):
+            assert widget.palette().color(QPalette.ColorRole.Window) == dark
+        assert settings.app_settings().value("view/theme") == "dark"
+        again = Window()  # the next start reads the setting
+        qtbot.addWidget(again)
+        assert again.theme_actions["dark"].isChecked()
+        window.theme_actions["light"].trigger()
+        light = light_palette().color(QPalette.ColorRole.Window)
+        qtbot.waitUntil(lambda: window.palette().color(QPalette.ColorRole.Window) == light)
+        assert other.palette().color(QPalette.ColorRole.Window) == light
+    finally:
+        window.theme_actions["system"].trigger()
+    assert app.palette().color(QPalette.ColorRole.Window) == before
+    assert settings.app_settings().value("view/theme") == "system"
