@@ -206,3 +206,20 @@ def test_view_theme_applies_live_to_every_window_and_is_remembered(
         window.theme_actions["system"].trigger()
     assert app.palette().color(QPalette.ColorRole.Window) == before
     assert settings.app_settings().value("view/theme") == "system"
+
+
+def test_the_log_opens_at_its_newest_entry_when_a_fight_is_opened_again(
+        window: MainWindow, qtbot: QtBot) -> None:
+    from fightdesk.engine.engine import Engine
+    from tests.report.scripted import two_round_fight
+
+    window.resize(1093, 614)
+    window.show_session(Engine(two_round_fight()), None)
+    tree = window.log_view.tree
+    bar = tree.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)  # more lines than room
+    bar.setValue(0)  # the GM read back to the start
+    window.show_session(Engine(two_round_fight()), None)  # and opens the fight again
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    qtbot.wait(20)
+    assert bar.value() == bar.maximum()  # the newest entry in view
