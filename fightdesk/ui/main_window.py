@@ -242,7 +242,7 @@ class MainWindow(QMainWindow):
         action = self._action
         # The one way forward: what the fight needs next (start, roll, act, next phase);
         # its text follows the fight (show_forward), the tool bar's button stays put.
-        self.forward_action = action("&Go On", "F4", "Do what the fight needs next")
+        self.forward_action = action("No Fight Open", "F4", "Do what the fight needs next")
         self.pass_action = action("&Pass", "Shift+F4",
                                   "Pass: the fighter whose turn it is lets it go")
         self.pass_action.setIconText("Pass")
@@ -359,9 +359,11 @@ class MainWindow(QMainWindow):
         # The one forward button first, at a fixed width, so nothing moves as its text
         # changes; then Pass and End Round, Undo and Redo; then, where the GM looks, the
         # round and phase or turn in large type and what the fight waits for.
-        self.forward_button = QPushButton("Start the fight")
+        # Before a fight is open it says so (the fight's own next step replaces it).
+        self.forward_button = QPushButton("No fight open")
         self.forward_button.setObjectName("forwardButton")
         self.forward_button.setDefault(True)
+        self.forward_button.setEnabled(False)
         self.forward_button.setFixedWidth(self.forward_button.fontMetrics().averageCharWidth() * 26 + 24)
         self.forward_button.clicked.connect(self.forward_action.trigger)
         self.round_bar.addWidget(self.forward_button)

@@ -223,3 +223,15 @@ def test_the_log_opens_at_its_newest_entry_when_a_fight_is_opened_again(
     qtbot.waitUntil(lambda: bar.maximum() > 0)
     qtbot.wait(20)
     assert bar.value() == bar.maximum()  # the newest entry in view
+
+
+def test_with_no_fight_open_the_forward_item_says_so(window: MainWindow) -> None:
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import demo_session
+
+    assert window.document.engine is None
+    assert window.forward_button.text() == "No fight open"
+    assert window.forward_action.text() == "No Fight Open"
+    assert not window.forward_action.isEnabled() and not window.forward_button.isEnabled()
+    window.show_session(Engine(demo_session()), None)
+    assert window.forward_button.text() == "Start the fight"
