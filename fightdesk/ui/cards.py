@@ -259,6 +259,11 @@ class FighterCard(QFrame):
         dice = " ".join(shown.dice) if shown else ""
         self.dice.setText(f"Dice: {dice}" if dice else "")
         self.dice.setVisible(bool(dice))
+        # What a screen reader says on reaching the card: who, which side, how hurt.
+        health = self.health.format() if lead.health_max > 0 else ""
+        self.setAccessibleName(", ".join(p for p in (title, self.side.text(), health,
+                                                      "out" if not alive else "") if p))
+        self.setAccessibleDescription("\n".join(p for p in (res, conds, self.dice.text()) if p))
         member_lines = self._show_members(cards if grouped else [])
         acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)
@@ -430,6 +435,7 @@ class CardsView(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("FighterCards")
+        self.setAccessibleName("Fighter cards")
         self.setWindowTitle("Fighters")
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

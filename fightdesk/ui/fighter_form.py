@@ -131,6 +131,7 @@ class ModelTable(QWidget):
 
         self.table = QTableWidget(0, len(self.specs))
         self.table.setObjectName(f"table_{spec.name}")
+        self.table.setAccessibleName(spec.label)
         self.table.setHorizontalHeaderLabels([s.label for s in self.specs])
         self.table.setItemDelegate(_CellDelegate(self))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -343,6 +344,7 @@ class FighterForm(QWidget):
         self._fighter_model = FighterModel
         self._original = fighter.model_dump(mode="json")
         self.ruleset = fighter.ruleset
+        self.setAccessibleName(f"{fighter.name}'s sheet")
         self.editors: dict[str, FieldEditor] = {}
         self.tables: dict[str, ModelTable] = {}
         self._valid = True

@@ -299,6 +299,7 @@ class LibraryPanel(QWidget):
 
         self._storage = storage
         self.setObjectName("LibraryPanel")
+        self.setAccessibleName("Campaign library")
         self.setWindowTitle("Campaign library")
         # Why the library is off (its folder cannot be used), shown in the banner.
         self.off_reason: str | None = None
@@ -351,6 +352,7 @@ class LibraryPanel(QWidget):
 
         self.search = QLineEdit()
         self.search.setObjectName("librarySearch")
+        self.search.setAccessibleName("Search the library by name")
         self.search.setPlaceholderText("Search by name")
         self.search.setClearButtonEnabled(True)
         self.ruleset_filter = QComboBox()
@@ -374,6 +376,7 @@ class LibraryPanel(QWidget):
     def _build_list(self) -> None:
         self.view = QTreeView()
         self.view.setObjectName("libraryList")
+        self.view.setAccessibleName("Library fighters")
         self.view.setModel(self.proxy)
         self.view.setRootIsDecorated(False)
         self.view.setUniformRowHeights(True)
@@ -437,6 +440,7 @@ class LibraryPanel(QWidget):
 
         self.count_spin = QSpinBox()
         self.count_spin.setObjectName("copies")
+        self.count_spin.setAccessibleName("Copies to add")
         self.count_spin.setRange(1, 100)
         self.count_spin.setPrefix("x ")
         self.count_spin.setToolTip("How many copies to add (also for dragging)")

@@ -146,9 +146,11 @@ class LogView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("FightLog")
+        self.setAccessibleName("Fight log")
         self.setWindowTitle("Log")
         self.tree = QTreeView()
         self.tree.setObjectName("logTree")
+        self.tree.setAccessibleName("What happened")
         # Rows of one height keep a long log fast: two lines of text each, the whole text
         # in the tooltip and in the details pane below.
         self.tree.setUniformRowHeights(True)

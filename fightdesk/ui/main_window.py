@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         self.roll_panel = RollPanel()
         self.state_label = StatusLabel("No fight open")
         self.state_label.setObjectName("stateLabel")
+        self.state_label.setAccessibleName("What the fight waits for")
         font = self.state_label.font()
         font.setBold(True)
         self.state_label.setFont(font)

@@ -86,9 +86,12 @@ class SimulationChart(QWidget):
         self.simulation: Simulation | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         self.setMinimumWidth(460)
+        self.setAccessibleName("Simulation result")
 
     def show_result(self, result: Simulation | None) -> None:
         self.simulation = result
+        # A screen reader reads the numbers the bars draw.
+        self.setAccessibleDescription(result.text() if result is not None else "")
         rows = 0 if result is None else 4 + len(result.fighters)
         self.setMinimumHeight(max(40, rows * self.ROW + 16))
         self.updateGeometry()

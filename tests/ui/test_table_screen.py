@@ -235,3 +235,72 @@ def test_with_no_fight_open_the_forward_item_says_so(window: MainWindow) -> None
     assert not window.forward_action.isEnabled() and not window.forward_button.isEnabled()
     window.show_session(Engine(demo_session()), None)
     assert window.forward_button.text() == "Start the fight"
+
+
+# Roles a screen reader announces as controls or as the fight's own views; plain layout
+# containers (a bare QWidget, a scroll area's viewport, a button box) are not in the list.
+def unnamed_controls(root: object) -> list[str]:
+    from PySide6.QtGui import QAccessible
+    from PySide6.QtWidgets import (
+        QAbstractScrollArea,
+        QDialogButtonBox,
+        QScrollBar,
+        QWidget,
+    )
+
+    role = QAccessible.Role
+    controls = {role.PushButton, role.ComboBox, role.SpinBox, role.EditableText,
+                role.CheckBox, role.RadioButton, role.Slider, role.List, role.Table,
+                role.Tree, role.ButtonMenu, role.PageTabList}
+    found: list[str] = []
+
+    def walk(node: QAccessible | None) -> None:  # type: ignore[valid-type]
+        if node is None or not node.isValid():
+            return
+        widget = node.object()
+        plain = type(widget) in (QWidget, QScrollBar, QDialogButtonBox) or (
+            isinstance(widget, QAbstractScrollArea) and not hasattr(widget, "model")
+            and type(widget).__module__.startswith("PySide6"))
+        ours = isinstance(widget, QWidget) and not type(widget).__module__.startswith("PySide6")
+        wanted = node.role() in controls or (ours and not plain)
+        if (wanted and not node.state().invisible
+                and not node.text(QAccessible.Text.Name).strip()):
+            name = widget.objectName() if widget is not None else ""
+            found.append(f"{node.role().name} {type(widget).__name__} {name!r}")
+        for i in range(node.childCount()):
+            walk(node.child(i))
+
+    walk(QAccessible.queryAccessibleInterface(root))
+    return found
+
+
+def test_every_control_of_the_window_and_its_dialogs_has_an_accessible_name(
+        window: MainWindow, qtbot: QtBot, tmp_path: object) -> None:
+    from pathlib import Path
+
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.library import Library, new_fighter
+    from fightdesk.storage.sessions import demo_session
+    from fightdesk.ui.fighter_form import FighterDialog
+    from fightdesk.ui.ruleset_choice import RulesetChoice
+    from fightdesk.ui.simulate_dialog import SimulateDialog
+
+    assert isinstance(tmp_path, Path)
+    window.show_session(Engine(demo_session()), None)
+    window.add_library_panel(Library(tmp_path / "campaigns"))
+    assert window.document.apply(c.StartFight()).ok
+    assert window.document.apply(c.StartRound()).ok
+    qtbot.wait(10)
+    assert unnamed_controls(window) == []
+    dialogs = [RulesetChoice("New Fight", "Which rules?", None, window, name="New fight"),
+               SimulateDialog(lambda: None, window)]
+    dialogs += [FighterDialog(new_fighter(r, "Vera"), "New fighter", window)
+                for r in ("street-fighter", "d100", "roll-under", "ashes")]
+    action = window.open_action_dialog("kaede", role="act")
+    assert action is not None
+    for dialog in [*dialogs, action]:
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        assert unnamed_controls(dialog) == [], type(dialog).__name__
+        dialog.close()
