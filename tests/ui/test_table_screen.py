@@ -304,3 +304,32 @@ def test_every_control_of_the_window_and_its_dialogs_has_an_accessible_name(
         qtbot.waitExposed(dialog)
         assert unnamed_controls(dialog) == [], type(dialog).__name__
         dialog.close()
+
+
+def test_at_1093x614_the_cards_scroll_to_the_fighter_who_acts(
+        window: MainWindow, qtbot: QtBot) -> None:
+    import random
+
+    from PySide6.QtCore import QRect
+
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import load_session
+    from tests.golden import RESOURCES
+
+    window.resize(1093, 614)
+    engine = Engine(load_session(RESOURCES / "demo_roll-under.json"))
+    window.show_session(engine, None)
+    rng = random.Random(2)
+    cards = window.cards
+    scrolled = 0
+    for _ in range(40):
+        command = engine.ruleset.autopilot(engine.encounter, rng)
+        if command is None or not window.document.apply(command).ok:
+            break
+        qtbot.wait(5)
+        acting = [card for card in cards.cards() if card.is_acting()]
+        for card in acting:
+            where = QRect(card.mapTo(cards.viewport(), card.rect().topLeft()), card.size())
+            assert cards.viewport().rect().intersects(where), card.objectName()
+        scrolled = max(scrolled, cards.verticalScrollBar().value())
+    assert scrolled > 0  # a fighter below the fold acted, and the cards followed
