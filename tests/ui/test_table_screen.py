@@ -333,3 +333,23 @@ def test_at_1093x614_the_cards_scroll_to_the_fighter_who_acts(
             assert cards.viewport().rect().intersects(where), card.objectName()
         scrolled = max(scrolled, cards.verticalScrollBar().value())
     assert scrolled > 0  # a fighter below the fold acted, and the cards followed
+
+
+def test_a_printed_heading_never_breaks_inside_a_word(qapp: object) -> None:
+    from fightdesk.report.blocks import Style, Table
+    from fightdesk.ui.summary_pages import Layout
+    from tests.report.test_summary_pages import a4_writer
+
+    def cell(text: str) -> tuple[tuple[tuple[str, Style], ...], ...]:
+        return (((text, Style.PLAIN),),)
+
+    head = ("Fighter", "Armour", "Seriously wounded", "What happened")
+    table = Table(head, (False, True, True, False),
+                  ((cell("Dock Thug 1"), cell("3"), cell("1"), cell("Jab on Kaede")),),
+                  widths=(20, 4, 4, 72))
+    layout = Layout(a4_writer())
+    pages = layout.pages(layout.units([table]))
+    heading_row = pages[0].placed[0][1]
+    words = {word for h in head for word in h.split()}
+    shown = [text for _, _, text, _ in heading_row.texts]
+    assert shown and all(word in words for text in shown for word in text.split()), shown
