@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
@@ -81,8 +82,11 @@ def test_print_and_export_suggest_the_same_file_name_with_no_colon(
         return True
 
     monkeypatch.setattr(printing, "run_dialog", answer)
-    monkeypatch.setattr(printing, "ask_save_path",
-                        lambda caption, name, filt: suggested.append(name) or "")
+    def ask_save_path(caption: str, name: str, filt: str) -> str:
+        suggested.append(name)
+        return ""  # cancelled: nothing is written
+
+    monkeypatch.setattr(printing, "ask_save_path", ask_save_path)
     printing.print_action.trigger()
     printing.export_actions["pdf"].trigger()
     assert suggested == ["rooftop-duel-at-the-harbour-round-2.pdf"]
@@ -184,8 +188,12 @@ def test_view_theme_applies_live_to_every_window_and_is_remembered(
     assert isinstance(app, QApplication)
     before = app.palette().color(QPalette.ColorRole.Window)
     dark = dark_palette().color(QPalette.ColorRole.Window)
+    from PySide6.QtWidgets import QMenu
+
     theme_item = next(a for a in window.view_menu.actions() if a.text() == "&Theme")
-    assert [a.text() for a in theme_item.menu().actions()] == ["&System", "&Light", "&Dark"]
+    menu = theme_item.menu()
+    assert isinstance(menu, QMenu)
+    assert [a.text() for a in menu.actions()] == ["&System", "&Light", "&Dark"]
     other = QDialog()  # a window open before the change follows it too
     qtbot.addWidget(other)
     other.show()
@@ -239,8 +247,8 @@ def test_with_no_fight_open_the_forward_item_says_so(window: MainWindow) -> None
 
 # Roles a screen reader announces as controls or as the fight's own views; plain layout
 # containers (a bare QWidget, a scroll area's viewport, a button box) are not in the list.
-def unnamed_controls(root: object) -> list[str]:
-    from PySide6.QtGui import QAccessible
+def unnamed_controls(root: QObject) -> list[str]:
+    from PySide6.QtGui import QAccessible, QAccessibleInterface
     from PySide6.QtWidgets import (
         QAbstractScrollArea,
         QDialogButtonBox,
@@ -254,7 +262,7 @@ def unnamed_controls(root: object) -> list[str]:
                 role.Tree, role.ButtonMenu, role.PageTabList}
     found: list[str] = []
 
-    def walk(node: QAccessible | None) -> None:  # type: ignore[valid-type]
+    def walk(node: QAccessibleInterface | None) -> None:
         if node is None or not node.isValid():
             return
         widget = node.object()
