@@ -484,7 +484,6 @@ def shoot_simulate(suffix: str) -> None:
         QApplication.processEvents()
         time.sleep(0.02)
     assert dialog.simulation is not None, "the simulation did not finish"  # type: ignore[attr-defined]
-    dialog.adjustSize()
     grab(dialog, f"simulate-{suffix}.png")
     dialog.close()
     window.document.undo_stack.setClean()

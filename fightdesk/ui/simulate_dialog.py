@@ -236,6 +236,8 @@ class SimulateDialog(QDialog):
         self.result_area.setWidgetResizable(True)
         self.result_area.setFrameShape(QFrame.Shape.NoFrame)
         self.result_area.setWidget(result)
+        self.result_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.result_area.setMinimumWidth(self.chart.minimumWidth() + 24)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -311,6 +313,12 @@ class SimulateDialog(QDialog):
         self.simulation = result
         self.chart.show_result(result)
         self.summary.setText(result.text())
+        # As tall as the result wants, as far as the screen allows; the rest scrolls.
+        content = self.result_area.widget()
+        if content is not None:
+            extra = content.sizeHint().height() - self.result_area.viewport().height()
+            if extra > 0:
+                fit_to_screen(self, self.width(), self.height() + extra)
         self.copy_button.setEnabled(True)
         self.status.setText(f"Done: {result.fights} fights.")
 
