@@ -361,3 +361,24 @@ def test_a_printed_heading_never_breaks_inside_a_word(qapp: object) -> None:
     words = {word for h in head for word in h.split()}
     shown = [text for _, _, text, _ in heading_row.texts]
     assert shown and all(word in words for text in shown for word in text.split()), shown
+
+
+def test_save_as_suggests_a_file_name_every_desktop_system_takes(
+        window: MainWindow, monkeypatch: object) -> None:
+    import pytest
+    from PySide6.QtWidgets import QFileDialog
+
+    from fightdesk.engine.engine import Engine
+    from fightdesk.engine.model import Session, new_encounter
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    window.show_session(Engine(Session.begin(new_encounter("d100", "Ambush: round 2?"))), None)
+    offered: list[str] = []
+
+    def ask(parent: object, caption: str, start: str, filters: str) -> tuple[str, str]:
+        offered.append(start)
+        return "", ""  # cancelled
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
+    window.save_as_action.trigger()
+    assert len(offered) == 1 and offered[0].endswith("Ambush - round 2.json")
