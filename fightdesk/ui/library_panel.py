@@ -798,15 +798,16 @@ class LibraryPanel(QWidget):
     def _add_refusal(self, chosen: list[Fighter]) -> str:
         """Why the selection cannot join the open fight ("" when it can): a fight holds
         fighters of its own ruleset only."""
-        from fightdesk.engine.rulesets import BY_ID
+        from fightdesk.engine.rulesets import registered
 
+        found = registered()
         ruleset = self._fight_ruleset()
         if ruleset is None:
             return ""
         for f in chosen:
             if f.ruleset != ruleset:
-                theirs = BY_ID[f.ruleset].title if f.ruleset in BY_ID else f.ruleset
-                ours = BY_ID[ruleset].title if ruleset in BY_ID else ruleset
+                theirs = found[f.ruleset].title if f.ruleset in found else f.ruleset
+                ours = found[ruleset].title if ruleset in found else ruleset
                 return (f"{f.name} is a {theirs} fighter; this fight uses {ours}. "
                         "Only fighters of the fight's ruleset can join it.")
         return ""
