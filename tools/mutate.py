@@ -651,8 +651,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         import rule_level
 
         chosen = [package_name(r) for r in args.ruleset] + ([CORE] if args.core else [])
-        survivors = rule_level.run(chosen or list(rule_level.TARGETS), args.only, args.report)
-        return 1 if args.strict and survivors else 0
+        survived = rule_level.run(chosen or list(rule_level.TARGETS), args.only, args.report)
+        return 1 if args.strict and survived else 0
     if not args.report and not _mutmut_found():
         print("mutate.py: mutmut is not installed in this environment; the test dependencies "
               "bring it: pip install -c requirements/ci-constraints.txt -e '.[test]'",

@@ -7,13 +7,15 @@ docs/rulesets/street-fighter.md the docstring names."""
 from __future__ import annotations
 
 from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.ruleset import ActionForm
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 from fightdesk.engine.rulesets.street_fighter.state import tn_for
 
 from .helpers import begin, fighter, make_engine, ok, pending, st
 
 
-def _form(eng, fid: str, form_id: str):  # type: ignore[no-untyped-def]
+def _form(eng: Engine, fid: str, form_id: str) -> ActionForm:
     return next(f for f in eng.ruleset.action_forms(eng.encounter, fid) if f.id == form_id)
 
 
