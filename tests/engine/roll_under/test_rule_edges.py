@@ -34,10 +34,11 @@ def with_ally(**sheet: int) -> Engine:
 
 
 def wisdom_rows(engine: Engine) -> dict[str, str]:
+    """Each row's "Name: Wisdom, N or less" (any odds shown after it left out)."""
     assert engine.apply(c.StartFight()).ok
     pending = engine.pending()
     assert pending is not None
-    return {row.name: row.label for row in pending.fields}
+    return {row.name: row.label.split(" (")[0] for row in pending.fields}
 
 
 def test_an_enemy_attacking_an_ally_rolls_attack_itself() -> None:
