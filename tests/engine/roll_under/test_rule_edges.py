@@ -110,3 +110,25 @@ def test_an_allys_assist_raises_a_pcs_target() -> None:
                                      amount=1)).ok
     roll = engine.encounter.state.roll
     assert roll is not None and roll.total == 14
+
+
+def test_tripping_is_a_dexterity_roll_and_shoving_a_strength_roll() -> None:
+    """Shoving and grappling roll Strength, tripping and disarming Dexterity, less the
+    opponent's (Attack - 10): Miguel (Strength 13, Dexterity 12) against the Rent-A-Cop
+    (Attack 12) (docs/rulesets/roll-under.md#combat-maneuvers)."""
+    engine = fight()
+    start(engine, miguel=1, ana=20)
+    go_to(engine, "miguel")
+    assert engine.apply(ru.CombatManeuver(fighter_id="miguel", target_id="rent-a-cop",
+                                          maneuver="trip")).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert roll.label == "Miguel rolls Dexterity to trip Rent-A-Cop, 10 or less"
+    engine = fight()
+    start(engine, miguel=1, ana=20)
+    go_to(engine, "miguel")
+    assert engine.apply(ru.CombatManeuver(fighter_id="miguel", target_id="rent-a-cop",
+                                          maneuver="shove")).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert roll.label == "Miguel rolls Strength to shove Rent-A-Cop, 11 or less"
