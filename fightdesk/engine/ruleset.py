@@ -528,6 +528,16 @@ class Ruleset:
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         return ()
 
+    def attack_under_way(self, enc: Encounter) -> tuple[str, str] | None:
+        """(attacker, attacked) of the move others may still react to, if any: a
+        reaction's form starts on them. By default the waiting roll's roller and its
+        target."""
+        roll = self.pending_roll(enc)
+        if roll is None or not roll.roller_id:
+            return None
+        target = roll.data.get("target")
+        return roll.roller_id, str(target) if target else ""
+
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         return ()
 

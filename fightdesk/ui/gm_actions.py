@@ -248,6 +248,8 @@ class GMActions(QObject):
         fighter can use."""
         from PySide6.QtCore import Qt
 
+        from fightdesk.engine.targets import with_default_targets
+
         from .action_dialog import ActionDialog
 
         w = self.w
@@ -255,7 +257,8 @@ class GMActions(QObject):
         if engine is None or fighter_id not in engine.encounter.fighters:
             return None
         ruleset = engine.ruleset
-        forms = ruleset.action_forms(engine.encounter, fighter_id)
+        forms = with_default_targets(ruleset, engine.encounter, fighter_id,
+                                     ruleset.action_forms(engine.encounter, fighter_id))
         name = engine.encounter.fighters[fighter_id].name
         if not ruleset.rules_built:
             w.statusBar().showMessage(ruleset.not_built_line, 8000)
@@ -309,6 +312,11 @@ class GMActions(QObject):
             w._stack_dialog = dialog
         if not w._stack_dialog.isVisible():
             w._stack_dialog.reset_cancelled()
+            # "Interrupt with:" starts on the fighter being attacked.
+            engine = self.document.engine
+            under = engine.ruleset.attack_under_way(engine.encounter) if engine else None
+            if under is not None and under[1]:
+                w._stack_dialog.select_fighter(under[1])
             w._stack_dialog.open()
         # Only what the open dialog changes: the question moves into it and its buttons
         # follow the fight (the rest of the window is as show_views left it).

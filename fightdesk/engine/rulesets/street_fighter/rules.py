@@ -189,6 +189,12 @@ class StreetFighter(Ruleset):
 
         return stack_rows(enc)
 
+    def attack_under_way(self, enc: Encounter) -> tuple[str, str] | None:
+        from .stack import latest_open_move
+
+        move = latest_open_move(enc)
+        return (move.fighter_id, move.target_id or "") if move is not None else None
+
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         from .views import action_forms
 

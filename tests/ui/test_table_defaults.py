@@ -1,0 +1,86 @@
+"""What the forms start on at the table: an attack's Target on an enemy still
+standing, an interrupt's on the fighter it interrupts, the stack's "Interrupt with:" on
+the fighter being attacked; and a new fighter's current values at its sheet's full."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox
+
+from fightdesk.engine.engine import Engine
+from fightdesk.storage.sessions import demo_session, load_session
+
+if TYPE_CHECKING:
+    from fightdesk.ui.main_window import MainWindow
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def target_of(dialog: Any) -> str:
+    box = dialog.findChild(QComboBox, "field-target")
+    assert box is not None
+    return str(box.currentData())
+
+
+def test_an_attack_starts_on_the_first_enemy_standing(window: MainWindow, qtbot: Any) -> None:
+    # d100's roster puts Rook's teammate Vesna first among the others.
+    engine = Engine(load_session(RESOURCES / "demo_d100.json"))
+    window.show_session(engine, None)
+    dialog = window.open_action_dialog("rook", role="act")
+    assert dialog is not None
+    assert target_of(dialog) == "bandit-captain"
+    dialog.reject()
+    # An enemy starts on a PC.
+    dialog = window.open_action_dialog("bandit-1", role="act")
+    assert dialog is not None
+    assert engine.encounter.fighters[target_of(dialog)].side == "pc"
+    dialog.reject()
+
+
+def test_a_street_fighter_attack_skips_a_teammate(window: MainWindow, qtbot: Any) -> None:
+    # Brannock on Kaede's side: he comes first in the roster after her.
+    session = demo_session()
+    brannock = session.encounter.fighters["brannock"]
+    session.encounter.fighters["brannock"] = brannock.model_copy(update={"side": "pc"})
+    window.show_session(Engine(session), None)
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)  # start the fight
+    dialog = window.open_action_dialog("kaede")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("intimidate"))
+    assert dialog.current_form().id == "intimidate"
+    assert target_of(dialog) == "dock-thug-1"
+    dialog.reject()
+
+
+def test_an_interrupt_starts_on_the_fighter_it_interrupts(window: MainWindow, qtbot: Any) -> None:
+    # Street-fighter: Dock Thug 1 attacks Kaede on the 10; Kaede's interrupt starts on
+    # the thug (the roster's first other fighter for her is Brannock).
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    assert engine is not None
+    enc = engine.encounter
+    forward = window.forward_button
+    for _ in range(3):
+        qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    assert enc.state.phase == 10
+    dialog = window.open_action_dialog("dock-thug-1", role="act")
+    assert dialog is not None and dialog.current_form().id == "act"
+    assert target_of(dialog) == "kaede"
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    assert dialog.result_label.isVisible() or not dialog.isVisible(), dialog.error.text()
+    if dialog.isVisible():
+        qtbot.mouseClick(dialog.close_button, Qt.MouseButton.LeftButton)
+    stack = window._stack_dialog
+    qtbot.waitUntil(lambda: stack is not None and stack.isVisible())
+    stack = window._stack_dialog
+    # "Interrupt with:" starts on the fighter being attacked, not the roster's first.
+    assert stack.fighter_box.currentText().startswith("Kaede")
+    qtbot.mouseClick(stack.add_button, Qt.MouseButton.LeftButton)
+    dialog = window._action_dialog
+    assert dialog is not None and dialog.current_form().id == "interrupt"
+    assert target_of(dialog) == "dock-thug-1"
+    dialog.reject()
+
