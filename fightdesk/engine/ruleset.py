@@ -375,6 +375,12 @@ class Ruleset:
         first = standing[0] if standing else choices[0][0] if choices else None
         return FormField("target", "Target", "choice", choices, default=first)
 
+    def rested_pairs(self) -> dict[str, str]:
+        """Each lasting status value and the sheet field holding its full rating (the
+        fighter editor's "Now" values start there and "Fully rested" sets them from it):
+        by default a value of the same name."""
+        return {name: name for name in self.lasting_status}
+
     def rested_values(self, sheet: Any) -> dict[str, Any]:
         """A fresh status's values for a sheet: every lasting value at its full rating."""
         fields = type(sheet).model_fields

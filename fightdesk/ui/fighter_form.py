@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -346,6 +347,10 @@ class FighterForm(QWidget):
         self.tables: dict[str, ModelTable] = {}
         self._valid = True
         self._loading = False
+        # Now value -> the sheet field of its full rating. A new fighter's Now values
+        # follow their sheet's full rating until the GM sets one of them.
+        self._pairs = library.rested_pairs(fighter.ruleset)
+        self._following = set(self._pairs) if fighter.id == "new" else set()
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -370,6 +375,7 @@ class FighterForm(QWidget):
                     col: int, span: int = 1) -> FieldEditor:
         editor = FieldEditor(spec)
         editor.changed.connect(self._edited)
+        editor.changed.connect(partial(self._field_changed, path))
         grid.addWidget(editor, row, col, 1, span)
         self.editors[path] = editor
         return editor
@@ -468,11 +474,33 @@ class FighterForm(QWidget):
         return data
 
     def rest(self) -> None:
-        for name in self._library.lasting_fields(self.ruleset):
-            sheet = self.editors.get(f"sheet.{name}")
-            now = self.editors.get(f"status.{name}")
-            if sheet is not None and now is not None:
-                now.set_value(sheet.value())
+        """Every Now value at its sheet's full rating (the ruleset's pairs)."""
+        for now_name, sheet_name in self._pairs.items():
+            self._set_now(now_name, sheet_name)
+
+    def _set_now(self, now_name: str, sheet_name: str) -> None:
+        sheet = self.editors.get(f"sheet.{sheet_name}")
+        now = self.editors.get(f"status.{now_name}")
+        if sheet is None or now is None:
+            return
+        self._syncing = True
+        try:
+            now.set_value(sheet.value())
+        finally:
+            self._syncing = False
+
+    def _field_changed(self, path: str) -> None:
+        """A Now value the GM sets stops following its sheet; a sheet rating changed
+        carries the Now values still following it."""
+        if self._loading or getattr(self, "_syncing", False):
+            return
+        section, _, name = path.partition(".")
+        if section == "status":
+            self._following.discard(name)
+        elif section == "sheet":
+            for now_name, sheet_name in self._pairs.items():
+                if sheet_name == name and now_name in self._following:
+                    self._set_now(now_name, sheet_name)
 
     # --- validation -------------------------------------------------------------------------
     def errors(self) -> dict[str, str]:

@@ -84,3 +84,49 @@ def test_an_interrupt_starts_on_the_fighter_it_interrupts(window: MainWindow, qt
     assert target_of(dialog) == "dock-thug-1"
     dialog.reject()
 
+
+def type_number(qtbot: Any, editor: Any, value: int) -> None:
+    """Select the spin box's text and type a number, as the GM would."""
+    spin = editor.input
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, str(value))
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+
+
+def test_a_new_fighters_now_values_follow_the_sheet(qtbot: Any) -> None:
+    from fightdesk.storage.library import new_fighter
+    from fightdesk.ui.fighter_form import FighterDialog
+
+    dialog = FighterDialog(new_fighter("street-fighter"), "New fighter")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    form = dialog.form
+    for name, value in (("health", 12), ("chi", 2), ("willpower", 5)):
+        type_number(qtbot, form.editors[f"sheet.{name}"], value)
+    fighter = dialog.result_fighter()
+    assert fighter is not None
+    assert (fighter.status.health, fighter.status.chi, fighter.status.willpower) == (12, 2, 5)
+    # A Now value the GM sets stays set when the sheet changes again.
+    type_number(qtbot, form.editors["status.chi"], 1)
+    type_number(qtbot, form.editors["sheet.chi"], 3)
+    assert form.editors["status.chi"].value() == 1
+    assert form.editors["status.health"].value() == 12
+
+
+def test_fully_rested_fills_hp_from_max_hp(qtbot: Any) -> None:
+    from fightdesk.storage.library import new_fighter
+    from fightdesk.ui.fighter_form import FighterDialog
+
+    for ruleset in ("d100", "roll-under", "ashes"):
+        dialog = FighterDialog(new_fighter(ruleset), "New fighter")
+        qtbot.addWidget(dialog)
+        dialog.show()
+        form = dialog.form
+        type_number(qtbot, form.editors["sheet.max_hp"], 18)
+        assert form.editors["status.hp"].value() == 18, ruleset
+        type_number(qtbot, form.editors["status.hp"], 10)
+        type_number(qtbot, form.editors["sheet.max_hp"], 17)
+        assert form.editors["status.hp"].value() == 10, ruleset
+        qtbot.mouseClick(form.rested_button, Qt.MouseButton.LeftButton)
+        assert form.editors["status.hp"].value() == 17, ruleset
