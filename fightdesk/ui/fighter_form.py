@@ -126,6 +126,10 @@ class ModelTable(QWidget):
         self.item_model = spec.item_model
         self.specs = [s for s in model_specs(spec.item_model) if s.kind != "other"]
         self._rows_extra: list[dict[str, Any]] = []
+        # Per row: for a blank row the GM added, the columns set so far (the others
+        # follow them as the model derives them: a d100 weapon's hit points its damage);
+        # None for a row from the file or the catalogue.
+        self._fresh: list[set[str] | None] = []
         self._catalogue = catalogue
         self._loading = False
 
@@ -151,7 +155,7 @@ class ModelTable(QWidget):
         self.catalogue_combo.setObjectName("catalogue")
         self.catalogue_combo.setToolTip("Add a maneuver from the catalogue, with its usual values")
         self.add_button.clicked.connect(lambda: self.add_row(self.item_model.model_validate(
-            {"name": self._fresh_name()})))
+            {"name": self._fresh_name()}), fresh={"name"}))
         self.remove_button.clicked.connect(self.remove_selected)
         self.up_button.clicked.connect(lambda: self.move_selected(-1))
         self.down_button.clicked.connect(lambda: self.move_selected(1))
@@ -200,15 +204,17 @@ class ModelTable(QWidget):
         try:
             self.table.setRowCount(0)
             self._rows_extra = []
+            self._fresh = []
             for row in rows:
                 self._append(row.model_dump(mode="json"))
         finally:
             self._loading = False
 
-    def add_row(self, row: BaseModel) -> None:
+    def add_row(self, row: BaseModel, fresh: set[str] | None = None) -> None:
         self._loading = True
         try:
             self._append(row.model_dump(mode="json"))
+            self._fresh[-1] = None if fresh is None else set(fresh)
         finally:
             self._loading = False
         self.table.selectRow(self.table.rowCount() - 1)
@@ -219,6 +225,7 @@ class ModelTable(QWidget):
         self.table.insertRow(r)
         shown = {s.name for s in self.specs}
         self._rows_extra.append({k: v for k, v in data.items() if k not in shown})
+        self._fresh.append(None)
         for c, spec in enumerate(self.specs):
             self.table.setItem(r, c, self._cell(spec, data.get(spec.name)))
 
@@ -261,15 +268,43 @@ class ModelTable(QWidget):
             result.append(data)
         return result
 
-    def _item_changed(self, _item: QTableWidgetItem) -> None:
-        if not self._loading:
-            self.changed.emit()
+    def _item_changed(self, item: QTableWidgetItem) -> None:
+        if self._loading:
+            return
+        row = item.row()
+        fresh = self._fresh[row] if 0 <= row < len(self._fresh) else None
+        if fresh is not None:
+            fresh.add(self.specs[item.column()].name)
+            self._follow(row, fresh)
+        self.changed.emit()
+
+    def _follow(self, row: int, given: set[str]) -> None:
+        """The columns of a blank row the GM has not set yet, as the model derives them
+        from those set (nothing while the set ones are not valid yet)."""
+        from pydantic import ValidationError
+
+        data = self.rows()[row]
+        shown = {s.name for s in self.specs}
+        try:
+            derived = self.item_model.model_validate(
+                {k: v for k, v in data.items() if k in given or k not in shown})
+        except ValidationError:
+            return
+        values = derived.model_dump(mode="json")
+        self._loading = True
+        try:
+            for column, spec in enumerate(self.specs):
+                if spec.name not in given and values.get(spec.name) != data.get(spec.name):
+                    self.table.setItem(row, column, self._cell(spec, values.get(spec.name)))
+        finally:
+            self._loading = False
 
     def remove_selected(self) -> None:
         rows = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)
         for r in rows:
             self.table.removeRow(r)
             del self._rows_extra[r]
+            del self._fresh[r]
         if rows:
             self.changed.emit()
 
@@ -282,12 +317,16 @@ class ModelTable(QWidget):
             return
         data = self.rows()
         data[r], data[to] = data[to], data[r]
+        fresh = list(self._fresh)
+        fresh[r], fresh[to] = fresh[to], fresh[r]
         self._loading = True
         try:
             self.table.setRowCount(0)
             self._rows_extra = []
+            self._fresh = []
             for row in data:
                 self._append(row)
+            self._fresh = fresh
         finally:
             self._loading = False
         self.table.selectRow(to)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import demo_session, load_session
@@ -130,3 +130,42 @@ def test_fully_rested_fills_hp_from_max_hp(qtbot: Any) -> None:
         assert form.editors["status.hp"].value() == 10, ruleset
         qtbot.mouseClick(form.rested_button, Qt.MouseButton.LeftButton)
         assert form.editors["status.hp"].value() == 17, ruleset
+
+
+def test_a_new_d100_weapons_hit_points_follow_its_damage(qtbot: Any) -> None:
+    from fightdesk.storage.library import new_fighter
+    from fightdesk.ui.fighter_form import FighterDialog
+
+    dialog = FighterDialog(new_fighter("d100"), "New fighter")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    weapons = dialog.form.tables["sheet.weapons"]
+    qtbot.mouseClick(weapons.add_button, Qt.MouseButton.LeftButton)
+    table = weapons.table
+    row = table.rowCount() - 1
+
+    def type_cell(column: str, value: int) -> None:
+        item = table.item(row, weapons.column_of(column))
+        table.setCurrentItem(item)
+        table.editItem(item)
+        editors = [w for w in table.findChildren(QSpinBox) if w.isVisible()]
+        assert len(editors) == 1
+        editor = editors[0]
+        editor.selectAll()
+        qtbot.keyClicks(editor, str(value))
+        qtbot.keyClick(editor, Qt.Key.Key_Return)
+        # The delegate commits and closes the editor on the next turn of the event loop.
+        qtbot.waitUntil(lambda: not [w for w in table.findChildren(QSpinBox) if w.isVisible()])
+
+    type_cell("damage", 6)
+    assert weapons.rows()[row]["hp"] == 6
+    type_cell("damage", 8)
+    assert weapons.rows()[row]["hp"] == 8
+    # Once the GM sets the hit points, they stay.
+    type_cell("hp", 3)
+    type_cell("damage", 9)
+    assert weapons.rows()[row]["hp"] == 3 and weapons.rows()[row]["damage"] == 9
+    fighter = dialog.result_fighter()
+    assert fighter is not None and fighter.sheet.weapons[-1].hp == 3
