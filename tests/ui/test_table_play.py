@@ -1,0 +1,68 @@
+"""Playing at the table through the widgets: a group card acts for the member whose
+turn it is, typed dice at a question, the players' own dice, one-click actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit, QRadioButton
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.turns import current_fighter
+from fightdesk.storage.sessions import load_session
+
+if TYPE_CHECKING:
+    from fightdesk.ui.main_window import MainWindow
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+D100_INITIATIVE = {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
+                   "tariq": "23", "bandit-1": "12"}
+
+
+def d100_begun(window: MainWindow, qtbot: Any) -> Engine:
+    engine = Engine(load_session(RESOURCES / "demo_d100.json"))
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    decision = window.decision_panel
+    for name, text in D100_INITIATIVE.items():
+        row = decision.field_input(name)
+        assert isinstance(row, QLineEdit)
+        qtbot.keyClicks(row, text)
+    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    return engine
+
+
+def member_radio(card: Any, fighter_id: str) -> QRadioButton:
+    return next(r for r in card.findChildren(QRadioButton)
+                if r.property("fighter_id") == fighter_id)
+
+
+def test_a_group_card_acts_for_the_member_whose_turn_it_is(window: MainWindow,
+                                                          qtbot: Any) -> None:
+    engine = d100_begun(window, qtbot)
+    enc = engine.encounter
+    assert window.document.apply(
+        c.SetValue(fighter_id="bandit-1", field="status.dropped", value=[0])).ok
+    card = window.cards.card("bandit")
+    # The GM looks at Bandit 1 before the bandits' turns come.
+    qtbot.mouseClick(member_radio(card, "bandit-1"), Qt.MouseButton.LeftButton)
+    assert card.selected_fighter() == "bandit-1"
+    for _ in range(3):  # Rook, Vesna and the captain let their turns go
+        window.pass_action.trigger()
+    assert current_fighter(enc.state.turns) == "bandit-2"
+    # The card follows the member whose turn it is...
+    assert card.selected_fighter() == "bandit-2"
+    # ...and Act acts for that member even with another one checked.
+    qtbot.mouseClick(member_radio(card, "bandit-1"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(card.role_buttons["act"], Qt.MouseButton.LeftButton)
+    dialog = window._action_dialog
+    assert dialog is not None and dialog.windowTitle() == "Bandit 2: action"
+    dialog.reject()
+    # Each member's line shows a weapon on the floor.
+    weapon = enc.fighters["bandit-1"].sheet.weapons[0].name
+    line = member_radio(card, "bandit-1").text().replace("\N{NO-BREAK SPACE}", " ")
+    assert f"Dropped 1: {weapon}" in line
+    assert "Dropped" not in member_radio(card, "bandit-2").text()
