@@ -66,3 +66,57 @@ def test_a_group_card_acts_for_the_member_whose_turn_it_is(window: MainWindow,
     line = member_radio(card, "bandit-1").text().replace("\N{NO-BREAK SPACE}", " ")
     assert f"Dropped 1: {weapon}" in line
     assert "Dropped" not in member_radio(card, "bandit-2").text()
+
+
+def test_typed_dice_are_taken_by_the_question_that_rolls_them(window: MainWindow,
+                                                              qtbot: Any) -> None:
+    """Brannock's Roundhouse hits Kaede: first he is asked for EP damage dice, then she
+    for dice to remove, then the damage is rolled. The GM types the damage dice where a
+    question offers a dice field: they are taken, never refused as not needed."""
+    from PySide6.QtWidgets import QPushButton
+
+    from fightdesk.storage.sessions import demo_session
+
+    window.show_session(Engine(demo_session()), None)
+    engine = window.document.engine
+    assert engine is not None
+    forward = window.forward_button
+    for _ in range(3):
+        qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    window.pass_action.trigger()
+    qtbot.mouseClick(window.decision_panel.findChild(QPushButton, "choice-lose"),
+                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    assert engine.encounter.state.phase == 9
+    dialog = window.open_action_dialog("brannock", role="act")
+    assert dialog is not None
+    maneuver = dialog.input("maneuver")
+    maneuver.setCurrentIndex(maneuver.findData("Roundhouse"))
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    if dialog.isVisible():
+        qtbot.mouseClick(dialog.close_button, Qt.MouseButton.LeftButton)
+    stack = window._stack_dialog
+    qtbot.waitUntil(lambda: stack is not None and stack.isVisible())
+    stack = window._stack_dialog
+    panel = window._stack_decision
+    typed_at: list[str] = []
+    for _ in range(12):
+        if panel.isVisible():
+            prompt = panel.prompt.text()
+            if panel.dice.isVisible() and not typed_at and "damage dice" in prompt:
+                needed = int(panel.dice.toolTip().split("d10")[0].split()[-1])
+                qtbot.keyClicks(panel.dice, " ".join(["9"] * needed))
+                typed_at.append(prompt)
+            buttons = [b for b in panel.findChildren(QPushButton)
+                       if b.objectName().startswith("choice-") and b.isVisible()]
+            qtbot.mouseClick(buttons[-1] if buttons else panel.amount_ok,
+                             Qt.MouseButton.LeftButton)
+            assert not panel.error.isVisible(), (prompt, panel.error.text())
+        elif stack.resolve_all.isEnabled():
+            qtbot.mouseClick(stack.resolve_all, Qt.MouseButton.LeftButton)
+        else:
+            break
+    assert typed_at and "remove damage dice" in typed_at[0], typed_at
+    damage = [ev.roll for e in engine.session.log for ev in e.events
+              if ev.roll is not None and ev.roll.purpose.startswith("damage")]
+    assert damage and damage[0].source == "typed" and set(damage[0].faces) == {9}
