@@ -46,7 +46,8 @@ class ActionDialog(QDialog):
 
     def __init__(self, fighter_name: str, forms: Sequence[ActionForm], preview: PreviewFn,
                  submit: SubmitFn, *, form_id: str | None = None,
-                 preset: dict[str, Any] | None = None, parent: QWidget | None = None) -> None:
+                 preset: dict[str, Any] | None = None, own_dice: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ActionDialog")
         self.setWindowTitle(f"{fighter_name}: action")
@@ -99,6 +100,10 @@ class ActionDialog(QDialog):
             start = next((n for n, f in enumerate(self._forms) if f.enabled), 0)
         self.form_box.setCurrentIndex(start)
         self._form_chosen(start)
+        # A fighter whose player rolls their own dice is asked for them: the dialog
+        # starts on typing them in.
+        if own_dice:
+            self.typed.setChecked(True)
 
     def _build_preview(self) -> QGroupBox:
         """What the action would do and its odds, before the roll, and why not."""
@@ -136,7 +141,7 @@ class ActionDialog(QDialog):
         group.addButton(self.typed)
         self.dice_edit = QLineEdit()
         self.dice_edit.setObjectName("typedDice")
-        self.dice_edit.setPlaceholderText("faces, e.g. 7 3 9; 4")
+        self.dice_edit.setPlaceholderText("one roll's faces by spaces, ';' before the next roll: 7 3 9; 4")
         self.dice_edit.setToolTip("The players' physical dice: faces split by spaces, one roll "
                                   "after another split by ';', in the order the rules roll them")
         self.dice_edit.setEnabled(False)

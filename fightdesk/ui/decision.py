@@ -60,7 +60,8 @@ class DecisionPanel(QFrame):
         self.amount_ok.clicked.connect(self._answer_amount)
         self.dice = QLineEdit()
         self.dice.setObjectName("decisionDice")
-        self.dice.setPlaceholderText("typed dice (empty: the app rolls)")
+        self.dice.setPlaceholderText("typed dice: faces by spaces, ';' before the next roll "
+                                     "(empty: the app rolls)")
         self.error = error_label()
         # A decision with fields: one input a field, and one button to answer them all.
         self.fields_box = QWidget()

@@ -274,7 +274,8 @@ class GMActions(QObject):
             name, forms,
             lambda form, values: operations.preview_action(document, form, fighter_id, values),
             lambda form, values, dice: operations.act(document, form, fighter_id, values, dice),
-            form_id=form_id, preset=preset, parent=parent)
+            form_id=form_id, preset=preset,
+            own_dice=engine.encounter.fighters[fighter_id].rolls_own_dice, parent=parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished.connect(self.action_finished)
         w._action_dialog = dialog

@@ -120,3 +120,25 @@ def test_typed_dice_are_taken_by_the_question_that_rolls_them(window: MainWindow
     damage = [ev.roll for e in engine.session.log for ev in e.events
               if ev.roll is not None and ev.roll.purpose.startswith("damage")]
     assert damage and damage[0].source == "typed" and set(damage[0].faces) == {9}
+
+
+def test_a_player_who_rolls_own_dice_is_asked_for_them(window: MainWindow, qtbot: Any) -> None:
+    from fightdesk.storage.sessions import demo_session
+
+    session = demo_session()
+    assert session.encounter.fighters["kaede"].rolls_own_dice
+    assert not session.encounter.fighters["brannock"].rolls_own_dice
+    window.show_session(Engine(session), None)
+    for _ in range(3):
+        qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    dialog = window.open_action_dialog("kaede")
+    assert dialog is not None
+    assert dialog.typed.isChecked() and dialog.dice_edit.isEnabled()
+    # The field says how several rolls are typed.
+    assert ";" in dialog.dice_edit.placeholderText()
+    assert "next roll" in dialog.dice_edit.placeholderText()
+    dialog.reject()
+    dialog = window.open_action_dialog("brannock")
+    assert dialog is not None and dialog.app_rolls.isChecked()
+    dialog.reject()
+    assert ";" in window.decision_panel.dice.placeholderText()
