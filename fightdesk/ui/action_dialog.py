@@ -74,6 +74,13 @@ class ActionDialog(QDialog):
         self.fields_layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
 
         preview_box = self._build_preview()
+        # The error line and the preview keep their room when hidden: a problem coming
+        # and going does not move the buttons under the GM's cursor.
+        # The form's height is set when it is chosen; below it, a stretch takes what a
+        # shorter preview leaves, so the buttons stay at the bottom.
+        policy = self.error.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.error.setSizePolicy(policy)
         dice_row = self._build_dice_row()
         self._build_result_and_buttons()
 
@@ -85,6 +92,7 @@ class ActionDialog(QDialog):
         layout.addWidget(self.fields_box)
         layout.addWidget(preview_box)
         layout.addLayout(dice_row)
+        layout.addStretch(1)
         layout.addWidget(self.result_label)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(460)
@@ -292,7 +300,7 @@ class ActionDialog(QDialog):
         # A form with nothing to tell before it is applied (a move) shows no empty box.
         self.preview_box.setVisible(bool(preview.lines or preview.odds or problem
                                          or not self.roll_waits_note.isHidden()))
-        self.go_button.setEnabled(form.enabled and problem is None and not self.result_label.isVisible())
+        self.go_button.setEnabled(form.enabled and problem is None and not self.done_sentence)
 
     def _show_error(self, text: str | None) -> None:
         self.error.setText(text or "")
@@ -300,7 +308,7 @@ class ActionDialog(QDialog):
 
     def _go(self) -> None:
         form = self.current_form()
-        if form is None or self.result_label.isVisible():
+        if form is None or self.done_sentence:
             return
         try:
             dice = self.typed_dice()
@@ -311,15 +319,10 @@ class ActionDialog(QDialog):
         if not ok:
             self._show_error(sentence)
             return
+        # Applied: one click is enough. The dialog goes; the sentence stays in the log
+        # and the window's status bar (done_sentence).
         self.done_sentence = sentence
         self.result_label.setText(sentence)
-        self.result_label.setVisible(True)
         self._show_error(None)
-        for widget in (self.form_box, self.fields_box, self.app_rolls, self.typed, self.dice_edit):
-            widget.setEnabled(False)
         self.go_button.setVisible(False)
-        self.buttons.removeButton(self.close_button)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        self.close_button.clicked.connect(self.accept)
-        self.close_button.setDefault(True)
-        self.close_button.setFocus()
+        self.accept()

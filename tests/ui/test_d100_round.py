@@ -177,9 +177,7 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     engine = fight_begun(window, qtbot)
     enc = engine.encounter
     strike(window, qtbot, "rook", "bandit-1")
-    action = window._action_dialog
-    assert action is not None and action.result_label.isVisible()
-    qtbot.keyClick(action, Qt.Key.Key_Return)  # Close, the default once it is done
+    assert window._action_dialog is None  # applied and closed with the one Return
     window.stack_action.trigger()  # Ctrl+K
     dialog = window._stack_dialog
     assert dialog is not None and dialog.isVisible()
@@ -281,10 +279,7 @@ def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
     engine = fight_begun(window, qtbot)
     enc = engine.encounter
     strike(window, qtbot, "rook", "bandit-1")
-    action = window._action_dialog
-    assert action is not None
-    qtbot.keyClick(action, Qt.Key.Key_Return)  # Close
-    qtbot.waitUntil(lambda: not action.isVisible())
+    assert window._action_dialog is None  # applied and closed with the one Return
     assert window._stack_dialog is None
     # The forward button points at the roll panel (it said "Resolve the stack first").
     assert window.forward_action.text() == "Make the roll first"
@@ -325,9 +320,6 @@ def test_f2_opens_the_act_form_and_says_why_not(window: MainWindow, qtbot: QtBot
         roll(window, qtbot, "97")
         add(window, qtbot, "Bandit 1: no defense")
         roll(window, qtbot)
-        dialog = window._action_dialog
-        assert dialog is not None
-        dialog.close()
     window.act_action.trigger()  # F2
     dialog = window._action_dialog
     assert dialog is not None and dialog.form_box.currentData() == "strike"

@@ -142,3 +142,52 @@ def test_a_player_who_rolls_own_dice_is_asked_for_them(window: MainWindow, qtbot
     assert dialog is not None and dialog.app_rolls.isChecked()
     dialog.reject()
     assert ";" in window.decision_panel.dice.placeholderText()
+
+
+def test_an_action_applies_and_closes_in_one_click(window: MainWindow, qtbot: Any) -> None:
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    for _ in range(3):
+        qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    log = len(engine.session.log)
+    dialog = window.open_action_dialog("dock-thug-1", role="act")
+    assert dialog is not None
+    qtbot.waitExposed(dialog)
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible() and window._action_dialog is None
+    assert len(engine.session.log) > log
+    said = engine.session.log[-1].summary
+    assert said and said in window.statusBar().currentMessage()
+
+
+def test_an_error_line_does_not_move_the_buttons(qtbot: Any) -> None:
+    from fightdesk.engine.ruleset import ActionForm, FormField, Preview
+    from fightdesk.ui.action_dialog import ActionDialog
+
+    form = ActionForm("spend", "Spend", (FormField("ep", "EP", "number", default=0,
+                                                   minimum=0, maximum=5),), verb="Spend")
+
+    def preview(form_id: str, values: dict) -> Preview:
+        if values["ep"] > 2:
+            return Preview(error="not enough EP: has 2")
+        return Preview(lines=(f"spends {values['ep']}",))
+
+    dialog = ActionDialog("Kaede", (form,), preview, lambda *_: (True, "done"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(20)  # the form has settled in
+    go = dialog.go_button
+    place = go.mapTo(dialog, go.rect().topLeft())
+    spin = dialog.input("ep")
+    for _ in range(3):
+        qtbot.keyClick(spin, Qt.Key.Key_Up)
+    assert dialog.error.isVisible() and not go.isEnabled()
+    qtbot.wait(20)
+    assert go.mapTo(dialog, go.rect().topLeft()) == place
+    qtbot.keyClick(spin, Qt.Key.Key_Down)
+    assert not dialog.error.isVisible() and go.isEnabled()
+    qtbot.wait(20)
+    assert go.mapTo(dialog, go.rect().topLeft()) == place
