@@ -5,7 +5,8 @@
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its odds, a fight with two groups sharing a
-phase on a small laptop screen (1093x614, a 1366x768 screen at 125%), a window switched
+phase on a small laptop screen (1093x614, a 1366x768 screen at 125%), each ruleset's
+fight on that small screen too, a window switched
 from light to dark while it runs, and Fight > Roll Tables
 (``--tables``: that dialog only), and the player view beside the GM's window
 (``--player``: that one only), the roll-under demo in round 1 (``--roll-under``), the
@@ -103,6 +104,14 @@ def grab(widget: QWidget, name: str) -> None:
     print(path.relative_to(OUT.parent.parent))
 
 
+def small_screen(window: QWidget, name: str) -> None:
+    """The same window on a small laptop screen (1093x614): the cards scroll, the fighter
+    who acts in view."""
+    window.resize(1093, 614)
+    settle()
+    grab(window, name)
+
+
 def shoot(suffix: str) -> None:
     window = mid_round_window()
     stack = window._stack_dialog
@@ -111,6 +120,9 @@ def shoot(suffix: str) -> None:
     window.cards.verticalScrollBar().setValue(0)
     select_rolls_entry(window)
     grab(window, f"main-window-{suffix}.png")
+    small_screen(window, f"street-fighter-small-screen-{suffix}.png")
+    window.resize(1280, 800)
+    settle()
     stack.open()
     stack.table.selectRow(0)
     grab(stack, f"interrupt-stack-{suffix}.png")
@@ -326,6 +338,7 @@ def shoot_roll_under(suffix: str) -> None:
     window.views.show_views()
     settle()
     grab(window, f"roll-under-{suffix}.png")
+    small_screen(window, f"roll-under-small-screen-{suffix}.png")
     doc.undo_stack.setClean()
     window.close()
 
@@ -380,6 +393,7 @@ def shoot_d100(suffix: str) -> None:
     window.views.show_views()
     settle()
     grab(window, f"d100-{suffix}.png")
+    small_screen(window, f"d100-small-screen-{suffix}.png")
     doc.undo_stack.setClean()
     window.close()
 
@@ -443,6 +457,7 @@ def shoot_ashes(suffix: str) -> None:
     window.views.show_views()
     settle()
     grab(window, f"ashes-{suffix}.png")
+    small_screen(window, f"ashes-small-screen-{suffix}.png")
     doc.undo_stack.setClean()
     window.close()
 
@@ -469,7 +484,6 @@ def shoot_simulate(suffix: str) -> None:
         QApplication.processEvents()
         time.sleep(0.02)
     assert dialog.simulation is not None, "the simulation did not finish"  # type: ignore[attr-defined]
-    dialog.adjustSize()
     grab(dialog, f"simulate-{suffix}.png")
     dialog.close()
     window.document.undo_stack.setClean()

@@ -191,7 +191,8 @@ def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
 
 
 def _scrubber(enc: Encounter, hidden: set[str]) -> Scrub:
-    """Replaces the name of every hidden fighter in a line by "someone": whole names only,
+    """Replaces the name of every hidden fighter in a line by "someone" ("an enemy's turn"
+    for a hidden enemy whose turn it is): whole names only,
     never a part of a word or of another fighter's name ("Bandit" hidden leaves "Bandit
     Captain" and "Bandits" as they are). Every name is looked for at once, the longest
     first, so a shown name that contains a hidden one is read as the shown one. A shown
@@ -203,14 +204,22 @@ def _scrubber(enc: Encounter, hidden: set[str]) -> Scrub:
     shown |= {g.name for g in enc.groups.values()} - hidden_names
     if not hidden_names:
         return isolating(shown)
+    # Whose turn it is may be said without the name: the players know an enemy acts.
+    enemies = {enc.fighters[f].name for f in hidden if enc.fighters[f].side == "enemy"}
+    allies = {enc.fighters[f].name for f in hidden if enc.fighters[f].side != "enemy"}
+    enemy_only = hidden_names & (enemies - allies)
     names = sorted(hidden_names | (shown - {""}), key=len, reverse=True)
     pattern = re.compile("|".join(whole_name(name) for name in names))
+    marker = "\x00enemy\x00"  # a hidden enemy's name, until its turn is read
 
     def replace(match: re.Match[str]) -> str:
         name = match.group()
-        return "someone" if name in hidden_names else isolated(name)
+        if name not in hidden_names:
+            return isolated(name)
+        return marker if name in enemy_only else "someone"
 
     def scrub(text: str) -> str:
-        return pattern.sub(replace, text)
+        text = pattern.sub(replace, text)
+        return text.replace(f"{marker}'s turn", "an enemy's turn").replace(marker, "someone")
 
     return scrub

@@ -196,14 +196,19 @@ class Odds(NamedTuple):
 
     @property
     def rounded(self) -> str:
-        """Whole percent for a glance ("99%"): a result that can happen never reads 0%
-        or 100%, and only a certain one (or an impossible one) does."""
+        """Whole percent for a glance ("65%"): a result that can happen never reads 0%
+        or 100%, and only a certain one (or an impossible one) does; below one percent it
+        reads "<1%" and above 99 ">99%" (the exact fraction says how much)."""
         if self.chance <= 0:
             return "0%"
         if self.chance >= 1:
             return "100%"
+        if self.chance < Fraction(1, 100):
+            return "<1%"
+        if self.chance > Fraction(99, 100):
+            return ">99%"
         whole = int(self.chance * 100 + Fraction(1, 2))
-        return f"{min(99, max(1, whole))}%"
+        return f"{whole}%"
 
     @property
     def exact(self) -> str:

@@ -239,6 +239,9 @@ class Simulation:
     draws: int = 0
     stuck: int = 0
     rounds: list[int] = field(default_factory=list)
+    # The rounds of the fights that ended (a side won): a draw at the round cap is not
+    # a fight "over by" that round.
+    ended_rounds: list[int] = field(default_factory=list)
     fighters: dict[str, FighterOdds] = field(default_factory=dict)
 
     @property
@@ -247,11 +250,19 @@ class Simulation:
 
     @property
     def p90_rounds(self) -> int:
-        """The 90th percentile by nearest rank: 9 fights in 10 are over by then."""
-        if not self.rounds:
+        """The 90th percentile by nearest rank of the fights that ended: 9 in 10 of
+        them were over by then (0 when none ended)."""
+        if not self.ended_rounds:
             return 0
-        ordered = sorted(self.rounds)
+        ordered = sorted(self.ended_rounds)
         return ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
+
+    def over_by(self) -> str:
+        """How soon the fights that ended were over, in words (draws left out)."""
+        if not self.ended_rounds:
+            return f"no fight ended within the round cap of {self.max_rounds}"
+        return (f"90% of the {len(self.ended_rounds)} fights that ended were over by round "
+                f"{self.p90_rounds}")
 
     def chance(self, camp: Camp) -> Fraction:
         return Fraction(self.wins[camp], self.fights)
@@ -267,6 +278,7 @@ class Simulation:
             self.draws += 1
         else:
             self.wins[result.winner] += 1
+            self.ended_rounds.append(result.rounds)
         self.stuck += int(result.stuck)
         self.rounds.append(result.rounds)
         for fid, down, health in zip(self.fighter_ids, result.down, result.health,
@@ -298,8 +310,7 @@ class Simulation:
         if self.stuck:
             lines.append(f"Of the draws, {self.stuck} stopped early: no command the rules "
                          f"accept, or {MAX_COMMANDS:,} commands without an end")
-        lines.append(f"Rounds: median {self.median_rounds}, 90% of fights over by round "
-                     f"{self.p90_rounds}")
+        lines.append(f"Rounds: median {self.median_rounds}; {self.over_by()}")
         for fid, o in self.fighters.items():
             lines.append(f"{o.name} ({o.camp}): down {o.down}/{self.fights} "
                          f"({o.down / self.fights:.1%}), health left {self.health(fid):.2f}"

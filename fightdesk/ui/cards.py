@@ -9,6 +9,7 @@ condition, remove one); the main window decides what they do.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from PySide6.QtCore import (
     QPoint,
     QSize,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import (
@@ -68,6 +70,8 @@ class FighterCard(QFrame):
     requested = Signal(str, str)  # (what, fighter_id): act, interrupt, health, edit, remove,
     # add-condition
     conditionRemoveRequested = Signal(str, int)  # (fighter_id, the condition's index)
+    #: Its fighter's turn began: the cards area brings the card into view.
+    turnBegan = Signal()
 
     def __init__(self, key: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -262,6 +266,11 @@ class FighterCard(QFrame):
         dice = " ".join(shown.dice) if shown else ""
         self.dice.setText(f"Dice: {dice}" if dice else "")
         self.dice.setVisible(bool(dice))
+        # What a screen reader says on reaching the card: who, which side, how hurt.
+        health = self.health.format() if lead.health_max > 0 else ""
+        self.setAccessibleName(", ".join(p for p in (title, self.side.text(), health,
+                                                      "out" if not alive else "") if p))
+        self.setAccessibleDescription("\n".join(p for p in (res, conds, self.dice.text()) if p))
         member_lines = self._show_members(cards if grouped else [])
         acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)
@@ -283,6 +292,8 @@ class FighterCard(QFrame):
             # lines) is painted again only for this.
             self._acting = acting
             self.update()
+            if acting:
+                self.turnBegan.emit()
 
     def _show_members(self, cards: list[Card]) -> tuple[int, ...]:
         """The members' lines; how many line breaks each one's text holds."""
@@ -445,6 +456,7 @@ class CardsView(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("FighterCards")
+        self.setAccessibleName("Fighter cards")
         self.setWindowTitle("Fighters")
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -474,6 +486,7 @@ class CardsView(QScrollArea):
         self._flow: tuple[int, int] = (0, 0)  # (columns, card width) laid out
         self._roles: tuple[tuple[str, str], ...] = DEFAULT_ROLES
         self._min_width = MIN_CARD_WIDTH
+        self.verticalScrollBar().rangeChanged.connect(self._keep_acting_in_view)
 
     def set_roles(self, roles: tuple[tuple[str, str], ...]) -> None:
         """The action buttons every card shows, as (role, label): the ruleset's words."""
@@ -510,6 +523,22 @@ class CardsView(QScrollArea):
         model.rowsRemoved.connect(self._rebuild)
         model.dataChanged.connect(self._rows_changed)
         self._rebuild()
+
+    def _keep_acting_in_view(self, *_: object) -> None:
+        """The cards moved or grew: the one whose turn it is stays in view."""
+        acting = next((key for key, card in self._cards.items() if card.is_acting()), None)
+        if acting is not None:
+            self._bring_into_view(acting)
+
+    def _bring_into_view(self, key: str) -> None:
+        """Scroll to the card whose turn began (on a small screen it may be below the
+        fold); once the grid has laid it out."""
+        QTimer.singleShot(0, self, partial(self._scroll_to, key))
+
+    def _scroll_to(self, key: str) -> None:
+        card = self._cards.get(key)
+        if card is not None and card.is_acting():
+            self.ensureWidgetVisible(card, 0, GAP)
 
     def card(self, key: str) -> FighterCard | None:
         """The card for a fighter id (or a group id)."""
@@ -564,6 +593,7 @@ class CardsView(QScrollArea):
                 widget.set_roles(self._roles)
                 widget.requested.connect(self.requested)
                 widget.conditionRemoveRequested.connect(self.conditionRemoveRequested)
+                widget.turnBegan.connect(partial(self._bring_into_view, key))
                 self._cards[key] = widget
             widget.show_cards(cards, name)
         self._order = list(groups)
@@ -601,6 +631,7 @@ class CardsView(QScrollArea):
             return
         relayout = columns != self._flow[0]
         self._flow = flow
+        self._keep_acting_in_view()
         if self.empty_hint.isVisible():
             self.empty_hint.setFixedWidth(max(MIN_CARD_WIDTH, width))
         for card in self._cards.values():

@@ -213,13 +213,11 @@ class DecisionPanel(QFrame):
 
 
 def percent(chance: Fraction) -> str:
-    """A chance in words for a button: "65%"; never 0% or 100% for what can still go
-    either way."""
-    value = float(chance) * 100
-    if 0 < chance < 1:
-        value = min(max(value, 1), 99)
-        return f"{value:.0f}%"
-    return f"{value:.0f}%"
+    """A chance in words for a button: "65%"; "<1%" and ">99%" for what can still go
+    either way (the exact fraction is in the tooltip)."""
+    from fightdesk.engine.ruleset import Odds
+
+    return Odds("", chance).rounded
 
 
 __all__ = ["DecisionPanel", "percent"]

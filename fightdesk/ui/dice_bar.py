@@ -19,9 +19,11 @@ class DiceBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("DiceBar")
+        self.setAccessibleName("Dice bar")
         self.setWindowTitle("Dice")
         self.edit = QLineEdit()
         self.edit.setObjectName("diceNotation")
+        self.edit.setAccessibleName("Dice to roll")
         self.edit.setPlaceholderText("3d10, 1d100+20, 5d10>=6")
         self.edit.setToolTip("Free roll in dice notation; >=N counts successes (Ctrl+D, Enter rolls)")
         self.edit.setClearButtonEnabled(True)

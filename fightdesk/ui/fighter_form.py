@@ -48,6 +48,7 @@ from .form_fields import (
     warning_color,
 )
 from .plain import plain_label
+from .screen_fit import fit_to_screen
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -135,6 +136,7 @@ class ModelTable(QWidget):
 
         self.table = QTableWidget(0, len(self.specs))
         self.table.setObjectName(f"table_{spec.name}")
+        self.table.setAccessibleName(spec.label)
         self.table.setHorizontalHeaderLabels([s.label for s in self.specs])
         self.table.setItemDelegate(_CellDelegate(self))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -382,6 +384,7 @@ class FighterForm(QWidget):
         self._fighter_model = FighterModel
         self._original = fighter.model_dump(mode="json")
         self.ruleset = fighter.ruleset
+        self.setAccessibleName(f"{fighter.name}'s sheet")
         self.editors: dict[str, FieldEditor] = {}
         self.tables: dict[str, ModelTable] = {}
         self._valid = True
@@ -637,7 +640,8 @@ class FighterDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.form)
         layout.addWidget(self.buttons)
-        self.resize(760, 720)
+        # The form scrolls; the dialog fits the screen, OK and Cancel always in reach.
+        fit_to_screen(self, 760, 720)
 
     def _valid_changed(self, valid: bool) -> None:
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)

@@ -92,6 +92,9 @@ class LibraryDock(QObject):
         panel.message.connect(lambda text: w.statusBar().showMessage(text, 8000))
         panel.set_encounter_source(
             lambda: w.document.engine.encounter if w.document.engine else None)
+        # The library shows the open fight's ruleset, and says when a fighter cannot join.
+        w.document.replaced.connect(panel.follow_fight)
+        panel.follow_fight()
         return panel
 
     def in_rounds_changed(self, hide: bool) -> None:

@@ -299,6 +299,7 @@ class LibraryPanel(QWidget):
 
         self._storage = storage
         self.setObjectName("LibraryPanel")
+        self.setAccessibleName("Campaign library")
         self.setWindowTitle("Campaign library")
         # Why the library is off (its folder cannot be used), shown in the banner.
         self.off_reason: str | None = None
@@ -351,6 +352,7 @@ class LibraryPanel(QWidget):
 
         self.search = QLineEdit()
         self.search.setObjectName("librarySearch")
+        self.search.setAccessibleName("Search the library by name")
         self.search.setPlaceholderText("Search by name")
         self.search.setClearButtonEnabled(True)
         self.ruleset_filter = QComboBox()
@@ -374,6 +376,7 @@ class LibraryPanel(QWidget):
     def _build_list(self) -> None:
         self.view = QTreeView()
         self.view.setObjectName("libraryList")
+        self.view.setAccessibleName("Library fighters")
         self.view.setModel(self.proxy)
         self.view.setRootIsDecorated(False)
         self.view.setUniformRowHeights(True)
@@ -419,6 +422,7 @@ class LibraryPanel(QWidget):
         self.redo_action = action("Redo", "Redo the library edit you undid")
         self.add_action = action("Add to fight", "Add the selected fighter(s) to the fight; "
                                  "several copies become one numbered group", "Ctrl+Return")
+        self._add_tip = self.add_action.toolTip()
         self.write_back_action = action("Write back...", "Copy the fight's lasting changes "
                                         "(health, chi, willpower...) to the library")
         for act in (self.add_action, self.edit_action, self.duplicate_action,
@@ -436,6 +440,7 @@ class LibraryPanel(QWidget):
 
         self.count_spin = QSpinBox()
         self.count_spin.setObjectName("copies")
+        self.count_spin.setAccessibleName("Copies to add")
         self.count_spin.setRange(1, 100)
         self.count_spin.setPrefix("x ")
         self.count_spin.setToolTip("How many copies to add (also for dragging)")
@@ -479,6 +484,11 @@ class LibraryPanel(QWidget):
         layout.addLayout(edits)
         layout.addLayout(files)
         layout.addLayout(fight)
+        # Why "Add to fight" is off for the selection (a fighter of another ruleset).
+        self.add_reason = plain_label(wrap=True)
+        self.add_reason.setObjectName("addReason")
+        self.add_reason.hide()
+        layout.addWidget(self.add_reason)
 
     def _connect(self) -> None:
         self.campaign_combo.activated.connect(self._campaign_picked)
@@ -660,10 +670,11 @@ class LibraryPanel(QWidget):
             self._run(lambda: self.select_fighter(campaign.add(edited).id))
 
     def _new_ruleset(self) -> str | None:
-        """Ask which ruleset the new fighter is for (the filter's ruleset first)."""
+        """Ask which ruleset the new fighter is for (the open fight's first, else the
+        filter's)."""
         from .ruleset_choice import ask_ruleset
 
-        chosen = self.ruleset_filter.currentData()
+        chosen = self._fight_ruleset() or self.ruleset_filter.currentData()
         return ask_ruleset(self, "New Fighter", "Which rules is this fighter for?",
                            str(chosen) if chosen else None)
 
@@ -763,9 +774,53 @@ class LibraryPanel(QWidget):
         if not chosen:
             self.message.emit("Select the fighter(s) to add first")
             return
+        refusal = self._add_refusal(chosen)
+        if refusal:
+            self.message.emit(refusal)
+            return
         count = self.count_spin.value()
         for f in chosen:
+            if f.side == "pc" and f.id in self._fighting_ids() and not self._confirm(
+                    "Add again?", f"{f.name} is already in this fight. Add another copy?"):
+                continue
             self.addToEncounter.emit(self._storage.add_command(f, count))
+
+    def _fight_ruleset(self) -> str | None:
+        encounter = self._encounter_source()
+        return encounter.ruleset if encounter is not None else None
+
+    def _fighting_ids(self) -> set[str]:
+        """The library ids of the fighters already in the open fight."""
+        encounter = self._encounter_source()
+        if encounter is None:
+            return set()
+        return {f.source_id for f in encounter.fighters.values() if f.source_id}
+
+    def _add_refusal(self, chosen: list[Fighter]) -> str:
+        """Why the selection cannot join the open fight ("" when it can): a fight holds
+        fighters of its own ruleset only."""
+        from fightdesk.engine.rulesets import BY_ID
+
+        ruleset = self._fight_ruleset()
+        if ruleset is None:
+            return ""
+        for f in chosen:
+            if f.ruleset != ruleset:
+                theirs = BY_ID[f.ruleset].title if f.ruleset in BY_ID else f.ruleset
+                ours = BY_ID[ruleset].title if ruleset in BY_ID else ruleset
+                return (f"{f.name} is a {theirs} fighter; this fight uses {ours}. "
+                        "Only fighters of the fight's ruleset can join it.")
+        return ""
+
+    def follow_fight(self) -> None:
+        """A fight was opened or started: the list shows its ruleset's fighters (the
+        filter stays the GM's to change), and Add to fight says whether it can add."""
+        ruleset = self._fight_ruleset()
+        if ruleset is not None:
+            index = self.ruleset_filter.findData(ruleset)
+            if index >= 0:
+                self.ruleset_filter.setCurrentIndex(index)
+        self._update_actions()
 
     def write_back(self) -> None:
         campaign = self.campaign
@@ -852,6 +907,17 @@ class LibraryPanel(QWidget):
         self.edit_action.setEnabled(chosen == 1)
         for act in (self.duplicate_action, self.delete_action, self.add_action):
             act.setEnabled(chosen > 0)
+        refusal = self._add_refusal(self.selected_fighters()) if chosen else ""
+        if refusal:
+            self.add_action.setEnabled(False)
+        # A disabled button shows no tooltip on every desktop: the reason is also the
+        # status tip and the button's accessible description.
+        add_tip = plain_tip(refusal) if refusal else self._add_tip
+        self.add_action.setToolTip(add_tip)
+        self.add_action.setStatusTip(refusal or self._add_tip)
+        self.add_button.setAccessibleDescription(refusal or self._add_tip)
+        self.add_reason.setText(refusal)
+        self.add_reason.setVisible(bool(refusal))
         self.write_back_action.setEnabled(campaign is not None)
         can_undo = campaign is not None and campaign.can_undo()
         can_redo = campaign is not None and campaign.can_redo()

@@ -14,9 +14,17 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
+    QTimer,
     Signal,
 )
-from PySide6.QtGui import QFontMetrics, QKeySequence, QPainter, QPalette, QResizeEvent
+from PySide6.QtGui import (
+    QFontMetrics,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QResizeEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -138,9 +146,11 @@ class LogView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("FightLog")
+        self.setAccessibleName("Fight log")
         self.setWindowTitle("Log")
         self.tree = QTreeView()
         self.tree.setObjectName("logTree")
+        self.tree.setAccessibleName("What happened")
         # Rows of one height keep a long log fast: two lines of text each, the whole text
         # in the tooltip and in the details pane below.
         self.tree.setUniformRowHeights(True)
@@ -219,6 +229,8 @@ class LogView(QWidget):
         model.rowsRemoved.connect(self._selection_changed)
         model.modelReset.connect(self._selection_changed)
         model.modelReset.connect(self._count_earlier)
+        # A fight opened again starts at its newest entry, as the log follows play.
+        model.modelReset.connect(self._show_newest)
         model.rowsRemoved.connect(self._count_earlier)
         self._count_earlier()
         self.tree.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -263,6 +275,16 @@ class LogView(QWidget):
             return None
         seq = indexes[0].data(KeyRole)
         return int(seq) if seq is not None else None
+
+    def _show_newest(self) -> None:
+        """Show the end of the log now and once the rows are laid out (a reset lays
+        them out on the next pass)."""
+        self.tree.scrollToBottom()
+        QTimer.singleShot(0, self, self.tree.scrollToBottom)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._show_newest()
 
     def _follow_end(self, parent: QModelIndex, first: int, last: int) -> None:
         """New lines at the end: open the newest action with dice (folding the one opened

@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         self.roll_panel = RollPanel()
         self.state_label = StatusLabel("No fight open")
         self.state_label.setObjectName("stateLabel")
+        self.state_label.setAccessibleName("What the fight waits for")
         font = self.state_label.font()
         font.setBold(True)
         self.state_label.setFont(font)
@@ -242,7 +243,7 @@ class MainWindow(QMainWindow):
         action = self._action
         # The one way forward: what the fight needs next (start, roll, act, next phase);
         # its text follows the fight (show_forward), the tool bar's button stays put.
-        self.forward_action = action("&Go On", "F4", "Do what the fight needs next")
+        self.forward_action = action("No Fight Open", "F4", "Do what the fight needs next")
         self.pass_action = action("&Pass", "Shift+F4",
                                   "Pass: the fighter whose turn it is lets it go")
         self.pass_action.setIconText("Pass")
@@ -359,9 +360,11 @@ class MainWindow(QMainWindow):
         # The one forward button first, at a fixed width, so nothing moves as its text
         # changes; then Pass and End Round, Undo and Redo; then, where the GM looks, the
         # round and phase or turn in large type and what the fight waits for.
-        self.forward_button = QPushButton("Start the fight")
+        # Before a fight is open it says so (the fight's own next step replaces it).
+        self.forward_button = QPushButton("No fight open")
         self.forward_button.setObjectName("forwardButton")
         self.forward_button.setDefault(True)
+        self.forward_button.setEnabled(False)
         self.forward_button.setFixedWidth(self.forward_button.fontMetrics().averageCharWidth() * 26 + 24)
         self.forward_button.clicked.connect(self.forward_action.trigger)
         self.round_bar.addWidget(self.forward_button)
@@ -394,7 +397,44 @@ class MainWindow(QMainWindow):
         # The library dock's items go before this separator (library_dock.py).
         self.reset_layout_separator = self.view_menu.addSeparator()
         self.view_menu.addAction(self.reset_layout_action)
+        self._build_theme_menu()
         self.resizeDocks([self.log_dock], [330], Qt.Orientation.Horizontal)
+
+    def _build_theme_menu(self) -> None:
+        """View > Theme: System, Light or Dark, applied to every window at once and
+        remembered."""
+        from PySide6.QtGui import QActionGroup
+
+        from . import settings
+        from .palettes import THEMES, apply_theme
+
+        menu = self.view_menu.addMenu("&Theme")
+        group = QActionGroup(self)
+        saved = str(settings.app_settings().value("view/theme", "system"))
+        if saved not in {key for key, _ in THEMES}:
+            saved = "system"
+        self.theme_actions: dict[str, QAction] = {}
+        for key, label in THEMES:
+            act = QAction(label, self)
+            act.setCheckable(True)
+            act.setChecked(key == saved)
+            act.setStatusTip(f"Show fightdesk in the {label.replace('&', '').lower()} colours")
+            act.triggered.connect(lambda _=False, k=key: self.set_theme(k))
+            group.addAction(act)
+            menu.addAction(act)
+            self.theme_actions[key] = act
+        if saved != "system":
+            apply_theme(saved)
+
+    def set_theme(self, theme: str) -> None:
+        from . import settings
+        from .palettes import apply_theme
+
+        apply_theme(theme)
+        self.theme_actions[theme].setChecked(True)
+        store = settings.app_settings()
+        store.setValue("view/theme", theme)
+        store.sync()
 
     def add_printing(self) -> SummaryPrinting:
         """File > Print / Print Preview / Export Summary (once; Qt's print support loads here)."""

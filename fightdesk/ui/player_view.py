@@ -204,7 +204,7 @@ class PlayerView(QWidget):
     # --- where it opens -----------------------------------------------------------------------
     def place(self, beside: QWidget, geometry: QByteArray | None) -> None:
         """Open on the screen the GM's window is not on (full screen there), else where it
-        was last time, else beside the GM's window."""
+        was last time when that is clear of the GM's window, else beside it."""
         screens = QGuiApplication.screens()
         mine = beside.screen()
         others = [s for s in screens if s is not mine]
@@ -216,7 +216,28 @@ class PlayerView(QWidget):
             return
         if geometry is not None and not geometry.isEmpty():
             self.restoreGeometry(geometry)
+        gm = beside.frameGeometry()
+        if not self.geometry().intersects(gm):
+            self.show()
+            return
+        # One screen: beside the GM's window, in the wider free strip, never over it.
+        area = mine.availableGeometry() if mine is not None else gm
+        right = area.right() - gm.right()
+        left = gm.left() - area.left()
+        width = max(right, left)
+        if width < 200:
+            self.show()
+            return
+        on_right = right >= left
+        x = gm.right() + 1 if on_right else area.left()
+        self.setGeometry(x, area.top(), width, area.height())
         self.show()
+        # The window manager's frame is known once shown: keep it clear of the GM's too.
+        frame = self.frameGeometry()
+        if frame.intersects(gm):
+            overlap = (gm.right() - frame.left() + 1) if on_right else (frame.right() - gm.left() + 1)
+            self.resize(max(200, self.width() - overlap), self.height())
+            self.move(frame.x() + overlap if on_right else frame.x(), frame.y())
 
 
 def _bigger(font: QFont, scale: float) -> QFont:

@@ -57,8 +57,10 @@ if TYPE_CHECKING:
 
 
 def prepare_printer(printer: QPrinter, summary: FightSummary, paper: Paper | None = None) -> None:
-    """Name the job and set the margins; ``paper`` overrides the printer's page size."""
-    printer.setDocName(summary.heading)
+    """Name the job and set the margins; ``paper`` overrides the printer's page size.
+    The job's name is the file name Export suggests (a print to file offers it): no
+    colon or other character a desktop system refuses in a file name."""
+    printer.setDocName(suggested_name(summary, "pdf").removesuffix(".pdf"))
     printer.setCreator("fightdesk")
     if paper is not None:
         printer.setPageSize(QPageSize(PAPER_SIZES[paper]))

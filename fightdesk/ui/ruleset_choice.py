@@ -10,7 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QFormLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QVBoxLayout,
@@ -22,7 +24,7 @@ class RulesetChoice(QDialog):
     """A list of the rulesets with a line each; ``chosen()`` is the id picked."""
 
     def __init__(self, title: str, prompt: str, preselect: str | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, name: str | None = None) -> None:
         from fightdesk.engine.ruleset import get_ruleset
         from fightdesk.engine.rulesets import BUILT_IN
 
@@ -52,7 +54,19 @@ class RulesetChoice(QDialog):
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.list.setAccessibleName("Ruleset")
+        label.setBuddy(self.list)
         layout = QVBoxLayout(self)
+        # A new fight is named here too, so it never starts as a row of "New fight"s.
+        self.name_edit: QLineEdit | None = None
+        if name is not None:
+            self.name_edit = QLineEdit(name)
+            self.name_edit.setObjectName("fightName")
+            self.name_edit.setAccessibleName("Fight name")
+            self.name_edit.selectAll()
+            form = QFormLayout()
+            form.addRow("Fight &name:", self.name_edit)
+            layout.addLayout(form)
         layout.addWidget(label)
         layout.addWidget(self.list)
         layout.addWidget(buttons)
@@ -62,6 +76,11 @@ class RulesetChoice(QDialog):
         item = self.list.currentItem()
         return str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
 
+    def chosen_name(self) -> str:
+        """The fight's name as typed (the default when left empty)."""
+        text = self.name_edit.text().strip() if self.name_edit is not None else ""
+        return text or "New fight"
+
 
 def ask_ruleset(parent: QWidget | None, title: str, prompt: str,
                 preselect: str | None = None) -> str | None:
@@ -70,3 +89,17 @@ def ask_ruleset(parent: QWidget | None, title: str, prompt: str,
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     return dialog.chosen()
+
+
+def ask_new_fight(parent: QWidget | None, preselect: str | None = None,
+                  ) -> tuple[str, str] | None:
+    """File > New Fight's question: the fight's name and its ruleset, in one dialog;
+    ``(ruleset id, name)``, or None when the GM cancels."""
+    dialog = RulesetChoice("New Fight", "Which rules does this fight use?", preselect,
+                           parent, name="New fight")
+    if dialog.name_edit is not None:
+        dialog.name_edit.setFocus()
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    chosen = dialog.chosen()
+    return (chosen, dialog.chosen_name()) if chosen is not None else None

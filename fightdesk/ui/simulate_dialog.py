@@ -17,10 +17,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QVBoxLayout,
@@ -35,6 +37,8 @@ from fightdesk.engine.simulate import (
     SimulationError,
     simulate,
 )
+
+from .screen_fit import fit_to_screen
 
 
 class SimulationWorker(QObject):
@@ -82,9 +86,12 @@ class SimulationChart(QWidget):
         self.simulation: Simulation | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         self.setMinimumWidth(460)
+        self.setAccessibleName("Simulation result")
 
     def show_result(self, result: Simulation | None) -> None:
         self.simulation = result
+        # A screen reader reads the numbers the bars draw.
+        self.setAccessibleDescription(result.text() if result is not None else "")
         rows = 0 if result is None else 4 + len(result.fighters)
         self.setMinimumHeight(max(40, rows * self.ROW + 16))
         self.updateGeometry()
@@ -109,7 +116,8 @@ class SimulationChart(QWidget):
         for fid, odds in r.fighters.items():
             top = max(1, odds.health_max)
             health = r.health(fid)
-            out.append((odds.name, min(1.0, health / top), None,
+            # A fighter below zero on average shows an empty bar, not one out of its frame.
+            out.append((odds.name, max(0.0, min(1.0, health / top)), None,
                         f"health {health:.2f}/{odds.health_max} · down "
                         f"{odds.down / r.fights:.0%}"))
         return out
@@ -216,13 +224,28 @@ class SimulateDialog(QDialog):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
+        # The result scrolls inside the dialog, which never grows past the screen.
+        result = QWidget()
+        result_layout = QVBoxLayout(result)
+        result_layout.setContentsMargins(0, 0, 0, 0)
+        result_layout.addWidget(self.chart)
+        result_layout.addWidget(self.summary)
+        result_layout.addStretch(1)
+        self.result_area = QScrollArea()
+        self.result_area.setObjectName("simulationResult")
+        self.result_area.setWidgetResizable(True)
+        self.result_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.result_area.setWidget(result)
+        self.result_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.result_area.setMinimumWidth(self.chart.minimumWidth() + 24)
+
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
-        layout.addWidget(self.chart)
-        layout.addWidget(self.summary)
+        layout.addWidget(self.result_area, 1)
+        fit_to_screen(self, 620, 640)
 
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel)
@@ -290,6 +313,12 @@ class SimulateDialog(QDialog):
         self.simulation = result
         self.chart.show_result(result)
         self.summary.setText(result.text())
+        # As tall as the result wants, as far as the screen allows; the rest scrolls.
+        content = self.result_area.widget()
+        if content is not None:
+            extra = content.sizeHint().height() - self.result_area.viewport().height()
+            if extra > 0:
+                fit_to_screen(self, self.width(), self.height() + extra)
         self.copy_button.setEnabled(True)
         self.status.setText(f"Done: {result.fights} fights.")
 

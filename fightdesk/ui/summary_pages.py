@@ -239,7 +239,7 @@ class Layout:
                 rest = sum(widths[1:])
                 scale = (room - first) / rest
                 widths = [first] + [w * scale for w in widths[1:]]
-            return widths
+            return self._whole_headings(table, widths, pad)
         natural = self._natural_widths(table)
         if sum(natural) <= room:
             return natural
@@ -262,6 +262,19 @@ class Layout:
         more = [n - m for n, m in zip(natural, least, strict=True)]
         total = sum(more) or 1.0
         return [m + spare * d / total for m, d in zip(least, more, strict=True)]
+
+    def _whole_headings(self, table: Table, widths: list[float], pad: float) -> list[float]:
+        """Widen a column too narrow for its heading's longest word (a heading never
+        breaks inside a word: "Armou r"), taking the room from the columns that have
+        more than their own heading needs, in proportion to what they can spare."""
+        need = [self.measure.longest_word(((head, Style.BOLD),)) + pad for head in table.head]
+        short = sum(max(0.0, n - w) for n, w in zip(need, widths, strict=True))
+        spare = [max(0.0, w - n) for n, w in zip(need, widths, strict=True)]
+        if short <= 0 or sum(spare) < short:
+            return widths  # nothing to do, or a page too narrow for every heading
+        take = short / sum(spare)
+        return [max(n, w) if w < n else w - s * take
+                for n, w, s in zip(need, widths, spare, strict=True)]
 
     def _table(self, table: Table) -> list[_Unit]:
         widths = self._column_widths(table)

@@ -108,6 +108,7 @@ class TimelineView(QAbstractScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("Timeline")
+        self.setAccessibleName("Timeline")
         self.setWindowTitle("Timeline")
         self.setMouseTracking(True)
         # A viewport made here, not by Qt: PySide6 then never has to work out the class

@@ -10,6 +10,7 @@ No engine import at module level: the window paints before pydantic loads.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,16 +102,16 @@ class WindowFiles(QObject):
         from fightdesk.engine.engine import Engine
         from fightdesk.engine.model import Session, new_encounter
 
-        from .ruleset_choice import ask_ruleset
+        from .ruleset_choice import ask_new_fight
 
         if not self.may_discard():
             return
         engine = self.w.document.engine
-        ruleset_id = ask_ruleset(self.w, "New Fight", "Which rules does this fight use?",
-                                 engine.encounter.ruleset if engine is not None else None)
-        if ruleset_id is None:
+        answer = ask_new_fight(self.w, engine.encounter.ruleset if engine is not None else None)
+        if answer is None:
             return
-        self.w.show_session(Engine(Session.begin(new_encounter(ruleset_id))), None)
+        ruleset_id, name = answer
+        self.w.show_session(Engine(Session.begin(new_encounter(ruleset_id, name))), None)
 
     def current_session(self) -> Session | None:
         """The fight on screen, for File > Print and Export Summary (with its whole
@@ -136,7 +137,7 @@ class WindowFiles(QObject):
         document = self.w.document
         if document.engine is None:
             return False
-        start = str(document.path or Path.home() / f"{document.engine.encounter.name}.json")
+        start = str(document.path or Path.home() / file_name(document.engine.encounter.name))
         name, _ = QFileDialog.getSaveFileName(self.w, "Save Fight As", start, FILE_FILTER)
         if not name:
             return False
@@ -207,3 +208,15 @@ class WindowFiles(QObject):
             act.setData(str(path))
             act.triggered.connect(lambda _=False, p=path: self.open_recent(p))
         menu.setEnabled(bool(files))
+
+
+# Characters one desktop system or another refuses in a file name (Windows the most).
+_NOT_IN_FILE_NAMES = re.compile(r'[<>:"/\\|?*\x00-\x1f]+')
+
+
+def file_name(fight_name: str) -> str:
+    """The file name Save As suggests for a fight: its name, with what a desktop system
+    refuses ("Ambush: round 2") turned into a dash."""
+    stem = _NOT_IN_FILE_NAMES.sub(" - ", fight_name)
+    stem = re.sub(r"\s+", " ", stem).strip(" .-") or "fight"
+    return f"{stem}.json"

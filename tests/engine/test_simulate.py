@@ -216,7 +216,9 @@ def test_rounds_median_and_ninetieth_percentile() -> None:
     for i, rounds in enumerate([1, 2, 2, 3, 3, 3, 4, 5, 9, 20]):
         sim.add(FightResult(i, "party" if i % 2 else None, rounds, (), ()))
     assert sim.median_rounds == 3
-    assert sim.p90_rounds == 9
+    # "over by": the fights that ended (2, 3, 3, 5, 20), not the draws
+    assert sim.p90_rounds == 20 and sim.ended_rounds == [2, 3, 3, 5, 20]
+    assert "90% of the 5 fights that ended were over by round 20" in sim.text()
     assert sim.wins == {"party": 5, "enemies": 0} and sim.draws == 5
     sim.rounds = [1, 2]
     assert sim.median_rounds == 1.5

@@ -102,7 +102,7 @@ def test_rename_and_delete_campaign(library: Library, campaign: Campaign) -> Non
 
 def test_first_run_copies_the_sample_once(library: Library) -> None:
     copied = library.first_run()
-    assert copied == ["Harbour Nights"]
+    assert copied == ["Harbour Nights", "Starter Fighters"]
     sample = library.open("Harbour Nights")
     assert len(sample) >= 4 and {"pc", "mook", "boss"} <= set(sample.tags())
     assert all(f.ruleset == "street-fighter" for f in sample.fighters)

@@ -211,7 +211,7 @@ def test_rename_delete_and_a_broken_campaign(panel: LibraryPanel,
     panel.rename_campaign_action.trigger()
     assert panel.campaign is not None and panel.campaign.name == "Harbour Nights, year two"
     assert [panel.campaign_combo.itemText(i) for i in range(panel.campaign_combo.count())] == [
-        "Harbour Nights, year two"]
+        "Harbour Nights, year two", "Starter Fighters"]
     # a broken campaign file: one message, the open campaign stays, the file untouched
     broken = library.folder / "Broken.json"
     text = panel.campaign.path.read_text("utf-8").replace('"wits": 4', '"wits": "sharp"', 1)
@@ -235,7 +235,7 @@ def test_rename_delete_and_a_broken_campaign(panel: LibraryPanel,
     assert panel.campaign.name == "Harbour Nights, year two" and len(asked) == 1
     monkeypatch.setattr(panel, "_confirm", lambda title, text: True)
     panel.delete_campaign_action.trigger()
-    assert library.campaigns() == ["Broken"]
+    assert library.campaigns() == ["Broken", "Starter Fighters"]
     assert (library.folder / ".deleted").is_dir()
 
 

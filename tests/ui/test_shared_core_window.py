@@ -267,7 +267,7 @@ def test_a_choice_shows_its_chance_and_the_stack_its_rulesets_columns(
         Choice(id="dodge", label="Dodge", chance="1/200"), Choice(id="take", label="Take it")]))
     buttons = [panel.findChild(QPushButton, f"choice-{c}") for c in ("parry", "dodge", "take")]
     assert [b.text() for b in buttons if b is not None] == [
-        "&1 Parry · 65%", "&2 Dodge · 1%", "&3 Take it"]
+        "&1 Parry · 65%", "&2 Dodge · <1%", "&3 Take it"]
     assert buttons[0] is not None and buttons[0].toolTip() == plain_tip(
         "Answer: Parry (Alt+1)\nChance of success: 13/20")
     assert panel.prompt.text() == "Defend how? (answered by Kaede's player)"
