@@ -266,6 +266,13 @@ class GMActions(QObject):
         if not forms:
             w.statusBar().showMessage(f"{name} has nothing to do right now", 8000)
             return None
+        acts = [f for f in forms if f.role == "act"]
+        if role == "act" and not chip_id and acts and not any(f.enabled for f in acts):
+            # No action left: say why rather than open a form that cannot be used.
+            main = next((f for f in acts if f.id == "act"), acts[0])
+            why = main.reason or "no action left now"
+            w.statusBar().showMessage(f"{name} cannot act: {why}", 10000)
+            return None
         form_id, preset = pick_form(forms, role, chip_id)
         document = self.document
         stack = w._stack_dialog
