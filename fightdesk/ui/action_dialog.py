@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .form_fields import CappedSpinBox
 from .inline import error_label, parse_typed_dice
 from .plain import plain_label, plain_tip
 
@@ -71,6 +72,11 @@ class ActionDialog(QDialog):
         self.form_reason.setWordWrap(True)
         self.fields_box = QGroupBox("Details")
         self.fields_layout = QFormLayout(self.fields_box)
+        # What capping a typed number did ("EP is at most 2: 5 became 2").
+        self.cap_note = plain_label()
+        self.cap_note.setObjectName("capNote")
+        self.cap_note.setWordWrap(True)
+        self.cap_note.setVisible(False)
         self.fields_layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
 
         preview_box = self._build_preview()
@@ -90,6 +96,7 @@ class ActionDialog(QDialog):
         layout.addLayout(top)
         layout.addWidget(self.form_reason)
         layout.addWidget(self.fields_box)
+        layout.addWidget(self.cap_note)
         layout.addWidget(preview_box)
         layout.addLayout(dice_row)
         layout.addStretch(1)
@@ -206,6 +213,7 @@ class ActionDialog(QDialog):
         while self.fields_layout.rowCount():
             self.fields_layout.removeRow(0)
         self._inputs = {}
+        self._show_cap("")
         form = self.current_form()
         if form is None:
             self.fields_box.setVisible(False)
@@ -246,10 +254,13 @@ class ActionDialog(QDialog):
             box.currentIndexChanged.connect(self._update_preview)
             return box
         if fld.kind == "number":
-            spin = QSpinBox()
+            spin = CappedSpinBox()
             spin.setRange(fld.minimum, max(fld.maximum, fld.minimum))
             spin.setValue(int(value) if isinstance(value, int) else fld.minimum)
             spin.valueChanged.connect(self._update_preview)
+            spin.capped.connect(lambda typed, f=fld, s=spin: self._show_cap(
+                f"{f.label} is at most {s.maximum()}: {typed} became {s.maximum()}"))
+            spin.lineEdit().textEdited.connect(lambda _text: self._show_cap(""))
             return spin
         if fld.kind == "flag":
             check = QCheckBox()
@@ -259,6 +270,10 @@ class ActionDialog(QDialog):
         edit = QLineEdit("" if value is None else str(value))
         edit.textChanged.connect(self._update_preview)
         return edit
+
+    def _show_cap(self, text: str) -> None:
+        self.cap_note.setText(text)
+        self.cap_note.setVisible(bool(text))
 
     # --- preview and go -----------------------------------------------------------------------
     @staticmethod

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QRadioButton
+from PySide6.QtWidgets import QApplication, QLineEdit, QRadioButton
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
@@ -191,3 +191,40 @@ def test_an_error_line_does_not_move_the_buttons(qtbot: Any) -> None:
     assert not dialog.error.isVisible() and go.isEnabled()
     qtbot.wait(20)
     assert go.mapTo(dialog, go.rect().topLeft()) == place
+
+
+def test_a_number_typed_above_the_most_is_capped_with_a_message(qtbot: Any) -> None:
+    from fightdesk.engine.base import Decision
+    from fightdesk.engine.ruleset import ActionForm, FormField, Preview
+    from fightdesk.ui.action_dialog import ActionDialog
+    from fightdesk.ui.decision import DecisionPanel
+
+    form = ActionForm("spend", "Spend", (FormField("ep", "EP", "number", default=0,
+                                                   minimum=0, maximum=3),), verb="Spend")
+    dialog = ActionDialog("Kaede", (form,), lambda *_: Preview(lines=("ok",)),
+                          lambda *_: (True, "done"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    spin = dialog.input("ep")
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "25")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert dialog.values()["ep"] == 3
+    assert dialog.cap_note.isVisible()
+    assert dialog.cap_note.text() == "EP is at most 3: 25 became 3"
+
+    # A question's amount: capped with a message, and Return answers it.
+    panel = DecisionPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    answers: list[tuple] = []
+    panel.answered.connect(lambda *a: answers.append(a))
+    panel.show_decision(Decision(id="ep", prompt="How many EP?", minimum=0, maximum=2))
+    panel.amount.lineEdit().selectAll()
+    qtbot.keyClicks(panel.amount, "7")
+    qtbot.keyClick(panel.amount, Qt.Key.Key_Return)
+    assert answers == [("ep", "", 2, [])]
+    assert panel.error.text() == "At most 2: 7 became 2"
