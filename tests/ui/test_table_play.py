@@ -228,3 +228,72 @@ def test_a_number_typed_above_the_most_is_capped_with_a_message(qtbot: Any) -> N
     qtbot.keyClick(panel.amount, Qt.Key.Key_Return)
     assert answers == [("ep", "", 2, [])]
     assert panel.error.text() == "At most 2: 7 became 2"
+
+
+def sf_brannock_roundhouse(window: MainWindow, qtbot: Any) -> Any:
+    """The street-fighter demo at phase 9: Brannock's Roundhouse on Kaede declared, the
+    stack dialog open with it."""
+    from PySide6.QtWidgets import QPushButton
+
+    from fightdesk.storage.sessions import demo_session
+
+    window.show_session(Engine(demo_session()), None)
+    forward = window.forward_button
+    for _ in range(3):
+        qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    window.pass_action.trigger()
+    qtbot.mouseClick(window.decision_panel.findChild(QPushButton, "choice-lose"),
+                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    dialog = window.open_action_dialog("brannock", role="act")
+    assert dialog is not None
+    maneuver = dialog.input("maneuver")
+    maneuver.setCurrentIndex(maneuver.findData("Roundhouse"))
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window._stack_dialog is not None and window._stack_dialog.isVisible())
+    return window._stack_dialog
+
+
+def test_escape_cancels_the_stack_where_cancelling_is_allowed(window: MainWindow,
+                                                             qtbot: Any) -> None:
+    stack = sf_brannock_roundhouse(window, qtbot)
+    engine = window.document.engine
+    # Kaede interrupts: a declared interrupt can be cancelled (its die and EP return).
+    qtbot.mouseClick(stack.add_button, Qt.MouseButton.LeftButton)
+    interrupt = window._action_dialog
+    assert interrupt is not None and interrupt.current_form().id == "interrupt"
+    qtbot.keyClick(interrupt.input("ep_speed"), Qt.Key.Key_Up)
+    qtbot.mouseClick(interrupt.go_button, Qt.MouseButton.LeftButton)
+    assert len(engine.encounter.state.stack) == 2
+    assert stack.cancel_button.isEnabled()
+    qtbot.keyClick(stack, Qt.Key.Key_Escape)
+    assert len(engine.encounter.state.stack) == 1  # the interrupt taken back
+
+
+def test_the_stack_dialog_marks_resolved_rows(window: MainWindow, qtbot: Any) -> None:
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QPushButton
+
+    stack = sf_brannock_roundhouse(window, qtbot)
+    engine = window.document.engine
+    qtbot.mouseClick(stack.add_button, Qt.MouseButton.LeftButton)
+    interrupt = window._action_dialog
+    assert interrupt is not None
+    qtbot.keyClick(interrupt.input("ep_speed"), Qt.Key.Key_Up)
+    qtbot.mouseClick(interrupt.go_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(stack.resolve_next, Qt.MouseButton.LeftButton)
+    panel = window._stack_decision
+    for _ in range(8):  # Kaede's interrupt hits: its damage questions, answered
+        if not panel.isVisible():
+            break
+        buttons = [b for b in panel.findChildren(QPushButton)
+                   if b.objectName().startswith("choice-") and b.isVisible()]
+        qtbot.mouseClick(buttons[-1] if buttons else panel.amount_ok, Qt.MouseButton.LeftButton)
+    rows = engine.ruleset.stack(engine.encounter)
+    model = stack.table.model()
+    resolved = [n for n, row in enumerate(rows) if row.note == "resolved"]
+    assert resolved, [row.note for row in rows]
+    for n in range(model.rowCount()):
+        font = model.index(n, 0).data(Qt.ItemDataRole.FontRole)
+        struck = isinstance(font, QFont) and font.strikeOut()
+        assert struck == (n in resolved), n
