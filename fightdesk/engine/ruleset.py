@@ -328,6 +328,9 @@ class Ruleset:
     # Status fields that outlast one fight (injuries, spent willpower...): carried from the
     # campaign library into a fight and written back after it.
     lasting_status: ClassVar[tuple[str, ...]] = ()
+    # What Quick Add asks of a one-off fighter besides its health: sheet fields, and
+    # "list.field" for the first row of a list (a weapon's class, a skill's rating).
+    quick_fields: ClassVar[tuple[str, ...]] = ()
     # False while the ruleset's rules are not built: its fights open and take fighters,
     # but cannot be started or played.
     rules_built: ClassVar[bool] = True

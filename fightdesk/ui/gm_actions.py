@@ -516,11 +516,12 @@ class GMActions(QObject):
         key = operations.health_key(self.document)
         most = type(blank.sheet).model_fields[key].metadata if key in type(blank.sheet).model_fields else []
         limit = next((int(m.le) for m in most if getattr(m, "le", None) is not None), 999)
-        dialog = QuickAddDialog(int(getattr(blank.sheet, key, 10) or 10), limit, self.w)
+        dialog = QuickAddDialog(int(getattr(blank.sheet, key, 10) or 10), limit, self.w,
+                                fields=quick_fields(engine.ruleset.quick_fields, blank.sheet))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
-        def chosen(name: str, side: str, health: int, count: int) -> None:
-            problem = self.quick_add_fighter(name, side, health, count)
+        def chosen(name: str, side: str, health: int, count: int, values: dict) -> None:
+            problem = self.quick_add_fighter(name, side, health, count, values)
             if problem:
                 dialog.show_refusal(problem)
             else:
@@ -530,9 +531,10 @@ class GMActions(QObject):
         dialog.open()
         return dialog
 
-    def quick_add_fighter(self, name: str, side: str, health: int, count: int = 1) -> str:
+    def quick_add_fighter(self, name: str, side: str, health: int, count: int = 1,
+                          values: dict | None = None) -> str:
         """Add the fighter; "" when added, else why not (in the GM's words)."""
-        outcome = operations.quick_add(self.document, name, side, health, count)
+        outcome = operations.quick_add(self.document, name, side, health, count, values)
         if isinstance(outcome, str):
             return outcome
         if not outcome.ok:
@@ -593,6 +595,34 @@ class GMActions(QObject):
             self.show_refusal(str(exc))
             return
         w.statusBar().showMessage(f"{saved.name} saved to the campaign {campaign.name}", 8000)
+
+
+def quick_fields(paths: tuple[str, ...], sheet: Any) -> tuple[tuple[str, str, Any, Any], ...]:
+    """Quick Add's inputs for a ruleset's quick fields: (path, label, field spec, the
+    blank sheet's value); "list.field" reads the list's row model ("Weapon class")."""
+    from .form_fields import field_spec, label_for
+
+    out = []
+    fields = type(sheet).model_fields
+    for path in paths:
+        table, _, column = path.partition(".")
+        if table not in fields:
+            continue
+        if not column:
+            spec = field_spec(path, fields[path])
+            out.append((path, spec.label, spec, getattr(sheet, path)))
+            continue
+        row_model = field_spec(table, fields[table]).item_model
+        if row_model is None or column not in row_model.model_fields:
+            continue
+        spec = field_spec(column, row_model.model_fields[column])
+        rows = getattr(sheet, table)
+        value = getattr(rows[0], column) if rows else None
+        if value is None and column == "name":
+            value = ""
+        item = label_for(table).rstrip("s")
+        out.append((path, f"{item} {spec.label.lower()}", spec, value))
+    return tuple(out)
 
 
 def pick_form(forms: tuple, role: str, chip_id: str) -> tuple[str | None, dict[str, Any]]:

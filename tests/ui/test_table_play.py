@@ -297,3 +297,54 @@ def test_the_stack_dialog_marks_resolved_rows(window: MainWindow, qtbot: Any) ->
         font = model.index(n, 0).data(Qt.ItemDataRole.FontRole)
         struck = isinstance(font, QFont) and font.strikeOut()
         assert struck == (n in resolved), n
+
+
+def test_quick_add_takes_the_numbers_a_one_off_needs(window: MainWindow, qtbot: Any) -> None:
+    from PySide6.QtWidgets import QComboBox, QSpinBox
+
+    from fightdesk.ui.quick_add import QuickAddDialog
+
+    engine = Engine(load_session(RESOURCES / "demo_roll-under.json"))
+    window.show_session(engine, None)
+    dialog = window.quick_add()
+    assert isinstance(dialog, QuickAddDialog)
+    qtbot.keyClicks(dialog.name, "Bouncer")
+    attack = dialog.findChild(QSpinBox, "quick-attack")
+    defense = dialog.findChild(QSpinBox, "quick-defense")
+    weapon = dialog.findChild(QComboBox, "quick-weapons.weapon_class")
+    assert attack is not None and defense is not None and weapon is not None
+    for spin, value in ((attack, "14"), (defense, "12")):
+        spin.lineEdit().selectAll()
+        qtbot.keyClicks(spin, value)
+    weapon.setCurrentIndex(weapon.findData("heavy"))
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok),
+                     Qt.MouseButton.LeftButton)
+    added = next(f for f in engine.encounter.fighters.values() if f.name == "Bouncer")
+    assert (added.sheet.attack, added.sheet.defense) == (14, 12)
+    assert [w.weapon_class for w in added.sheet.weapons] == ["heavy"]
+
+    # Ashes: a skill and its rating.
+    engine = Engine(load_session(RESOURCES / "demo_ashes.json"))
+    window.show_session(engine, None)
+    dialog = window.quick_add()
+    assert isinstance(dialog, QuickAddDialog)
+    qtbot.keyClicks(dialog.name, "Cutthroat")
+    skill = dialog.fields["skills.name"].input
+    qtbot.keyClicks(skill, "Knife")
+    rating = dialog.findChild(QSpinBox, "quick-skills.rating")
+    rating.lineEdit().selectAll()
+    qtbot.keyClicks(rating, "4")
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok),
+                     Qt.MouseButton.LeftButton)
+    added = next(f for f in engine.encounter.fighters.values() if f.name == "Cutthroat")
+    assert [(s.name, s.rating) for s in added.sheet.skills] == [("Knife", 4)]
+    # d100 and street-fighter ask theirs too.
+    from fightdesk.storage.sessions import demo_session
+
+    for session, name in ((load_session(RESOURCES / "demo_d100.json"), "quick-weapons.damage"),
+                          (demo_session(), "quick-punch")):
+        window.show_session(Engine(session), None)
+        dialog = window.quick_add()
+        assert isinstance(dialog, QuickAddDialog)
+        assert dialog.findChild(QSpinBox, name) is not None
+        dialog.reject()

@@ -65,6 +65,7 @@ class StreetFighter(Ruleset):
     # fight; dice and conditions belong to one fight
     # (docs/rulesets/street-fighter.md#end-of-the-fight).
     lasting_status = ("health", "chi", "willpower")
+    quick_fields = ("strength", "dexterity", "stamina", "punch", "kick", "block")
     stack_columns = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
         "act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
