@@ -158,3 +158,72 @@ def test_without_mutmut_it_says_how_to_install_it(mutate: ModuleType,
     err = capsys.readouterr().err
     assert "mutmut is not installed" in err and "-e '.[test]'" in err
     assert "Traceback" not in err
+
+
+# --- rule-level mutants (tools/rule_level.py, tools/mutants/*.toml) --------------------------
+
+# A made-up docs section, put together so the pointer check does not read it as one.
+FAKE_RULE = "docs/" + "x.md#y"
+
+
+@pytest.fixture(scope="module")
+def rule_level() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("rule_level", TOOL.with_name("rule_level.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_rule_level_mutant_still_applies_to_the_source(rule_level: ModuleType) -> None:
+    """Each target's mutants load: every field there, ids unique, each original found
+    exactly once in its file (a change of the code that moves it away shows here, not as a
+    mutant that silently changes nothing), a reason for each equivalent one."""
+    for target in rule_level.TARGETS:
+        mutants = rule_level.load(target)
+        assert len(mutants) >= 20, target
+        for mutant in mutants:
+            assert mutant.reads and mutant.rule.startswith("docs/"), mutant.id
+
+
+def test_a_mutant_whose_original_is_gone_or_repeated_is_refused(rule_level: ModuleType,
+                                                                tmp_path: Path) -> None:
+    source = tmp_path / "rules.py"
+    source.write_text("a = 1\nb = 1\n", encoding="utf-8")
+
+    def mutant(original: str, mutated: str = "x = 2") -> Any:
+        return rule_level.Mutant(id="m", file="rules.py", rule=FAKE_RULE, reads="r",
+                                 original=original, mutated=mutated)
+
+    assert rule_level.check(mutant("a = 1"), tmp_path) == ""
+    assert "found 2 times" in rule_level.check(mutant(" = 1"), tmp_path)
+    assert "found 0 times" in rule_level.check(mutant("c = 1"), tmp_path)
+    assert "is the original" in rule_level.check(mutant("a = 1", "a = 1"), tmp_path)
+
+
+def test_a_rule_level_mutant_is_written_run_and_taken_back(rule_level: ModuleType,
+                                                           tmp_path: Path) -> None:
+    """The mutant is in the file while its tests run, and the file is as before after:
+    a test that sees it is a kill, one that does not a survivor."""
+    (tmp_path / "rules.py").write_text("LIMIT = 3\n", encoding="utf-8")
+    (tmp_path / "test_rules.py").write_text(
+        "from rules import LIMIT\n\ndef test_limit():\n    assert LIMIT == 3\n", encoding="utf-8")
+    (tmp_path / "tmp").mkdir()
+    tests = [Path("test_rules.py")]
+    caught = rule_level.Mutant(id="m", file="rules.py", rule=FAKE_RULE, reads="r",
+                               original="LIMIT = 3", mutated="LIMIT = 4")
+    status, test = rule_level.run_one(tmp_path, caught, tests)
+    assert (status, test) == ("killed", "test_rules.py::test_limit")
+    missed = rule_level.Mutant(id="n", file="rules.py", rule=FAKE_RULE, reads="r",
+                               original="LIMIT = 3", mutated="LIMIT = 3  # the same")
+    assert rule_level.run_one(tmp_path, missed, tests)[0] == "survived"
+    assert (tmp_path / "rules.py").read_text(encoding="utf-8") == "LIMIT = 3\n"
+
+
+def test_the_rule_level_tests_run_first_and_the_property_tests_not_at_all(
+        rule_level: ModuleType) -> None:
+    tests = [str(p) for p in rule_level.tests_of("ashes")]
+    assert tests[0] == "tests/engine/ashes/test_rule_edges.py"
+    assert not any("propert" in t for t in tests)
+    assert all(Path(t).parent == Path("tests/engine") for t in rule_level.tests_of("core"))

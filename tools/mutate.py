@@ -9,6 +9,7 @@ one forked worker per core, each against only the tests that reach the mutated f
     python tools/mutate.py --ruleset street-fighter --files rules.py round.py
     python tools/mutate.py --changed              # what changed since the merge base with main
     python tools/mutate.py --changed HEAD~1 --time-cap 150 --max-mutants 60   # what CI runs
+    python tools/mutate.py --rules --ruleset ashes   # the hand-made rule-level mutants
 
 Each target works in its own copy of the tree under .mutation/<target>/, so a run can go on
 while the tests are edited, and a second run reuses the results of the first for every
@@ -638,8 +639,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-mutants", type=int, default=0, metavar="N",
                         help="with --changed: when the changed functions have more than about N "
                              "mutants, check a fixed sample of them (said in the report)")
+    parser.add_argument("--rules", action="store_true",
+                        help="run the rule-level mutants of tools/mutants/<target>.toml "
+                             "instead of mutmut's (one at a time; with --report: the last "
+                             "results)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="ID",
+                        help="with --rules: only these mutants")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    if args.rules:
+        import rule_level
+
+        chosen = [package_name(r) for r in args.ruleset] + ([CORE] if args.core else [])
+        survived = rule_level.run(chosen or list(rule_level.TARGETS), args.only, args.report)
+        return 1 if args.strict and survived else 0
     if not args.report and not _mutmut_found():
         print("mutate.py: mutmut is not installed in this environment; the test dependencies "
               "bring it: pip install -c requirements/ci-constraints.txt -e '.[test]'",

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from fightdesk.engine import turns
@@ -53,6 +53,9 @@ def _group_sizes(enc: Encounter) -> dict[str, int]:
 
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), lean=st.booleans())
+# Every foe out, and Intimidate and Deceive were still offered with no one to name: building
+# their command raised (they are greyed out now, "nobody else is in the fight").
+@example(seed=150576, lean=True)
 def test_street_fighter_current_actor_is_never_stale(seed: int, lean: bool) -> None:
     session = _demo("demo_fight.json")
     engine = Engine.lean(session) if lean else Engine(session)

@@ -56,7 +56,9 @@ def test_a_tiny_chance_reads_below_one_percent_with_the_fraction_in_the_tooltip(
     miss = panel.findChild(QPushButton, "choice-miss")
     assert crit is not None and miss is not None
     assert crit.text() == "&1 Critical · <1%" and miss.text() == "&2 Anything but · >99%"
-    assert crit.toolTip().endswith("Chance of success: 1/1024")
+    from fightdesk.ui.plain import plain_tip
+
+    assert crit.toolTip() == plain_tip("Answer: Critical (Alt+1)\nChance of success: 1/1024")
 
 
 def test_print_and_export_suggest_the_same_file_name_with_no_colon(

@@ -686,16 +686,21 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
         FormField("tn", "Find Weakness TN (GM may raise)", "number", default=7, minimum=7,
                   maximum=10),
     )
+    # Intimidation and deception need someone to roll against: with nobody else in the
+    # fight they are offered greyed out, not as forms no command can be built from.
+    nobody = "" if targets else "nobody else is in the fight"
     if stage == "fight-start":
         opened = fid in rs.opened
         why = "already did this before round 1" if opened else ""
         weenie_why = "weenies cannot gain EP" if sh.weenie else why
+        opposed_why = why or nobody
         forms += [
             ActionForm("concentrate", "Concentrate", conc_fields, enabled=not weenie_why,
                        reason=weenie_why, shortcut="C"),
-            ActionForm("intimidate", "Intimidate", (target_field,), enabled=not why,
-                       reason=why, shortcut="I"),
-            ActionForm("deceive", "Deceive", (target_field,), enabled=not why, reason=why),
+            ActionForm("intimidate", "Intimidate", (target_field,), enabled=not opposed_why,
+                       reason=opposed_why, shortcut="I"),
+            ActionForm("deceive", "Deceive", (target_field,), enabled=not opposed_why,
+                       reason=opposed_why),
         ]
     if stage == "round-start":
         ep = available_ep(st) if can_use_ep(enc, fid) else 0
@@ -763,10 +768,11 @@ def action_forms(enc: Encounter, fid: str) -> tuple[ActionForm, ...]:
         forms.append(ActionForm("concentrate", "Concentrate (rolled at round end)",
                                 (*conc_fields, die_field_act), enabled=not c_why,
                                 reason=c_why, shortcut="C"))
+        opposed_why = turn_why or nobody
         forms.append(ActionForm("intimidate", "Intimidate", (target_field, die_field_act),
-                                enabled=not turn_why, reason=turn_why))
+                                enabled=not opposed_why, reason=opposed_why))
         forms.append(ActionForm("deceive", "Deceive", (target_field, die_field_act),
-                                enabled=not turn_why, reason=turn_why))
+                                enabled=not opposed_why, reason=opposed_why))
         if holder_of(enc, fid) is not None:
             if rs.stack:
                 forms.append(ActionForm("interrupt-break-free", "Break free (interrupt)",
