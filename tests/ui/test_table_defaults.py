@@ -29,13 +29,15 @@ def test_an_attack_starts_on_the_first_enemy_standing(window: MainWindow, qtbot:
     # d100's roster puts Rook's teammate Vesna first among the others.
     engine = Engine(load_session(RESOURCES / "demo_d100.json"))
     window.show_session(engine, None)
-    dialog = window.open_action_dialog("rook", role="act")
+    dialog = window.open_action_dialog("rook")
     assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("strike"))
     assert target_of(dialog) == "bandit-captain"
     dialog.reject()
     # An enemy starts on a PC.
-    dialog = window.open_action_dialog("bandit-1", role="act")
+    dialog = window.open_action_dialog("bandit-1")
     assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("strike"))
     assert engine.encounter.fighters[target_of(dialog)].side == "pc"
     dialog.reject()
 
