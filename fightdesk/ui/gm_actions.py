@@ -621,7 +621,9 @@ def quick_fields(paths: tuple[str, ...], sheet: Any) -> tuple[tuple[str, str, An
         if value is None and column == "name":
             value = ""
         item = label_for(table).rstrip("s")
-        out.append((path, f"{item} {spec.label.lower()}", spec, value))
+        label = spec.label if spec.label.lower().startswith(item.lower()) \
+            else f"{item} {spec.label.lower()}"
+        out.append((path, label, spec, value))
     return tuple(out)
 
 

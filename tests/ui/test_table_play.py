@@ -348,3 +348,28 @@ def test_quick_add_takes_the_numbers_a_one_off_needs(window: MainWindow, qtbot: 
         assert isinstance(dialog, QuickAddDialog)
         assert dialog.findChild(QSpinBox, name) is not None
         dialog.reject()
+
+
+def test_a_capped_pump_says_why(window: MainWindow, qtbot: Any) -> None:
+    """Ashes: a pump typed past what burst allows is capped, and the note says why."""
+    from PySide6.QtWidgets import QApplication
+
+    engine = Engine(load_session(RESOURCES / "demo_ashes.json"))
+    window.show_session(engine, None)
+    pumped = next((f.id for f in engine.encounter.fighters.values()
+                   if any(s.pumpable and s.cost for s in f.sheet.skills)), None)
+    assert pumped is not None
+    dialog = window.open_action_dialog(pumped)
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("act"))
+    spin = dialog.input("pump")
+    assert spin is not None
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "99")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert dialog.values()["pump"] == spin.maximum() < 99
+    assert "never past burst" in dialog.cap_note.text(), dialog.cap_note.text()
+    dialog.reject()
