@@ -327,6 +327,7 @@ def test_f2_says_why_a_fighter_cannot_act(window: MainWindow, qtbot: QtBot) -> N
     assert said.startswith("Rook cannot act: ") and "borrowed" in said, said
     window.statusBar().clearMessage()
     card = window.cards.card("rook")
+    assert card is not None
     qtbot.mouseClick(card.role_buttons["act"], Qt.MouseButton.LeftButton)
     assert window._action_dialog is None
     assert window.statusBar().currentMessage().startswith("Rook cannot act: ")

@@ -148,6 +148,7 @@ def test_a_contribution_added_and_taken_back_changes_the_odds_then_a_typed_roll(
     assert dialog is not None
     # Brannock is Kaede's teammate here (the form starts on an enemy): pick him.
     target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
     target.setCurrentIndex(target.findData("brannock"))
     qtbot.keyClick(dialog, Qt.Key.Key_Return)
     panel = window.roll_panel

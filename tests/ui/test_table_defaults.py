@@ -5,16 +5,13 @@ the fighter being attacked; and a new fighter's current values at its sheet's fu
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import demo_session, load_session
-
-if TYPE_CHECKING:
-    from fightdesk.ui.main_window import MainWindow
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
@@ -25,7 +22,7 @@ def target_of(dialog: Any) -> str:
     return str(box.currentData())
 
 
-def test_an_attack_starts_on_the_first_enemy_standing(window: MainWindow, qtbot: Any) -> None:
+def test_an_attack_starts_on_the_first_enemy_standing(window: Any, qtbot: Any) -> None:
     # d100's roster puts Rook's teammate Vesna first among the others.
     engine = Engine(load_session(RESOURCES / "demo_d100.json"))
     window.show_session(engine, None)
@@ -42,7 +39,7 @@ def test_an_attack_starts_on_the_first_enemy_standing(window: MainWindow, qtbot:
     dialog.reject()
 
 
-def test_a_street_fighter_attack_skips_a_teammate(window: MainWindow, qtbot: Any) -> None:
+def test_a_street_fighter_attack_skips_a_teammate(window: Any, qtbot: Any) -> None:
     # Brannock on Kaede's side: he comes first in the roster after her.
     session = demo_session()
     brannock = session.encounter.fighters["brannock"]
@@ -57,7 +54,7 @@ def test_a_street_fighter_attack_skips_a_teammate(window: MainWindow, qtbot: Any
     dialog.reject()
 
 
-def test_an_interrupt_starts_on_the_fighter_it_interrupts(window: MainWindow, qtbot: Any) -> None:
+def test_an_interrupt_starts_on_the_fighter_it_interrupts(window: Any, qtbot: Any) -> None:
     # Street-fighter: Dock Thug 1 attacks Kaede on the 10; Kaede's interrupt starts on
     # the thug (the roster's first other fighter for her is Brannock).
     window.show_session(Engine(demo_session()), None)
@@ -150,6 +147,7 @@ def test_a_new_d100_weapons_hit_points_follow_its_damage(qtbot: Any) -> None:
 
     def type_cell(column: str, value: int) -> None:
         item = table.item(row, weapons.column_of(column))
+        assert item is not None
         table.setCurrentItem(item)
         table.editItem(item)
         editors = [w for w in table.findChildren(QSpinBox) if w.isVisible()]

@@ -4,25 +4,22 @@ turn it is, typed dice at a question, the players' own dice, one-click actions."
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLineEdit, QRadioButton
+from PySide6.QtWidgets import QApplication, QLineEdit, QRadioButton, QSpinBox
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
 
-if TYPE_CHECKING:
-    from fightdesk.ui.main_window import MainWindow
-
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 D100_INITIATIVE = {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
                    "tariq": "23", "bandit-1": "12"}
 
 
-def d100_begun(window: MainWindow, qtbot: Any) -> Engine:
+def d100_begun(window: Any, qtbot: Any) -> Engine:
     engine = Engine(load_session(RESOURCES / "demo_d100.json"))
     window.show_session(engine, None)
     window.start_fight_action.trigger()
@@ -40,7 +37,7 @@ def member_radio(card: Any, fighter_id: str) -> QRadioButton:
                 if r.property("fighter_id") == fighter_id)
 
 
-def test_a_group_card_acts_for_the_member_whose_turn_it_is(window: MainWindow,
+def test_a_group_card_acts_for_the_member_whose_turn_it_is(window: Any,
                                                           qtbot: Any) -> None:
     engine = d100_begun(window, qtbot)
     enc = engine.encounter
@@ -68,7 +65,7 @@ def test_a_group_card_acts_for_the_member_whose_turn_it_is(window: MainWindow,
     assert "Dropped" not in member_radio(card, "bandit-2").text()
 
 
-def test_typed_dice_are_taken_by_the_question_that_rolls_them(window: MainWindow,
+def test_typed_dice_are_taken_by_the_question_that_rolls_them(window: Any,
                                                               qtbot: Any) -> None:
     """Brannock's Roundhouse hits Kaede: first he is asked for EP damage dice, then she
     for dice to remove, then the damage is rolled. The GM types the damage dice where a
@@ -122,7 +119,7 @@ def test_typed_dice_are_taken_by_the_question_that_rolls_them(window: MainWindow
     assert damage and damage[0].source == "typed" and set(damage[0].faces) == {9}
 
 
-def test_a_player_who_rolls_own_dice_is_asked_for_them(window: MainWindow, qtbot: Any) -> None:
+def test_a_player_who_rolls_own_dice_is_asked_for_them(window: Any, qtbot: Any) -> None:
     from fightdesk.storage.sessions import demo_session
 
     session = demo_session()
@@ -144,7 +141,7 @@ def test_a_player_who_rolls_own_dice_is_asked_for_them(window: MainWindow, qtbot
     assert ";" in window.decision_panel.dice.placeholderText()
 
 
-def test_an_action_applies_and_closes_in_one_click(window: MainWindow, qtbot: Any) -> None:
+def test_an_action_applies_and_closes_in_one_click(window: Any, qtbot: Any) -> None:
     from fightdesk.storage.sessions import demo_session
 
     engine = Engine(demo_session())
@@ -208,6 +205,7 @@ def test_a_number_typed_above_the_most_is_capped_with_a_message(qtbot: Any) -> N
     dialog.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
     spin = dialog.input("ep")
+    assert isinstance(spin, QSpinBox)
     spin.setFocus()
     spin.lineEdit().selectAll()
     qtbot.keyClicks(spin, "25")
@@ -230,7 +228,7 @@ def test_a_number_typed_above_the_most_is_capped_with_a_message(qtbot: Any) -> N
     assert panel.error.text() == "At most 2: 7 became 2"
 
 
-def sf_brannock_roundhouse(window: MainWindow, qtbot: Any) -> Any:
+def sf_brannock_roundhouse(window: Any, qtbot: Any) -> Any:
     """The street-fighter demo at phase 9: Brannock's Roundhouse on Kaede declared, the
     stack dialog open with it."""
     from PySide6.QtWidgets import QPushButton
@@ -254,7 +252,7 @@ def sf_brannock_roundhouse(window: MainWindow, qtbot: Any) -> Any:
     return window._stack_dialog
 
 
-def test_escape_cancels_the_stack_where_cancelling_is_allowed(window: MainWindow,
+def test_escape_cancels_the_stack_where_cancelling_is_allowed(window: Any,
                                                              qtbot: Any) -> None:
     stack = sf_brannock_roundhouse(window, qtbot)
     engine = window.document.engine
@@ -270,7 +268,7 @@ def test_escape_cancels_the_stack_where_cancelling_is_allowed(window: MainWindow
     assert len(engine.encounter.state.stack) == 1  # the interrupt taken back
 
 
-def test_the_stack_dialog_marks_resolved_rows(window: MainWindow, qtbot: Any) -> None:
+def test_the_stack_dialog_marks_resolved_rows(window: Any, qtbot: Any) -> None:
     from PySide6.QtGui import QFont
     from PySide6.QtWidgets import QPushButton
 
@@ -299,7 +297,7 @@ def test_the_stack_dialog_marks_resolved_rows(window: MainWindow, qtbot: Any) ->
         assert struck == (n in resolved), n
 
 
-def test_quick_add_takes_the_numbers_a_one_off_needs(window: MainWindow, qtbot: Any) -> None:
+def test_quick_add_takes_the_numbers_a_one_off_needs(window: Any, qtbot: Any) -> None:
     from PySide6.QtWidgets import QComboBox, QSpinBox
 
     from fightdesk.ui.quick_add import QuickAddDialog
@@ -332,6 +330,7 @@ def test_quick_add_takes_the_numbers_a_one_off_needs(window: MainWindow, qtbot: 
     skill = dialog.fields["skills.name"].input
     qtbot.keyClicks(skill, "Knife")
     rating = dialog.findChild(QSpinBox, "quick-skills.rating")
+    assert rating is not None
     rating.lineEdit().selectAll()
     qtbot.keyClicks(rating, "4")
     qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok),
@@ -350,7 +349,7 @@ def test_quick_add_takes_the_numbers_a_one_off_needs(window: MainWindow, qtbot: 
         dialog.reject()
 
 
-def test_a_capped_pump_says_why(window: MainWindow, qtbot: Any) -> None:
+def test_a_capped_pump_says_why(window: Any, qtbot: Any) -> None:
     """Ashes: a pump typed past what burst allows is capped, and the note says why."""
     from PySide6.QtWidgets import QApplication
 
