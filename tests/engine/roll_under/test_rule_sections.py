@@ -12,6 +12,7 @@ from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.roll_under import commands as ru
 
 from .fight import fight, start
+from .test_rule_edges import wisdom_rows
 
 
 def miguel_attacks(defense: int, face: int, hits: bool) -> Engine:
@@ -65,3 +66,16 @@ def test_the_weapon_class_gives_the_damage_die_and_unarmed_is_a_d6(
     damage = next(e.roll for e in engine.session.log[-1].events
                   if e.roll and e.roll.purpose.startswith("damage"))
     assert damage.sides == sides
+
+
+@pytest.mark.parametrize(("penalties", "miguel"), [
+    ({"enforcer": 2, "rent-a-cop": 3}, 9), ({"enforcer": 2, "rent-a-cop": 2}, 10),
+    ({"enforcer": 2, "rent-a-cop": 1}, 10)])
+def test_several_enemies_wisdom_penalties_take_the_largest_never_the_sum(
+        penalties: dict[str, int], miguel: int) -> None:
+    """The largest penalty among the enemies in the fight comes off the PCs' Wisdom
+    (Miguel's 12: the sum would leave 7, 8 and 9) (docs/rulesets/roll-under.md#unusual-enemies)."""
+    engine = fight()
+    for fid, penalty in penalties.items():
+        engine.encounter.fighters[fid].sheet.wisdom_penalty = penalty
+    assert wisdom_rows(engine)["miguel"] == f"Miguel: Wisdom, {miguel} or less"
