@@ -328,6 +328,9 @@ class Ruleset:
     # Status fields that outlast one fight (injuries, spent willpower...): carried from the
     # campaign library into a fight and written back after it.
     lasting_status: ClassVar[tuple[str, ...]] = ()
+    # What Quick Add asks of a one-off fighter besides its health: sheet fields, and
+    # "list.field" for the first row of a list (a weapon's class, a skill's rating).
+    quick_fields: ClassVar[tuple[str, ...]] = ()
     # False while the ruleset's rules are not built: its fights open and take fighters,
     # but cannot be started or played.
     rules_built: ClassVar[bool] = True
@@ -379,6 +382,12 @@ class Ruleset:
                         for fid, name in foes)
         first = standing[0] if standing else choices[0][0] if choices else None
         return FormField("target", "Target", "choice", choices, default=first)
+
+    def rested_pairs(self) -> dict[str, str]:
+        """Each lasting status value and the sheet field holding its full rating (the
+        fighter editor's "Now" values start there and "Fully rested" sets them from it):
+        by default a value of the same name."""
+        return {name: name for name in self.lasting_status}
 
     def rested_values(self, sheet: Any) -> dict[str, Any]:
         """A fresh status's values for a sheet: every lasting value at its full rating."""
@@ -532,6 +541,16 @@ class Ruleset:
 
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         return ()
+
+    def attack_under_way(self, enc: Encounter) -> tuple[str, str] | None:
+        """(attacker, attacked) of the move others may still react to, if any: a
+        reaction's form starts on them. By default the waiting roll's roller and its
+        target."""
+        roll = self.pending_roll(enc)
+        if roll is None or not roll.roller_id:
+            return None
+        target = roll.data.get("target")
+        return roll.roller_id, str(target) if target else ""
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         return ()

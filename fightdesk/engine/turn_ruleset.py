@@ -58,6 +58,9 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
                 fighter_id=fighter_id)
         self.next_turn(ctx)
 
+    def rested_pairs(self) -> dict[str, str]:
+        return {**super().rested_pairs(), self.health_field: self.health_max_field}
+
     def rested_values(self, sheet: Any) -> dict[str, Any]:
         """Full health (the sheet's maximum) and every other lasting value at its rating."""
         values = super().rested_values(sheet)

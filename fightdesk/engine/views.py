@@ -119,13 +119,24 @@ class Forward(NamedTuple):
     pass_text: str = "Pass"
 
 
+def can_act(ruleset: Ruleset, enc: Encounter, fighter_id: str) -> bool:
+    """Whether the fighter has an action it can take now (a form of the act role that
+    is not refused); True for a ruleset with no act forms."""
+    forms = [f for f in ruleset.action_forms(enc, fighter_id) if f.role == "act"]
+    return not forms or any(f.enabled for f in forms)
+
+
 def forward_of(enc: Encounter, controls: RoundControls, *, pending: bool, rolling: bool,
-               fallback: str) -> Forward:
+               fallback: str, ruleset: Ruleset | None = None) -> Forward:
     """What the fight needs next: start the fight or the round, act with whoever's turn
     it is, the next step, or end the round; else what it waits for (an answer, a roll, the
-    stack). ``fallback``: the label when the ruleset says nothing."""
+    stack). ``fallback``: the label when the ruleset says nothing. Given the ``ruleset``,
+    a fighter who cannot act is skipped: the way forward is the next step."""
     anyone = bool(enc.order)
     actor = controls.actor if controls.actor in enc.fighters else None
+    if actor is not None and ruleset is not None and controls.can_next_step \
+            and not can_act(ruleset, enc, actor):
+        actor = None
     what, label, fighter = "", "", ""
     if not anyone:
         label = "Add fighters first"
@@ -259,7 +270,7 @@ def picture_of(engine: Engine, title: str, unsaved: bool) -> FightPicture:
         timeline=shown_timeline(ruleset, enc),
         forward=forward_of(enc, controls, pending=engine.pending() is not None,
                            rolling=ruleset.roll_view(enc) is not None,
-                           fallback=controls.next_step_label),
+                           fallback=controls.next_step_label, ruleset=ruleset),
         can_undo=engine.can_undo(), can_redo=engine.can_redo(),
     )
 

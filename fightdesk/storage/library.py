@@ -113,6 +113,18 @@ def lasting_fields(ruleset: str) -> tuple[str, ...]:
         return ()
 
 
+def rested_pairs(ruleset: str) -> dict[str, str]:
+    """Each lasting status value -> the sheet field holding its full rating, as the
+    ruleset pairs them (``Ruleset.rested_pairs``: d100's Hp is full at Max hp)."""
+    from ..engine.changes import RuleViolation
+    from ..engine.ruleset import get_ruleset
+
+    try:
+        return get_ruleset(ruleset).rested_pairs()
+    except RuleViolation:
+        return {}
+
+
 def rested_status(sheet: BaseModel) -> Any:
     """A fresh status: every lasting value at the sheet's full rating."""
     from ..engine.changes import RuleViolation

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .form_fields import CappedSpinBox
 from .inline import error_label, parse_typed_dice
 from .plain import plain_label, plain_tip
 
@@ -46,7 +47,8 @@ class ActionDialog(QDialog):
 
     def __init__(self, fighter_name: str, forms: Sequence[ActionForm], preview: PreviewFn,
                  submit: SubmitFn, *, form_id: str | None = None,
-                 preset: dict[str, Any] | None = None, parent: QWidget | None = None) -> None:
+                 preset: dict[str, Any] | None = None, own_dice: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ActionDialog")
         self.setWindowTitle(f"{fighter_name}: action")
@@ -70,9 +72,21 @@ class ActionDialog(QDialog):
         self.form_reason.setWordWrap(True)
         self.fields_box = QGroupBox("Details")
         self.fields_layout = QFormLayout(self.fields_box)
+        # What capping a typed number did ("EP is at most 2: 5 became 2").
+        self.cap_note = plain_label()
+        self.cap_note.setObjectName("capNote")
+        self.cap_note.setWordWrap(True)
+        self.cap_note.setVisible(False)
         self.fields_layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
 
         preview_box = self._build_preview()
+        # The error line and the preview keep their room when hidden: a problem coming
+        # and going does not move the buttons under the GM's cursor.
+        # The form's height is set when it is chosen; below it, a stretch takes what a
+        # shorter preview leaves, so the buttons stay at the bottom.
+        policy = self.error.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.error.setSizePolicy(policy)
         dice_row = self._build_dice_row()
         self._build_result_and_buttons()
 
@@ -82,8 +96,10 @@ class ActionDialog(QDialog):
         layout.addLayout(top)
         layout.addWidget(self.form_reason)
         layout.addWidget(self.fields_box)
+        layout.addWidget(self.cap_note)
         layout.addWidget(preview_box)
         layout.addLayout(dice_row)
+        layout.addStretch(1)
         layout.addWidget(self.result_label)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(460)
@@ -99,6 +115,10 @@ class ActionDialog(QDialog):
             start = next((n for n, f in enumerate(self._forms) if f.enabled), 0)
         self.form_box.setCurrentIndex(start)
         self._form_chosen(start)
+        # A fighter whose player rolls their own dice is asked for them: the dialog
+        # starts on typing them in.
+        if own_dice:
+            self.typed.setChecked(True)
 
     def _build_preview(self) -> QGroupBox:
         """What the action would do and its odds, before the roll, and why not."""
@@ -136,7 +156,7 @@ class ActionDialog(QDialog):
         group.addButton(self.typed)
         self.dice_edit = QLineEdit()
         self.dice_edit.setObjectName("typedDice")
-        self.dice_edit.setPlaceholderText("faces, e.g. 7 3 9; 4")
+        self.dice_edit.setPlaceholderText("one roll's faces by spaces, ';' before the next roll: 7 3 9; 4")
         self.dice_edit.setToolTip("The players' physical dice: faces split by spaces, one roll "
                                   "after another split by ';', in the order the rules roll them")
         self.dice_edit.setEnabled(False)
@@ -193,6 +213,7 @@ class ActionDialog(QDialog):
         while self.fields_layout.rowCount():
             self.fields_layout.removeRow(0)
         self._inputs = {}
+        self._show_cap("")
         form = self.current_form()
         if form is None:
             self.fields_box.setVisible(False)
@@ -233,10 +254,15 @@ class ActionDialog(QDialog):
             box.currentIndexChanged.connect(self._update_preview)
             return box
         if fld.kind == "number":
-            spin = QSpinBox()
+            spin = CappedSpinBox()
             spin.setRange(fld.minimum, max(fld.maximum, fld.minimum))
             spin.setValue(int(value) if isinstance(value, int) else fld.minimum)
             spin.valueChanged.connect(self._update_preview)
+            # The field's own note says why the most is what it is ("never past burst").
+            spin.capped.connect(lambda typed, f=fld, s=spin: self._show_cap(
+                f"{f.label} is at most {s.maximum()}: {typed} became {s.maximum()}"
+                + (f" ({f.tooltip})" if f.tooltip else "")))
+            spin.lineEdit().textEdited.connect(lambda _text: self._show_cap(""))
             return spin
         if fld.kind == "flag":
             check = QCheckBox()
@@ -246,6 +272,10 @@ class ActionDialog(QDialog):
         edit = QLineEdit("" if value is None else str(value))
         edit.textChanged.connect(self._update_preview)
         return edit
+
+    def _show_cap(self, text: str) -> None:
+        self.cap_note.setText(text)
+        self.cap_note.setVisible(bool(text))
 
     # --- preview and go -----------------------------------------------------------------------
     @staticmethod
@@ -287,7 +317,7 @@ class ActionDialog(QDialog):
         # A form with nothing to tell before it is applied (a move) shows no empty box.
         self.preview_box.setVisible(bool(preview.lines or preview.odds or problem
                                          or not self.roll_waits_note.isHidden()))
-        self.go_button.setEnabled(form.enabled and problem is None and not self.result_label.isVisible())
+        self.go_button.setEnabled(form.enabled and problem is None and not self.done_sentence)
 
     def _show_error(self, text: str | None) -> None:
         self.error.setText(text or "")
@@ -295,7 +325,7 @@ class ActionDialog(QDialog):
 
     def _go(self) -> None:
         form = self.current_form()
-        if form is None or self.result_label.isVisible():
+        if form is None or self.done_sentence:
             return
         try:
             dice = self.typed_dice()
@@ -306,15 +336,10 @@ class ActionDialog(QDialog):
         if not ok:
             self._show_error(sentence)
             return
+        # Applied: one click is enough. The dialog goes; the sentence stays in the log
+        # and the window's status bar (done_sentence).
         self.done_sentence = sentence
         self.result_label.setText(sentence)
-        self.result_label.setVisible(True)
         self._show_error(None)
-        for widget in (self.form_box, self.fields_box, self.app_rolls, self.typed, self.dice_edit):
-            widget.setEnabled(False)
         self.go_button.setVisible(False)
-        self.buttons.removeButton(self.close_button)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        self.close_button.clicked.connect(self.accept)
-        self.close_button.setDefault(True)
-        self.close_button.setFocus()
+        self.accept()

@@ -93,6 +93,9 @@ class FighterCard(QFrame):
         self._fitted_width = -1
         self._member_buttons = QButtonGroup(self)
         self._member_radios: list[QRadioButton] = []
+        # The group member whose turn it was when the members were last shown: the
+        # checked member follows each new turn (the GM may check another in between).
+        self._acting_member = ""
 
         self.title = plain_label()
         font = self.title.font()
@@ -306,11 +309,16 @@ class FighterCard(QFrame):
                 self._member_buttons.addButton(radio)
                 self.members_layout.addWidget(radio)
                 self._member_radios.append(radio)
+        acting = next((c.fighter_id for c in cards if c.acting), "")
+        if acting and acting != self._acting_member:
+            selected = acting
+        self._acting_member = acting
         texts: list[str] = []
         for radio, card in zip(self._member_radios, cards, strict=True):
             bits = [card.title, f"{card.health}/{card.health_max}"]
             if card.dice:
                 bits.append("die " + " ".join(card.dice))
+            bits += [_state_text(r) for r in card.resources if r.maximum is None and r.value]
             if card.conditions:
                 bits.append(", ".join(c.text for c in card.conditions))
             if card.out:
@@ -377,8 +385,15 @@ class FighterCard(QFrame):
     def is_acting(self) -> bool:
         return self._acting
 
+    def acting_member(self) -> str:
+        """The group member whose turn it is, if any."""
+        return next((c.fighter_id for c in self._cards if c.acting), "") \
+            if self._member_radios else ""
+
     def _ask(self, what: str) -> None:
-        self.requested.emit(what, self.selected_fighter())
+        # A group's Act acts for the member whose turn it is, whichever line is checked.
+        who = (self.acting_member() if what == "act" else "") or self.selected_fighter()
+        self.requested.emit(what, who)
 
     # --- look --------------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -711,6 +726,16 @@ def _set_tip(widget: QWidget, text: str) -> None:
 
 
 NO_BREAK = "\u00a0"
+
+
+def _state_text(resource: Any) -> str:
+    """A state on a group member's line ("Dropped 1: Sword"): its note too when that
+    is a few words (the weapons' names), not a sentence."""
+    text = _resource_text(resource)
+    note = str(resource.tooltip)
+    if note and "\n" not in note and len(note) <= 40 and not note.endswith("."):
+        text += f": {note}"
+    return text
 
 
 def _resource_text(resource: Any) -> str:

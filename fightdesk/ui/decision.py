@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from .form_fields import CappedSpinBox
 from .inline import error_label, parse_typed_dice
 from .layouts import take_widgets
 from .plain import plain_label, plain_tip
@@ -54,13 +54,19 @@ class DecisionPanel(QFrame):
         font.setBold(True)
         self.prompt.setFont(font)
         self.choices = QHBoxLayout()
-        self.amount = QSpinBox()
+        self.amount = CappedSpinBox()
         self.amount.setObjectName("decisionAmount")
+        self.amount.capped.connect(lambda typed: self.show_refusal(
+            f"At most {self.amount.maximum()}: {typed} became {self.amount.maximum()}"))
         self.amount_ok = QPushButton("OK")
         self.amount_ok.clicked.connect(self._answer_amount)
+        # Return answers: in the amount, or in the typed dice of an amount question.
+        self.amount.lineEdit().returnPressed.connect(self._answer_amount)
         self.dice = QLineEdit()
         self.dice.setObjectName("decisionDice")
-        self.dice.setPlaceholderText("typed dice (empty: the app rolls)")
+        self.dice.returnPressed.connect(self._return_in_dice)
+        self.dice.setPlaceholderText("typed dice: faces by spaces, ';' before the next roll "
+                                     "(empty: the app rolls)")
         self.error = error_label()
         # A decision with fields: one input a field, and one button to answer them all.
         self.fields_box = QWidget()
@@ -198,7 +204,19 @@ class DecisionPanel(QFrame):
         self.error.setVisible(bool(text))
 
     def _answer_amount(self) -> None:
-        self._answer("", self.amount.value())
+        if not self.amount.isHidden():
+            self.amount.interpretText()  # a number typed and not yet taken in
+            self._answer("", self.amount.value())
+
+    def _return_in_dice(self) -> None:
+        """Return in the dice field answers an amount question, or one with one answer."""
+        decision = self._decision
+        if decision is None:
+            return
+        if not self.amount.isHidden():
+            self._answer_amount()
+        elif len(decision.choices) == 1:
+            self._answer(decision.choices[0].id, -1)
 
     def _answer(self, choice: str, amount: int) -> None:
         if self._decision is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -126,6 +127,10 @@ class ModelTable(QWidget):
         self.item_model = spec.item_model
         self.specs = [s for s in model_specs(spec.item_model) if s.kind != "other"]
         self._rows_extra: list[dict[str, Any]] = []
+        # Per row: for a blank row the GM added, the columns set so far (the others
+        # follow them as the model derives them: a d100 weapon's hit points its damage);
+        # None for a row from the file or the catalogue.
+        self._fresh: list[set[str] | None] = []
         self._catalogue = catalogue
         self._loading = False
 
@@ -152,7 +157,7 @@ class ModelTable(QWidget):
         self.catalogue_combo.setObjectName("catalogue")
         self.catalogue_combo.setToolTip("Add a maneuver from the catalogue, with its usual values")
         self.add_button.clicked.connect(lambda: self.add_row(self.item_model.model_validate(
-            {"name": self._fresh_name()})))
+            {"name": self._fresh_name()}), fresh={"name"}))
         self.remove_button.clicked.connect(self.remove_selected)
         self.up_button.clicked.connect(lambda: self.move_selected(-1))
         self.down_button.clicked.connect(lambda: self.move_selected(1))
@@ -201,15 +206,17 @@ class ModelTable(QWidget):
         try:
             self.table.setRowCount(0)
             self._rows_extra = []
+            self._fresh = []
             for row in rows:
                 self._append(row.model_dump(mode="json"))
         finally:
             self._loading = False
 
-    def add_row(self, row: BaseModel) -> None:
+    def add_row(self, row: BaseModel, fresh: set[str] | None = None) -> None:
         self._loading = True
         try:
             self._append(row.model_dump(mode="json"))
+            self._fresh[-1] = None if fresh is None else set(fresh)
         finally:
             self._loading = False
         self.table.selectRow(self.table.rowCount() - 1)
@@ -220,6 +227,7 @@ class ModelTable(QWidget):
         self.table.insertRow(r)
         shown = {s.name for s in self.specs}
         self._rows_extra.append({k: v for k, v in data.items() if k not in shown})
+        self._fresh.append(None)
         for c, spec in enumerate(self.specs):
             self.table.setItem(r, c, self._cell(spec, data.get(spec.name)))
 
@@ -262,15 +270,43 @@ class ModelTable(QWidget):
             result.append(data)
         return result
 
-    def _item_changed(self, _item: QTableWidgetItem) -> None:
-        if not self._loading:
-            self.changed.emit()
+    def _item_changed(self, item: QTableWidgetItem) -> None:
+        if self._loading:
+            return
+        row = item.row()
+        fresh = self._fresh[row] if 0 <= row < len(self._fresh) else None
+        if fresh is not None:
+            fresh.add(self.specs[item.column()].name)
+            self._follow(row, fresh)
+        self.changed.emit()
+
+    def _follow(self, row: int, given: set[str]) -> None:
+        """The columns of a blank row the GM has not set yet, as the model derives them
+        from those set (nothing while the set ones are not valid yet)."""
+        from pydantic import ValidationError
+
+        data = self.rows()[row]
+        shown = {s.name for s in self.specs}
+        try:
+            derived = self.item_model.model_validate(
+                {k: v for k, v in data.items() if k in given or k not in shown})
+        except ValidationError:
+            return
+        values = derived.model_dump(mode="json")
+        self._loading = True
+        try:
+            for column, spec in enumerate(self.specs):
+                if spec.name not in given and values.get(spec.name) != data.get(spec.name):
+                    self.table.setItem(row, column, self._cell(spec, values.get(spec.name)))
+        finally:
+            self._loading = False
 
     def remove_selected(self) -> None:
         rows = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)
         for r in rows:
             self.table.removeRow(r)
             del self._rows_extra[r]
+            del self._fresh[r]
         if rows:
             self.changed.emit()
 
@@ -283,12 +319,16 @@ class ModelTable(QWidget):
             return
         data = self.rows()
         data[r], data[to] = data[to], data[r]
+        fresh = list(self._fresh)
+        fresh[r], fresh[to] = fresh[to], fresh[r]
         self._loading = True
         try:
             self.table.setRowCount(0)
             self._rows_extra = []
+            self._fresh = []
             for row in data:
                 self._append(row)
+            self._fresh = fresh
         finally:
             self._loading = False
         self.table.selectRow(to)
@@ -349,6 +389,10 @@ class FighterForm(QWidget):
         self.tables: dict[str, ModelTable] = {}
         self._valid = True
         self._loading = False
+        # Now value -> the sheet field of its full rating. A new fighter's Now values
+        # follow their sheet's full rating until the GM sets one of them.
+        self._pairs = library.rested_pairs(fighter.ruleset)
+        self._following = set(self._pairs) if fighter.id == "new" else set()
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -373,6 +417,7 @@ class FighterForm(QWidget):
                     col: int, span: int = 1) -> FieldEditor:
         editor = FieldEditor(spec)
         editor.changed.connect(self._edited)
+        editor.changed.connect(partial(self._field_changed, path))
         grid.addWidget(editor, row, col, 1, span)
         self.editors[path] = editor
         return editor
@@ -471,11 +516,33 @@ class FighterForm(QWidget):
         return data
 
     def rest(self) -> None:
-        for name in self._library.lasting_fields(self.ruleset):
-            sheet = self.editors.get(f"sheet.{name}")
-            now = self.editors.get(f"status.{name}")
-            if sheet is not None and now is not None:
-                now.set_value(sheet.value())
+        """Every Now value at its sheet's full rating (the ruleset's pairs)."""
+        for now_name, sheet_name in self._pairs.items():
+            self._set_now(now_name, sheet_name)
+
+    def _set_now(self, now_name: str, sheet_name: str) -> None:
+        sheet = self.editors.get(f"sheet.{sheet_name}")
+        now = self.editors.get(f"status.{now_name}")
+        if sheet is None or now is None:
+            return
+        self._syncing = True
+        try:
+            now.set_value(sheet.value())
+        finally:
+            self._syncing = False
+
+    def _field_changed(self, path: str) -> None:
+        """A Now value the GM sets stops following its sheet; a sheet rating changed
+        carries the Now values still following it."""
+        if self._loading or getattr(self, "_syncing", False):
+            return
+        section, _, name = path.partition(".")
+        if section == "status":
+            self._following.discard(name)
+        elif section == "sheet":
+            for now_name, sheet_name in self._pairs.items():
+                if sheet_name == name and now_name in self._following:
+                    self._set_now(now_name, sheet_name)
 
     # --- validation -------------------------------------------------------------------------
     def errors(self) -> dict[str, str]:

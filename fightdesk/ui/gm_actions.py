@@ -248,6 +248,8 @@ class GMActions(QObject):
         fighter can use."""
         from PySide6.QtCore import Qt
 
+        from fightdesk.engine.targets import with_default_targets
+
         from .action_dialog import ActionDialog
 
         w = self.w
@@ -255,13 +257,21 @@ class GMActions(QObject):
         if engine is None or fighter_id not in engine.encounter.fighters:
             return None
         ruleset = engine.ruleset
-        forms = ruleset.action_forms(engine.encounter, fighter_id)
+        forms = with_default_targets(ruleset, engine.encounter, fighter_id,
+                                     ruleset.action_forms(engine.encounter, fighter_id))
         name = engine.encounter.fighters[fighter_id].name
         if not ruleset.rules_built:
             w.statusBar().showMessage(ruleset.not_built_line, 8000)
             return None
         if not forms:
             w.statusBar().showMessage(f"{name} has nothing to do right now", 8000)
+            return None
+        acts = [f for f in forms if f.role == "act"]
+        if role == "act" and not chip_id and acts and not any(f.enabled for f in acts):
+            # No action left: say why rather than open a form that cannot be used.
+            main = next((f for f in acts if f.id == "act"), acts[0])
+            why = main.reason or "no action left now"
+            w.statusBar().showMessage(f"{name} cannot act: {why}", 10000)
             return None
         form_id, preset = pick_form(forms, role, chip_id)
         document = self.document
@@ -271,7 +281,8 @@ class GMActions(QObject):
             name, forms,
             lambda form, values: operations.preview_action(document, form, fighter_id, values),
             lambda form, values, dice: operations.act(document, form, fighter_id, values, dice),
-            form_id=form_id, preset=preset, parent=parent)
+            form_id=form_id, preset=preset,
+            own_dice=engine.encounter.fighters[fighter_id].rolls_own_dice, parent=parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished.connect(self.action_finished)
         w._action_dialog = dialog
@@ -309,6 +320,11 @@ class GMActions(QObject):
             w._stack_dialog = dialog
         if not w._stack_dialog.isVisible():
             w._stack_dialog.reset_cancelled()
+            # "Interrupt with:" starts on the fighter being attacked.
+            engine = self.document.engine
+            under = engine.ruleset.attack_under_way(engine.encounter) if engine else None
+            if under is not None and under[1]:
+                w._stack_dialog.select_fighter(under[1])
             w._stack_dialog.open()
         # Only what the open dialog changes: the question moves into it and its buttons
         # follow the fight (the rest of the window is as show_views left it).
@@ -500,11 +516,12 @@ class GMActions(QObject):
         key = operations.health_key(self.document)
         most = type(blank.sheet).model_fields[key].metadata if key in type(blank.sheet).model_fields else []
         limit = next((int(m.le) for m in most if getattr(m, "le", None) is not None), 999)
-        dialog = QuickAddDialog(int(getattr(blank.sheet, key, 10) or 10), limit, self.w)
+        dialog = QuickAddDialog(int(getattr(blank.sheet, key, 10) or 10), limit, self.w,
+                                fields=quick_fields(engine.ruleset.quick_fields, blank.sheet))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
-        def chosen(name: str, side: str, health: int, count: int) -> None:
-            problem = self.quick_add_fighter(name, side, health, count)
+        def chosen(name: str, side: str, health: int, count: int, values: dict) -> None:
+            problem = self.quick_add_fighter(name, side, health, count, values)
             if problem:
                 dialog.show_refusal(problem)
             else:
@@ -514,9 +531,10 @@ class GMActions(QObject):
         dialog.open()
         return dialog
 
-    def quick_add_fighter(self, name: str, side: str, health: int, count: int = 1) -> str:
+    def quick_add_fighter(self, name: str, side: str, health: int, count: int = 1,
+                          values: dict | None = None) -> str:
         """Add the fighter; "" when added, else why not (in the GM's words)."""
-        outcome = operations.quick_add(self.document, name, side, health, count)
+        outcome = operations.quick_add(self.document, name, side, health, count, values)
         if isinstance(outcome, str):
             return outcome
         if not outcome.ok:
@@ -577,6 +595,36 @@ class GMActions(QObject):
             self.show_refusal(str(exc))
             return
         w.statusBar().showMessage(f"{saved.name} saved to the campaign {campaign.name}", 8000)
+
+
+def quick_fields(paths: tuple[str, ...], sheet: Any) -> tuple[tuple[str, str, Any, Any], ...]:
+    """Quick Add's inputs for a ruleset's quick fields: (path, label, field spec, the
+    blank sheet's value); "list.field" reads the list's row model ("Weapon class")."""
+    from .form_fields import field_spec, label_for
+
+    out = []
+    fields = type(sheet).model_fields
+    for path in paths:
+        table, _, column = path.partition(".")
+        if table not in fields:
+            continue
+        if not column:
+            spec = field_spec(path, fields[path])
+            out.append((path, spec.label, spec, getattr(sheet, path)))
+            continue
+        row_model = field_spec(table, fields[table]).item_model
+        if row_model is None or column not in row_model.model_fields:
+            continue
+        spec = field_spec(column, row_model.model_fields[column])
+        rows = getattr(sheet, table)
+        value = getattr(rows[0], column) if rows else None
+        if value is None and column == "name":
+            value = ""
+        item = label_for(table).rstrip("s")
+        label = spec.label if spec.label.lower().startswith(item.lower()) \
+            else f"{item} {spec.label.lower()}"
+        out.append((path, label, spec, value))
+    return tuple(out)
 
 
 def pick_form(forms: tuple, role: str, chip_id: str) -> tuple[str | None, dict[str, Any]]:

@@ -18,7 +18,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from fightdesk.engine.views import fighter_cards
@@ -306,7 +306,19 @@ class StackModel(_ViewRowsModel):
             return plain_tip("\n".join(text for text in (whole, reacts, row.note) if text)) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4):
             return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.FontRole and _done(row):
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and _done(row):
+            return QPalette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         return None
+
+
+def _done(row: Any) -> bool:
+    """A move already resolved (or lost) that the stack still lists: struck out, grey."""
+    note = str(getattr(row, "note", ""))
+    return note == "resolved" or note.startswith("lost:")
 
 
 class LogModel(QAbstractItemModel):

@@ -257,10 +257,31 @@ def health_key(document: FightDocument) -> str:
     return str(getattr(document.engine.ruleset, "health_max_field", "health"))
 
 
+def quick_sheet(sheet: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """The sheet's data with Quick Add's values (``Ruleset.quick_fields``): a field, or
+    "list.field" for the list's first row (made if the list is empty)."""
+    data = sheet.model_dump(mode="json")
+    rows: dict[str, dict[str, Any]] = {}
+    for path, value in values.items():
+        table, _, column = path.partition(".")
+        if column:
+            rows.setdefault(table, {})[column] = value
+        else:
+            data[path] = value
+    for table, given in rows.items():
+        kept = list(data.get(table) or [])
+        first = {**(kept[0] if kept else {}), **given}
+        if not str(first.get("name") or "").strip():
+            first["name"] = table.rstrip("s").replace("_", " ").capitalize()
+        data[table] = [first, *kept[1:]]
+    return data
+
+
 def quick_add(document: FightDocument, name: str, side: str, health: int,
-              count: int = 1) -> Outcome | str:
-    """A fighter for this fight only: the ruleset's defaults but for the name, side and
-    health. The outcome, or why not in the GM's words."""
+              count: int = 1, values: dict[str, Any] | None = None) -> Outcome | str:
+    """A fighter for this fight only: the ruleset's defaults but for the name, side,
+    health and the few numbers Quick Add asks (``values``). The outcome, or why not in
+    the GM's words."""
     from pydantic import ValidationError
 
     from fightdesk.engine.commands import AddFighters
@@ -272,11 +293,16 @@ def quick_add(document: FightDocument, name: str, side: str, health: int,
     blank = new_fighter(engine.encounter.ruleset, name)
     key = health_key(document)
     try:
-        sheet = type(blank.sheet).model_validate({**blank.sheet.model_dump(), key: health})
+        data = quick_sheet(blank.sheet, values or {})
+        sheet = type(blank.sheet).model_validate({**data, key: health})
         fighter = blank.model_copy(update={"side": side, "sheet": sheet,
                                            "status": rested_status(sheet)})
     except ValidationError as exc:
-        return f"Health {health}: {exc.errors()[0]['msg']}"
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        if where == key:
+            return f"Health {health}: {error['msg']}"
+        return f"{where} {error.get('input')!r}: {error['msg']}"
     return document.apply(AddFighters(fighter=fighter.model_dump(mode="json"), count=count))
 
 

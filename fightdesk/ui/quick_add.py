@@ -1,8 +1,12 @@
-"""Quick add: a fighter for this fight only, from a name, a side and a health; the
-ruleset's defaults fill the rest (editable later with the card's Edit...). The dialog
-knows no engine: it hands back (name, side, health) and the window builds the fighter."""
+"""Quick add: a fighter for this fight only, from a name, a side, a health and the few
+numbers a one-off needs in the fight's ruleset (``Ruleset.quick_fields``: Attack and
+Defense and a weapon class in roll-under, a skill in ashes...); the ruleset's defaults
+fill the rest (editable later with the card's Edit...). The dialog knows no engine: it
+hands back what was typed and the window builds the fighter."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -16,17 +20,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .form_fields import FieldEditor, FieldSpec
 from .inline import error_label
 
 SIDES = (("enemy", "Enemy"), ("ally", "Ally"), ("pc", "Player character"))
 
 
 class QuickAddDialog(QDialog):
-    """Name, side, health and how many; ``chosen(name, side, health, count)`` on OK."""
+    """Name, side, health, the ruleset's few numbers and how many;
+    ``chosen(name, side, health, count, values)`` on OK (values: quick field -> value)."""
 
-    chosen = Signal(str, str, int, int)
+    chosen = Signal(str, str, int, int, dict)
 
-    def __init__(self, health: int, most: int, parent: QWidget | None = None) -> None:
+    def __init__(self, health: int, most: int, parent: QWidget | None = None,
+                 fields: tuple[tuple[str, str, FieldSpec, Any], ...] = ()) -> None:
         super().__init__(parent)
         self.setObjectName("QuickAddDialog")
         self.setWindowTitle("Quick add a fighter")
@@ -50,6 +57,16 @@ class QuickAddDialog(QDialog):
         form.addRow("&Name:", self.name)
         form.addRow("&Side:", self.side)
         form.addRow("&Health:", self.health)
+        # The ruleset's few numbers, each starting at the sheet's default.
+        self.fields: dict[str, FieldEditor] = {}
+        for path, label, spec, value in fields:
+            editor = FieldEditor(spec)
+            editor.label.setVisible(False)
+            if value is not None:
+                editor.set_value(value)
+            editor.input.setObjectName(f"quick-{path}")
+            form.addRow(f"{label}:", editor)
+            self.fields[path] = editor
         form.addRow("&How many:", self.count)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -70,4 +87,6 @@ class QuickAddDialog(QDialog):
             self.show_refusal("Give the fighter a name")
             self.name.setFocus()
             return
-        self.chosen.emit(name, str(self.side.currentData()), self.health.value(), self.count.value())
+        values = {path: editor.value() for path, editor in self.fields.items()}
+        self.chosen.emit(name, str(self.side.currentData()), self.health.value(),
+                         self.count.value(), values)

@@ -256,9 +256,12 @@ class InterruptStackDialog(QDialog):
         return self.is_empty() or self._cancelled or self._can_close
 
     def reject(self) -> None:
-        """Escape closes only an empty or cancelled stack (or one allowed to close)."""
+        """Escape closes an empty or cancelled stack (or one allowed to close); else it
+        cancels the stack where cancelling is allowed, as Cancel stack does."""
         if self._closable():
             super().reject()
+        elif self.cancel_button.isEnabled():
+            self._ask_cancel()
         else:
             self.show_refusal("Resolve or cancel the stack before closing it.")
 

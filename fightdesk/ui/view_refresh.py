@@ -203,7 +203,8 @@ class ViewRefresh(QObject):
         assert isinstance(controls, RoundControls)
         self.show_forward_button(forward_of(
             engine.encounter, controls, pending=engine.pending() is not None,
-            rolling=self.w.roll_panel.view() is not None, fallback=self.w.forward_action.text()))
+            rolling=self.w.roll_panel.view() is not None, fallback=self.w.forward_action.text(),
+            ruleset=engine.ruleset))
 
     def show_forward_button(self, forward: Forward) -> None:
         from .main_window import set_tip

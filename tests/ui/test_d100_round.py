@@ -177,9 +177,7 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     engine = fight_begun(window, qtbot)
     enc = engine.encounter
     strike(window, qtbot, "rook", "bandit-1")
-    action = window._action_dialog
-    assert action is not None and action.result_label.isVisible()
-    qtbot.keyClick(action, Qt.Key.Key_Return)  # Close, the default once it is done
+    assert window._action_dialog is None  # applied and closed with the one Return
     window.stack_action.trigger()  # Ctrl+K
     dialog = window._stack_dialog
     assert dialog is not None and dialog.isVisible()
@@ -281,10 +279,7 @@ def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
     engine = fight_begun(window, qtbot)
     enc = engine.encounter
     strike(window, qtbot, "rook", "bandit-1")
-    action = window._action_dialog
-    assert action is not None
-    qtbot.keyClick(action, Qt.Key.Key_Return)  # Close
-    qtbot.waitUntil(lambda: not action.isVisible())
+    assert window._action_dialog is None  # applied and closed with the one Return
     assert window._stack_dialog is None
     # The forward button points at the roll panel (it said "Resolve the stack first").
     assert window.forward_action.text() == "Make the roll first"
@@ -312,10 +307,11 @@ def test_a_strike_leaves_the_roll_panel_free_and_the_stack_dialog_resolves_it(
     assert dialog.close_button.isEnabled()
 
 
-def test_f2_opens_the_act_form_and_says_why_not(window: MainWindow, qtbot: QtBot) -> None:
-    """F2 (act with whoever's turn it is) on a fighter with no action left opens the
-    Strike form saying why, as the card's Act does; it opened the GM's cover form with
-    "Rook is already there" in red (found playing a d100 fight in the window)."""
+def test_f2_says_why_a_fighter_cannot_act(window: MainWindow, qtbot: QtBot) -> None:
+    """F2 (act with whoever's turn it is) and the card's Act on a fighter with no action
+    left say why on the status bar instead of opening a greyed form (it once opened the
+    GM's cover form with "Rook is already there" in red); the forward button skips to
+    the next step."""
     engine = Engine(load_session(DEMO))
     window.show_session(engine, None)
     window.start_fight_action.trigger()
@@ -325,11 +321,15 @@ def test_f2_opens_the_act_form_and_says_why_not(window: MainWindow, qtbot: QtBot
         roll(window, qtbot, "97")
         add(window, qtbot, "Bandit 1: no defense")
         roll(window, qtbot)
-        dialog = window._action_dialog
-        assert dialog is not None
-        dialog.close()
     window.act_action.trigger()  # F2
-    dialog = window._action_dialog
-    assert dialog is not None and dialog.form_box.currentData() == "strike"
-    assert dialog.error.text() == ("Rook has no action left for a strike (next round's "
-                                   "action is already borrowed)")
+    assert window._action_dialog is None
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Rook cannot act: ") and "borrowed" in said, said
+    window.statusBar().clearMessage()
+    card = window.cards.card("rook")
+    assert card is not None
+    qtbot.mouseClick(card.role_buttons["act"], Qt.MouseButton.LeftButton)
+    assert window._action_dialog is None
+    assert window.statusBar().currentMessage().startswith("Rook cannot act: ")
+    assert not window.forward_action.text().startswith("Act: Rook")
+    assert window.forward_action.isEnabled()

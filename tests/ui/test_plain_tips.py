@@ -133,8 +133,11 @@ def test_every_tip_in_a_played_fight_shows_names_as_text(window: MainWindow, qtb
     assert kaede in shown_tip(window.pass_action)
     assert kaede in shown_tip(window.pass_action, status=True)
 
-    # Brannock's forms are disabled, with a reason that names him.
-    dialog = window.open_action_dialog("brannock", role="act")
+    # Brannock's forms are disabled, with a reason that names him (his Act says why on
+    # the status bar; the dialog opened for him lists them).
+    window.open_action_dialog("brannock", role="act")
+    assert NAMES["brannock"][1] in window.statusBar().currentMessage()
+    dialog = window.open_action_dialog("brannock")
     assert dialog is not None
     assert_plain(window)
     reasons = [as_shown(dialog.form_box.itemData(i, Qt.ItemDataRole.ToolTipRole) or "", False)

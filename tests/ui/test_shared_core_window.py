@@ -146,7 +146,11 @@ def test_a_contribution_added_and_taken_back_changes_the_odds_then_a_typed_roll(
     start_round(window, qtbot)
     dialog = window.open_action_dialog("kaede", role="act")
     assert dialog is not None
-    qtbot.keyClick(dialog, Qt.Key.Key_Return)  # Strike at the first target, Brannock
+    # Brannock is Kaede's teammate here (the form starts on an enemy): pick him.
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData("brannock"))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
     panel = window.roll_panel
     assert panel.isVisible()
     assert panel.title.text() == "Kaede strikes Brannock (Kaede rolls 1d20)"

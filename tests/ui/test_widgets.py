@@ -282,8 +282,15 @@ def test_stack_dialog_closes_only_when_empty_or_cancelled(qtbot: Any, engine: Pr
     dialog, stack = _stack_dialog_of_one_jab(qtbot, engine)
     dialog.show()
     assert not dialog.close_button.isEnabled()
+    # Escape cancels the stack where cancelling is allowed...
+    with qtbot.waitSignal(dialog.cancelRequested):
+        dialog.reject()
+    assert dialog.isVisible()
+    # ...and only says why where it is not.
+    dialog.set_controls(can_resolve=True, can_cancel=False)
     dialog.reject()
     assert dialog.isVisible() and "Resolve or cancel" in dialog.error.text()
+    dialog.set_controls(can_resolve=True, can_cancel=True)
     dialog.select_fighter("brannock")
     with qtbot.waitSignal(dialog.addRequested) as added:
         qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)

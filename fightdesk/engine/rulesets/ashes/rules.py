@@ -51,6 +51,7 @@ class Ashes(AshesViews):
     roll_waiting_line = "a challenge is waiting: flip it first"
     # Injuries and spent Force and physical stats outlast one fight (recovery brings them back).
     lasting_status = ("hp", "force", "physical")
+    quick_fields = ("speed", "passive_defense", "skills.name", "skills.rating")
     stack_columns = ("Fighter", "Challenge or defense", "Coins", "Advantage", "Spent", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
         "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}

@@ -54,6 +54,7 @@ class D100(TurnOrderRuleset):
     starts_with_fight = True
     # Injuries outlast one fight, and so does the damage to armour.
     lasting_status = ("hp",)
+    quick_fields = ("strike", "parry", "dodge", "weapons.name", "weapons.damage")
     stack_columns = ("Fighter", "Roll or choice", "Roll", "Bonus", "Spent", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
         "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}

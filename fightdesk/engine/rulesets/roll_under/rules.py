@@ -102,6 +102,7 @@ class RollUnder(TurnOrderRuleset):
     # rested_values): full HP and every assist back, since "assists" is a sheet field too;
     # lethal damage and Fatal Wounds are not, so rest leaves them.
     lasting_status = ("hp", "lethal", "fatal_wounds", "assists")
+    quick_fields = ("attack", "defense", "weapons.name", "weapons.weapon_class")
     stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
         "act": "Act", "react": "Assist", "assist": "Assist", "gm": "GM"}

@@ -131,7 +131,10 @@ def advance(ctx: Context) -> None:
                              prompt=f"{name(enc, att)}: add EP damage dice to the "
                                     f"{plural(dmg.pool, 'die', 'dice')} (1 EP each)?",
                              minimum=0, maximum=available_ep(status(enc, att)),
-                             dice_needed=_dice_needed(enc, dmg.pool)))
+                             # The dice are typed at the question before the roll:
+                             # here only when the defender is not asked next.
+                             dice_needed="" if _defender_asked(enc, dfn)
+                             else _dice_needed(enc, dmg.pool)))
                 return
         _update(ctx, stage="defender-ep")
         dmg = _dmg(enc)
@@ -159,6 +162,11 @@ def advance(ctx: Context) -> None:
                          dice_needed="2d10"))
             return
         finish(ctx)
+
+
+def _defender_asked(enc: Encounter, dfn: str) -> bool:
+    """Whether the defender is asked to remove damage dice before the roll."""
+    return can_use_ep(enc, dfn) and available_ep(status(enc, dfn)) > 0
 
 
 def _dice_needed(enc: Encounter, pool: int) -> str:

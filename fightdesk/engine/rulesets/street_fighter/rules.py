@@ -65,6 +65,7 @@ class StreetFighter(Ruleset):
     # fight; dice and conditions belong to one fight
     # (docs/rulesets/street-fighter.md#end-of-the-fight).
     lasting_status = ("health", "chi", "willpower")
+    quick_fields = ("strength", "dexterity", "stamina", "punch", "kick", "block")
     stack_columns = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
     role_labels: ClassVar[dict[str, str]] = {
         "act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
@@ -188,6 +189,12 @@ class StreetFighter(Ruleset):
         from .views import stack_rows
 
         return stack_rows(enc)
+
+    def attack_under_way(self, enc: Encounter) -> tuple[str, str] | None:
+        from .stack import latest_open_move
+
+        move = latest_open_move(enc)
+        return (move.fighter_id, move.target_id or "") if move is not None else None
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         from .views import action_forms
