@@ -80,3 +80,34 @@ def test_no_fighter_who_can_act_loses_a_turn_whatever_the_gm_drags(
         taken.append(str(engine.encounter.state.turns.current))
         assert engine.apply(c.NextStep()).ok
     assert sorted(taken) == sorted(everyone)
+
+
+def test_a_turn_dragged_ahead_that_holds_goes_after_the_named_fighters_next_turn() -> None:
+    """A turn dragged ahead comes after a turn already taken; holding it for that fighter
+    names their next turn still to come, not the one taken
+    (docs/rulesets/roll-under.md#holding)."""
+    from fightdesk.engine.changes import Transaction
+    from fightdesk.engine.dice import DiceTray
+    from fightdesk.engine.ruleset import Context
+    from fightdesk.engine.turns import add_turn, current_fighter
+    from tests.drill_ruleset import drill_engine
+
+    engine = drill_engine()
+    assert engine.apply(c.StartRound()).ok
+    pending = engine.pending()
+    assert pending is not None
+    assert engine.apply(c.Answer(decision_id="initiative", by="the players",
+                                 values={"kaede": 5, "brannock": 15})).ok
+    enc = engine.encounter
+    add_turn(Context(enc, Transaction(enc), DiceTray(0, 0)), ("state", "turns"), "brannock",
+             "slow")
+    assert engine.apply(c.NextStep()).ok  # Kaede's turn taken: Brannock's goes on
+    assert engine.apply(c.MoveTurn(slot_id="thug-2", section="slow", index=0)).ok
+    assert engine.apply(c.NextStep()).ok  # Brannock's taken: Thug 2, dragged ahead
+    assert current_fighter(enc.state.turns) == "thug-2"
+    assert engine.apply(c.HoldTurn(after="brannock")).ok
+    played = []
+    while engine.encounter.state.stage == "turns":
+        played.append(current_fighter(engine.encounter.state.turns))
+        assert engine.apply(c.NextStep()).ok
+    assert played == ["thug-1", "brannock", "thug-2"]
