@@ -334,16 +334,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         order: TurnOrder = enc.state.turns
         if enc.state.stage != "turns":
             return []
-        skips = self._skips(enc)
-        found_current = order.current is None
-        waiting = []
-        for slot in turns.slots(order):
-            if not found_current:
-                found_current = slot.id == order.current
-                continue
-            if not slot.acted and not skips(slot.fighter_id):
-                waiting.append(slot.fighter_id)
-        return waiting
+        return [slot.fighter_id for slot in turns.waiting_slots(order, self._skips(enc))]
 
     def timed_turn(self, enc: Encounter) -> tuple[str, int] | None:
         order: TurnOrder = enc.state.turns

@@ -39,6 +39,10 @@ class TurnSlot(StateModel):
     free: bool = False
     # The roll or score that placed the slot (shown on the timeline), if any.
     score: int | None = None
+    # A waiting turn the GM dragged in front of the turn going on: it keeps that place
+    # in the order (a declared order carries it to the next round) and comes right
+    # after the turn going on (docs/ARCHITECTURE.md, "Turn order").
+    ahead: bool = False
 
 
 class TurnSection(StateModel):
@@ -105,15 +109,28 @@ def current_fighter(order: TurnOrder) -> str | None:
 
 
 def next_slot(order: TurnOrder, skips: Callable[[str], bool]) -> TurnSlot | None:
-    """The first slot after the current one (or from the start) that has not acted."""
+    """The first slot still to come: a turn dragged in front of the current one, else
+    the first after the current one (or from the start) that has not acted."""
+    return next(iter(waiting_slots(order, skips)), None)
+
+
+def waiting_slots(order: TurnOrder, skips: Callable[[str], bool]) -> list[TurnSlot]:
+    """The turns still to come this round, in the order they come: the ones dragged in
+    front of the turn going on first (they come right after it), then the ones after it.
+    A turn before the current one that was not dragged there (passed by while its
+    fighter was out) does not come back."""
     found_current = order.current is None
+    waiting: list[TurnSlot] = []
     for slot in slots(order):
         if not found_current:
             found_current = slot.id == order.current
+            if slot.ahead and not found_current and not slot.acted \
+                    and not skips(slot.fighter_id):
+                waiting.append(slot)
             continue
         if not slot.acted and not skips(slot.fighter_id):
-            return slot
-    return None
+            waiting.append(slot)
+    return waiting
 
 
 # --- changing (through the context: logged and undoable) ------------------------------------
@@ -171,7 +188,34 @@ def move(ctx: Context, path: Path, rules: TurnRules, slot_id: str, to_section: s
     # Turns already taken stay where they were: a waiting turn goes among the waiting ones.
     first_waiting = next((i for i, s in enumerate(dest.slots) if not s.acted), len(dest.slots))
     dest.slots.insert(max(first_waiting, min(index, len(dest.slots))), moved)
-    ctx.set(path, "sections", sections)
+    ctx.set(path, "sections", _mark_ahead(order, sections))
+
+
+def _mark_ahead(old: TurnOrder, sections: list[TurnSection]) -> list[TurnSection]:
+    """No turn is lost to a drag: a waiting turn that a move puts in front of the turn
+    going on (the dragged one, or the ones the current turn was dragged past) is marked
+    to come right after it; one that ends up behind it again comes in its place."""
+    if old.current is None:
+        return sections
+
+    def before_current(secs: list[TurnSection]) -> set[str]:
+        ids: set[str] = set()
+        for sec in secs:
+            for slot in sec.slots:
+                if slot.id == old.current:
+                    return ids
+                if not slot.acted:
+                    ids.add(slot.id)
+        return ids
+
+    was_before = before_current(old.sections)
+    now_before = before_current(sections)
+    for sec in sections:
+        sec.slots = [s.model_copy(update={"ahead": s.id in now_before and (
+                         s.ahead or s.id not in was_before)})
+                     if s.ahead != (s.id in now_before and (s.ahead or s.id not in was_before))
+                     else s for s in sec.slots]
+    return sections
 
 
 def hold(ctx: Context, path: Path, rules: TurnRules, slot_id: str, after_fighter: str) -> None:
