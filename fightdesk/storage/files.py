@@ -158,7 +158,7 @@ def refuse_read_only(path: Path) -> None:
                           "writable first")
 
 
-#: In the name of every temporary file fightdesk writes (``.NAME.fightdesk-PID-XXXX.tmp``),
+#: In the name of every temporary file fightdesk writes (``.NAME.fightdesk-PID-RANDOM.tmp``),
 #: so a write cut off by a kill leaves a file that a later start or save can tell for its
 #: own and remove (:func:`remove_leftovers`); nobody else's file is ever touched.
 TMP_MARK = "fightdesk"
