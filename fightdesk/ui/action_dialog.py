@@ -260,8 +260,7 @@ class ActionDialog(QDialog):
             spin.valueChanged.connect(self._update_preview)
             # The field's own note says why the most is what it is ("never past burst").
             spin.capped.connect(lambda typed, f=fld, s=spin: self._show_cap(
-                f"{f.label} is at most {s.maximum()}: {typed} became {s.maximum()}"
-                + (f" ({f.tooltip})" if f.tooltip else "")))
+                s.cap_text(typed, f.label) + (f" ({f.tooltip})" if f.tooltip else "")))
             spin.lineEdit().textEdited.connect(lambda _text: self._show_cap(""))
             return spin
         if fld.kind == "flag":

@@ -56,8 +56,7 @@ class DecisionPanel(QFrame):
         self.choices = QHBoxLayout()
         self.amount = CappedSpinBox()
         self.amount.setObjectName("decisionAmount")
-        self.amount.capped.connect(lambda typed: self.show_refusal(
-            f"At most {self.amount.maximum()}: {typed} became {self.amount.maximum()}"))
+        self.amount.capped.connect(lambda typed: self.show_refusal(self.amount.cap_text(typed)))
         self.amount_ok = QPushButton("OK")
         self.amount_ok.clicked.connect(self._answer_amount)
         # Return answers: in the amount, or in the typed dice of an amount question.
