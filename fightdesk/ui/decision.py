@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from .form_fields import CappedSpinBox
-from .inline import error_label, parse_typed_dice
+from .inline import SEVERAL_ROLLS, error_label, parse_typed_dice
 from .layouts import take_widgets
 from .plain import plain_label, plain_tip
 
@@ -64,8 +64,7 @@ class DecisionPanel(QFrame):
         self.dice = QLineEdit()
         self.dice.setObjectName("decisionDice")
         self.dice.returnPressed.connect(self._return_in_dice)
-        self.dice.setPlaceholderText("typed dice: faces by spaces, ';' before the next roll "
-                                     "(empty: the app rolls)")
+        self.dice.setPlaceholderText("typed dice: 7 3 9; 4 (empty: the app rolls)")
         self.error = error_label()
         # A decision with fields: one input a field, and one button to answer them all.
         self.fields_box = QWidget()
@@ -133,7 +132,8 @@ class DecisionPanel(QFrame):
             self.amount.setRange(decision.minimum or 0, decision.maximum or 0)
             self.amount.setValue(decision.minimum or 0)
         self.dice.setVisible(bool(decision.dice_needed))
-        self.dice.setToolTip(plain_tip(f"Dice needed: {decision.dice_needed}")
+        self.dice.setToolTip(plain_tip(f"Dice needed: {decision.dice_needed}. Faces by "
+                                       f"spaces; {SEVERAL_ROLLS}")
                              if decision.dice_needed else "")
         self.dice.clear()
         self._show_fields(decision)

@@ -234,3 +234,154 @@ def test_the_fights_editor_caps_a_typed_number_with_a_message(window: Any,
     type_into(qtbot, spin, "5000")
     assert spin.value() == spin.maximum() == 999
     assert editor.cap_note.text() == "Hp is at most 999: 5000 became 999"
+
+
+# --- the players' own dice ------------------------------------------------------------------
+
+
+def roll_under_pcs_roll_their_own(window: Any, qtbot: Any) -> Engine:
+    """The roll-under demo, every PC rolling their own dice, at the first PC's turn of
+    round 1 (the surprise step passed, every Wisdom roll typed as 1: all act first)."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from fightdesk.engine.turns import current_fighter
+
+    session = load_session(RESOURCES / "demo_roll-under.json")
+    fighters = session.encounter.fighters
+    for fid, fighter in list(fighters.items()):
+        if fighter.side == "pc":
+            fighters[fid] = fighter.model_copy(update={"rolls_own_dice": True})
+    engine = Engine(session)
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    window.next_step_action.trigger()  # the sniper's surprise turn goes by
+    decision = window.decision_panel
+    for fid in ("miguel", "ji-woo", "tomasz", "dee"):
+        row = decision.field_input(fid)
+        assert isinstance(row, QLineEdit)
+        qtbot.keyClicks(row, "1")
+    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    assert fighters[current_fighter(engine.encounter.state.turns) or ""].side == "pc"
+    return engine
+
+
+def attack(window: Any, qtbot: Any, engine: Engine, foe: str) -> str:
+    from fightdesk.engine.turns import current_fighter
+
+    me = current_fighter(engine.encounter.state.turns)
+    assert me is not None
+    dialog = window.open_action_dialog(me, role="act")
+    assert dialog is not None
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData(foe))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    return me
+
+
+def test_a_player_who_rolls_own_dice_is_asked_for_the_damage_too(window: Any,
+                                                                 qtbot: Any) -> None:
+    from fightdesk.engine.rulesets.roll_under.targets import DAMAGE_DIE
+
+    engine = roll_under_pcs_roll_their_own(window, qtbot)
+    enc = engine.encounter
+    panel = window.roll_panel
+    me = attack(window, qtbot, engine, "rent-a-cop-1")
+    name = enc.fighters[me].name
+    assert panel.isVisible() and panel.title.text().startswith(f"{name} rolls Attack")
+    # The field says how to type several rolls.
+    assert "14 6" in panel.dice.toolTip() and ";" in panel.dice.toolTip()
+    qtbot.keyClicks(panel.dice, "1")  # the player's d20: a hit
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    # The hit's damage is the player's roll too: it waits on the panel, never app-rolled.
+    roll = enc.state.roll
+    die = DAMAGE_DIE[enc.fighters[me].sheet.weapons[0].weapon_class]
+    assert roll is not None and roll.roller_id == me and roll.by_player
+    assert (roll.count, roll.sides) == (1, die)
+    assert panel.title.text() == (f"{name} rolls damage ({enc.fighters[me].sheet.weapons[0].name})"
+                                  f" on Rent-A-Cop 1 ({name} rolls 1d{die})")
+    assert panel.dice.placeholderText().startswith(f"{name}'s faces as rolled at the table")
+    assert enc.fighters["rent-a-cop-1"].status.hp == 8
+    qtbot.keyClicks(panel.dice, "3")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert enc.state.roll is None and enc.fighters["rent-a-cop-1"].status.hp == 5
+    damage = [ev.roll for e in engine.session.log for ev in e.events
+              if ev.roll is not None and ev.roll.purpose.startswith("damage")]
+    assert [(r.faces, r.source) for r in damage] == [([3], "typed")]
+
+    # The next PC types both rolls at once, split by a space: attack 2, damage 4.
+    window.next_step_action.trigger()
+    other = attack(window, qtbot, engine, "rent-a-cop-1")
+    assert other != me and enc.fighters[other].side == "pc"
+    qtbot.keyClicks(panel.dice, "2 4")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert not panel.error.isVisible(), panel.error.text()
+    assert enc.state.roll is None and enc.fighters["rent-a-cop-1"].status.hp == 1
+
+
+# --- one choice answers an attack; Add adds ----------------------------------------------------
+
+
+def test_a_d100_defense_is_one_pick_with_its_odds_and_rolls_at_once(window: Any,
+                                                                   qtbot: Any) -> None:
+    """Rook's strike of 67 on Bandit 1 (parry +5, dodge +5): the bandit's
+    answer is one click on a defense showing its chance, with the player's face typed
+    first; no Add button (a second defense would replace, not add)."""
+    from PySide6.QtWidgets import QLineEdit
+
+    engine = Engine(load_session(RESOURCES / "demo_d100.json"))
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    decision = window.decision_panel
+    for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
+                      "tariq": "23", "bandit-1": "12"}.items():
+        row = decision.field_input(fid)
+        assert isinstance(row, QLineEdit)
+        qtbot.keyClicks(row, text)
+    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    dialog = window.open_action_dialog("rook", role="act")
+    assert dialog is not None
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData("bandit-1"))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    panel = window.roll_panel
+    qtbot.keyClicks(panel.dice, "52")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert panel.title.text().startswith("Bandit 1 rolls Defense against Rook's strike of 67")
+    assert panel.add_button.isHidden() and panel.option.isHidden()
+    picks = {b.objectName(): b.text() for b in panel.pick_buttons()}
+    # Beating 67 with +5 takes 63-00: 38 faces.
+    assert picks["pick-parry"] == "parry +5 · 38%"
+    assert picks["pick-dodge"] == "dodge +5 · 38%"
+    assert picks["pick-none"] == "no defense (take the strike)"
+    assert "exactly 19/50" in panel.pick_button("parry").toolTip()
+    entries = len(engine.session.log)
+    qtbot.keyClicks(panel.dice, "30")  # the bandit's d100, typed before the pick
+    qtbot.mouseClick(panel.pick_button("parry"), Qt.MouseButton.LeftButton)
+    enc = engine.encounter
+    assert enc.state.roll is None and not panel.isVisible()
+    assert (enc.fighters["bandit-1"].status.armour_hp, enc.fighters["bandit-1"].status.hp) \
+        == (0, 10)
+    defense = [ev.roll for e in engine.session.log[entries:] for ev in e.events
+               if ev.roll is not None]
+    assert [(r.faces, r.source) for r in defense] == [([30], "typed")]
+
+
+def test_add_adds_to_a_roll_it_does_not_replace(window: Any, qtbot: Any) -> None:
+    """Roll-under: two allies' assists on one roll both count (the panel's Add adds)."""
+    engine = roll_under_pcs_roll_their_own(window, qtbot)
+    enc = engine.encounter
+    panel = window.roll_panel
+    attack(window, qtbot, engine, "rent-a-cop-1")
+    roll = enc.state.roll
+    assert roll is not None and not panel.add_button.isHidden() and not panel.pick_buttons()
+    base = roll.total
+    helpers = [panel.option.itemText(i) for i in range(panel.option.count())]
+    for n in range(2):
+        panel.option.setCurrentIndex(n)
+        panel.amount.setValue(1)
+        qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    roll = enc.state.roll
+    assert roll is not None and len(roll.contributions) == 2, helpers
+    assert roll.total == base + 2
