@@ -385,3 +385,62 @@ def test_add_adds_to_a_roll_it_does_not_replace(window: Any, qtbot: Any) -> None
     roll = enc.state.roll
     assert roll is not None and len(roll.contributions) == 2, helpers
     assert roll.total == base + 2
+
+
+def test_a_street_fighter_player_is_asked_for_the_damage_dice(window: Any,
+                                                              qtbot: Any) -> None:
+    """Kaede's player rolls her own dice. With no EP on either side no question offered
+    a dice field before the damage roll, which the app then rolled unseen: now she is
+    asked for the damage dice."""
+    from PySide6.QtWidgets import QPushButton
+
+    from fightdesk.engine import commands as c
+    from fightdesk.storage.sessions import demo_session
+
+    session = demo_session()
+    assert session.encounter.fighters["kaede"].rolls_own_dice
+    engine = Engine(session)
+    window.show_session(engine, None)
+    enc = engine.encounter
+    decision = window.decision_panel
+    for _ in range(20):  # to Kaede's first die, at phase 6; the others let theirs go
+        if decision.isVisible():
+            qtbot.mouseClick(decision.findChild(QPushButton, "choice-lose"),
+                             Qt.MouseButton.LeftButton)
+        elif enc.state.stage == "phases" and window.pass_action.text().startswith("Kaede"):
+            break
+        elif window.pass_action.isEnabled():
+            window.pass_action.trigger()
+        else:
+            qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    assert enc.state.phase == 6
+    dialog = window.open_action_dialog("kaede", role="act")
+    assert dialog is not None
+    foe = dialog.values()["target"]
+    dialog.reject()
+    for fid in ("kaede", foe):
+        assert window.document.apply(c.SetValue(fighter_id=fid, field="status.ep",
+                                                value=0)).ok
+    dialog = window.open_action_dialog("kaede", role="act")
+    assert dialog is not None
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window._stack_dialog is not None and window._stack_dialog.isVisible())
+    stack = window._stack_dialog
+    panel = window._stack_decision
+    asked = ""
+    for _ in range(8):
+        if panel.isVisible() and "damage di" in panel.prompt.text():
+            asked = panel.prompt.text()
+            break
+        assert not panel.isVisible(), panel.prompt.text()
+        assert stack.resolve_next.isEnabled()
+        qtbot.mouseClick(stack.resolve_next, Qt.MouseButton.LeftButton)
+    assert asked.startswith("Kaede Moriyama: roll the "), asked
+    needed = int(panel.dice.toolTip().split("Dice needed: ")[1].split("d10")[0])
+    assert panel.dice.isVisible()
+    qtbot.keyClicks(panel.dice, " ".join(["8"] * needed))
+    qtbot.mouseClick(panel.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not panel.error.isVisible(), panel.error.text()
+    damage = [ev.roll for e in engine.session.log for ev in e.events
+              if ev.roll is not None and ev.roll.purpose.startswith("damage")]
+    assert [(r.faces, r.source) for r in damage] == [([8] * needed, "typed")]
