@@ -78,6 +78,9 @@ class DiceTray:
         self.seed = seed
         self.drawn = drawn
         self._typed = list(typed or [])
+        # Faces typed as one list, with no ';' (a single typed roll): where each roll takes
+        # one die they are one roll each. With ';' the GM split the rolls themselves.
+        self._one_list = len(self._typed) == 1
         self.rolls: list[Roll] = []
 
     def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
@@ -89,7 +92,7 @@ class DiceTray:
         count = max(0, count)
         if typed is None:
             typed = self._typed.pop(0) if self._typed else []
-            if count == 1 and len(typed) > 1 and not coins:
+            if self._one_list and count == 1 and len(typed) > 1 and not coins:
                 # One die a roll: faces typed with spaces are one roll each ("14 6" is the
                 # attack's 14 then the damage's 6, as "14; 6" is); the rest wait their turn.
                 typed, rest = typed[:1], typed[1:]

@@ -92,7 +92,8 @@ class DecisionPanel(QFrame):
         row.addWidget(self.amount)
         row.addWidget(self.amount_ok)
         row.addStretch(1)
-        row.addWidget(self.dice)
+        # Room for the placeholder that says how several rolls are typed.
+        row.addWidget(self.dice, 2)
         layout.addLayout(row)
         layout.addWidget(self.error)
         self.setVisible(False)

@@ -147,7 +147,9 @@ class RollPanel(QFrame):
         self.option.clear()
         for n, opt in enumerate(view.options):
             cost = f" ({opt.cost})" if opt.cost else ""
-            self.option.addItem(f"{opt.fighter}: {opt.label}{cost}", n)
+            # What the roll's chance becomes with it, to choose by.
+            after = f" · then {view.roller}'s roll {_rounded(opt.chance)}" if opt.chance else ""
+            self.option.addItem(f"{opt.fighter}: {opt.label}{cost}{after}", n)
         self.option.blockSignals(False)
         has_options = bool(view.options)
         for w in (self.option, self.amount, self.add_button):
@@ -315,6 +317,15 @@ class RollPanel(QFrame):
             self.typedRollAccepted.emit(self._view.id, dice, offer[1])
             return
         self.rollRequested.emit(self._view.id, dice)
+
+
+def _rounded(chance: str) -> str:
+    """"19/50" as the panel shows a chance: "38%" (or "<1%")."""
+    from fractions import Fraction
+
+    from fightdesk.engine.ruleset import Odds
+
+    return Odds("", Fraction(chance)).rounded
 
 
 __all__ = ["RollPanel"]

@@ -444,3 +444,38 @@ def test_a_street_fighter_player_is_asked_for_the_damage_dice(window: Any,
     damage = [ev.roll for e in engine.session.log for ev in e.events
               if ev.roll is not None and ev.roll.purpose.startswith("damage")]
     assert [(r.faces, r.source) for r in damage] == [([8] * needed, "typed")]
+
+
+def test_an_ashes_defense_shows_its_odds_and_add_adds_another(window: Any, qtbot: Any) -> None:
+    """The Ash Hound's Bite (+2) on Kestrel: each defense offered says what the
+    challenge's chance becomes with it; Kestrel's skill, then a dodge: both count."""
+    from fractions import Fraction
+
+    from fightdesk.engine.odds import challenge_odds
+    from fightdesk.engine.turns import current_fighter
+
+    engine = Engine(load_session(RESOURCES / "demo_ashes.json"))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.forward_action.trigger()  # start the fight: the enemies' surprise round
+    assert enc.state.stage == "turns" and current_fighter(enc.state.turns) == "ash-hound"
+    dialog = window.open_action_dialog("ash-hound", role="act")
+    assert dialog is not None and dialog.values()["target"] == "kestrel"
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    panel = window.roll_panel
+    roll = enc.state.roll
+    assert roll is not None and roll.total == 2
+    options = [panel.option.itemText(i) for i in range(panel.option.count())]
+    with_skill = challenge_odds(1, automatic_beyond_six=True).success
+    assert with_skill == Fraction(21, 32)  # at +1, from 99/128 at +2
+    assert options[0] == ("Kestrel: Dodge roll (+1 defense) (free) · then Ash Hound's roll 66%")
+    assert not panel.add_button.isHidden() and not panel.pick_buttons()
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    panel.option.setCurrentIndex(next(i for i in range(panel.option.count())
+                                      if "dodge (+1 defense per 3" in panel.option.itemText(i)))
+    panel.amount.setValue(3)
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    roll = enc.state.roll
+    assert roll is not None and [c.kind for c in roll.contributions] == ["skill:Dodge roll",
+                                                                       "dodge"]
+    assert roll.total == 0

@@ -527,6 +527,16 @@ class RollUnder(RollUnderViews):
             fid, fighter.name, "assist", f"assist ({side} {enc.name_of(roll.roller_id)})",
             1, int(fighter.status.assists), 1, "1 assist a point")
 
+    def roll_view(self, enc: Encounter) -> Any:
+        """A player's damage roll reads as what it is: the weapon's die, whose face is
+        the damage (not a target of 0)."""
+        view = super().roll_view(enc)
+        roll = enc.state.roll
+        if view is None or roll is None or roll.data.get("kind") != "damage":
+            return view
+        return view._replace(total_line=f"the face of the d{roll.sides} is the damage to "
+                                        f"{enc.name_of(roll.data.get('target'))}")
+
     def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
         if roll.data.get("kind") == "damage":
             return ()  # no success or failure: the face is the damage
