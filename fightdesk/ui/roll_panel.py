@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from .form_fields import CappedSpinBox
 from .inline import SEVERAL_ROLLS, error_label, parse_typed_dice
 from .layouts import take_widgets
 from .plain import plain_label, plain_tip
@@ -69,8 +69,10 @@ class RollPanel(QFrame):
         self.option = QComboBox()
         self.option.setObjectName("contributionOption")
         self.option.currentIndexChanged.connect(self._option_chosen)
-        self.amount = QSpinBox()
+        self.amount = CappedSpinBox()
         self.amount.setObjectName("contributionAmount")
+        # A number typed past what may be added is capped, and the panel says so.
+        self.amount.capped.connect(lambda typed: self.show_refusal(self.amount.cap_text(typed)))
         self.add_button = QPushButton("Add")
         self.add_button.setObjectName("addContribution")
         self.add_button.setToolTip("Add this help or defense to the roll (its cost is paid now)")

@@ -378,6 +378,12 @@ def test_add_adds_to_a_roll_it_does_not_replace(window: Any, qtbot: Any) -> None
     assert roll is not None and not panel.add_button.isHidden() and not panel.pick_buttons()
     base = roll.total
     helpers = [panel.option.itemText(i) for i in range(panel.option.count())]
+    # An amount typed past what the helper has is capped, and the panel says so.
+    focused(qtbot, window)
+    most = panel.amount.maximum()
+    type_into(qtbot, panel.amount, "9")
+    assert panel.amount.value() == most < 9
+    assert panel.error.isVisible() and panel.error.text() == f"At most {most}: 9 became {most}"
     for n in range(2):
         panel.option.setCurrentIndex(n)
         panel.amount.setValue(1)
