@@ -170,6 +170,7 @@ def test_a_number_typed_past_a_sheet_table_cells_bounds_is_capped_with_a_message
                                       "Damage is at most 1000: 2500 became 1000")
     # The next edit starts afresh.
     spin = open_cell(qtbot, weapons.table, row, weapons.column_of("damage"))
+    assert isinstance(spin, QSpinBox)
     spin.lineEdit().selectAll()
     qtbot.keyClicks(spin, "7")
     close_cell(qtbot, weapons.table, spin)
