@@ -486,3 +486,53 @@ def test_an_ashes_defense_shows_its_odds_and_add_adds_another(window: Any, qtbot
     assert roll is not None and [c.kind for c in roll.contributions] == ["skill:Dodge roll",
                                                                        "dodge"]
     assert roll.total == 0
+
+
+def test_a_d100_player_is_asked_for_the_counter_against_a_failed_strike(
+        window: Any, qtbot: Any) -> None:
+    """Vesna's player rolls her own dice. The Captain's strike fails on a natural 05:
+    her declared counterstrike is still rolled, and now waits for her face (the app
+    rolled it unseen before)."""
+    from PySide6.QtWidgets import QLineEdit
+
+    session = load_session(RESOURCES / "demo_d100.json")
+    fighters = session.encounter.fighters
+    fighters["vesna"] = fighters["vesna"].model_copy(update={"rolls_own_dice": True})
+    engine = Engine(session)
+    enc = engine.encounter
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    decision = window.decision_panel
+    for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
+                      "tariq": "23", "bandit-1": "12"}.items():
+        row = decision.field_input(fid)
+        assert isinstance(row, QLineEdit)
+        qtbot.keyClicks(row, text)
+    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    window.next_step_action.trigger()
+    window.next_step_action.trigger()
+    dialog = window.open_action_dialog("bandit-captain", role="act")
+    assert dialog is not None
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData("vesna"))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    panel = window.roll_panel
+    panel.option.setCurrentIndex(next(i for i in range(panel.option.count())
+                                      if "counterstrike" in panel.option.itemText(i)))
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(panel.dice, "05")  # the Captain's strike: a natural 05 fails
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    roll = enc.state.roll
+    assert roll is not None and roll.roller_id == "vesna" and roll.by_player
+    assert panel.title.text().startswith("Vesna rolls Counterstrike against Bandit Captain's "
+                                         "failed strike")
+    # 1d100 + 20 must beat the failed strike's 20, and 01-10 fails: 90 faces of 100.
+    assert panel.odds.text() == "the counter hits (21 or more, not 01-10): 90%"
+    qtbot.keyClicks(panel.dice, "61")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert enc.state.roll is None
+    counter = [ev.roll for e in engine.session.log for ev in e.events
+               if ev.roll is not None and ev.roll.purpose.startswith("Counterstrike")]
+    assert [(r.faces, r.source, r.outcome) for r in counter] == [
+        ([61], "typed", "81: the counter hits")]
