@@ -536,3 +536,60 @@ def test_a_d100_player_is_asked_for_the_counter_against_a_failed_strike(
                if ev.roll is not None and ev.roll.purpose.startswith("Counterstrike")]
     assert [(r.faces, r.source, r.outcome) for r in counter] == [
         ([61], "typed", "81: the counter hits")]
+
+
+def test_a_street_fighter_player_is_asked_for_the_concentration_roll(window: Any,
+                                                                     qtbot: Any) -> None:
+    """Kaede's player rolls her own dice: she concentrates (Power Up) on her die at phase
+    6; when the round ends her concentration roll is asked for, not rolled unseen."""
+    from PySide6.QtWidgets import QPushButton
+
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    enc = engine.encounter
+    decision = window.decision_panel
+    for _ in range(20):  # to Kaede's first die, at phase 6; the others let theirs go
+        if decision.isVisible():
+            qtbot.mouseClick(decision.findChild(QPushButton, "choice-lose"),
+                             Qt.MouseButton.LeftButton)
+        elif enc.state.stage == "phases" and window.pass_action.text().startswith("Kaede"):
+            break
+        elif window.pass_action.isEnabled():
+            window.pass_action.trigger()
+        else:
+            qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    dialog = window.open_action_dialog("kaede", role="act")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("concentrate"))
+    kind = dialog.input("concentration")
+    assert isinstance(kind, QComboBox)
+    kind.setCurrentIndex(kind.findData("power-up"))
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window._stack_dialog is not None and window._stack_dialog.isVisible())
+    stack = window._stack_dialog
+    qtbot.mouseClick(stack.resolve_all, Qt.MouseButton.LeftButton)
+    assert enc.fighters["kaede"].status.concentration is not None
+    if stack.isVisible():
+        qtbot.keyClick(stack, Qt.Key.Key_Escape)
+    end = window.round_bar.widgetForAction(window.end_round_action)
+    qtbot.mouseClick(end, Qt.MouseButton.LeftButton)
+    box = window._end_round_box
+    if box is not None and box.isVisible():
+        qtbot.mouseClick(box.findChild(QPushButton, "endRoundButton"), Qt.MouseButton.LeftButton)
+    for _ in range(10):  # the others' leftover dice go; then Kaede is asked
+        assert decision.isVisible()
+        if "concentration" in decision.prompt.text():
+            break
+        qtbot.mouseClick(decision.findChild(QPushButton, "choice-lose"),
+                         Qt.MouseButton.LeftButton)
+    assert decision.prompt.text().startswith("Kaede Moriyama: roll the Power Up "
+                                             "concentration (")
+    needed = int(decision.dice.toolTip().split("Dice needed: ")[1].split("d10")[0])
+    qtbot.keyClicks(decision.dice, " ".join(["9"] * needed))
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not decision.error.isVisible(), decision.error.text()
+    rolls = [ev.roll for e in engine.session.log for ev in e.events
+             if ev.roll is not None and ev.roll.purpose.startswith("Power Up")]
+    assert [(r.faces, r.source) for r in rolls] == [([9] * needed, "typed")]
