@@ -13,7 +13,7 @@ Qt's repaint of what changed, until the window is idle: next phase (F6), act (a 
 with a die on the phase, through the act form's command), an interrupt of that act, undo
 and redo; and revert to here over 50 steps against one undo. Axes: the log at 100, 1,000 and 10,000 entries (200 fighters)
 and the fight at 50, 200 and 400 fighters (100 entries). Reports medians and the ratios
-of the goals (issue 16): every click at 10,000 entries within 1.2x of the same at 100,
+of the goals: every click at 10,000 entries within 1.2x of the same at 100,
 and at most 16 ms (one frame); revert over 50 steps within 2x of one undo. ``--json``
 prints the rows as JSON ({"measure", "median_ms", "ratio", "goal", "met"}).
 ``--window-share`` measures only 200 fighters and 100 entries, each click split in
