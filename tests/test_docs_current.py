@@ -1,0 +1,404 @@
+"""The texts describe the product as it is, and name only what exists.
+
+A comment, docstring or page that explains the code by a ticket number, a work session or
+the day something was measured means nothing to a reader of the repository: git history
+keeps that story. So no tracked file names an issue, pull request or session number, a
+review round, or a date (the current figures' section of docs/benchmarks.md may say when
+its one run was made; an AppStream release keeps its release date).
+
+And a docs page (README.md, docs/**/*.md) may name only files, modules, classes,
+functions and tests that exist: a path such as ``fightdesk/storage/sessions.py`` or
+``storage/history.py``, a dotted name such as ``fightdesk.engine.derived.forget``, a
+backticked ``Engine.apply`` or ``sessions.save_session``, a test such as
+``tests/test_cli.py::test_x``. Names are looked up in the code's syntax trees, not by
+importing it.
+
+The forbidden words are put together from pieces, so this file does not trip on itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from tests.test_docs_stand_alone import ROOT, missing_tests, shown, text_of, tracked_files
+
+_ISSUE = "iss" + "ue"
+_SESSION = "ses" + "sion"
+_MONTHS = ("January|February|March|April|May|June|July|August|September|October|"
+           "November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec")
+
+STORY: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(rf"\b(?:{_ISSUE}|{_SESSION}|pr|pull request|ticket|bug)s?\s*#?\d+\b",
+                re.IGNORECASE),
+     "names an issue, pull request or session number"),
+    (re.compile(r"(?<![\w&])\(#\d+\)"), "names an issue or pull request number"),
+    (re.compile(rf"\b(?:last|previous|earlier|that) {_SESSION}\b|\b{_SESSION} of work\b",
+                re.IGNORECASE),
+     "tells the story of a work session"),
+    (re.compile(r"\breview round\s*\d+\b|\bround \d+ of (?:the )?review\b", re.IGNORECASE),
+     "names a review round"),
+    (re.compile(r"\b(?:19|20)\d\d-[01]\d-[0-3]\d\b"), "names a date"),
+    (re.compile(rf"\b\d{{1,2}} (?:{_MONTHS})\.? (?:19|20)\d\d\b|"
+                rf"\b(?:{_MONTHS})\.? \d{{1,2}}(?:st|nd|rd|th)?,? (?:19|20)\d\d\b"),
+     "names a date"),
+    (re.compile(r"\b(?:yesterday|this morning|last night|earlier today)\b", re.IGNORECASE),
+     "tells when something was done"),
+)
+
+# Words one of which a text must hold before a pattern runs over it (None: always run):
+# a plain substring test is many times faster than a regular expression over megabytes.
+_KEYS: tuple[tuple[str, ...] | None, ...] = (
+    (_ISSUE, _SESSION, "pr", "pull request", "ticket", "bug"), ("(#",), (_SESSION,),
+    ("review",), None, None, ("yesterday", "morning", "night", "today"))
+
+# The section of docs/benchmarks.md that holds the one current table, and may date it.
+BENCHMARKS = "docs/benchmarks.md"
+FIGURES_HEADING = "## Current figures"
+# An AppStream release entry carries its release date by design.
+_RELEASE_DATE = re.compile(r"<release\b[^>]*\bdate=\"")
+
+
+def _dated_span(text: str, heading: str | None) -> tuple[int, int]:
+    """Where the section under the heading starts and ends in the text (empty: none)."""
+    if heading is None:
+        return (0, 0)
+    start = text.find("\n" + heading + "\n") if not text.startswith(heading + "\n") else 0
+    if start < 0:
+        return (0, 0)
+    end = text.find("\n## ", start + len(heading) + 1)
+    return (start, len(text) if end < 0 else end)
+
+
+def story_lines(text: str, dated_section: str | None = None) -> list[tuple[int, str, str]]:
+    """(line number, the text found, the problem) for each reference to how the code got
+    here. ``dated_section``: the heading of a section where a date may stand."""
+    found = []
+    low, high = _dated_span(text, dated_section)
+    folded = text.lower()
+    for (pattern, problem), keys in zip(STORY, _KEYS, strict=True):
+        if keys is not None and not any(k in folded for k in keys):
+            continue
+        for match in pattern.finditer(text):
+            start, words = match.start(), match.group(0)
+            line_start = text.rfind("\n", 0, start) + 1
+            line_end = text.find("\n", start)
+            line = text[line_start:None if line_end < 0 else line_end]
+            if "\n" in words or (problem == "names a date"
+                                 and (low <= start < high or _RELEASE_DATE.search(line))):
+                continue
+            found.append((text.count("\n", 0, start) + 1, words, problem))
+    return sorted(found)
+
+
+def written_files() -> list[Path]:
+    """The tracked files people write: not data (JSON fights, campaigns) or the golden
+    transcripts the tests generate, several megabytes that hold no prose."""
+    return [p for p in tracked_files() if p.suffix != ".json"
+            and "golden" not in p.relative_to(ROOT).parts]
+
+
+def test_no_tracked_file_tells_the_story_of_its_making() -> None:
+    problems = []
+    for path in written_files():
+        text = text_of(path)
+        if text is None:
+            continue
+        name = shown(path)
+        dated = FIGURES_HEADING if name == BENCHMARKS else None
+        for number, found, problem in story_lines(text, dated):
+            problems.append(f"{name}:{number}: {found!r} {problem}")
+    assert not problems, "\n".join(problems)
+
+
+# --- what the code defines, from its syntax trees ------------------------------------------
+
+
+@dataclass
+class ClassInfo:
+    members: set[str] = field(default_factory=set)
+    bases: set[str] = field(default_factory=set)
+
+
+@dataclass
+class CodeIndex:
+    modules: dict[str, set[str]] = field(default_factory=dict)  # dotted name -> its names
+    classes: dict[str, ClassInfo] = field(default_factory=dict)  # class name -> members
+    module_classes: dict[str, set[str]] = field(default_factory=dict)  # module -> classes
+    functions: set[str] = field(default_factory=set)  # every def's name, anywhere
+    files: set[str] = field(default_factory=set)  # tracked paths, and their folders
+
+
+def _targets(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for elt in node.elts for n in _targets(elt)]
+    return []
+
+
+def _defined(body: list[ast.stmt]) -> set[str]:
+    names: set[str] = set()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(n for t in node.targets for n in _targets(t))
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            names.update(_targets(node.target))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            for part in ("body", "orelse", "finalbody"):
+                names.update(_defined(getattr(node, part, []) or []))
+            for handler in getattr(node, "handlers", []):
+                names.update(_defined(handler.body))
+    return names
+
+
+def _base_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Subscript):
+        return _base_name(node.value)
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def index_code(root: Path, files: tuple[Path, ...]) -> CodeIndex:
+    index = CodeIndex()
+    for path in files:
+        rel = path.relative_to(root)
+        index.files.add(rel.as_posix())
+        index.files.update(p.as_posix() for p in rel.parents if p != Path("."))
+        if path.suffix != ".py":
+            continue
+        source = text_of(path) or ""
+        index.functions.update(_DEF.findall(source))
+        if rel.parts[0] not in ("fightdesk", "benchmarks", "tools", "resources"):
+            continue  # tests' and docs' scripts: their functions are enough
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if parts[0] == "resources":  # installed as fightdesk.resources (setup.py)
+            parts.insert(0, "fightdesk")
+        module = ".".join(parts)
+        index.modules.setdefault(module, set()).update(_defined(tree.body))
+        index.module_classes.setdefault(module, set()).update(
+            n.name for n in tree.body if isinstance(n, ast.ClassDef))
+        lines = source.splitlines()
+        for node in _classes(tree.body):
+            info = index.classes.setdefault(node.name, ClassInfo())
+            info.members.update(_defined(node.body))
+            info.bases.update(_base_name(b) for b in node.bases)
+            body = "\n".join(lines[node.lineno - 1:node.end_lineno])
+            info.members.update(_SELF_ATTR.findall(body))  # self.x = ... in its methods
+    return index
+
+
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+_SELF_ATTR = re.compile(r"\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]")
+
+
+def _classes(body: list[ast.stmt]) -> list[ast.ClassDef]:
+    """The classes in a module's or a class's or function's body, nested ones too (the
+    statements only: no walk through every expression)."""
+    found: list[ast.ClassDef] = []
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            found.append(node)
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.If,
+                             ast.Try, ast.With)):
+            found += _classes(node.body)
+    return found
+
+
+@cache
+def code_index() -> CodeIndex:
+    return index_code(ROOT, tracked_files())
+
+
+def class_has(index: CodeIndex, name: str, member: str, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether the class (or a base it inherits from) has the member. A base outside the
+    project (pydantic's, Qt's, a dataclass's) may define anything, so it is taken on trust."""
+    info = index.classes[name]
+    if member in info.members:
+        return True
+    for base in info.bases - seen - {name}:
+        if base not in index.classes:
+            if base not in ("", "object", "Protocol", "Enum", "StrEnum", "IntEnum",
+                            "NamedTuple", "Generic", "Exception", "ValueError"):
+                return True
+        elif class_has(index, base, member, seen | {name}):
+            return True
+    return False
+
+
+def dotted_missing(index: CodeIndex, dotted: str) -> str | None:
+    """Why ``fightdesk.a.b.name.member`` names nothing, or None when it names something."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = ".".join(parts[:cut])
+        if module in index.modules:
+            break
+    else:
+        return f"no module {dotted}"
+    rest = parts[cut:]
+    if not rest or (len(rest) == 1 and rest[0] in _EXTENSIONS):  # a file: fightdesk.log
+        return None
+    if rest[0] not in index.modules[module]:
+        return f"{module} has no {rest[0]}"
+    if len(rest) > 1 and rest[0] in index.classes and not class_has(index, rest[0], rest[1]):
+        return f"{module}.{rest[0]} has no {rest[1]}"
+    return None
+
+
+def short_missing(index: CodeIndex, owner: str, member: str) -> str | None:
+    """Why a backticked ``Owner.member`` or ``module.name`` names nothing; None when it
+    names something or the owner is not the project's (a Qt class, a variable)."""
+    if owner in index.classes:
+        return None if class_has(index, owner, member) else f"{owner} has no {member}"
+    modules = [m for m in index.modules if m.startswith("fightdesk.")
+               and m.rsplit(".", 1)[-1] == owner]
+    if modules and not any(member in index.modules[m] or f"{m}.{member}" in index.modules
+                           or any(class_has(index, c, member) for c in index.module_classes[m])
+                           for m in modules):
+        return f"module {owner} has no {member}"
+    return None
+
+
+def path_missing(index: CodeIndex, path: str, after: str = "") -> bool:
+    """A path from the repository root, from fightdesk/, or the tail of a tracked path.
+    ``after``: the character that ended it; a pattern (``tests/test_*.py``,
+    ``docs/rulesets/<id>.md``) or a name with a space need only begin a tracked path."""
+    path = path.rstrip("/")
+    if after in ("*", "<", "{"):
+        return not any(f.startswith(path) for f in index.files)
+    if after == " " and any(f.startswith(path + " ") for f in index.files):
+        return False
+    if path in index.files or f"fightdesk/{path}" in index.files:
+        return False
+    return not any(f.endswith("/" + path) for f in index.files)
+
+
+_EXTENSIONS = {"py", "md", "json", "toml", "txt", "png", "html", "pdf", "svg", "log", "ico",
+               "icns", "desktop", "xml", "cfg"}
+# Names the project defines outside its modules: the entry-point group rulesets join.
+_NON_MODULES = {"fightdesk.rulesets"}
+_ROOTS = "fightdesk|tests|benchmarks|tools|docs|packaging|resources|requirements|\\.ci"
+_ROOTED_PATH = re.compile(rf"(?<![\w./-])((?:{_ROOTS})/[\w./-]*\w)")
+_PY_FILE = re.compile(r"(?<![\w./-])((?:[\w-]+/)*\w+\.py)\b")
+_DOTTED = re.compile(r"(?<![\w./-])(fightdesk(?:\.\w+)+)")
+_SHORT = re.compile(r"`([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?:\(\))?`")
+_CALLED = re.compile(r"`([a-z_][a-z0-9_]*)\(\)`")
+_PLACEHOLDERS = {"file.py"}  # "`file.py::test_name`", the form of a test's name
+
+
+def missing_names(page: Path, text: str, index: CodeIndex) -> list[str]:
+    """Each name on the page that the code does not define, as "page:line: problem"."""
+    problems = []
+    fenced = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        where = f"{shown(page)}:{number}"
+        seen_paths = set()
+        for match in _ROOTED_PATH.finditer(line):
+            path = match.group(1).rstrip(".")
+            seen_paths.add(path)
+            if path_missing(index, path, line[match.end():match.end() + 1]):
+                problems.append(f"{where}: no file or folder {path}")
+        for match in _PY_FILE.finditer(line):
+            path = match.group(1)
+            if path not in seen_paths and not any(p.endswith(path) for p in seen_paths) \
+                    and path not in _PLACEHOLDERS and path_missing(index, path):
+                problems.append(f"{where}: no file {path}")
+        for match in _DOTTED.finditer(line):
+            dotted = match.group(1)
+            if dotted in _NON_MODULES or "/" in line[match.end():match.end() + 1]:
+                continue
+            why = dotted_missing(index, dotted)
+            if why:
+                problems.append(f"{where}: {why}")
+        if fenced:
+            continue
+        for match in _SHORT.finditer(line):
+            owner, member = match.groups()
+            if member in _EXTENSIONS:
+                continue
+            why = short_missing(index, owner, member)
+            if why:
+                problems.append(f"{where}: {why}")
+        for match in _CALLED.finditer(line):
+            if match.group(1) not in index.functions and match.group(1) not in dir(__builtins__):
+                problems.append(f"{where}: no function {match.group(1)}()")
+    return problems
+
+
+def doc_pages() -> list[Path]:
+    return [p for p in tracked_files() if p.suffix == ".md"
+            and (p.parent == ROOT or p.relative_to(ROOT).parts[0] == "docs")]
+
+
+def test_docs_pages_name_only_what_exists() -> None:
+    pages = doc_pages()
+    assert any(p.name == "ARCHITECTURE.md" for p in pages), "no docs pages found"
+    index = code_index()
+    problems = [p for page in pages for p in missing_names(page, text_of(page) or "", index)]
+    problems += [p for page in pages for p in missing_tests(page, text_of(page) or "")]
+    assert not problems, "\n".join(problems)
+
+
+# --- the checks themselves catch what they should ------------------------------------------
+
+
+def test_story_words_are_caught_and_ordinary_words_are_not() -> None:
+    caught = [
+        f"the views {_SESSION} ({_ISSUE} 16's goal)",
+        f"see {_ISSUE} #12",
+        f"Soak {_SESSION} 6",
+        f"fixed in the last {_SESSION}",
+        "the cache (#41) helps",
+        "round 2 of the review",
+        "Measured on 2026-11-30 on the shared machine",
+        "measured 30 November 2026",
+        "measured Nov 30, 2026",
+        "slower than this morning",
+    ]
+    for line in caught:
+        assert story_lines(line), line
+    fine = [
+        f"round 7 is not in this {_SESSION} (it has rounds 1..2)",
+        f"{_SESSION}s.MIGRATIONS, 2",
+        f"a {_SESSION} with 200 fighters",
+        "color: #000; background: #e6e6e6",
+        "fighter #3 \"Lantern\"",
+        "schema version 2",
+        '<release version="0.1.0" date="2026-11-29">',
+    ]
+    for line in fine:
+        assert not story_lines(line), line
+    table = f"## Goals\nx\n{FIGURES_HEADING}\nrun on 2026-12-02\n## How to run\n2026-12-02\n"
+    assert [n for n, _, _ in story_lines(table, FIGURES_HEADING)] == [6]
+
+
+def test_missing_names_are_caught_and_real_ones_are_not() -> None:
+    index = code_index()
+    page = ROOT / "docs" / "ARCHITECTURE.md"
+    real = ("`fightdesk/storage/sessions.py`, `storage/history.py`, "
+            "fightdesk.engine.derived.forget, `Engine.apply`, `sessions.save_session`, "
+            "`fightdesk.storage`, `QLayout.takeAt`, `session.log`, `save_session()`, "
+            "`Session.model_validate_json`, docs/rulesets/, `tests/test_cli.py`")
+    assert missing_names(page, real, index) == []
+    wrong = ["`fightdesk/storage/no_such.py`", "`storage/no_such.py`",
+             "fightdesk.engine.no_such", "fightdesk.engine.derived.no_such",
+             "`Engine.no_such`", "`sessions.no_such`", "`no_such_function()`",
+             "docs/no_such.md"]
+    for line in wrong:
+        assert missing_names(page, line, index), line
