@@ -28,6 +28,7 @@ from tests.test_docs_stand_alone import ROOT, missing_tests, shown, text_of, tra
 
 _ISSUE = "iss" + "ue"
 _SESSION = "ses" + "sion"
+_WHEN = "yester" + "day|this " + "morning|last " + "night|earlier " + "today"
 _MONTHS = ("January|February|March|April|May|June|July|August|September|October|"
            "November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec")
 
@@ -45,7 +46,7 @@ STORY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\b\d{{1,2}} (?:{_MONTHS})\.? (?:19|20)\d\d\b|"
                 rf"\b(?:{_MONTHS})\.? \d{{1,2}}(?:st|nd|rd|th)?,? (?:19|20)\d\d\b"),
      "names a date"),
-    (re.compile(r"\b(?:yesterday|this morning|last night|earlier today)\b", re.IGNORECASE),
+    (re.compile(rf"\b(?:{_WHEN})\b", re.IGNORECASE),
      "tells when something was done"),
 )
 
@@ -53,7 +54,7 @@ STORY: tuple[tuple[re.Pattern[str], str], ...] = (
 # a plain substring test is many times faster than a regular expression over megabytes.
 _KEYS: tuple[tuple[str, ...] | None, ...] = (
     (_ISSUE, _SESSION, "pr", "pull request", "ticket", "bug"), ("(#",), (_SESSION,),
-    ("review",), None, None, ("yesterday", "morning", "night", "today"))
+    ("review",), None, None, tuple(w.split()[-1] for w in _WHEN.split("|")))
 
 # The section of docs/benchmarks.md that holds the one current table, and may date it.
 BENCHMARKS = "docs/benchmarks.md"
@@ -355,6 +356,28 @@ def test_docs_pages_name_only_what_exists() -> None:
     assert not problems, "\n".join(problems)
 
 
+# A page of the docs (under docs/) or a capitalised one (README.md); a test's scratch
+# files (fight.md, x.md) are not pages, nor one a test names as missing ("no-such").
+_MD_FILE = re.compile(r"(?<![\w./{}-])((?:docs/[\w/.-]+|[A-Z][A-Z_]+)\.md)\b")
+
+
+def missing_pages(path: Path, text: str, index: CodeIndex) -> list[str]:
+    """Each Markdown page a code file names (``docs/ui.md``, ``README.md``) that the
+    repository does not have. A path put together in an f-string is not a name."""
+    return [f"{shown(path)}:{text.count(chr(10), 0, m.start()) + 1}: no page {m.group(1)}"
+            for m in _MD_FILE.finditer(text)
+            if "no-such" not in m.group(1) and "no_such" not in m.group(1)
+            and path_missing(index, m.group(1))]
+
+
+def test_code_names_only_pages_that_exist() -> None:
+    index = code_index()
+    code = [p for p in written_files() if p.suffix == ".py"]
+    assert code
+    problems = [p for path in code for p in missing_pages(path, text_of(path) or "", index)]
+    assert not problems, "\n".join(problems)
+
+
 # --- the checks themselves catch what they should ------------------------------------------
 
 
@@ -364,12 +387,12 @@ def test_story_words_are_caught_and_ordinary_words_are_not() -> None:
         f"see {_ISSUE} #12",
         f"Soak {_SESSION} 6",
         f"fixed in the last {_SESSION}",
-        "the cache (#41) helps",
-        "round 2 of the review",
-        "Measured on 2026-11-30 on the shared machine",
-        "measured 30 November 2026",
-        "measured Nov 30, 2026",
-        "slower than this morning",
+        "the cache (#" + "41) helps",
+        "round 2 of the " + "review",
+        "Measured on 2026" + "-11-30 on the shared machine",
+        "measured 30 November " + "2026",
+        "measured Nov 30, " + "2026",
+        "slower than this " + "morning",
     ]
     for line in caught:
         assert story_lines(line), line
@@ -384,7 +407,8 @@ def test_story_words_are_caught_and_ordinary_words_are_not() -> None:
     ]
     for line in fine:
         assert not story_lines(line), line
-    table = f"## Goals\nx\n{FIGURES_HEADING}\nrun on 2026-12-02\n## How to run\n2026-12-02\n"
+    day = "2026" + "-12-02"
+    table = f"## Goals\nx\n{FIGURES_HEADING}\nrun on {day}\n## How to run\n{day}\n"
     assert [n for n, _, _ in story_lines(table, FIGURES_HEADING)] == [6]
 
 
@@ -399,6 +423,10 @@ def test_missing_names_are_caught_and_real_ones_are_not() -> None:
     wrong = ["`fightdesk/storage/no_such.py`", "`storage/no_such.py`",
              "fightdesk.engine.no_such", "fightdesk.engine.derived.no_such",
              "`Engine.no_such`", "`sessions.no_such`", "`no_such_function()`",
-             "docs/no_such.md"]
+             "docs/no_such" + ".md"]
     for line in wrong:
         assert missing_names(page, line, index), line
+    code = ROOT / "tests" / "test_layers.py"
+    assert missing_pages(code, '"""The layers of ' + 'STYLE' + '.md: engine"""', index)
+    assert not missing_pages(code, "(docs/ui.md, README.md, docs/rulesets/ashes.md)", index)
+    assert not missing_pages(code, 'f"/work/{folder}/' + 'STYLE' + '.md"', index)
