@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from tests.test_docs_stand_alone import ROOT, missing_tests, shown, text_of, tracked_files
+from tests.test_docs_stand_alone import ROOT, shown, text_of, tracked_files
 
 _ISSUE = "iss" + "ue"
 _SESSION = "ses" + "sion"
@@ -125,12 +125,69 @@ class ClassInfo:
 
 
 @dataclass
+class Parsed:
+    """What one module defines: its top-level names, its classes, each class's members."""
+    names: set[str]
+    top_classes: set[str]
+    classes: dict[str, ClassInfo]
+
+
+@dataclass
 class CodeIndex:
-    modules: dict[str, set[str]] = field(default_factory=dict)  # dotted name -> its names
-    classes: dict[str, ClassInfo] = field(default_factory=dict)  # class name -> members
-    module_classes: dict[str, set[str]] = field(default_factory=dict)  # module -> classes
-    functions: set[str] = field(default_factory=set)  # every def's name, anywhere
+    """What the code defines. Files are found by name and by a quick scan for ``class``
+    lines; a module is parsed only when a page names something in it (parsing them all
+    costs seconds)."""
+    module_paths: dict[str, list[Path]] = field(default_factory=dict)  # dotted name -> file
+    class_paths: dict[str, set[Path]] = field(default_factory=dict)  # class -> its files
+    functions: set[str] = field(default_factory=set)  # every def's and class's name
     files: set[str] = field(default_factory=set)  # tracked paths, and their folders
+    tails: set[str] = field(default_factory=set)  # every "b/c.py" of a tracked "a/b/c.py"
+    by_name: dict[str, list[Path]] = field(default_factory=dict)  # file name -> its files
+    _parsed: dict[Path, Parsed] = field(default_factory=dict)
+    _class_infos: dict[str, ClassInfo] = field(default_factory=dict)
+
+    def parsed(self, path: Path) -> Parsed:
+        if path not in self._parsed:
+            source = text_of(path) or ""
+            try:
+                body = ast.parse(source).body
+            except SyntaxError:
+                body = []
+            lines = source.splitlines()
+            classes: dict[str, ClassInfo] = {}
+            for node in _classes(body):
+                info = classes.setdefault(node.name, ClassInfo())
+                info.members.update(_defined(node.body))
+                info.bases.update(_base_name(b) for b in node.bases)
+                text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+                info.members.update(_SELF_ATTR.findall(text))  # self.x = ... in its methods
+            self._parsed[path] = Parsed(_defined(body), {n.name for n in body
+                                                         if isinstance(n, ast.ClassDef)},
+                                        classes)
+        return self._parsed[path]
+
+    def has_module(self, module: str) -> bool:
+        return module in self.module_paths
+
+    def names(self, module: str) -> set[str]:
+        return {n for path in self.module_paths[module] for n in self.parsed(path).names}
+
+    def classes_in(self, module: str) -> set[str]:
+        return {c for path in self.module_paths[module] for c in self.parsed(path).top_classes}
+
+    def has_class(self, name: str) -> bool:
+        return name in self.class_paths
+
+    def class_info(self, name: str) -> ClassInfo:
+        if name not in self._class_infos:
+            info = ClassInfo()
+            for path in sorted(self.class_paths[name]):
+                found = self.parsed(path).classes.get(name)
+                if found is not None:
+                    info.members |= found.members
+                    info.bases |= found.bases
+            self._class_infos[name] = info
+        return self._class_infos[name]
 
 
 def _targets(node: ast.AST) -> list[str]:
@@ -174,36 +231,27 @@ def index_code(root: Path, files: tuple[Path, ...]) -> CodeIndex:
         rel = path.relative_to(root)
         index.files.add(rel.as_posix())
         index.files.update(p.as_posix() for p in rel.parents if p != Path("."))
+        index.tails.update("/".join(rel.parts[i:]) for i in range(1, len(rel.parts)))
+        index.by_name.setdefault(rel.name, []).append(path)
         if path.suffix != ".py":
             continue
         source = text_of(path) or ""
         index.functions.update(_DEF.findall(source))
         if rel.parts[0] not in ("fightdesk", "benchmarks", "tools", "resources"):
             continue  # tests' and docs' scripts: their functions are enough
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            continue
         parts = list(rel.with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         if parts[0] == "resources":  # installed as fightdesk.resources (setup.py)
             parts.insert(0, "fightdesk")
-        module = ".".join(parts)
-        index.modules.setdefault(module, set()).update(_defined(tree.body))
-        index.module_classes.setdefault(module, set()).update(
-            n.name for n in tree.body if isinstance(n, ast.ClassDef))
-        lines = source.splitlines()
-        for node in _classes(tree.body):
-            info = index.classes.setdefault(node.name, ClassInfo())
-            info.members.update(_defined(node.body))
-            info.bases.update(_base_name(b) for b in node.bases)
-            body = "\n".join(lines[node.lineno - 1:node.end_lineno])
-            info.members.update(_SELF_ATTR.findall(body))  # self.x = ... in its methods
+        index.module_paths.setdefault(".".join(parts), []).append(path)
+        for name in _CLASS.findall(source):
+            index.class_paths.setdefault(name, set()).add(path)
     return index
 
 
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 _SELF_ATTR = re.compile(r"\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]")
 
 
@@ -228,11 +276,11 @@ def code_index() -> CodeIndex:
 def class_has(index: CodeIndex, name: str, member: str, seen: frozenset[str] = frozenset()) -> bool:
     """Whether the class (or a base it inherits from) has the member. A base outside the
     project (pydantic's, Qt's, a dataclass's) may define anything, so it is taken on trust."""
-    info = index.classes[name]
+    info = index.class_info(name)
     if member in info.members:
         return True
     for base in info.bases - seen - {name}:
-        if base not in index.classes:
+        if not index.has_class(base):
             if base not in ("", "object", "Protocol", "Enum", "StrEnum", "IntEnum",
                             "NamedTuple", "Generic", "Exception", "ValueError"):
                 return True
@@ -246,16 +294,16 @@ def dotted_missing(index: CodeIndex, dotted: str) -> str | None:
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
         module = ".".join(parts[:cut])
-        if module in index.modules:
+        if index.has_module(module):
             break
     else:
         return f"no module {dotted}"
     rest = parts[cut:]
     if not rest or (len(rest) == 1 and rest[0] in _EXTENSIONS):  # a file: fightdesk.log
         return None
-    if rest[0] not in index.modules[module]:
+    if rest[0] not in index.names(module):
         return f"{module} has no {rest[0]}"
-    if len(rest) > 1 and rest[0] in index.classes and not class_has(index, rest[0], rest[1]):
+    if len(rest) > 1 and index.has_class(rest[0]) and not class_has(index, rest[0], rest[1]):
         return f"{module}.{rest[0]} has no {rest[1]}"
     return None
 
@@ -263,12 +311,12 @@ def dotted_missing(index: CodeIndex, dotted: str) -> str | None:
 def short_missing(index: CodeIndex, owner: str, member: str) -> str | None:
     """Why a backticked ``Owner.member`` or ``module.name`` names nothing; None when it
     names something or the owner is not the project's (a Qt class, a variable)."""
-    if owner in index.classes:
+    if index.has_class(owner):
         return None if class_has(index, owner, member) else f"{owner} has no {member}"
-    modules = [m for m in index.modules if m.startswith("fightdesk.")
+    modules = [m for m in index.module_paths if m.startswith("fightdesk.")
                and m.rsplit(".", 1)[-1] == owner]
-    if modules and not any(member in index.modules[m] or f"{m}.{member}" in index.modules
-                           or any(class_has(index, c, member) for c in index.module_classes[m])
+    if modules and not any(member in index.names(m) or index.has_module(f"{m}.{member}")
+                           or any(class_has(index, c, member) for c in index.classes_in(m))
                            for m in modules):
         return f"module {owner} has no {member}"
     return None
@@ -283,9 +331,9 @@ def path_missing(index: CodeIndex, path: str, after: str = "") -> bool:
         return not any(f.startswith(path) for f in index.files)
     if after == " " and any(f.startswith(path + " ") for f in index.files):
         return False
-    if path in index.files or f"fightdesk/{path}" in index.files:
+    if path in index.files or f"fightdesk/{path}" in index.files or path in index.tails:
         return False
-    return not any(f.endswith("/" + path) for f in index.files)
+    return not any(f.endswith("/" + path) for f in index.files)  # a folder's tail
 
 
 _EXTENSIONS = {"py", "md", "json", "toml", "txt", "png", "html", "pdf", "svg", "log", "ico",
@@ -342,6 +390,32 @@ def missing_names(page: Path, text: str, index: CodeIndex) -> list[str]:
     return problems
 
 
+_TEST_REF = re.compile(r"((?:[\w.-]+/)*test_\w+\.py)::(test_\w+)")
+
+
+_TEST_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(test_\w+)\(", re.MULTILINE)
+
+
+@cache
+def _tests_in(path: Path) -> frozenset[str]:
+    return frozenset(_TEST_DEF.findall(text_of(path) or ""))
+
+
+def missing_tests_named(page: Path, text: str, index: CodeIndex) -> list[str]:
+    """Each ``file.py::test_name`` on the page must be a test in that file: a path from
+    the repository root, or a file of that name under tests/ (as on the ruleset pages)."""
+    problems = []
+    for match in _TEST_REF.finditer(text):
+        file, test = match.groups()
+        exact = ROOT / file
+        candidates = [exact] if exact.is_file() else \
+            [c for c in index.by_name.get(Path(file).name, []) if "tests" in c.parts]
+        if not any(test in _tests_in(c) for c in candidates):
+            number = text.count("\n", 0, match.start()) + 1
+            problems.append(f"{shown(page)}:{number}: no test {test} in {file}")
+    return problems
+
+
 def doc_pages() -> list[Path]:
     return [p for p in tracked_files() if p.suffix == ".md"
             and (p.parent == ROOT or p.relative_to(ROOT).parts[0] == "docs")]
@@ -352,7 +426,8 @@ def test_docs_pages_name_only_what_exists() -> None:
     assert any(p.name == "ARCHITECTURE.md" for p in pages), "no docs pages found"
     index = code_index()
     problems = [p for page in pages for p in missing_names(page, text_of(page) or "", index)]
-    problems += [p for page in pages for p in missing_tests(page, text_of(page) or "")]
+    problems += [p for page in pages for p in missing_tests_named(page, text_of(page) or "",
+                                                                     index)]
     assert not problems, "\n".join(problems)
 
 
@@ -426,6 +501,11 @@ def test_missing_names_are_caught_and_real_ones_are_not() -> None:
              "docs/no_such" + ".md"]
     for line in wrong:
         assert missing_names(page, line, index), line
+    assert not missing_tests_named(page, "`test_damage.py::test_zero_health_is_out_of_the_fight`",
+                                   index)
+    assert missing_tests_named(page, "`test_damage.py::test_no_such_rule`", index)
+    assert missing_tests_named(page, "`tests/test_cli.py::test_zero_health_is_out_of_the_fight`",
+                               index)
     code = ROOT / "tests" / "test_layers.py"
     assert missing_pages(code, '"""The layers of ' + 'STYLE' + '.md: engine"""', index)
     assert not missing_pages(code, "(docs/ui.md, README.md, docs/rulesets/ashes.md)", index)
