@@ -9,9 +9,10 @@ its one run was made; an AppStream release keeps its release date).
 And a docs page (README.md, docs/**/*.md) may name only files, modules, classes,
 functions and tests that exist: a path such as ``fightdesk/storage/sessions.py`` or
 ``storage/history.py``, a dotted name such as ``fightdesk.engine.derived.forget``, a
-backticked ``Engine.apply`` or ``sessions.save_session``, a test such as
+backticked ``Engine.apply`` or ``sessions.save_session``, a backticked snake_case name
+such as ``picture_problem`` (some Python file must use it), a test such as
 ``tests/test_cli.py::test_x``. Names are looked up in the code's syntax trees, not by
-importing it.
+importing it. And a code file may name only docs pages that exist.
 
 The forbidden words are put together from pieces, so this file does not trip on itself.
 """
@@ -143,6 +144,7 @@ class CodeIndex:
     files: set[str] = field(default_factory=set)  # tracked paths, and their folders
     tails: set[str] = field(default_factory=set)  # every "b/c.py" of a tracked "a/b/c.py"
     by_name: dict[str, list[Path]] = field(default_factory=dict)  # file name -> its files
+    words: set[str] = field(default_factory=set)  # every snake_case word in the code
     _parsed: dict[Path, Parsed] = field(default_factory=dict)
     _class_infos: dict[str, ClassInfo] = field(default_factory=dict)
 
@@ -237,6 +239,7 @@ def index_code(root: Path, files: tuple[Path, ...]) -> CodeIndex:
             continue
         source = text_of(path) or ""
         index.functions.update(_DEF.findall(source))
+        index.words.update(_SNAKE.findall(source))
         if rel.parts[0] not in ("fightdesk", "benchmarks", "tools", "resources"):
             continue  # tests' and docs' scripts: their functions are enough
         parts = list(rel.with_suffix("").parts)
@@ -251,6 +254,7 @@ def index_code(root: Path, files: tuple[Path, ...]) -> CodeIndex:
 
 
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+_SNAKE = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]+")
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 _SELF_ATTR = re.compile(r"\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]")
 
@@ -346,6 +350,9 @@ _PY_FILE = re.compile(r"(?<![\w./-])((?:[\w-]+/)*\w+\.py)\b")
 _DOTTED = re.compile(r"(?<![\w./-])(fightdesk(?:\.\w+)+)")
 _SHORT = re.compile(r"`([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?:\(\))?`")
 _CALLED = re.compile(r"`([a-z_][a-z0-9_]*)\(\)`")
+# A backticked name in snake_case (`picture_problem`, `step_open()`): some Python file
+# of the project must use it, as a function, a field, an option or a key.
+_NAMED = re.compile(r"`([a-z][a-z0-9]*_[a-z0-9_]+)(?:\(\))?`")
 _PLACEHOLDERS = {"file.py"}  # "`file.py::test_name`", the form of a test's name
 
 
@@ -387,6 +394,9 @@ def missing_names(page: Path, text: str, index: CodeIndex) -> list[str]:
         for match in _CALLED.finditer(line):
             if match.group(1) not in index.functions and match.group(1) not in dir(__builtins__):
                 problems.append(f"{where}: no function {match.group(1)}()")
+        for match in _NAMED.finditer(line):
+            if match.group(1) not in index.words and match.group(1) not in index.functions:
+                problems.append(f"{where}: the code has no {match.group(1)}")
     return problems
 
 
@@ -493,9 +503,10 @@ def test_missing_names_are_caught_and_real_ones_are_not() -> None:
     real = ("`fightdesk/storage/sessions.py`, `storage/history.py`, "
             "fightdesk.engine.derived.forget, `Engine.apply`, `sessions.save_session`, "
             "`fightdesk.storage`, `QLayout.takeAt`, `session.log`, `save_session()`, "
-            "`Session.model_validate_json`, docs/rulesets/, `tests/test_cli.py`")
+            "`Session.model_validate_json`, docs/rulesets/, `tests/test_cli.py`, "
+            "`picture_problem`, `ones_cancel_on_other_rolls`")
     assert missing_names(page, real, index) == []
-    wrong = ["`fightdesk/storage/no_such.py`", "`storage/no_such.py`",
+    wrong = ["`fightdesk/storage/no_such.py`", "`state.py` `no_such" + "_helper`", "`storage/no_such.py`",
              "fightdesk.engine.no_such", "fightdesk.engine.derived.no_such",
              "`Engine.no_such`", "`sessions.no_such`", "`no_such_function()`",
              "docs/no_such" + ".md"]
