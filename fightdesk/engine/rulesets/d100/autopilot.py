@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ... import commands as c
 from ...odds import d100_counterstrike, d100_damage
+from ...turn_ruleset import TurnAutopilot
 from . import commands as dc
 from . import exchange as ex
 from . import values as v
@@ -30,15 +31,21 @@ if TYPE_CHECKING:
 PARTY = ("pc", "ally")
 
 
-def next_command(ruleset: D100, enc: Encounter, rng: random.Random) -> c.Command | None:
-    pending = ruleset.pending(enc)
-    if pending is not None and pending.choices:
-        # After a failed parry: strike the defender unless only the weapon would suffer.
-        hit = enc.state.hit or {}
-        pick = "defender" if int(hit.get("to_defender", 0)) > 0 else "weapon"
-        return c.Answer(decision_id=pending.id, choice=pick, by="autopilot")
-    return ruleset.autopilot_step(enc, roll=lambda roll: _answer_roll(ruleset, enc, roll),
-                                  turn=lambda me: _turn(ruleset, enc, me, rng))
+class D100Autopilot(TurnAutopilot):
+    """The d100 autopilot (docs/rulesets/d100.md#autopilot)."""
+
+    rules: D100
+
+    def next_command(self, enc: Encounter, rng: random.Random) -> c.Command | None:
+        ruleset = self.rules
+        pending = ruleset.pending(enc)
+        if pending is not None and pending.choices:
+            # After a failed parry: strike the defender unless only the weapon would suffer.
+            hit = enc.state.hit or {}
+            pick = "defender" if int(hit.get("to_defender", 0)) > 0 else "weapon"
+            return c.Answer(decision_id=pending.id, choice=pick, by="autopilot")
+        return self.autopilot_step(enc, roll=lambda roll: _answer_roll(ruleset, enc, roll),
+                                   turn=lambda me: _turn(ruleset, enc, me, rng))
 
 
 def _turn(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
