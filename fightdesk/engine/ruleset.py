@@ -8,6 +8,7 @@ the UI shows any ruleset without knowing its rules. See docs/ARCHITECTURE.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, NoReturn
@@ -26,7 +27,7 @@ from .views import Resource as Resource
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from .base import Decision
     from .commands import Command
@@ -79,6 +80,10 @@ class Context:
 
     def fail(self, message: str) -> NoReturn:
         raise RuleViolation(message)
+
+
+# A rule applying one command: ``handler(ctx, command)`` (:meth:`Rules.handlers`).
+Handler = Callable[[Context, Any], None]
 
 
 class QuietContext(Context):
@@ -349,9 +354,22 @@ class Rules:
     def not_built_line(self) -> str:
         return f"{self.title or self.id}: rules not built yet"
 
+    def handlers(self) -> dict[str, Handler]:
+        """The commands these rules apply: each command's ``kind`` and the handler that
+        applies it, ``handler(ctx, command)``. Every ruleset dispatches through this one
+        table (a subclass adds its own entries to its base's); :meth:`handle` reads it."""
+        return {}
+
     def handle(self, ctx: Context, command: Command) -> None:
-        """Apply one ruleset command; raise RuleViolation when the rules forbid it."""
-        raise RuleViolation(f"{self.title or self.id} has no rule for {command.kind!r}")
+        """Apply one ruleset command by its handler; raise RuleViolation when the rules
+        forbid it, or have no rule for it."""
+        table = self.__dict__.get("_table")
+        if table is None:  # made once, on the first command
+            table = self._table = self.handlers()
+        handler = table.get(command.kind)
+        if handler is None:
+            raise RuleViolation(f"{self.title or self.id} has no rule for {command.kind!r}")
+        handler(ctx, command)
 
     def pending(self, enc: Encounter) -> Decision | None:
         """The decision the engine is waiting for, if any."""

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .base import Decision
     from .commands import Command
     from .model import Encounter, Fighter
-    from .ruleset import Context
+    from .ruleset import Context, Handler
 
 TURNS: tuple[str, ...] = ("state", "turns")
 ROLL: tuple[str, ...] = ("state", "roll")
@@ -163,52 +163,59 @@ class TurnOrderRules(Rules, TurnRules, RollRules):
         return skips
 
     # --- commands -------------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        """The shared commands of a turn order; a subclass handles its own first and
-        passes the rest here."""
-        from . import commands as c
+    def handlers(self) -> dict[str, Handler]:
+        """The shared commands of a turn order; a subclass adds its own to these."""
+        return {
+            "start-fight": self._start, "start-round": self._start,
+            "next-step": self._next_step, "end-round": self._end_round,
+            "move-turn": self._move_turn, "hold-turn": self._hold,
+            "turn-timeout": self._timeout, "contribute": self._contribute,
+            "withdraw": self._withdraw, "make-roll": self._make_roll,
+        }
 
-        enc = ctx.enc
-        state = enc.state
-        if isinstance(command, c.StartFight | c.StartRound):
-            if state.stage == "turns":
-                ctx.fail("finish this round first (End Round)")
-            self.start_round(ctx)
-        elif isinstance(command, c.NextStep):
-            self._no_waiting(enc)
-            if state.stage != "turns":
-                ctx.fail("no round is going: start one first")
-            self.next_turn(ctx)
-        elif isinstance(command, c.EndRound):
-            self._no_waiting(enc)
-            if state.stage != "turns":
-                ctx.fail("no round is going")
-            self.end_round(ctx)
-        elif isinstance(command, c.MoveTurn):
-            turns.move(ctx, TURNS, self, command.slot_id, command.section, command.index)
-            slot = turns.slot_by_id(ctx.enc.state.turns, command.slot_id)
-            section = turns.section_of(ctx.enc.state.turns, command.slot_id)
-            who = enc.name_of(slot.fighter_id if slot else command.slot_id)
-            place = section.label if section else command.section
-            ctx.summary = f"GM moved {who}'s turn ({place}, place {command.index + 1})"
-            ctx.say(ctx.summary, kind="override", fighter_id=slot.fighter_id if slot else None)
-        elif isinstance(command, c.HoldTurn):
-            self._hold(ctx, command)
-        elif isinstance(command, c.TurnTimeout):
-            current = turns.current_fighter(state.turns)
-            if state.stage != "turns" or current is None or \
-                    state.turns.turn_number != command.turn_number:
-                ctx.fail("that turn is already over")
-            self.on_timeout(ctx, current)
-        elif isinstance(command, c.Contribute):
-            pending_roll.contribute(ctx, ROLL, self, command.roll_id, command.fighter_id,
-                                    command.contribution, command.amount)
-        elif isinstance(command, c.Withdraw):
-            pending_roll.withdraw(ctx, ROLL, self, command.roll_id, command.contribution_id)
-        elif isinstance(command, c.MakeRoll):
-            pending_roll.make(ctx, ROLL, self, command.roll_id)
-        else:
-            raise RuleViolation(f"{self.title or self.id} has no rule for {command.kind!r}")
+    def _start(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage == "turns":
+            ctx.fail("finish this round first (End Round)")
+        self.start_round(ctx)
+
+    def _next_step(self, ctx: Context, command: Any) -> None:
+        self._no_waiting(ctx.enc)
+        if ctx.enc.state.stage != "turns":
+            ctx.fail("no round is going: start one first")
+        self.next_turn(ctx)
+
+    def _end_round(self, ctx: Context, command: Any) -> None:
+        self._no_waiting(ctx.enc)
+        if ctx.enc.state.stage != "turns":
+            ctx.fail("no round is going")
+        self.end_round(ctx)
+
+    def _move_turn(self, ctx: Context, command: Any) -> None:
+        turns.move(ctx, TURNS, self, command.slot_id, command.section, command.index)
+        slot = turns.slot_by_id(ctx.enc.state.turns, command.slot_id)
+        section = turns.section_of(ctx.enc.state.turns, command.slot_id)
+        who = ctx.enc.name_of(slot.fighter_id if slot else command.slot_id)
+        place = section.label if section else command.section
+        ctx.summary = f"GM moved {who}'s turn ({place}, place {command.index + 1})"
+        ctx.say(ctx.summary, kind="override", fighter_id=slot.fighter_id if slot else None)
+
+    def _timeout(self, ctx: Context, command: Any) -> None:
+        state = ctx.enc.state
+        current = turns.current_fighter(state.turns)
+        if state.stage != "turns" or current is None or \
+                state.turns.turn_number != command.turn_number:
+            ctx.fail("that turn is already over")
+        self.on_timeout(ctx, current)
+
+    def _contribute(self, ctx: Context, command: Any) -> None:
+        pending_roll.contribute(ctx, ROLL, self, command.roll_id, command.fighter_id,
+                                command.contribution, command.amount)
+
+    def _withdraw(self, ctx: Context, command: Any) -> None:
+        pending_roll.withdraw(ctx, ROLL, self, command.roll_id, command.contribution_id)
+
+    def _make_roll(self, ctx: Context, command: Any) -> None:
+        pending_roll.make(ctx, ROLL, self, command.roll_id)
 
     def _hold(self, ctx: Context, command: Any) -> None:
         order: TurnOrder = ctx.enc.state.turns

@@ -74,6 +74,28 @@ def test_every_ruleset_is_registered_with_its_parts() -> None:
         assert get_ruleset(info.id).id == info.id
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_command_the_views_and_the_autopilot_make_has_a_rule_in_the_table(
+        ruleset: str) -> None:
+    """One dispatch style (docs/ARCHITECTURE.md "The ruleset interface"): the rules part
+    applies each ruleset command by its kind, from the table of ``Rules.handlers``."""
+    engine = fight(ruleset)
+    parts, enc = engine.ruleset, engine.encounter
+    table = parts.rules.handlers()
+    rng = random.Random(2)
+    seen: set[str] = set()
+    for _ in range(40):
+        made = [o.command_at(0) for o in parts.autopilot.legal_commands(enc) if o.size]
+        command = parts.autopilot.next_command(enc, rng)
+        for one in [*made, *([command] if command is not None else [])]:
+            if not one.core:
+                assert one.kind in table, f"{ruleset}: no rule for {one.kind!r}"
+                seen.add(one.kind)
+        if command is None or not engine.apply(command).ok:
+            break
+    assert seen, f"{ruleset}: no ruleset command was offered"
+
+
 @pytest.mark.parametrize("policy", ["random", "autopilot"])
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_fight_plays_then_undoes_and_redoes_to_the_same_state(ruleset: str,

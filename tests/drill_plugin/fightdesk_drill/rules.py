@@ -14,6 +14,7 @@ from fightdesk.engine.pending_roll import Contribution, PendingRoll
 from fightdesk.engine.ruleset import (
     Context,
     ContributionOption,
+    Handler,
     Odds,
 )
 from fightdesk.engine.turn_ruleset import TurnOrderRules
@@ -45,20 +46,14 @@ class DrillRuleset(TurnOrderRules):
         self.timer_seconds = 0
 
     # --- the round -----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: c.Command) -> None:
-        enc = ctx.enc
-        if isinstance(command, c.StartRound | c.StartFight):
-            if enc.state.stage in ("turns", "initiative"):
-                ctx.fail("finish this round first (End Round)")
-            self._ask_initiative(ctx)
-        elif isinstance(command, c.Answer):
-            self._answer(ctx, command)
-        elif isinstance(command, Strike):
-            self._strike(ctx, command)
-        elif isinstance(command, Feint):
-            self._feint(ctx, command)
-        else:
-            super().handle(ctx, command)
+    def handlers(self) -> dict[str, Handler]:
+        return {**super().handlers(), "start-round": self._start, "start-fight": self._start,
+                "answer": self._answer, "drill-strike": self._strike, "drill-feint": self._feint}
+
+    def _start(self, ctx: Context, command: c.Command) -> None:
+        if ctx.enc.state.stage in ("turns", "initiative"):
+            ctx.fail("finish this round first (End Round)")
+        self._ask_initiative(ctx)
 
     def _ask_initiative(self, ctx: Context) -> None:
         pcs = [fid for fid in ctx.enc.order if ctx.enc.fighters[fid].side == "pc"]
@@ -221,13 +216,23 @@ class Drill(DrillRuleset):
     def is_out(self, fighter: Any) -> bool:
         return int(fighter.status.hp) <= 0
 
-    def handle(self, ctx: Context, command: c.Command) -> None:
-        # The action as the summary counts it: who acts, and what they do.
-        if isinstance(command, Strike | Feint):
-            what = "strikes at" if isinstance(command, Strike) else "feints at"
-            ctx.say(f"{ctx.enc.name_of(command.fighter_id)} {what} "
-                    f"{ctx.enc.name_of(command.target_id)}", kind="act",
-                    fighter_id=command.fighter_id, action=what.split()[0])
-        super().handle(ctx, command)
+    def handlers(self) -> dict[str, Handler]:
+        table = super().handlers()
+        for kind, what in (("drill-strike", "strikes at"), ("drill-feint", "feints at")):
+            table[kind] = _said(what, table[kind])
+        return table
+
+
+def _said(what: str, handler: Handler) -> Handler:
+    """The handler of an action, first saying it as the summary counts it: who acts, and
+    what they do."""
+
+    def said(ctx: Context, command: Any) -> None:
+        ctx.say(f"{ctx.enc.name_of(command.fighter_id)} {what} "
+                f"{ctx.enc.name_of(command.target_id)}", kind="act",
+                fighter_id=command.fighter_id, action=what.split()[0])
+        handler(ctx, command)
+
+    return said
 
 

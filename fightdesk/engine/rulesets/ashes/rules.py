@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ... import commands as c
 from ... import pending_roll, rulesets, turns
 from ...odds import AUTOMATIC_BEYOND, challenge_odds
 from ...pending_roll import Contribution, PendingRoll
@@ -37,10 +36,9 @@ from .totals import (
 )
 
 if TYPE_CHECKING:
-    from ...commands import Command
     from ...dice import Roll
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 
 class Ashes(TurnOrderRules):
@@ -68,43 +66,29 @@ class Ashes(TurnOrderRules):
         return values
 
     # --- the round ----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        state = ctx.enc.state
-        if isinstance(command, c.StartFight):
-            self._start_fight(ctx)
-        elif isinstance(command, c.StartRound):
-            if state.stage == "turns":
-                ctx.fail("finish this round first (End Round)")
-            self._begin_round(ctx)
-        elif isinstance(command, ash.Challenge):
-            self._challenge(ctx, command)
-        elif isinstance(command, ash.DcChallenge):
-            self._dc(ctx, command)
-        elif isinstance(command, ash.Stance):
-            self._stance(ctx, command)
-        elif isinstance(command, ash.Move):
-            self._move(ctx, command)
-        elif isinstance(command, ash.FreeAction):
-            self._free(ctx, command)
-        elif isinstance(command, ash.StartCooperative):
-            self._coop_start(ctx, command)
-        elif isinstance(command, ash.JoinCooperative):
-            self._coop_join(ctx, command)
-        elif isinstance(command, ash.SetInitiator):
-            self._set_initiator(ctx, command)
-        elif isinstance(command, ash.Damage):
-            health.gm_damage(ctx, command)
-        elif isinstance(command, ash.Recover):
-            health.recover(ctx, command)
-        elif isinstance(command, ash.FlipWaiting):
-            roll = state.roll
-            if roll is None:
-                ctx.fail("no challenge is waiting")
-            pending_roll.make(ctx, ROLL, self, roll.id)
-        else:
-            super().handle(ctx, command)
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "start-fight": self._start_fight, "start-round": self._start_round,
+            "ash-challenge": self._challenge, "ash-dc": self._dc, "ash-stance": self._stance,
+            "ash-move": self._move, "ash-free": self._free,
+            "ash-coop-start": self._coop_start, "ash-coop-join": self._coop_join,
+            "ash-initiator": self._set_initiator, "ash-damage": health.gm_damage,
+            "ash-recover": health.recover, "ash-flip": self._flip,
+        }
 
-    def _start_fight(self, ctx: Context) -> None:
+    def _start_round(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage == "turns":
+            ctx.fail("finish this round first (End Round)")
+        self._begin_round(ctx)
+
+    def _flip(self, ctx: Context, command: Any) -> None:
+        roll = ctx.enc.state.roll
+        if roll is None:
+            ctx.fail("no challenge is waiting")
+        pending_roll.make(ctx, ROLL, self, roll.id)
+
+    def _start_fight(self, ctx: Context, command: Any) -> None:
         """docs/rulesets/ashes.md#surprise-round: only the fighters who start the fight act
         in it (and those a skill lets act); without them round 1 is a normal round."""
         enc = ctx.enc

@@ -28,10 +28,9 @@ from . import exchange as ex
 from . import values as v
 
 if TYPE_CHECKING:
-    from ...commands import Command
     from ...dice import Roll
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 PARTY = ("pc", "ally")
 # docs/rulesets/d100.md#initiative: the bonus each method adds to its 1d100.
@@ -52,34 +51,24 @@ class D100(TurnOrderRules):
     condition_tick = "turn-start"
 
     # --- the round ----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        from ... import commands as c
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "start-fight": self._start, "start-round": self._start, "answer": self._answer,
+            "make-roll": self._make_roll, "d100-strike": self._strike,
+            "d100-break-free": self._break_free, "d100-disarm": self._disarm,
+            "d100-pick-up": self._pick_up, "d100-cover": self._cover,
+            "d100-recover": self._recover, "d100-repair": self._repair,
+        }
 
-        state = ctx.enc.state
-        if isinstance(command, c.StartFight | c.StartRound):
-            if state.stage in ("turns", "initiative"):
-                ctx.fail("finish this round first (End Round)")
-            self._new_round(ctx)
-        elif isinstance(command, c.Answer):
-            self._answer(ctx, command)
-        elif isinstance(command, c.MakeRoll) and self._takes_the_strike(ctx, command.roll_id):
-            return
-        elif isinstance(command, dc.Strike):
-            self._strike(ctx, command)
-        elif isinstance(command, dc.BreakFree):
-            self._break_free(ctx, command)
-        elif isinstance(command, dc.Disarm):
-            self._disarm(ctx, command)
-        elif isinstance(command, dc.PickUp):
-            self._pick_up(ctx, command)
-        elif isinstance(command, dc.SetCover):
-            self._cover(ctx, command)
-        elif isinstance(command, dc.Recover):
-            self._recover(ctx, command)
-        elif isinstance(command, dc.RepairWeapon):
-            self._repair(ctx, command)
-        else:
-            super().handle(ctx, command)
+    def _start(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage in ("turns", "initiative"):
+            ctx.fail("finish this round first (End Round)")
+        self._new_round(ctx)
+
+    def _make_roll(self, ctx: Context, command: Any) -> None:
+        if not self._takes_the_strike(ctx, command.roll_id):
+            super()._make_roll(ctx, command)
 
     def _new_round(self, ctx: Context) -> None:
         """docs/rulesets/d100.md#initiative: the declared order needs no roll; a method

@@ -39,10 +39,9 @@ from .targets import (
 )
 
 if TYPE_CHECKING:
-    from ...commands import Command
     from ...dice import Roll
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 # docs/rulesets/roll-under.md#combat-maneuvers: the condition a maneuver leaves on the
 # one who loses it.
@@ -89,40 +88,22 @@ class RollUnder(TurnOrderRules):
     condition_tick = "turn-start"
 
     # --- the round ----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        from ... import commands as c
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "start-fight": self._start_fight, "start-round": self._start_round,
+            "answer": self._answer, "ru-attack": self._attack, "ru-maneuver": self._maneuver,
+            "ru-action": self._other_action, "ru-move": self._move,
+            "ru-remove-wound": self._remove_wound, "ru-ambusher": self._set_ambusher,
+            "ru-rest": self._rest, "ru-pick-up": self._pick_up, "make-roll": self._make_roll,
+        }
 
-        state = ctx.enc.state
-        if isinstance(command, c.StartFight):
-            self._start_fight(ctx)
-        elif isinstance(command, c.StartRound):
-            if state.stage in ("turns", "initiative"):
-                ctx.fail("finish this round first (End Round)")
-            self._ask_initiative(ctx, new_round=True)
-        elif isinstance(command, c.Answer):
-            self._answer(ctx, command)
-        elif isinstance(command, ru.Attack):
-            self._attack(ctx, command)
-        elif isinstance(command, ru.CombatManeuver):
-            self._maneuver(ctx, command)
-        elif isinstance(command, ru.OtherTurnAction):
-            self._other_action(ctx, command)
-        elif isinstance(command, ru.Move):
-            self._move(ctx, command)
-        elif isinstance(command, ru.RemoveFatalWound):
-            self._remove_wound(ctx, command)
-        elif isinstance(command, ru.SetAmbusher):
-            self._set_ambusher(ctx, command)
-        elif isinstance(command, ru.Rest):
-            self._rest(ctx, command)
-        elif isinstance(command, ru.PickUpWeapon):
-            self._pick_up(ctx, command)
-        elif isinstance(command, c.MakeRoll):
-            self._make_roll(ctx, command)
-        else:
-            super().handle(ctx, command)
+    def _start_round(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage in ("turns", "initiative"):
+            ctx.fail("finish this round first (End Round)")
+        self._ask_initiative(ctx, new_round=True)
 
-    def _start_fight(self, ctx: Context) -> None:
+    def _start_fight(self, ctx: Context, command: Any) -> None:
         """docs/rulesets/roll-under.md#surprise: ambushers act before the first round's
         initiative; so does a target of the ambush who cannot be surprised (a fighter on
         the ambushers' own side is no target, whatever its ability)."""

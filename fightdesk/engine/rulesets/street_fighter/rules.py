@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from ...base import Decision
     from ...commands import Command
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 
 class StreetFighter(Rules):
@@ -70,11 +70,8 @@ class StreetFighter(Rules):
     condition_tick = "round-end"
     condition_turns = False
 
-    def handle(self, ctx: Context, command: Command) -> None:
-        handler = _HANDLERS.get(command.kind)
-        if handler is None:
-            raise RuleViolation(f"Street Fighter has no rule for {command.kind!r}")
-        handler(ctx, command)
+    def handlers(self) -> dict[str, Handler]:
+        return _HANDLERS
 
     def pending(self, enc: Encounter) -> Decision | None:
         return enc.state.pending
@@ -537,7 +534,7 @@ def _drop_orphan_question(ctx: Context) -> None:
         round.continue_round_start(ctx)
 
 
-_HANDLERS: dict[str, Any] = {
+_HANDLERS: dict[str, Handler] = {
     "start-fight": _start_fight,
     "start-round": _start_round,
     "next-step": _next_step,
