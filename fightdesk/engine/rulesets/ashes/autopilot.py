@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import commands as c
 from ...changes import RuleViolation
@@ -33,7 +33,19 @@ from .totals import (
 
 if TYPE_CHECKING:
     from ...model import Encounter, Fighter
+    from ...pending_roll import PendingRoll
+    from ...ruleset import ContributionOption
     from .rules import Ashes
+
+
+class Table(Protocol):
+    """What the autopilot asks of the rules (rules.Ashes is one): who is out, and what
+    a defender may still add to a waiting challenge."""
+
+    def is_out(self, fighter: Fighter) -> bool: ...
+
+    def contribution_options(self, enc: Encounter,
+                             roll: PendingRoll) -> tuple[ContributionOption, ...]: ...
 
 
 class AshesAutopilot(TurnAutopilot):
@@ -71,7 +83,7 @@ def _contribute(rid: int, fid: str, kind: str) -> Any:
                                   amount=int(v.get("amount", 0)))
 
 
-def _turn(ruleset: Ashes, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
+def _turn(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
     st = me.status
     if st.offense is None or st.attacks_left > 0:
         choice = _best_challenge(ruleset, enc, me, rng)
@@ -86,7 +98,7 @@ def _stake(enc: Encounter, damage: int, defender: Fighter) -> Fraction:
     return Fraction(damage) if damage else Fraction(max(1, int(defender.status.hp) // 4))
 
 
-def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
+def _best_challenge(ruleset: Table, enc: Encounter, me: Fighter,
                     rng: random.Random) -> c.Command | None:
     auto = bool(enc.options.automatic_beyond_six)
     penalty = int(enc.options.unskilled_penalty)
@@ -127,7 +139,7 @@ def _best_challenge(ruleset: Ashes, enc: Encounter, me: Fighter,
     return ash.Challenge(fighter_id=me.id, target_id=target, skill=skill_name, auxiliaries=aux)
 
 
-def _defend_or_flip(ruleset: Ashes, enc: Encounter) -> c.Command:
+def _defend_or_flip(ruleset: Table, enc: Encounter) -> c.Command:
     roll = enc.state.roll
     assert roll is not None
     make = c.MakeRoll(roll_id=roll.id)

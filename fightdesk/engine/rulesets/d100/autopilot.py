@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ... import commands as c
 from ...odds import d100_counterstrike, d100_damage
@@ -22,13 +22,22 @@ from ...turn_ruleset import TurnAutopilot
 from . import commands as dc
 from . import exchange as ex
 from . import values as v
+from .damage import Rulebook
 
 if TYPE_CHECKING:
+    from ...base import Decision
     from ...model import Encounter, Fighter
     from ...pending_roll import PendingRoll
     from .rules import D100
 
 PARTY = ("pc", "ally")
+
+
+class Table(Rulebook, Protocol):
+    """What the autopilot asks of the rules besides the exchange's: the question
+    waiting."""
+
+    def pending(self, enc: Encounter) -> Decision | None: ...
 
 
 class D100Autopilot(TurnAutopilot):
@@ -48,7 +57,7 @@ class D100Autopilot(TurnAutopilot):
                                    turn=lambda me: _turn(ruleset, enc, me, rng))
 
 
-def _turn(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
+def _turn(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
     if int(me.status.actions) <= 0:
         return c.NextStep()
     if v.entangled_by(me):
@@ -76,7 +85,7 @@ def strike_value(enc: Encounter, me: Fighter, foe: Fighter, weapon: int | None,
     return expected(dist)
 
 
-def _best_strike(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command | None:
+def _best_strike(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command | None:
     best: list[tuple[Fraction, int, str, int | None, bool]] = []
     for fid in enc.order:
         foe = enc.fighters[fid]
@@ -96,7 +105,7 @@ def _best_strike(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random)
     return dc.Strike(fighter_id=me.id, target_id=pick[2], weapon=pick[3], fierce=pick[4])
 
 
-def _answer_roll(ruleset: D100, enc: Encounter, roll: PendingRoll) -> c.Command:
+def _answer_roll(ruleset: Table, enc: Encounter, roll: PendingRoll) -> c.Command:
     kind = roll.data.get("kind")
     if kind == "strike" and not roll.contributions:
         counter = _counter_if_it_pays(ruleset, enc, roll)
@@ -110,7 +119,7 @@ def _answer_roll(ruleset: D100, enc: Encounter, roll: PendingRoll) -> c.Command:
     return c.MakeRoll(roll_id=roll.id)
 
 
-def _counter_if_it_pays(ruleset: D100, enc: Encounter, roll: PendingRoll) -> str | None:
+def _counter_if_it_pays(ruleset: Table, enc: Encounter, roll: PendingRoll) -> str | None:
     attacker = enc.fighters.get(str(roll.data.get("actor")))
     me = enc.fighters.get(str(roll.data.get("target")))
     if attacker is None or me is None or int(me.status.actions) <= 0:
