@@ -271,6 +271,10 @@ def _one_step(gm: Gm) -> str:
     if panel.isVisible() and panel.roll_button.isEnabled():
         gm.click(panel.roll_button, f"click: roll ({panel.title.text()[:40]})")
         return "rolled"
+    if panel.isVisible() and panel.add_button.isVisible() and panel.add_button.isEnabled():
+        # A roll that waits for a choice first (a d100 defense): the first one offered.
+        gm.click(panel.add_button, f"click: add {panel.option.currentText()[:40]}")
+        return "added"
     if w.forward_action.isEnabled():
         from PySide6.QtCore import Qt
 
