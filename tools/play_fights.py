@@ -26,6 +26,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit, QPushButton, QWidget
+
+    from fightdesk.ui.decision import DecisionPanel
+    from fightdesk.ui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREEN = (1093, 614)
@@ -67,7 +75,7 @@ class Gm:
     """The hands at the keyboard: each click, key or typed field is one step, followed
     by a picture of the screen."""
 
-    def __init__(self, window: object, played: Played, shots: Path | None) -> None:
+    def __init__(self, window: MainWindow, played: Played, shots: Path | None) -> None:
         self.w = window
         self.played = played
         self.shots = shots
@@ -88,14 +96,15 @@ class Gm:
         self._settle()
         self.picture(what)
 
-    def click(self, widget: object, what: str) -> None:
+    def click(self, widget: QWidget, what: str) -> None:
         from PySide6.QtCore import Qt
         from PySide6.QtTest import QTest
 
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
         self._count(what)
 
-    def key(self, widget: object, key: object, what: str, modifiers: object = None) -> None:
+    def key(self, widget: QWidget, key: Qt.Key, what: str,
+            modifiers: Qt.KeyboardModifier | None = None) -> None:
         from PySide6.QtCore import Qt
         from PySide6.QtTest import QTest
 
@@ -106,7 +115,7 @@ class Gm:
         QTest.keyClick(widget, key, modifiers or Qt.KeyboardModifier.NoModifier)
         self._count(what)
 
-    def type(self, widget: object, text: str, what: str) -> None:
+    def type(self, widget: QLineEdit, text: str, what: str) -> None:
         from PySide6.QtTest import QTest
 
         widget.clear()
@@ -135,14 +144,14 @@ class Gm:
         self.shot_seconds += time.perf_counter() - began
 
 
-def _visible_buttons(widget: object, prefix: str) -> list:
+def _visible_buttons(widget: QWidget, prefix: str) -> list[QPushButton]:
     from PySide6.QtWidgets import QPushButton
 
     return [b for b in widget.findChildren(QPushButton)
             if b.objectName().startswith(prefix) and b.isVisible() and b.isEnabled()]
 
 
-def _answer(gm: Gm, panel: object, where: str) -> bool:
+def _answer(gm: Gm, panel: DecisionPanel, where: str) -> bool:
     """A question in a decision panel: the app's dice for blank fields, else the first
     choice, else the amount offered."""
     if panel.fields_box.isVisible() and panel.fields_ok.isEnabled():
@@ -239,7 +248,7 @@ def _add_starters(gm: Gm, ruleset: str) -> None:
         gm.click(panel.add_button, f"click: add {fighter.name}")
 
 
-def _cards_out(w: object) -> list[str]:
+def _cards_out(w: MainWindow) -> list[str]:
     model = w.fighters_model
     return [model.item(r).title for r in range(model.rowCount()) if model.item(r).out]
 
@@ -258,7 +267,8 @@ def _one_step(gm: Gm) -> str:
         return "gave up an action"
     stack = w._stack_dialog
     if stack is not None and stack.isVisible():
-        if w._stack_decision.isVisible() and _answer(gm, w._stack_decision, "click"):
+        asked = w._stack_decision
+        if asked is not None and asked.isVisible() and _answer(gm, asked, "click"):
             return "answered in the stack"
         for button in (stack.resolve_all, stack.close_button):
             if button.isVisible() and button.isEnabled():
