@@ -123,7 +123,9 @@ def dialogs_of(window: MainWindow, engine: Engine) -> list[QWidget]:
 @pytest.mark.parametrize("ruleset", DEMOS)
 def test_every_dialog_names_its_controls(window: MainWindow, qtbot: QtBot,
                                          ruleset: str, tmp_path: Path) -> None:
-    from fightdesk.storage.library import Library
+    from fightdesk.storage.library import Library, new_fighter
+    from fightdesk.ui.fighter_form import FighterDialog
+    from fightdesk.ui.printing import SummaryScopeDialog
     from fightdesk.ui.ruleset_choice import RulesetChoice
 
     engine = open_demo(window, ruleset)
@@ -133,7 +135,9 @@ def test_every_dialog_names_its_controls(window: MainWindow, qtbot: QtBot,
     assert accessibility_problems(window) == []
     dialogs = dialogs_of(window, engine)
     dialogs.append(RulesetChoice("New Fight", "Which rules?", ruleset, window, name="New fight"))
-    assert len(dialogs) >= 9
+    dialogs.append(SummaryScopeDialog([0, 1], 1, title="Print", show_paper=True, parent=window))
+    dialogs.append(FighterDialog(new_fighter(ruleset, "Vera"), "New fighter", window))
+    assert len(dialogs) >= 11
     problems: list[str] = []
     for dialog in dialogs:
         dialog.show()
