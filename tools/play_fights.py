@@ -8,6 +8,12 @@ with the app's first offer (its default target, its first choice, the app's dice
 
     python tools/play_fights.py --shots DIR          # every ruleset, a picture per step
     python tools/play_fights.py --ruleset d100       # one ruleset (repeatable)
+    python tools/play_fights.py --keyboard           # the fight played with keys only
+
+With ``--keyboard`` the fight, from its start, is played with keys sent where the focus
+is: F4, Return for a form's default button or in a question's field, a button's
+underlined letter (Alt+A), else Tab until the button has the focus, then Space. Each Tab
+is a step: the count shows where the keyboard is slow.
 
 It prints, per ruleset, the GM's steps and the wall time from New Fight to round 2 and to
 the first fighter out (the time without the screenshots: the app's own time, not a GM's
@@ -28,9 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit
+
 if TYPE_CHECKING:
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QLineEdit, QPushButton, QWidget
+    from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
     from fightdesk.ui.decision import DecisionPanel
     from fightdesk.ui.main_window import MainWindow
@@ -75,11 +83,14 @@ class Gm:
     """The hands at the keyboard: each click, key or typed field is one step, followed
     by a picture of the screen."""
 
-    def __init__(self, window: MainWindow, played: Played, shots: Path | None) -> None:
+    def __init__(self, window: MainWindow, played: Played, shots: Path | None,
+                 keyboard: bool = False) -> None:
         self.w = window
         self.played = played
         self.shots = shots
         self.shot_seconds = 0.0
+        # Keyboard only: every step a key sent where the focus is, as a keyboard does.
+        self.keyboard = keyboard
 
     def _settle(self) -> None:
         from PySide6.QtCore import QCoreApplication, QEvent
@@ -113,7 +124,53 @@ class Gm:
             top.activateWindow()
             QTest.qWaitForWindowActive(top, 500)
         QTest.keyClick(widget, key, modifiers or Qt.KeyboardModifier.NoModifier)
+        if modifiers is not None and modifiers & Qt.KeyboardModifier.AltModifier:
+            QTest.qWait(130)  # Qt clicks a button for its letter 100 ms later (animateClick)
         self._count(what)
+
+    def press(self, button: QAbstractButton, what: str) -> None:
+        """A button pressed: clicked, or from the keyboard Tab to it, then Space."""
+        if not self.keyboard:
+            self.click(button, f"click: {what}")
+            return
+        text = button.text().replace("&&", "")
+        at = text.find("&")
+        if at >= 0 and at + 1 < len(text) and text[at + 1].isalnum():
+            # Its underlined letter: Alt and the letter (Alt+1 for a question's first answer).
+            letter = text[at + 1].upper()
+            key = Qt.Key(ord(letter)) if letter.isascii() else Qt.Key.Key_unknown
+            self.shortcut(key, f"key: Alt+{letter} {what}", Qt.KeyboardModifier.AltModifier,
+                          where=button)
+            return
+        self.tab_to(button)
+        self.key(button, Qt.Key.Key_Space, f"key: Space {what}")
+
+    def tab_to(self, target: QWidget) -> None:
+        """Tab from where the focus is until it is on ``target`` (each Tab a step)."""
+        from PySide6.QtWidgets import QApplication
+
+        top = target.window()
+        if not top.isActiveWindow():
+            top.activateWindow()
+        for _ in range(80):
+            now = QApplication.focusWidget()
+            if now is target:
+                return
+            self.key(now if now is not None else top, Qt.Key.Key_Tab, "key: Tab")
+        name = target.accessibleName() or target.objectName()
+        raise Stuck(f"Tab never reaches {name!r} in {top.windowTitle()!r}")
+
+    def shortcut(self, key: Qt.Key, what: str,
+                 modifiers: Qt.KeyboardModifier | None = None, where: QWidget | None = None) -> None:
+        """A key sent where the focus is (in ``where``'s window when given)."""
+        from PySide6.QtWidgets import QApplication
+
+        top = (where or self.w).window()
+        if not top.isActiveWindow():
+            top.activateWindow()
+        focus = QApplication.focusWidget()
+        target = focus if focus is not None and focus.window() is top else top
+        self.key(target, key, what, modifiers)
 
     def type(self, widget: QLineEdit, text: str, what: str) -> None:
         from PySide6.QtTest import QTest
@@ -144,6 +201,10 @@ class Gm:
         self.shot_seconds += time.perf_counter() - began
 
 
+class Stuck(Exception):
+    """The GM cannot go on the way the tool plays (the message says where)."""
+
+
 def _visible_buttons(widget: QWidget, prefix: str) -> list[QPushButton]:
     from PySide6.QtWidgets import QPushButton
 
@@ -151,18 +212,24 @@ def _visible_buttons(widget: QWidget, prefix: str) -> list[QPushButton]:
             if b.objectName().startswith(prefix) and b.isVisible() and b.isEnabled()]
 
 
-def _answer(gm: Gm, panel: DecisionPanel, where: str) -> bool:
+def _answer(gm: Gm, panel: DecisionPanel) -> bool:
     """A question in a decision panel: the app's dice for blank fields, else the first
     choice, else the amount offered."""
     if panel.fields_box.isVisible() and panel.fields_ok.isEnabled():
-        gm.click(panel.fields_ok, f"{where}: OK ({panel.prompt.text()[:30]})")
+        decision = panel.decision()
+        first = panel.field_input(decision.fields[0].name) if decision and decision.fields else None
+        if gm.keyboard and isinstance(first, QLineEdit):  # Return in a field answers
+            gm.tab_to(first)
+            gm.key(first, Qt.Key.Key_Return, f"key: Return ({panel.prompt.text()[:30]})")
+        else:
+            gm.press(panel.fields_ok, f"OK ({panel.prompt.text()[:30]})")
         return True
     choices = _visible_buttons(panel, "choice-")
     if choices:
-        gm.click(choices[0], f"{where}: {choices[0].text()}")
+        gm.press(choices[0], choices[0].text().replace("&", ""))
         return True
     if panel.amount_ok.isVisible() and panel.amount_ok.isEnabled():
-        gm.click(panel.amount_ok, f"{where}: OK amount")
+        gm.press(panel.amount_ok, "OK amount")
         return True
     return False
 
@@ -258,43 +325,57 @@ def _one_step(gm: Gm) -> str:
     w = gm.w
     dialog = w._action_dialog
     if dialog is not None and dialog.isVisible():
+        title = dialog.windowTitle()
         if dialog.go_button.isEnabled():
-            gm.click(dialog.go_button, f"click: {dialog.go_button.text()} ({dialog.windowTitle()})")
+            if gm.keyboard:  # the form's default button
+                gm.shortcut(Qt.Key.Key_Return, f"key: Return {dialog.go_button.text()} ({title})",
+                            where=dialog)
+            else:
+                gm.click(dialog.go_button, f"click: {dialog.go_button.text()} ({title})")
             if w._action_dialog is dialog and dialog.isVisible():
-                gm.click(dialog.close_button, "click: close the action")
+                gm.press(dialog.close_button, "close the action")
             return "acted"
-        gm.click(dialog.close_button, f"click: close {dialog.windowTitle()} (cannot apply)")
+        gm.press(dialog.close_button, f"close {title} (cannot apply)")
         return "gave up an action"
     stack = w._stack_dialog
     if stack is not None and stack.isVisible():
         asked = w._stack_decision
-        if asked is not None and asked.isVisible() and _answer(gm, asked, "click"):
+        if asked is not None and asked.isVisible() and _answer(gm, asked):
             return "answered in the stack"
         for button in (stack.resolve_all, stack.close_button):
             if button.isVisible() and button.isEnabled():
-                gm.click(button, f"click: stack {button.text().replace('&', '')}")
+                gm.press(button, f"stack {button.text().replace('&', '')}")
                 return "stack"
         return ""
-    if w.decision_panel.isVisible() and _answer(gm, w.decision_panel, "click"):
+    if w.decision_panel.isVisible() and _answer(gm, w.decision_panel):
         return "answered"
     panel = w.roll_panel
     if panel.isVisible() and panel.roll_button.isEnabled():
-        gm.click(panel.roll_button, f"click: roll ({panel.title.text()[:40]})")
+        gm.press(panel.roll_button, f"roll ({panel.title.text()[:40]})")
         return "rolled"
     if panel.isVisible() and panel.add_button.isVisible() and panel.add_button.isEnabled():
         # A roll that waits for a choice first (a d100 defense): the first one offered.
-        gm.click(panel.add_button, f"click: add {panel.option.currentText()[:40]}")
+        gm.press(panel.add_button, f"add {panel.option.currentText()[:40]}")
         return "added"
     if w.forward_action.isEnabled():
-        from PySide6.QtCore import Qt
-
         label = w.forward_action.text().replace("&&", "&")
-        gm.key(w, Qt.Key.Key_F4, f"key: F4 {label}")
+        gm.shortcut(Qt.Key.Key_F4, f"key: F4 {label}")
         return "forward"
     return ""
 
 
-def play(ruleset: str, shots: Path | None) -> Played:
+def _where(w: MainWindow) -> tuple[object, ...]:
+    """What the GM sees: the log's length and which dialog or question is open."""
+    engine = w.document.engine
+    stack, dialog, asked = w._stack_dialog, w._action_dialog, w._stack_decision
+    return (len(engine.session.log) if engine is not None else 0,
+            dialog is not None and dialog.isVisible(), stack is not None and stack.isVisible(),
+            asked.prompt.text() if asked is not None and asked.isVisible() else "",
+            w.decision_panel.prompt.text() if w.decision_panel.isVisible() else "",
+            w.roll_panel.view())
+
+
+def play(ruleset: str, shots: Path | None, keyboard: bool = False) -> Played:
     from fightdesk.engine.rulesets import registered
     from fightdesk.ui.main_window import MainWindow
 
@@ -303,7 +384,7 @@ def play(ruleset: str, shots: Path | None) -> Played:
     w = MainWindow()
     w.resize(*SCREEN)
     w.show()
-    gm = Gm(w, played, shots)
+    gm = Gm(w, played, shots, keyboard)
     w.activateWindow()  # the window's shortcuts (F4...) answer in the active window only
     from PySide6.QtTest import QTest
 
@@ -316,9 +397,10 @@ def play(ruleset: str, shots: Path | None) -> Played:
     assert engine is not None
     enc = engine.encounter
     idle = 0
+    seen: tuple[object, ...] = ()
     for _ in range(MOST_STEPS):
         enc = engine.encounter
-        moved = (len(engine.session.log), enc.round, played.steps)
+        seen = _where(w)
         spent = time.perf_counter() - began - gm.shot_seconds
         if enc.round >= 2 and played.steps_to_round_2 is None:
             played.steps_to_round_2, played.seconds_to_round_2 = played.steps, spent
@@ -327,14 +409,18 @@ def play(ruleset: str, shots: Path | None) -> Played:
             played.steps_to_out, played.seconds_to_out, played.out = played.steps, spent, out[0]
         if played.steps_to_out is not None and played.steps_to_round_2 is not None:
             break
-        did = _one_step(gm)
+        try:
+            did = _one_step(gm)
+        except Stuck as problem:
+            played.stuck = str(problem)
+            break
         if not did:
             played.stuck = f"nothing to do at: {w.forward_action.text()!r}"
             break
-        # A step that wrote nothing in the log three times running: the GM is stuck.
-        idle = idle + 1 if did == "forward" and moved[0] == len(engine.session.log) else 0
+        # Three steps running that changed nothing on screen or in the log: stuck.
+        idle = idle + 1 if _where(w) == seen else 0
         if idle >= 3:
-            played.stuck = f"{w.forward_action.text()!r} does nothing"
+            played.stuck = f"{did!r} does nothing (at {w.forward_action.text()!r})"
             break
     else:
         played.stuck = f"{MOST_STEPS} steps without round 2 and someone out"
@@ -365,6 +451,8 @@ def main(argv: list[str] | None = None,
          out: Callable[[str], object] = print) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shots", type=Path, help="folder for a picture of each step")
+    parser.add_argument("--keyboard", action="store_true",
+                        help="play the fight (from its start) with the keyboard only")
     parser.add_argument("--ruleset", action="append",
                         help="play only this ruleset (repeatable); default: all four")
     args = parser.parse_args(argv)
@@ -380,7 +468,7 @@ def main(argv: list[str] | None = None,
                                     if reg.package.startswith("fightdesk.")]
         if args.shots is not None:
             args.shots.mkdir(parents=True, exist_ok=True)
-        results = [play(r, args.shots) for r in rulesets]
+        results = [play(r, args.shots, args.keyboard) for r in rulesets]
         out(table(results))
         del app
         return 1 if any(p.stuck for p in results) else 0

@@ -255,3 +255,64 @@ def test_the_main_actions_have_keys(window: MainWindow) -> None:
     for act in (window.forward_action, window.pass_action, window.act_action,
                 window.health_action, window.stack_action, window.end_round_action):
         assert not act.shortcut().isEmpty(), act.text()
+
+
+def has_key(button: QWidget) -> bool:
+    """A key presses it wherever the focus is in its window: its underlined letter or a
+    shortcut of its own."""
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtWidgets import QAbstractButton
+
+    assert isinstance(button, QAbstractButton)
+    return not QKeySequence.mnemonic(button.text()).isEmpty() or not button.shortcut().isEmpty()
+
+
+@pytest.mark.parametrize("ruleset", DEMOS)
+def test_each_answer_and_roll_has_a_key(window: MainWindow, qtbot: QtBot, ruleset: str) -> None:
+    """A question's answers, the roll panel's Add and Roll, the stack's buttons: each has
+    a key, so the GM never tabs through the window to reach one."""
+    from PySide6.QtWidgets import QPushButton
+
+    engine = open_demo(window, ruleset)
+    rng = random.Random(1)
+    missing: set[str] = set()
+    for _ in range(30):
+        qtbot.wait(1)
+        panels: list[QWidget] = [window.decision_panel, window.roll_panel]
+        stack = window._stack_dialog
+        if stack is not None and stack.isVisible():
+            panels.append(stack)
+        for panel in panels:
+            for button in panel.findChildren(QPushButton):
+                if button.isVisible() and button.isEnabled() and not has_key(button) \
+                        and not button.objectName().startswith("takeBack") \
+                        and button is not window.decision_panel.fields_ok:
+                    missing.add(f"{type(panel).__name__}: {button.text()!r}")
+        command = engine.ruleset.autopilot(engine.encounter, rng)
+        if command is None or not window.document.apply(command).ok:
+            break
+    assert sorted(missing) == []
+
+
+def test_return_in_a_questions_field_answers_it(window: MainWindow, qtbot: QtBot) -> None:
+    """Roll-under's initiative asks each PC's Wisdom roll: Return in a field answers (the
+    blank ones rolled by the app), as the OK button does."""
+    engine = open_demo(window, "roll-under")
+    rng = random.Random(1)
+    panel = window.decision_panel
+    for _ in range(10):
+        qtbot.wait(1)
+        decision = panel.decision()
+        if panel.isVisible() and decision is not None and decision.fields:
+            break
+        command = engine.ruleset.autopilot(engine.encounter, rng)
+        assert command is not None and window.document.apply(command).ok
+    decision = panel.decision()
+    assert decision is not None and decision.fields
+    log = len(engine.session.log)
+    field = panel.field_input(decision.fields[0].name)
+    window.activateWindow()
+    field.setFocus()
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert len(engine.session.log) > log
+    assert panel.decision() != decision

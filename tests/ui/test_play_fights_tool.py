@@ -1,5 +1,6 @@
 """tools/play_fights.py plays a whole fight through the window: it must keep reaching
-round 2 and a fighter out, counting the GM's steps, as the window changes."""
+round 2 and a fighter out, counting the GM's steps, as the window changes. Played with
+the keyboard only (from the fight's start): every step of it has a key."""
 
 from __future__ import annotations
 
@@ -25,11 +26,12 @@ def load_tool() -> ModuleType:
 @pytest.mark.parametrize("ruleset", ["ashes"])
 def test_a_whole_fight_is_played_through_the_window(qapp: object, ruleset: str) -> None:
     tool = load_tool()
-    played = tool.play(ruleset, None)
+    played = tool.play(ruleset, None, keyboard=True)
     assert played.stuck == ""
     assert played.steps_to_round_2 is not None and played.steps_to_out is not None
     assert played.out
-    # Every step is a click, a key or a typed field.
+    # Every step is a click, a key or a typed field; the fight itself keys only.
     assert sum(played.kinds.values()) == played.steps
+    assert played.kinds["key"] > played.steps_to_round_2 // 2
     assert played.steps_to_round_2 <= played.steps
     assert "steps to R2" in tool.table([played])
