@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAccessible,
     QBrush,
     QColor,
+    QFocusEvent,
     QFont,
     QFontMetrics,
     QHelpEvent,
@@ -168,7 +170,8 @@ class TimelineView(QAbstractScrollArea):
         old, laid_out = self._timeline, self._lane_chips
         self._timeline = timeline
         self._chip_by_id = None
-        self.setAccessibleDescription(_spoken(timeline))
+        if QAccessible.isActive():  # a screen reader listens: the timeline in words
+            self.setAccessibleDescription(_spoken(timeline))
         tops = [0]
         if timeline is not None:
             for lane in timeline.lanes:
@@ -397,6 +400,12 @@ class TimelineView(QAbstractScrollArea):
         return lane_no if 0 <= lane_no < len(self._timeline.lanes) else None
 
     # --- painting ----------------------------------------------------------------------------
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        # The words are made on each step only while a screen reader listens (a long
+        # fight's 200 lanes cost a few ms); reaching the timeline brings them up to date.
+        self.setAccessibleDescription(_spoken(self._timeline))
+        super().focusInEvent(event)
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange,
                             QEvent.Type.StyleChange):

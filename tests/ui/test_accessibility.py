@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -149,18 +150,30 @@ def test_every_dialog_names_its_controls(window: MainWindow, qtbot: QtBot,
     assert problems == []
 
 
-def test_the_timeline_tells_a_screen_reader_what_it_shows(window: MainWindow,
-                                                          qtbot: QtBot) -> None:
+@pytest.fixture
+def screen_reader() -> Iterator[None]:
+    """Qt as it is while a screen reader listens."""
+    was = QAccessible.isActive()
+    QAccessible.setActive(True)
+    yield
+    QAccessible.setActive(was)
+
+
+def spoken(widget: QWidget) -> str:
+    return QAccessible.queryAccessibleInterface(widget).text(QAccessible.Text.Description)
+
+
+def test_the_timeline_tells_a_screen_reader_what_it_shows(
+        window: MainWindow, qtbot: QtBot, screen_reader: None) -> None:
     """The timeline is painted: its description reads each lane and its chips, in the
-    order they are shown."""
+    order they are shown, and follows each step."""
     open_demo(window, "street-fighter")
     for _ in range(3):
         window.forward_action.trigger()
     qtbot.wait(1)
     shown = window.timeline.timeline()
     assert shown is not None and any(lane.chips for lane in shown.lanes)
-    told = QAccessible.queryAccessibleInterface(window.timeline).text(
-        QAccessible.Text.Description)
+    told = spoken(window.timeline)
     lines = told.splitlines()
     titles = [lane.title for lane in shown.lanes]
     where = [next(i for i, line in enumerate(lines) if line.startswith(f"{t}:")) for t in titles]
@@ -172,9 +185,27 @@ def test_the_timeline_tells_a_screen_reader_what_it_shows(window: MainWindow,
     assert f"Now: {shown.columns[shown.current_column]}" in lines
     window.pass_action.trigger()
     qtbot.wait(1)
-    after = QAccessible.queryAccessibleInterface(window.timeline).text(
-        QAccessible.Text.Description)
-    assert after != told
+    assert spoken(window.timeline) != told
+
+
+def test_reaching_the_timeline_brings_its_words_up_to_date(window: MainWindow,
+                                                          qtbot: QtBot) -> None:
+    """Without a screen reader the words are not made at each step (a long fight's
+    lanes cost milliseconds); the focus on the timeline makes them."""
+    assert not QAccessible.isActive()
+    open_demo(window, "street-fighter")
+    for _ in range(3):
+        window.forward_action.trigger()
+    qtbot.wait(1)
+    shown = window.timeline.timeline()
+    assert shown is not None
+    window.activateWindow()
+    window.forward_button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(window.forward_button.hasFocus)
+    window.timeline.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(window.timeline.hasFocus)
+    told = spoken(window.timeline)
+    assert all(f"{lane.title}:" in told for lane in shown.lanes), told
 
 
 def tab_stops(start: QWidget, within: QWidget, qtbot: QtBot, most: int = 40) -> list[QWidget]:
