@@ -17,7 +17,7 @@ commands on the full engine the window uses (log, changes, notices), and the scr
 - ``click``: the engine's side of a click: the autopilot's command applied, then the
   views (its ``act`` or step and its ``views`` together).
 
-Goal (issue 16): each median at 400 fighters within 2.2x of the same at 200 (no worse
+Goal: each median at 400 fighters within 2.2x of the same at 200 (no worse
 than linear), ratios measured in one run.
 
     python benchmarks/engine_scale.py [--sizes 200 400] [--commands N] [--json]

@@ -13,11 +13,11 @@ Qt's repaint of what changed, until the window is idle: next phase (F6), act (a 
 with a die on the phase, through the act form's command), an interrupt of that act, undo
 and redo; and revert to here over 50 steps against one undo. Axes: the log at 100, 1,000 and 10,000 entries (200 fighters)
 and the fight at 50, 200 and 400 fighters (100 entries). Reports medians and the ratios
-of the goals (issue 16): every click at 10,000 entries within 1.2x of the same at 100,
+of the goals: every click at 10,000 entries within 1.2x of the same at 100,
 and at most 16 ms (one frame); revert over 50 steps within 2x of one undo. ``--json``
 prints the rows as JSON ({"measure", "median_ms", "ratio", "goal", "met"}).
 ``--window-share`` measures only 200 fighters and 100 entries, each click split in
-processor time into its own code and the window's layout and paint (docs/benchmarks.md).
+processor time into its own code and the window's layout and paint.
 ``--in-place`` repeats act, interrupt, undo and redo in place at 200 fighters (100 and
 10,000 entries): medians of processor time over many samples, to compare two trees.
 """
@@ -152,7 +152,7 @@ class Fight:
         """One click until the window is idle again: the command, the models' and views'
         refresh, and Qt's repaint of every widget that changed (it paints them within
         ``processEvents``; a second pass finds nothing left to paint). The window is not
-        forced to repaint whole, which a GM's click never does (docs/benchmarks.md)."""
+        forced to repaint whole, which a GM's click never does."""
         t0 = time.perf_counter()
         click()
         self.app.processEvents()
@@ -387,7 +387,7 @@ def in_place(app: QApplication, repeats: int) -> list[dict[str, Any]]:
     (the same act and interrupt again after they are undone) ``repeats`` times, at 100
     and 10,000 log entries: medians of processor time (the click and the two
     ``processEvents``), many more samples than one fight's rounds give, for comparing
-    two trees on a busy machine (docs/benchmarks.md)."""
+    two trees on a busy machine."""
     clicks = ("act", "interrupt", "undo", "redo")
     rows: list[dict[str, Any]] = []
     for entries in (LOG_AXIS[0], LOG_AXIS[-1]):

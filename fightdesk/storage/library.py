@@ -194,7 +194,7 @@ def _label(field: str) -> str:
 def _names_distinct(maneuvers: list[Any]) -> bool:
     """Whether every maneuver has a name and no two share one (in any case): the usual
     answer, found without the walk that words a problem (a campaign of 2,000 fighters
-    holds some 30,000 maneuvers: issue 16)."""
+    holds some 30,000 maneuvers)."""
     folded = {str(getattr(m, "name", "")).strip().casefold() for m in maneuvers}
     return len(folded) == len(maneuvers) and "" not in folded
 

@@ -11,7 +11,7 @@ in the middle of a step. So a loaded session is checked whole:
   recorded changes are applied in order to a copy of the start, each ``before`` must be
   what the slot holds, the model must accept each value, and the result must equal the
   live fight. No rule runs again and no die is rolled, so the proof costs about one
-  copy of the start plus one validated write per change (docs/benchmarks.md).
+  copy of the start plus one validated write per change (benchmarks/storage.py).
 
 A history that does not replay raises :class:`HistoryProblem`, which still holds the
 (validated) live fight: the window offers to open it without its history.

@@ -315,7 +315,7 @@ def test_a_value_the_whole_model_refuses_is_named_by_the_field_written() -> None
 
 
 def test_a_turns_end_is_logged_as_the_few_fields_it_changed() -> None:
-    """The log keeps the few values a step wrote (issue 16: a log entry's size): ending
+    """The log keeps the few values a step wrote (a log entry's size): ending
     Kaede's turn is her slot's ``acted`` and the turn order's ``current`` and
     ``turn_number``, not a copy of the turn order."""
     engine = drill_engine()

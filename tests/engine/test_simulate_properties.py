@@ -3,8 +3,8 @@ are built, with undo and redo mixed in, checked after every step: undoing everyt
 gives back the starting fight, a rebuild from the log equals the live fight, no points
 below zero, no die or action used twice, and the session saves and loads back equal.
 
-The CI run plays a few hundred short fights; ``pytest --sim-fights N`` plays more (the
-figures of a larger run are in docs/benchmarks.md)."""
+The CI run plays a few hundred short fights; ``pytest --sim-fights N`` plays more
+(docs/benchmarks.md, "Long runs of the tests")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The GM's health overrides count in the summary, and the scope reads as English (issue 15)."""
+"""The GM's health overrides count in the summary, and the scope reads as English."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The compact log (issue 16): a change that replaced a whole model is kept as the writes
+"""The compact log: a change that replaced a whole model is kept as the writes
 of its changed fields, changes and events save only what is not at its default, and the
 file holds one log entry to a line. Files written before it (whole models in their
 changes, every field written, indented) still load, replay, undo and redo."""

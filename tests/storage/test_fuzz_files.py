@@ -8,7 +8,7 @@ a field removed, a list item duplicated, a recorded change of the log bent out o
 A file that loads must then work: every ruleset view draws, every step undoes and redoes
 (the proof at load time promises it), and the fight after redoing all equals the loaded
 one. A few hundred examples run in CI; ``--stress`` runs 10,000 of each and prints the
-tally for docs/benchmarks.md.
+tally (docs/benchmarks.md, "Long runs of the tests").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The bugs a GM met at the table (issue 15), each through the real window."""
+"""The bugs a GM met at the table, each through the real window."""
 
 from __future__ import annotations
 
