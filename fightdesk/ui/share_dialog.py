@@ -268,6 +268,7 @@ class ShareDialog(QDialog):
 
         self.fighters = QListWidget()
         self.fighters.setObjectName("shareFighters")
+        self.fighters.setAccessibleName("Fighters the players may claim")
         self.fighters.itemChanged.connect(self._fighter_ticked)
         self.release_button = QPushButton("&Release Claim")
         self.release_button.setObjectName("releaseClaim")
