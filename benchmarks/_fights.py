@@ -40,7 +40,7 @@ def play_on(engine: Engine, entries: int, rng: random.Random) -> None:
                 top = fighter.sheet.health
                 if fighter.status.health < top:
                     engine.apply(c.SetValue(fighter_id=fighter.id, field="status.health", value=top))
-        command = ruleset.autopilot(enc, rng)
+        command = ruleset.autopilot.next_command(enc, rng)
         if command is None:
             raise RuntimeError(f"the rules offer nothing more after {len(log)} entries")
         out = engine.apply(command)

@@ -182,7 +182,7 @@ class Fight:
                 found = self.move_here()
                 if found is not None:
                     return found
-            controls = engine.ruleset.round_controls(enc)
+            controls = engine.ruleset.views.round_controls(enc)
             if controls.can_next_step:
                 self.apply(c.NextStep())
             elif controls.can_end_round:
@@ -196,7 +196,7 @@ class Fight:
 
         engine = self.engine
         enc, rules = engine.encounter, engine.ruleset
-        timeline = rules.timeline(enc)
+        timeline = rules.views.timeline(enc)
         ready = [chip.fighter_id for lane in timeline.lanes for chip in lane.chips
                  if chip.clickable and chip.column == timeline.current_column]
         for fid in ready[:6]:
@@ -237,7 +237,7 @@ class Fight:
             answer_all(engine, self.apply)
             if not engine.encounter.state.stack:
                 break
-            command = engine.ruleset.build_command("resolve-all", "", {})
+            command = engine.ruleset.views.build_command("resolve-all", "", {})
             if not self.apply(command).ok:
                 break
         answer_all(engine, self.apply)
@@ -262,7 +262,7 @@ class Fight:
         self.resolve()
         answer_all(self.engine, self.apply)
         self.settle()
-        if self.engine.ruleset.round_controls(self.engine.encounter).can_next_step:
+        if self.engine.ruleset.views.round_controls(self.engine.encounter).can_next_step:
             times["next phase"].append(self.timed(window.next_step_action.trigger))
         self.apply(c.Note(text="a breath"))  # nothing left open for the next sample
         self.settle()

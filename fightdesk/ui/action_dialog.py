@@ -156,6 +156,7 @@ class ActionDialog(QDialog):
         group.addButton(self.typed)
         self.dice_edit = QLineEdit()
         self.dice_edit.setObjectName("typedDice")
+        self.dice_edit.setAccessibleName("Typed-in dice")
         self.dice_edit.setPlaceholderText(f"faces by spaces; {SEVERAL_ROLLS}")
         self.dice_edit.setToolTip("The players' physical dice, in the order the rules roll "
                                   f"them (damage after the attack): faces by spaces; "

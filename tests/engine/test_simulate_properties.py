@@ -54,7 +54,7 @@ def _random_step(engine: Engine, rng: random.Random) -> tuple[str, bool]:
     if roll < 0.16 and engine.can_redo():
         return "redo", engine.redo()
     ruleset: Ruleset = engine.ruleset
-    options = ruleset.legal_commands(engine.encounter)
+    options = ruleset.autopilot.legal_commands(engine.encounter)
     if not options:
         return "none", False
     option = options[rng.randrange(len(options))]
@@ -84,7 +84,7 @@ def _full_check(engine: Engine) -> None:
 
 # fightdesk's own rulesets, each with a demo fight (a plugin's fights: test_conformance.py).
 BUILT = [info.id for info in registered().values()
-         if info.package.startswith("fightdesk.") and get_ruleset(info.id).rules_built]
+         if info.package.startswith("fightdesk.") and get_ruleset(info.id).rules.rules_built]
 
 
 @pytest.mark.parametrize("ruleset_id", BUILT)

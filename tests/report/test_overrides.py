@@ -16,7 +16,7 @@ def _fresh() -> Engine:
 
 
 def _health(engine: Engine, fid: str) -> int:
-    return int(engine.ruleset.card(engine.encounter, fid).health)
+    return int(engine.ruleset.views.card(engine.encounter, fid).health)
 
 
 def test_a_health_override_counts_as_damage_taken_and_healed() -> None:

@@ -128,11 +128,11 @@ def _short_and_one_line(problem: FileProblem, path: Path) -> None:
 def _works(engine: Engine) -> None:
     """A fight that loaded draws, undoes to its start and redoes to where it was."""
     ruleset, enc = engine.ruleset, engine.encounter
-    ruleset.cards(enc)
-    ruleset.timeline(enc)
-    ruleset.stack(enc)
-    ruleset.round_controls(enc)
-    ruleset.describe_state(enc)
+    ruleset.views.cards(enc)
+    ruleset.views.timeline(enc)
+    ruleset.views.stack(enc)
+    ruleset.views.round_controls(enc)
+    ruleset.views.describe_state(enc)
     engine.pending()
     live = engine.encounter.model_dump(mode="json")
     steps = 0
