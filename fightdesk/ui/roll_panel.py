@@ -217,7 +217,9 @@ class RollPanel(QFrame):
             text = opt.label + (f" · {chance.rounded}" if chance else "")
             if opt.cost:
                 text += f" ({opt.cost})"
-            button = QPushButton(text.replace("&", "&&"))
+            # A digit key picks it, wherever the focus is (Alt+1...), as a question's answers.
+            key = f"&{n + 1} " if n < 9 else ""
+            button = QPushButton(key + text.replace("&", "&&"))
             button.setObjectName(f"pick-{opt.kind}")
             button.setToolTip(plain_tip(
                 f"{opt.fighter}: {opt.label}, then the roll (the faces typed below, or the "

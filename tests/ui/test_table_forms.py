@@ -351,7 +351,10 @@ def test_a_d100_defense_is_one_pick_with_its_odds_and_rolls_at_once(window: Any,
     qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
     assert panel.title.text().startswith("Bandit 1 rolls Defense against Rook's strike of 67")
     assert panel.add_button.isHidden() and panel.option.isHidden()
-    picks = {b.objectName(): b.text() for b in panel.pick_buttons()}
+    # Each pick has its key (Alt+1...) before its words.
+    keys = [b.text().split(" ", 1)[0] for b in panel.pick_buttons()]
+    assert keys == [f"&{n}" for n in range(1, len(keys) + 1)]
+    picks = {b.objectName(): b.text().split(" ", 1)[1] for b in panel.pick_buttons()}
     # Beating 67 with +5 takes 63-00: 38 faces.
     assert picks["pick-parry"] == "parry +5 · 38%"
     assert picks["pick-dodge"] == "dodge +5 · 38%"
