@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ... import conditions
 from ...base import Choice, Decision
 from ...changes import RuleViolation
 from ...derived import fighter_values, kept
@@ -23,6 +24,7 @@ from .state import (
     highest_unspent,
     in_fight,
     later_steps,
+    lose_ep,
     name,
     plural,
     set_die,
@@ -197,8 +199,6 @@ def start_round(ctx: Context) -> None:
         gain_ep(ctx, fid, gain, f"round {number} start")
         debt = status(enc, fid).ep_debt
         if debt:
-            from .state import lose_ep
-
             lose_ep(ctx, fid, debt, "lost to a fight-start intimidation or deception")
             ctx.set(path, "ep_debt", 0)
         if has_special(enc, fid, "zen-no-mind"):
@@ -580,8 +580,6 @@ def _cleanup(ctx: Context) -> None:
             data = st.recovery.model_dump()
             data["whole_round"] = True
             ctx.set(path, "recovery", data)
-    from ... import conditions
-
     conditions.tick(ctx, "round-end")  # the GM's conditions lasting rounds count down
     for key, value in (("stage", "round-over"), ("phase", None), ("passed", []),
                        ("rolloff", {}), ("end_done", []), ("end_step", "dice")):
