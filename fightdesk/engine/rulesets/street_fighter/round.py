@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ... import conditions
 from ...base import Choice, Decision
 from ...changes import RuleViolation
 from ...derived import fighter_values, kept
@@ -580,6 +579,8 @@ def _cleanup(ctx: Context) -> None:
             data = st.recovery.model_dump()
             data["whole_round"] = True
             ctx.set(path, "recovery", data)
+    from ... import conditions
+
     conditions.tick(ctx, "round-end")  # the GM's conditions lasting rounds count down
     for key, value in (("stage", "round-over"), ("phase", None), ("passed", []),
                        ("rolloff", {}), ("end_done", []), ("end_step", "dice")):

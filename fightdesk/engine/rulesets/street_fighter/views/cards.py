@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .... import conditions as kit
 from ....derived import Reads, by_roster, fighter_values, per_fighter
 from ....ruleset import (
     Card,
@@ -150,6 +149,8 @@ def conditions(enc: Encounter, fid: str, holder: str | None = None) -> tuple[Con
     st = status(enc, fid)
     out: list[ConditionView] = []
     if st.conditions:
+        from .... import conditions as kit  # loaded when a fighter has one, not at start-up
+
         out.extend(kit.views(enc, fid))
     if st.knocked_down:
         out.append(_ruled("Knocked down", "", "Stands up by spending the highest action "
