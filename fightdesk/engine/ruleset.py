@@ -399,6 +399,12 @@ class Ruleset:
         turn", "surprise"): every log entry carries it."""
         return ""
 
+    def round_shown(self, enc: Encounter) -> int:
+        """The round the fight is in as the GM reads it (the window's title, the log):
+        a ruleset that asks a round's initiative before that round begins says that
+        round."""
+        return enc.round
+
     def pending_roll(self, enc: Encounter) -> PendingRoll | None:
         """The roll others may still change before it is made (assists, defenses...)."""
         return None
