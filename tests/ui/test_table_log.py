@@ -116,3 +116,34 @@ def test_a_typed_roll_names_the_target_the_assists_left(window: Any, qtbot: Any)
                       "(9, assists +2) typed in [11] -> success (11, 11 or less)"]
     SHOTS.mkdir(parents=True, exist_ok=True)
     window.log_view.grab().save(str(SHOTS / "roll-under-target.png"))
+
+
+def test_a_coin_flip_names_the_advantage_the_defenses_left(window: Any, qtbot: Any) -> None:
+    """ashes: the hound bites Oren at +1; Oren's Directed parry takes it to -1; the coins
+    typed in. The log's roll line says -1, and the +1 before the defenses beside it."""
+    from PySide6.QtWidgets import QComboBox
+
+    engine = Engine(load_session(RESOURCES / "demo_ashes.json"))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    dialog = window.open_action_dialog("ash-hound", role="act")
+    assert dialog is not None
+    for name, key in (("target", "oren"), ("skill", "Bite")):
+        box = dialog.findChild(QComboBox, f"field-{name}")
+        assert box is not None
+        box.setCurrentIndex(box.findData(key))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    panel = window.roll_panel
+    texts = [panel.option.itemText(i) for i in range(panel.option.count())]
+    panel.option.setCurrentIndex(next(i for i, t in enumerate(texts)
+                                      if t.startswith("Oren: Directed parry")))
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    roll = enc.state.roll
+    assert roll is not None and (roll.base, roll.total) == (1, -1)
+    qtbot.keyClicks(panel.dice, "H H T T H T H T")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    flips = [line for line in log_lines(window) if " coins for " in line]
+    assert len(flips) == 1
+    assert "8 coins for a challenge on Oren with Bite at -1 (+1, defenses -2) typed in" \
+        in flips[0]
