@@ -22,6 +22,7 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from fightdesk.engine.views import fighter_cards
+from fightdesk.report.lines import action_lines, own_line
 
 from .plain import plain_tip
 
@@ -583,9 +584,9 @@ class LogModel(QAbstractItemModel):
         if top:
             head = entries[0]
             if role == Qt.ItemDataRole.DisplayRole:
-                return _when(head) if index.column() == 0 else self._names(head.summary)
+                return _when(head) if index.column() == 0 else self._names(own_line(head))
             if role == Qt.ItemDataRole.ToolTipRole:  # whole, with when
-                return plain_tip(f"{self._names(head.summary)}\n({_when(head)})")
+                return plain_tip(f"{self._names(own_line(head))}\n({_when(head)})")
             if role in (ItemRole, EntryRole):
                 return head
             if role == HasRollsRole:
@@ -631,16 +632,9 @@ _LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole), int(
 
 
 def folded_lines(entries: list[LogEntry]) -> list[LogLine]:
-    """What an action folds under its line: each event (an event that only repeats its
-    entry's summary left out), and each later command of the step (an answer to a
-    question) followed by its own events."""
-    lines: list[LogLine] = []
-    for n, entry in enumerate(entries):
-        if n:
-            lines.append((entry, None))
-        lines.extend((entry, event) for event in entry.events
-                     if event.roll is not None or event.text != entry.summary)
-    return lines
+    """What an action folds under its line: its events and later commands, each thing
+    said once (``report.lines.action_lines``); the details pane has every one."""
+    return action_lines(entries)
 
 
 def _when(entry: LogEntry) -> str:
