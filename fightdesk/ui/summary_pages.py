@@ -349,6 +349,11 @@ class Layout:
         return _Paginator(self).run(units)
 
 
+def _tall(unit: _Unit, full: float) -> bool:
+    """A table row taller than ``TALL_ROW`` of a page (``full``): it may be split."""
+    return unit.cells is not None and unit.height > full * TALL_ROW
+
+
 class _Paginator:
     """Places units one under the other, page after page."""
 
@@ -374,13 +379,14 @@ class _Paginator:
             j = i
             while units[j].keep_with_next and j + 1 < len(units):
                 j += 1
-                need += max(units[j - 1].space_below, units[j].space_above) + units[j].height
+                # (of a tall row, the part that would stand on this page with it)
+                kept = units[j].height if not _tall(units[j], full) else full * TALL_ROW
+                need += max(units[j - 1].space_below, units[j].space_above) + kept
             if j > i and need > full:
                 need = self.gap(unit) + unit.height
             # A tall row (one long action) starts where there is room and runs on over
             # the page's foot, rather than leaving the rest of the page empty.
-            tall = unit.cells is not None and unit.height > full * TALL_ROW
-            if self.y + need > layout.bottom and self.y > layout.top and not tall:
+            if self.y + need > layout.bottom and self.y > layout.top and not _tall(unit, full):
                 self.new_page(unit)
             if self.y + self.gap(unit) + unit.height > layout.bottom and unit.cells is not None:
                 parts = layout._split_row(unit, layout.bottom - self.y - self.gap(unit))
