@@ -44,12 +44,22 @@ def _has_fuller(ordered: list[str], line: str) -> bool:
     return False
 
 
-def own_line(entry: Any) -> str:
-    """An action's own line: its entry's summary, or the event of the entry that says it
-    with more ("GM set Thug 3's health to 2 (was 4)")."""
-    summary = str(entry.summary)
-    return next((str(e.text) for e in entry.events
-                 if e.roll is None and says_more(str(e.text), summary)), summary)
+def action_line(entries: Sequence[Any]) -> str:
+    """An action's own line: its first entry's summary, or the line of the step that
+    says it with more ("GM set Thug 3's health to 2 (was 4)", "Hound challenges Mira
+    with Bite (4 against 2): Hound wins")."""
+    head = str(entries[0].summary)
+    for n, entry in enumerate(entries):
+        if n and says_more(str(entry.summary), head):
+            return str(entry.summary)
+        for e in entry.events:
+            if e.roll is None and e.kind not in _NOT_SAID and says_more(str(e.text), head):
+                return str(e.text)
+    return head
+
+
+# A question the rules asked, an answer's restated decision: never the action's line.
+_NOT_SAID = frozenset({"ask", "decision"})
 
 
 def action_lines(entries: Sequence[Any]) -> list[tuple[Any, Any]]:
@@ -61,16 +71,18 @@ def action_lines(entries: Sequence[Any]) -> list[tuple[Any, Any]]:
     comes once. Every roll stays."""
     lines: list[tuple[Any, Any]] = []
     last = len(entries) - 1
+    own = action_line(entries) if entries else ""
     for n, entry in enumerate(entries):
         events = [e for e in entry.events if e.roll is not None or not (
             e.kind == "decision" or (e.kind == "ask" and n < last)
             or (n == 0 and e.kind in ("act", "interrupt")) or _cost_named(e, entry.events))]
-        keys = [own_line(entry) if n == 0 else entry.summary,
-                *(_key(k, e) for k, e in enumerate(events))]
+        keys = [own if n == 0 else entry.summary, *(_key(k, e) for k, e in enumerate(events))]
         # The first command's summary is the action's own line: kept, not folded again.
         kept = said_once(keys, kept=1 if n == 0 else 0)
         if n and kept and kept[0] == 0 and _told_by_what_followed(entry, events):
             kept = kept[1:]
+        if n:  # nor said again by a later command
+            kept = [k for k in kept if keys[k] != own]
         lines += [(entry, events[k - 1] if k else None) for k in kept if n or k]
     return lines
 

@@ -17,7 +17,7 @@ from typing import Any, Literal, NamedTuple
 from ..engine.changes import apply_all
 from ..engine.model import Encounter, Event, LogEntry, Session
 from ..engine.ruleset import Ruleset, get_ruleset
-from .lines import action_lines, own_line
+from .lines import action_line, action_lines
 
 
 class SummaryProblem(ValueError):
@@ -559,7 +559,7 @@ class _LogReader:
             where=entry.where,
             kind=kind,
             actor=self.name(actor_event.fighter_id) if actor_event else "",
-            headline=own_line(entry),
+            headline=action_line(step),
             happenings=happenings,
             continues=continues,
         )

@@ -22,7 +22,7 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from fightdesk.engine.views import fighter_cards
-from fightdesk.report.lines import action_lines, own_line
+from fightdesk.report.lines import action_line, action_lines
 
 from .plain import plain_tip
 
@@ -584,9 +584,9 @@ class LogModel(QAbstractItemModel):
         if top:
             head = entries[0]
             if role == Qt.ItemDataRole.DisplayRole:
-                return _when(head) if index.column() == 0 else self._names(own_line(head))
+                return _when(head) if index.column() == 0 else self._names(action_line(entries))
             if role == Qt.ItemDataRole.ToolTipRole:  # whole, with when
-                return plain_tip(f"{self._names(own_line(head))}\n({_when(head)})")
+                return plain_tip(f"{self._names(action_line(entries))}\n({_when(head)})")
             if role in (ItemRole, EntryRole):
                 return head
             if role == HasRollsRole:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
@@ -147,3 +148,72 @@ def test_a_coin_flip_names_the_advantage_the_defenses_left(window: Any, qtbot: A
     assert len(flips) == 1
     assert "8 coins for a challenge on Oren with Bite at -1 (+1, defenses -2) typed in" \
         in flips[0]
+
+
+def log_actions(window: Any) -> list[list[str]]:
+    """Each action of the log dock: its own line, then the lines folded under it."""
+    view = window.log_view
+    model = view.tree.model()
+    getattr(model, "show_earlier", lambda: 0)()
+    actions = []
+    for row in range(model.rowCount()):
+        parent = model.index(row, 0)
+        actions.append([model.index(row, 1).data()]
+                       + [model.index(n, 1, parent).data() for n in range(model.rowCount(parent))])
+    return actions
+
+
+def says_more(fuller: str, line: str) -> bool:
+    return len(fuller) > len(line) and fuller.startswith(line) and fuller[len(line)] in " (:,;"
+
+
+def assert_each_thing_said_once(actions: list[list[str]]) -> None:
+    for n, lines in enumerate(actions):
+        for line in lines:
+            assert not any(says_more(other, line) for other in lines), (line, lines)
+        assert not [line for line in lines if " chooses: " in line], lines
+        if n < len(actions) - 1:  # a question is gone once answered
+            assert not [line for line in lines if line.endswith("?")
+                        or "waiting for help or defenses" in line], lines
+
+
+FILES = {"street-fighter": "demo_fight.json", "d100": "demo_d100.json",
+         "roll-under": "demo_roll-under.json", "ashes": "demo_ashes.json"}
+
+
+@pytest.mark.parametrize("ruleset", sorted(FILES))
+def test_a_played_fight_says_each_thing_once_in_the_log(window: Any, qtbot: Any,
+                                                        ruleset: str) -> None:
+    """Two rounds of each demo fight played by the autopilot through the window's
+    command path; the log dock says each thing once: no "resolves" twice, no question
+    left after its answer, no answer restated as "chooses"."""
+    import random
+
+    from fightdesk.engine.model import Session
+
+    engine = Engine(Session.begin(load_session(RESOURCES / FILES[ruleset]).start))
+    window.show_session(engine, None)
+    rng = random.Random(1)
+    for _ in range(2000):
+        if engine.encounter.round > 2:
+            break
+        command = engine.ruleset.autopilot(engine.encounter, rng)
+        assert command is not None
+        assert window.document.apply(command).ok
+    actions = log_actions(window)
+    assert len(actions) > 20
+    assert_each_thing_said_once(actions)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    window.log_view.tree.expandAll()
+    window.log_view.grab().save(str(SHOTS / f"{ruleset}-log.png"))
+
+
+def test_a_fight_played_in_the_window_reads_once_in_the_log(window: Any) -> None:
+    """Three street-fighter rounds a GM played in the window (holds, interrupts, dodges,
+    GM overrides), opened again: one line a thing in the log dock."""
+    session = load_session(Path(__file__).resolve().parents[1] / "storage" / "data"
+                           / "street_fighter_v1.json")
+    window.show_session(Engine(session), None)
+    actions = log_actions(window)
+    assert len(actions) > 50
+    assert_each_thing_said_once(actions)
