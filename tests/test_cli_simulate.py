@@ -47,6 +47,13 @@ def test_text_output_names_the_camps_and_the_fighters(capsys: pytest.CaptureFixt
     assert "Party wins:" in out and "95% interval" in out and "Kaede Moriyama" in out
 
 
+def test_help_prints_a_single_percent_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse leaves a description's "%%" as two signs (only help strings are %-formatted)."""
+    assert cli.main(["simulate", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "95% Wilson" in " ".join(out.split()) and "%%" not in out
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--fights", "0"], "--fights must be 1 to 1000000, not 0"),
     (["--fights", "many"], "'many' is not a whole number"),

@@ -154,10 +154,12 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
     sheet, status = fighter.sheet, fighter.status
     sheet_class: type[BaseModel] = type(sheet)
     sheet_fields = field_names(sheet_class)  # looked up once per class, not per fighter
-    for name in lasting_fields(fighter.ruleset):
-        if name not in sheet_fields:
+    # Each lasting value against the sheet field of its full rating, as the ruleset
+    # pairs them (d100's Hp against Max hp), not only a field of the same name.
+    for name, full_name in rested_pairs(fighter.ruleset).items():
+        if full_name not in sheet_fields or not hasattr(status, name):
             continue
-        now, full = getattr(status, name), getattr(sheet, name)
+        now, full = getattr(status, name), getattr(sheet, full_name)
         if isinstance(now, dict) and isinstance(full, dict):  # named stats: each one
             for key, value in now.items():
                 if key in full and value > full[key]:
@@ -165,8 +167,10 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
                                      f"current {key} {value} is above the sheet's {full[key]}"))
             continue
         if now > full:
+            rating = "" if full_name == name else f"{_label(full_name)} "
             problems.append((f"status.{name}",
-                             f"current {name} {now} is above the sheet's {full}"))
+                             f"current {_label(name)} {now} is above the sheet's "
+                             f"{rating}{full}"))
     maneuvers = getattr(sheet, "maneuvers", None)
     if isinstance(maneuvers, list) and not _names_distinct(maneuvers):
         seen: dict[str, int] = {}
@@ -180,6 +184,11 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
             else:
                 seen[name.casefold()] = i
     return problems
+
+
+def _label(field: str) -> str:
+    """A field name as the GM reads it ("max_hp" -> "max hp")."""
+    return field.replace("_", " ")
 
 
 def _names_distinct(maneuvers: list[Any]) -> bool:

@@ -26,6 +26,7 @@ from fightdesk.storage.library import (
     add_command,
     commands_from_drag,
     drag_payload,
+    fighter_problems,
     new_fighter,
     plan_write_back,
     sample_folder,
@@ -168,6 +169,17 @@ def test_edit_refuses_status_above_the_sheet(campaign: Campaign) -> None:
     with pytest.raises(LibraryError, match="current health 14 is above the sheet's 10"):
         campaign.edit("lantern", Fighter.model_validate(bad))
     assert campaign.get("lantern").status.health == 10 and not campaign.can_redo()
+
+
+@pytest.mark.parametrize("ruleset", ["d100", "roll-under", "ashes"])
+def test_health_above_its_maximum_is_refused_where_the_fields_differ(ruleset: str) -> None:
+    """Hp is checked against Max hp, the field the ruleset pairs it with."""
+    fighter = new_fighter(ruleset, "Over")
+    assert fighter_problems(fighter) == []
+    top = fighter.sheet.max_hp  # type: ignore[attr-defined]
+    over = fighter.model_copy(update={"status": fighter.status.model_copy(update={"hp": top + 3})})
+    assert fighter_problems(over) == [
+        ("status.hp", f"current hp {top + 3} is above the sheet's max hp {top}")]
 
 
 def test_listeners_hear_before_and_after_each_change(campaign: Campaign) -> None:
