@@ -81,6 +81,9 @@ def test_a_new_rounds_initiative_and_a_hold_are_filed_where_they_happened(
     type_initiative(window, qtbot, D100_INITIATIVE)
     assert engine.session.log[-1].round == 2
     SHOTS.mkdir(parents=True, exist_ok=True)
+    window.resizeDocks([window.log_dock], [620], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: window.log_view.width() >= 500)
+    assert not window.log_view.tree.header().isSectionHidden(0)  # the "When" column shows
     window.log_view.grab().save(str(SHOTS / "d100-when.png"))
 
 
