@@ -76,11 +76,13 @@ def action_lines(entries: Sequence[Any]) -> list[tuple[Any, Any]]:
         events = [e for e in entry.events if e.roll is not None or not (
             e.kind == "decision" or (e.kind == "ask" and n < last)
             or (n == 0 and e.kind in ("act", "interrupt")) or _cost_named(e, entry.events))]
-        keys = [own if n == 0 else entry.summary, *(_key(k, e) for k, e in enumerate(events))]
+        told = n > 0 and _told_by_what_followed(entry, events)
+        keys = [own if n == 0 else _TOLD if told else entry.summary,
+                *(_key(k, e) for k, e in enumerate(events))]
         # The first command's summary is the action's own line: kept, not folded again.
         kept = said_once(keys, kept=1 if n == 0 else 0)
-        if n and kept and kept[0] == 0 and _told_by_what_followed(entry, events):
-            kept = kept[1:]
+        if told:
+            kept = [k for k in kept if k]
         if n:  # nor said again by a later command
             kept = [k for k in kept if keys[k] != own]
         lines += [(entry, events[k - 1] if k else None) for k in kept if n or k]
@@ -88,10 +90,16 @@ def action_lines(entries: Sequence[Any]) -> list[tuple[Any, Any]]:
 
 
 def _told_by_what_followed(entry: Any, events: Sequence[Any]) -> bool:
-    """An answer that logged its decision ("Kaede: Hold the 6") and then what the choice
-    did ("Kaede holds the die 6", "Kaede spends 1 EP on a dodge"): those lines tell it."""
-    return any(e.kind == "decision" for e in entry.events) and any(
-        e.roll is None and e.kind != "step" for e in events)
+    """A later command whose line only sums up what its events say: an answer that
+    logged its decision ("Kaede: Hold the 6") and what the choice did ("Kaede holds the
+    die 6", "Kaede spends 1 EP on a dodge"), or a roll made with its outcome ("Sniper hits
+    Tomasz for 6": "Sniper hits Tomasz", "Tomasz takes 6 damage")."""
+    sums_up = any(e.kind == "decision" for e in entry.events) or (
+        entry.command.get("kind") == "make-roll" and any(e.kind == "resolve" for e in events))
+    return sums_up and any(e.roll is None and e.kind != "step" for e in events)
+
+
+_TOLD = "\0told"  # a summary its events tell: compared with nothing
 
 
 def _key(n: int, event: Any) -> str:
