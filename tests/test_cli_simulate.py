@@ -92,7 +92,7 @@ def test_a_ruleset_whose_rules_are_not_built_is_refused(
     from fightdesk.engine.ruleset import get_ruleset
 
     # A ruleset whose rules are not built yet (d100, as it was before its rules).
-    monkeypatch.setattr(type(get_ruleset("d100")), "rules_built", False)
+    monkeypatch.setattr(type(get_ruleset("d100").rules), "rules_built", False)
     path = tmp_path / "d100.json"
     assert cli.main(["new", "d100", "-o", str(path)]) == 0
     capsys.readouterr()

@@ -175,7 +175,7 @@ class Engine:
         return get_ruleset(self.encounter.ruleset)
 
     def pending(self) -> Decision | None:
-        return self.ruleset.pending(self.encounter)
+        return self.ruleset.rules.pending(self.encounter)
 
     def can_undo(self) -> bool:
         return bool(self.session.log)
@@ -230,7 +230,7 @@ class Engine:
         enc = self.encounter
         if keep and not self.logging:
             return self._run_lean(command)
-        joins = bool(self.session.log) and self.ruleset.step_open(enc)
+        joins = bool(self.session.log) and self.ruleset.rules.step_open(enc)
         # The step the command is given in: its entry is filed there (a hold, an attack
         # that ends a turn), unless the command is the one that opens the next step.
         when = None if not keep or command.kind in OPENS_A_STEP else self._when(enc)
@@ -283,9 +283,9 @@ class Engine:
     def _when(self, enc: Encounter) -> tuple[int, str]:
         """The round and the step the fight is in, as a log entry files them (the round
         an initiative step is asked for, not the round before it)."""
-        ruleset = self.ruleset
+        views = self.ruleset.views
         # A handful of labels over a whole fight: one string each (memory).
-        return ruleset.round_shown(enc), sys.intern(ruleset.where(enc))
+        return views.round_shown(enc), sys.intern(views.where(enc))
 
     def _run_lean(self, command: c.Command) -> Outcome:
         """``apply`` without a log entry or a notice; the same rules, the same rollback."""
@@ -302,13 +302,13 @@ class Engine:
         back), or None when it applied. The one body both ``_run`` and ``_run_lean`` use."""
         tx, tray = ctx.tx, ctx.dice
         try:
-            refusal = ruleset.check_command(ctx.enc, command)
+            refusal = ruleset.rules.check_command(ctx.enc, command)
             if refusal:
                 raise RuleViolation(refusal)
             if command.core:
                 self._handle_core(ctx, command)
             else:
-                ruleset.handle(ctx, command)
+                ruleset.rules.handle(ctx, command)
             if isinstance(command, c.MakeRoll) and command.typed_by:
                 _say_typed_by(ctx, command)
             if tray.unused_typed:
@@ -463,7 +463,7 @@ class Engine:
         fighter = enc.fighters[command.fighter_id]
         # The limits the rules hold a value to, overridden or not (a refusal, or the value
         # capped with a line saying so).
-        value, capped = self.ruleset.value_check(ctx, fighter, command.field, command.value)
+        value, capped = self.ruleset.rules.value_check(ctx, fighter, command.field, command.value)
         parts: list[str | int] = [int(p) if p.isdigit() else p for p in command.field.split(".")]
         if not parts or parts[0] == "id" or parts[0] == "":
             ctx.fail(f"{command.field!r} cannot be set")
@@ -497,7 +497,7 @@ class Engine:
         if command.override:
             return
         # What the change triggers, as after the same change made by a rule.
-        self.ruleset.value_set(ctx, fighter.id, command.field, before, after)
+        self.ruleset.rules.value_set(ctx, fighter.id, command.field, before, after)
 
     def _set_option(self, ctx: Context, command: c.SetOption) -> None:
         options = ctx.enc.options
@@ -544,7 +544,7 @@ class Engine:
             fighter = template.model_copy(update={"id": fid, "name": name, "group": group_id or template.group})
             ctx.tx.put(("fighters",), fid, fighter)
             added.append(fid)
-            self.ruleset.on_fighter_added(ctx, fid)
+            self.ruleset.rules.on_fighter_added(ctx, fid)
         ctx.set((), "order", [*enc.order, *added])
         ctx.summary = (
             f"Added {base_name}" if command.count == 1 else f"Added {command.count} x {base_name}"
@@ -565,7 +565,7 @@ class Engine:
             ctx.tx.delete(("groups",), fighter.group)
         ctx.summary = f"Removed {fighter.name}"
         ctx.say(ctx.summary, kind="roster")
-        self.ruleset.on_fighter_removed(ctx, fighter_id)
+        self.ruleset.rules.on_fighter_removed(ctx, fighter_id)
         from . import conditions  # what lasted until their next turn's end ends now
 
         conditions.fighter_left(ctx, fighter_id, fighter.name)

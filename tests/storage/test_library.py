@@ -281,7 +281,7 @@ def test_import_is_all_or_nothing_and_names_the_fighter_and_field(
          "sheet's 1"),
         (lambda d: d["fighters"][2].update(id="iron-bear"),
          'fighter #3 "Lantern", field id: id \'iron-bear\' is also used by fighter #1'),
-        # Two maneuvers of one name in another case, and a blank name (issue 16: the
+        # Two maneuvers of one name in another case, and a blank name (the
         # load looks for these in one pass and words them only when it finds one).
         (lambda d: d["fighters"][0]["sheet"].update(
             maneuvers=[{"name": "Jab"}, {"name": "Kick"}, {"name": " jab"}]),

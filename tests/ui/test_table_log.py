@@ -200,7 +200,7 @@ def test_a_played_fight_says_each_thing_once_in_the_log(window: Any, qtbot: Any,
     for _ in range(2000):
         if engine.encounter.round > 2:
             break
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None
         assert window.document.apply(command).ok
     actions = log_actions(window)
