@@ -176,7 +176,7 @@ def test_health_above_its_maximum_is_refused_where_the_fields_differ(ruleset: st
     """Hp is checked against Max hp, the field the ruleset pairs it with."""
     fighter = new_fighter(ruleset, "Over")
     assert fighter_problems(fighter) == []
-    top = fighter.sheet.max_hp  # type: ignore[attr-defined]
+    top = fighter.sheet.max_hp
     over = fighter.model_copy(update={"status": fighter.status.model_copy(update={"hp": top + 3})})
     assert fighter_problems(over) == [
         ("status.hp", f"current hp {top + 3} is above the sheet's max hp {top}")]

@@ -98,7 +98,7 @@ def test_every_control_is_named_through_a_fight(window: MainWindow, qtbot: QtBot
         roll_seen = roll_seen or window.roll_panel.isVisible()
         for top in shown_windows():
             problems.update(f"{type(top).__name__}: {p}" for p in accessibility_problems(top))
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         if command is None or not window.document.apply(command).ok:
             break
     assert sorted(problems) == []
@@ -230,7 +230,7 @@ def test_tab_walks_the_roll_panel_to_its_roll_button(window: MainWindow, qtbot: 
         qtbot.wait(1)
         if panel.isVisible():
             break
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None and window.document.apply(command).ok
     assert panel.isVisible()
     window.activateWindow()
@@ -253,7 +253,7 @@ def test_tab_walks_the_stack_dialog_to_its_buttons(window: MainWindow, qtbot: Qt
         stack_dialog = window._stack_dialog
         if stack_dialog is not None and stack_dialog.isVisible():
             break
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None and window.document.apply(command).ok
     assert stack_dialog is not None and stack_dialog.isVisible()
     stack_dialog.activateWindow()
@@ -319,7 +319,7 @@ def test_each_answer_and_roll_has_a_key(window: MainWindow, qtbot: QtBot, rulese
                         and not button.objectName().startswith("takeBack") \
                         and button is not window.decision_panel.fields_ok:
                     missing.add(f"{type(panel).__name__}: {button.text()!r}")
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         if command is None or not window.document.apply(command).ok:
             break
     assert sorted(missing) == []
@@ -336,7 +336,7 @@ def test_return_in_a_questions_field_answers_it(window: MainWindow, qtbot: QtBot
         decision = panel.decision()
         if panel.isVisible() and decision is not None and decision.fields:
             break
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None and window.document.apply(command).ok
     decision = panel.decision()
     assert decision is not None and decision.fields
