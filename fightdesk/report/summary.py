@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from ..engine.changes import apply_all
+from ..engine.log_lines import action_line, action_lines
 from ..engine.model import Encounter, Event, LogEntry, Session
 from ..engine.ruleset import Ruleset, get_ruleset
-from .lines import action_line, action_lines
 
 
 class SummaryProblem(ValueError):
@@ -532,7 +532,7 @@ class _LogReader:
 
     def _action(self, step: list[LogEntry], continues: bool) -> Action | None:
         """One row: the step's first entry says the action; what every entry of the step
-        caused follows, each thing said once (report/lines.py)."""
+        caused follows, each thing said once (engine/log_lines.py)."""
         entry = step[0]
         kinds = [e.kind for e in entry.events if e.kind != "ask"]
         # A bare "next phase" or "next turn" is shown as the heading, not as an action.

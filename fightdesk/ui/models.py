@@ -21,8 +21,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
+from fightdesk.engine.log_lines import action_line, action_lines
 from fightdesk.engine.views import fighter_cards
-from fightdesk.report.lines import action_line, action_lines
 
 from .plain import plain_tip
 
@@ -633,7 +633,7 @@ _LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole), int(
 
 def folded_lines(entries: list[LogEntry]) -> list[LogLine]:
     """What an action folds under its line: its events and later commands, each thing
-    said once (``report.lines.action_lines``); the details pane has every one."""
+    said once (``engine.log_lines.action_lines``); the details pane has every one."""
     return action_lines(entries)
 
 

@@ -1,7 +1,8 @@
 """One action, each thing said once: which of an action's lines the log and the printed
 summary show. The rules log a line for the command and lines for what it caused, so one
 fact can come twice ("Kaede's Jab resolves", then "Kaede's Jab resolves (speed 10)"); the
-fuller line is kept. No Qt, nothing imported: the log dock folds with it on every click."""
+fuller line is kept. No Qt, no pydantic, nothing imported: the window imports it before
+a fight loads, and the log dock folds with it on every click."""
 
 from __future__ import annotations
 
