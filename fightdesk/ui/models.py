@@ -340,6 +340,7 @@ class LogModel(QAbstractItemModel):
         self._entries: list[LogEntry] = []  # the log as the rows show it
         self._starts: list[int] = []  # where each action starts in ``_entries``
         self._lines: dict[int, list[LogLine]] = {}  # an action's folded lines, once asked
+        self._heads: dict[int, str] = {}  # an action's own line, once asked
         self._first = 0  # the action in row 0
         self._size = SHOWN_ACTIONS  # the most actions the rows hold
 
@@ -357,6 +358,7 @@ class LogModel(QAbstractItemModel):
                 self._starts.append(n)
                 step = entry.step
         self._lines = {}
+        self._heads = {}
         self._size = SHOWN_ACTIONS
         self._first = max(0, len(self._starts) - self._size)
         self.endResetModel()
@@ -408,6 +410,14 @@ class LogModel(QAbstractItemModel):
             lines = self._lines[action] = folded_lines(self._action(action))
         return lines
 
+    def _head(self, action: int) -> str:
+        """The action's own line (``engine.log_lines.action_line``), kept until its
+        entries change: every paint asks for it."""
+        head = self._heads.get(action)
+        if head is None:
+            head = self._heads[action] = action_line(self._action(action))
+        return head
+
     def _cut(self, keep: int) -> None:
         """Take every entry from ``keep`` on out of the rows."""
         starts, root = self._starts, QModelIndex()
@@ -422,6 +432,8 @@ class LogModel(QAbstractItemModel):
             del starts[action:]
             for gone in [a for a in self._lines if a >= action]:
                 del self._lines[gone]
+            for gone in [a for a in self._heads if a >= action]:
+                del self._heads[gone]
             self._first = min(self._first, len(starts))
             if rows:
                 self.endRemoveRows()
@@ -461,6 +473,7 @@ class LogModel(QAbstractItemModel):
     def _refold(self, action: int, old: list[LogLine] | None) -> None:
         """An action whose entries changed: its folded lines grow or shrink at the end (a
         step only gains or loses entries at its end), and its own row may read anew."""
+        self._heads.pop(action, None)
         if action < self._first or old is None:  # no view has asked for these lines
             self._lines.pop(action, None)
             if action < self._first:
@@ -504,6 +517,8 @@ class LogModel(QAbstractItemModel):
         self._first += count
         for action in [a for a in self._lines if a < self._first]:
             del self._lines[action]
+        for action in [a for a in self._heads if a < self._first]:
+            del self._heads[action]
         self.endRemoveRows()
 
     # --- Qt ------------------------------------------------------------------------------
@@ -584,9 +599,9 @@ class LogModel(QAbstractItemModel):
         if top:
             head = entries[0]
             if role == Qt.ItemDataRole.DisplayRole:
-                return _when(head) if index.column() == 0 else self._names(action_line(entries))
+                return _when(head) if index.column() == 0 else self._names(self._head(action))
             if role == Qt.ItemDataRole.ToolTipRole:  # whole, with when
-                return plain_tip(f"{self._names(action_line(entries))}\n({_when(head)})")
+                return plain_tip(f"{self._names(self._head(action))}\n({_when(head)})")
             if role in (ItemRole, EntryRole):
                 return head
             if role == HasRollsRole:
