@@ -523,8 +523,14 @@ class Ashes(TurnOrderRules):
             return ()
         cost = f"{use} speed" if use else "free"
         used = {x.kind for x in roll.contributions}
+        automatic = bool(enc.options.automatic_beyond_six)
+
+        def chance(defense: int) -> str:  # the challenge's chance with this defense added
+            return str(challenge_odds(roll.total - defense,
+                                      automatic_beyond_six=automatic).success)
+
         options = [ContributionOption(me.id, me.name, f"skill:{s.name}", f"{s.name} (+{s.rating} defense)",
-                                      0, 0, 0, cost)
+                                      0, 0, 0, cost, chance(int(s.rating)))
                    for s in defensive_skills(me) if f"skill:{s.name}" not in used]
         most = min(int(me.sheet.burst) - int(st.dodge_speed), int(st.speed) - use)
         if most >= 1:
