@@ -79,7 +79,14 @@ def test_the_same_fight_played_today_reads_as_before(tmp_path: Path) -> None:
 
     from fightdesk.engine.engine import Engine
 
-    engine = Engine(crash_driver.new_session())
+    session = crash_driver.new_session()
+    # Today a player who rolls their own dice is asked for the damage and concentration
+    # dice too (docs/rulesets/street-fighter.md), questions the version before never
+    # asked; with nobody rolling their own dice the same choices play the same fight.
+    for encounter in (session.start, session.encounter):
+        for fighter in encounter.fighters.values():
+            fighter.rolls_own_dice = False
+    engine = Engine(session)
     for index in range(170):
         action = crash_driver.choose(3, index, engine)
         if action[0] != "undo":
