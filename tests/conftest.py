@@ -136,3 +136,14 @@ def pytest_report_header(config: pytest.Config) -> str:
     return (f"desktop bundle: NOT built; pass {RUN_BUNDLE_OPTION} (or set CI=true) to build "
             "and check it")
 
+
+
+# The longest test starts first when the suite runs on several workers (``pytest -n``):
+# the bundle's build waits on pip and PyInstaller for minutes, and started late it would
+# leave the other workers idle at the end of the run.
+LONGEST_FIRST = ("tests/test_bundle.py::test_linux_bundle_builds_starts_and_checks_every_demo",)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):  # an xdist worker; every worker sorts the same way
+        items.sort(key=lambda item: item.nodeid not in LONGEST_FIRST)
