@@ -121,6 +121,31 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     yield home
 
 
+_QT_MODULES: dict[str, bool] = {}
+
+
+def _module_uses_qt(module: object) -> bool:
+    """Whether a test module imported anything of Qt or of fightdesk's window."""
+    name = getattr(module, "__name__", "")
+    if name not in _QT_MODULES:
+        _QT_MODULES[name] = any(
+            str(getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(
+                ("PySide6", "fightdesk.ui"))
+            for value in vars(module).values())
+    return _QT_MODULES[name]
+
+
+@pytest.fixture(autouse=True)
+def qt_application(request: pytest.FixtureRequest) -> None:
+    """A test in a module that uses Qt runs with the application made (pytest-qt's qapp),
+    whichever tests ran before it: Qt aborts the process when text is laid out with no
+    application, and with the suite spread over workers (``pytest -n``) a worker's first
+    Qt test may be one that does not ask for qapp itself."""
+    module = getattr(request.node, "module", None)
+    if module is not None and _module_uses_qt(module):
+        request.getfixturevalue("qapp")
+
+
 # --- the desktop bundle (tests/test_bundle.py) -----------------------------------------------
 
 
