@@ -24,7 +24,7 @@ class Roll:
     """One roll as the log shows it: who rolled, what for, the dice, the faces, the outcome.
 
     A slotted dataclass, not a model, like the log entry that holds it: a model's
-    per-object dict and set of given fields were a kilobyte a roll (issue 16)."""
+    per-object dict and set of given fields were a kilobyte a roll."""
 
     who: str = ""
     purpose: str = ""

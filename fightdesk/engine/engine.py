@@ -170,7 +170,7 @@ class Engine:
         return get_ruleset(self.encounter.ruleset)
 
     def pending(self) -> Decision | None:
-        return self.ruleset.pending(self.encounter)
+        return self.ruleset.rules.pending(self.encounter)
 
     def can_undo(self) -> bool:
         return bool(self.session.log)
@@ -225,7 +225,7 @@ class Engine:
         enc = self.encounter
         if keep and not self.logging:
             return self._run_lean(command)
-        joins = bool(self.session.log) and self.ruleset.step_open(enc)
+        joins = bool(self.session.log) and self.ruleset.rules.step_open(enc)
         tx = Transaction(enc)
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
         # Several edits at once (``Edits``) run one after the other in the one
@@ -251,7 +251,7 @@ class Engine:
             return Outcome(ok=True, entry=entry)
         log = self.session.log
         # A handful of labels over a whole fight: one string each (memory).
-        where = sys.intern(self.ruleset.where(enc))
+        where = sys.intern(self.ruleset.views.where(enc))
         entries: list[LogEntry] = []
         for n, (part, ctx, start) in enumerate(played):
             end = played[n + 1][2] if n + 1 < len(played) else len(tx.changes)
@@ -288,13 +288,13 @@ class Engine:
         back), or None when it applied. The one body both ``_run`` and ``_run_lean`` use."""
         tx, tray = ctx.tx, ctx.dice
         try:
-            refusal = ruleset.check_command(ctx.enc, command)
+            refusal = ruleset.rules.check_command(ctx.enc, command)
             if refusal:
                 raise RuleViolation(refusal)
             if command.core:
                 self._handle_core(ctx, command)
             else:
-                ruleset.handle(ctx, command)
+                ruleset.rules.handle(ctx, command)
             if isinstance(command, c.MakeRoll) and command.typed_by:
                 _say_typed_by(ctx, command)
             if tray.unused_typed:
@@ -449,7 +449,7 @@ class Engine:
         fighter = enc.fighters[command.fighter_id]
         # The limits the rules hold a value to, overridden or not (a refusal, or the value
         # capped with a line saying so).
-        value, capped = self.ruleset.value_check(ctx, fighter, command.field, command.value)
+        value, capped = self.ruleset.rules.value_check(ctx, fighter, command.field, command.value)
         parts: list[str | int] = [int(p) if p.isdigit() else p for p in command.field.split(".")]
         if not parts or parts[0] == "id" or parts[0] == "":
             ctx.fail(f"{command.field!r} cannot be set")
@@ -483,7 +483,7 @@ class Engine:
         if command.override:
             return
         # What the change triggers, as after the same change made by a rule.
-        self.ruleset.value_set(ctx, fighter.id, command.field, before, after)
+        self.ruleset.rules.value_set(ctx, fighter.id, command.field, before, after)
 
     def _set_option(self, ctx: Context, command: c.SetOption) -> None:
         options = ctx.enc.options
@@ -530,7 +530,7 @@ class Engine:
             fighter = template.model_copy(update={"id": fid, "name": name, "group": group_id or template.group})
             ctx.tx.put(("fighters",), fid, fighter)
             added.append(fid)
-            self.ruleset.on_fighter_added(ctx, fid)
+            self.ruleset.rules.on_fighter_added(ctx, fid)
         ctx.set((), "order", [*enc.order, *added])
         ctx.summary = (
             f"Added {base_name}" if command.count == 1 else f"Added {command.count} x {base_name}"
@@ -551,7 +551,7 @@ class Engine:
             ctx.tx.delete(("groups",), fighter.group)
         ctx.summary = f"Removed {fighter.name}"
         ctx.say(ctx.summary, kind="roster")
-        self.ruleset.on_fighter_removed(ctx, fighter_id)
+        self.ruleset.rules.on_fighter_removed(ctx, fighter_id)
         from . import conditions  # what lasted until their next turn's end ends now
 
         conditions.fighter_left(ctx, fighter_id, fighter.name)

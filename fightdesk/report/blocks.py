@@ -3,7 +3,7 @@ runs, numbered lists, ruled tables and the chart, in the order and words of the 
 
 The PDF and paper printing lay these out and paint them page by page themselves
 (``fightdesk.ui.summary_pages``) rather than through Qt's text document, whose tables
-cost four fifths of a long fight's PDF (issue 16). No Qt here: text is plain, never
+cost four fifths of a long fight's PDF. No Qt here: text is plain, never
 markup, and a run's style says how it looks.
 """
 

@@ -160,7 +160,7 @@ def _table(head: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]],
 
     Each cell rules its right and bottom edges (the first column its left too, the
     heading its top): one line between cells, as collapsed borders give, but Qt lays out
-    and prints collapsed borders several times slower (a long fight's PDF, issue 16)."""
+    and prints collapsed borders several times slower (a long fight's PDF)."""
     numeric = [n for _, n in head]
     full = ' width="100%"' if widths else ""
     out = [f'<table class="grid" border="0" cellspacing="0" cellpadding="4"{full}>', "<tr>"]

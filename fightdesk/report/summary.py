@@ -360,12 +360,12 @@ class _LogReader:
         self.before: dict[int, _Moment] = {}
         # Log seq -> {fighter id: health change} of the GM's overrides in that entry.
         self.overrides: dict[int, dict[str, int]] = {}
-        # Log seq -> the fighters that entry put out of the fight (Ruleset.is_out), in order.
+        # Log seq -> the fighters that entry put out of the fight (Rules.is_out), in order.
         self.went_down: dict[int, list[str]] = {}
 
     def _is_out(self, enc: Encounter, fighter_id: str) -> bool:
         try:
-            return bool(self.ruleset.is_out(enc.fighters[fighter_id]))
+            return bool(self.ruleset.rules.is_out(enc.fighters[fighter_id]))
         except Exception:  # a fighter a damaged log left half-made counts as standing
             return False
 
@@ -380,7 +380,7 @@ class _LogReader:
 
     def _health(self, enc: Encounter, fighter_id: str) -> int:
         try:
-            return int(self.ruleset.card(enc, fighter_id).health)
+            return int(self.ruleset.views.card(enc, fighter_id).health)
         except Exception:  # a fighter a damaged log left half-made counts as unchanged
             return 0
 
@@ -643,7 +643,7 @@ def _states(ruleset: Ruleset, enc: Encounter, order: list[str]) -> tuple[Fighter
     for fid in order:
         if fid not in enc.fighters:
             continue
-        card = ruleset.card(enc, fid)
+        card = ruleset.views.card(enc, fid)
         result.append(FighterState(
             fighter_id=fid,
             name=card.title,

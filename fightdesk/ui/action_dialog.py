@@ -156,6 +156,7 @@ class ActionDialog(QDialog):
         group.addButton(self.typed)
         self.dice_edit = QLineEdit()
         self.dice_edit.setObjectName("typedDice")
+        self.dice_edit.setAccessibleName("Typed-in dice")
         self.dice_edit.setPlaceholderText("one roll's faces by spaces, ';' before the next roll: 7 3 9; 4")
         self.dice_edit.setToolTip("The players' physical dice: faces split by spaces, one roll "
                                   "after another split by ';', in the order the rules roll them")

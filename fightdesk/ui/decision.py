@@ -56,14 +56,16 @@ class DecisionPanel(QFrame):
         self.choices = QHBoxLayout()
         self.amount = CappedSpinBox()
         self.amount.setObjectName("decisionAmount")
+        self.amount.setAccessibleName("Amount")
         self.amount.capped.connect(lambda typed: self.show_refusal(
             f"At most {self.amount.maximum()}: {typed} became {self.amount.maximum()}"))
-        self.amount_ok = QPushButton("OK")
+        self.amount_ok = QPushButton("&OK")  # Alt+O, wherever the focus is
         self.amount_ok.clicked.connect(self._answer_amount)
         # Return answers: in the amount, or in the typed dice of an amount question.
         self.amount.lineEdit().returnPressed.connect(self._answer_amount)
         self.dice = QLineEdit()
         self.dice.setObjectName("decisionDice")
+        self.dice.setAccessibleName("Typed dice")
         self.dice.returnPressed.connect(self._return_in_dice)
         self.dice.setPlaceholderText("typed dice: faces by spaces, ';' before the next roll "
                                      "(empty: the app rolls)")
@@ -161,6 +163,9 @@ class DecisionPanel(QFrame):
                     widget.setPlaceholderText(
                         f"{bounds}, blank: the app rolls" if spec.optional else bounds)
             widget.setObjectName(f"field-{spec.name}")
+            if isinstance(widget, QLineEdit):  # Return answers, as the OK button does
+                widget.returnPressed.connect(self._answer_fields)
+            widget.setAccessibleName(spec.label)
             label = plain_label(spec.label)
             self.fields_form.addRow(label, widget)
             self._inputs[spec.name] = widget

@@ -149,6 +149,10 @@ class ModelTable(QWidget):
         self.remove_button = QPushButton("Remove")
         self.up_button = QPushButton("Up")
         self.down_button = QPushButton("Down")
+        # A sheet has several tables: each button says which one it works on.
+        for button, words in ((self.add_button, "Add to"), (self.remove_button, "Remove from"),
+                              (self.up_button, "Move up in"), (self.down_button, "Move down in")):
+            button.setAccessibleName(f"{words} {spec.label}")
         self.catalogue_combo = QComboBox()
         self.catalogue_combo.setObjectName("catalogue")
         self.catalogue_combo.setToolTip("Add a maneuver from the catalogue, with its usual values")
@@ -398,6 +402,7 @@ class FighterForm(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
+        scroll.setAccessibleName("The sheet's fields")
         scroll.setWidgetResizable(True)
         outer.addWidget(scroll)
         body = QWidget()
@@ -480,7 +485,9 @@ class FighterForm(QWidget):
         grid = QGridLayout(box)
         for i, name in enumerate(names):
             spec = field_spec(name, status_model.model_fields[name])
-            self._add_editor(f"status.{name}", spec, grid, 0, i)
+            editor = self._add_editor(f"status.{name}", spec, grid, 0, i)
+            # Not the sheet's field of the same name: a screen reader says which.
+            editor.input.setAccessibleName(f"{spec.label} now")
         self.rested_button = QPushButton("Fully rested")
         self.rested_button.setToolTip("Set each of these to the sheet's full rating")
         self.rested_button.clicked.connect(self.rest)

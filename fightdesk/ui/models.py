@@ -258,9 +258,9 @@ class StackModel(_ViewRowsModel):
         # The ruleset's columns, then which move each one reacts to ("Interrupts" in a
         # ruleset whose reaction is an interrupt).
         if engine is not None:
-            word = engine.ruleset.role_labels.get("react", "React")
+            word = engine.ruleset.views.role_labels.get("react", "React")
             last = "Interrupts" if word == "Interrupt" else "Reacts to"
-            titles = (*engine.ruleset.stack_columns, last)
+            titles = (*engine.ruleset.views.stack_columns, last)
         else:
             titles = type(self).headers
         if titles != self.headers:
@@ -270,7 +270,7 @@ class StackModel(_ViewRowsModel):
 
     def _fetch(self) -> list[tuple[Hashable, Any]]:
         assert self.engine is not None
-        return [(row.id, row) for row in self.engine.ruleset.stack(self.engine.encounter)]
+        return [(row.id, row) for row in self.engine.ruleset.views.stack(self.engine.encounter)]
 
     def multiData(self, index: Index, roleDataSpan: Any) -> None:
         """The table's delegate asks for seven roles per cell at once: one call into

@@ -1,5 +1,5 @@
 """Quick add: a fighter for this fight only, from a name, a side, a health and the few
-numbers a one-off needs in the fight's ruleset (``Ruleset.quick_fields``: Attack and
+numbers a one-off needs in the fight's ruleset (``Rules.quick_fields``: Attack and
 Defense and a weapon class in roll-under, a skill in ashes...); the ruleset's defaults
 fill the rest (editable later with the card's Edit...). The dialog knows no engine: it
 hands back what was typed and the window builds the fighter."""

@@ -214,6 +214,7 @@ class SimulateDialog(QDialog):
 
         self.progress = QProgressBar()
         self.progress.setRange(0, 1)
+        self.progress.setAccessibleName("Fights played")
         self.progress.setValue(0)
         self.status = QLabel("Plays the fight from where it stands now; the fight itself "
                              "is not changed.")
@@ -233,6 +234,7 @@ class SimulateDialog(QDialog):
         result_layout.addStretch(1)
         self.result_area = QScrollArea()
         self.result_area.setObjectName("simulationResult")
+        self.result_area.setAccessibleName("Simulation result")
         self.result_area.setWidgetResizable(True)
         self.result_area.setFrameShape(QFrame.Shape.NoFrame)
         self.result_area.setWidget(result)

@@ -1,7 +1,7 @@
 """The summary's pages, laid out and painted by fightdesk: the PDF and paper printing.
 
 Qt's text document spent four fifths of a long fight's PDF on its tables (every cell
-laid out twice, its format copied dozens of times; issue 16, docs/benchmarks.md). Here
+laid out twice, its format copied dozens of times; benchmarks/storage.py). Here
 the summary's blocks (``fightdesk.report.blocks``) are laid out once with the device's
 own font metrics: each cell's lines wrapped to its column (a word wider than its column
 is broken where it must, never cut), rows never split across pages unless a row is

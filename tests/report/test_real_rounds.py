@@ -39,7 +39,7 @@ def test_end_state_is_the_live_encounter(fight: Session, summary: FightSummary) 
     ruleset = get_ruleset("street-fighter")
     last = by_id(summary.rounds[-1].states)
     for fid in fight.encounter.order:
-        card = ruleset.card(fight.encounter, fid)
+        card = ruleset.views.card(fight.encounter, fid)
         state = last[fid]
         assert (state.health, state.out, state.conditions) == (card.health, card.out,
                                                                card.conditions)

@@ -154,7 +154,7 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     shown_rows = [[table.index(r, c).data() for c in range(6)] for r in range(table.rowCount())]
     assert shown_rows == [[row.fighter, row.action, row.source,
                            "" if row.speed is None else str(row.speed), str(row.spent), row.cost]
-                          for row in engine.ruleset.stack(enc)]
+                          for row in engine.ruleset.views.stack(enc)]
     assert shown_rows[0][0] == "Kaede Moriyama" and shown_rows[0][3] == "10"  # fastest first
     assert not stack_dialog.close_button.isEnabled()
 

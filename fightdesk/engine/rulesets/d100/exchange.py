@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ...dice import Roll
     from ...model import Fighter
     from ...ruleset import Context
-    from .rules import D100
+    from .damage import Rulebook
 
 # --- actions ---------------------------------------------------------------------------------
 
@@ -70,7 +70,7 @@ def give_back(ctx: Context, fighter: Fighter, paid: dict[str, int]) -> None:
 # --- the strike ------------------------------------------------------------------------------
 
 
-def open_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter, weapon: v.Weapons,
+def open_strike(rules: Rulebook, ctx: Context, me: Fighter, foe: Fighter, weapon: v.Weapons,
                 fierce: bool) -> None:
     """docs/rulesets/d100.md#the-exchange: the strike roll waits for the defender to
     declare a counterstrike before it is made."""
@@ -92,7 +92,7 @@ def open_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter, weapon: v.
     ctx.summary = label
 
 
-def counter_options(rules: D100, ctx_enc: Any, roll: PendingRoll) -> list[ContributionOption]:
+def counter_options(rules: Rulebook, ctx_enc: Any, roll: PendingRoll) -> list[ContributionOption]:
     """The defender may declare a counterstrike on a waiting strike (with a weapon in
     hand, or punches and kicks), if they have an action or may borrow one."""
     enc = ctx_enc
@@ -148,7 +148,7 @@ def counter_weapon(contribution: Contribution) -> int | None:
     return None if contribution.kind == "counter" else int(contribution.kind.removeprefix("counter-"))
 
 
-def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
+def strike_odds(rules: Rulebook, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     """Before the strike roll: with a counterstrike declared, who connects; otherwise the
     chance the strike hits against each defense the defender may choose."""
     foe = enc.fighters.get(str(roll.data.get("target")))
@@ -170,7 +170,7 @@ def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     return tuple(out)
 
 
-def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+def resolve_strike(rules: Rulebook, ctx: Context, roll: PendingRoll, result: Roll) -> None:
     enc = ctx.enc
     data = roll.data
     me = enc.fighters.get(str(data["actor"]))
@@ -222,7 +222,7 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
     ctx.summary = f"{me.name} strikes {foe.name}: {total}; {foe.name} chooses a defense"
 
 
-def _counter_on_a_failed_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter,
+def _counter_on_a_failed_strike(rules: Rulebook, ctx: Context, me: Fighter, foe: Fighter,
                                 strike_total: int, counter: Contribution) -> None:
     """docs/rulesets/d100.md#counterstrike: against a natural 01-10 the attack never hits;
     the counter hits if its total beats the strike's."""
@@ -276,7 +276,7 @@ def counter_odds(enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
             Odds(f"only the counter hits ({decisive} or more)", Fraction(only_counter, 100)))
 
 
-def resolve_counter(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+def resolve_counter(rules: Rulebook, ctx: Context, roll: PendingRoll, result: Roll) -> None:
     """docs/rulesets/d100.md#counterstrike: at or below the strike only the strike hits;
     above it but below 1.5 x the strike both hit; at or above 1.5 x only the counter."""
     enc = ctx.enc

@@ -9,9 +9,8 @@ assists before they are made.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ... import rulesets, turns
 from ...base import Condition, Decision, DecisionField
@@ -21,29 +20,28 @@ from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import (
     ContributionOption,
     Odds,
-    register,
 )
-from ...turn_ruleset import ROLL, TURNS
+from ...turn_ruleset import ROLL, TURNS, TurnOrderRules
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
 from .model import MAX_HP, assists_for_level
 from .targets import (
+    DAMAGE_DIE,
     MANEUVER_STAT,
     PARTY,
     STATUS,
+    UNARMED_DIE,
     attack_target,
     defense_target,
     disarmed,
     maneuver_target,
     player_faces,
 )
-from .views import RollUnderViews
 
 if TYPE_CHECKING:
-    from ...commands import Command
     from ...dice import Roll
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 # docs/rulesets/roll-under.md#combat-maneuvers: the condition a maneuver leaves on the
 # one who loses it.
@@ -68,57 +66,44 @@ def _chance(need: int) -> str:
     return f"{odds.exact}, {odds.percent}"
 
 
-class RollUnder(RollUnderViews):
+class RollUnder(TurnOrderRules):
+    """The roll-under rules (docs/rulesets/roll-under.md)."""
+
+    @staticmethod
+    def weapon_die(fighter: Fighter, weapon: int | None) -> tuple[int, str]:
+        weapons = fighter.sheet.weapons
+        if weapon is None or not 0 <= weapon < len(weapons) or disarmed(fighter):
+            return UNARMED_DIE, "unarmed"
+        chosen = weapons[weapon]
+        return DAMAGE_DIE[chosen.weapon_class], chosen.name
+
     id = "roll-under"
     title = rulesets.info("roll-under").title
-    starts_with_fight = True
     # Injuries outlast one fight; assists come back only with rest. Rested (the shared
     # rested_values): full HP and every assist back, since "assists" is a sheet field too;
     # lethal damage and Fatal Wounds are not, so rest leaves them.
     lasting_status = ("hp", "lethal", "fatal_wounds", "assists")
     quick_fields = ("attack", "defense", "weapons.name", "weapons.weapon_class")
-    stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
-    role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Assist", "assist": "Assist", "gm": "GM"}
-    card_roles = ("act",)
     condition_names = ("Shoved", "Grappled", "Tripped", "Disarmed", "Prone")
     condition_tick = "turn-start"
 
     # --- the round ----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        from ... import commands as c
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "start-fight": self._start_fight, "start-round": self._start_round,
+            "answer": self._answer, "ru-attack": self._attack, "ru-maneuver": self._maneuver,
+            "ru-action": self._other_action, "ru-move": self._move,
+            "ru-remove-wound": self._remove_wound, "ru-ambusher": self._set_ambusher,
+            "ru-rest": self._rest, "ru-pick-up": self._pick_up, "make-roll": self._make_roll,
+        }
 
-        state = ctx.enc.state
-        if isinstance(command, c.StartFight):
-            self._start_fight(ctx)
-        elif isinstance(command, c.StartRound):
-            if state.stage in ("turns", "initiative"):
-                ctx.fail("finish this round first (End Round)")
-            self._ask_initiative(ctx, new_round=True)
-        elif isinstance(command, c.Answer):
-            self._answer(ctx, command)
-        elif isinstance(command, ru.Attack):
-            self._attack(ctx, command)
-        elif isinstance(command, ru.CombatManeuver):
-            self._maneuver(ctx, command)
-        elif isinstance(command, ru.OtherTurnAction):
-            self._other_action(ctx, command)
-        elif isinstance(command, ru.Move):
-            self._move(ctx, command)
-        elif isinstance(command, ru.RemoveFatalWound):
-            self._remove_wound(ctx, command)
-        elif isinstance(command, ru.SetAmbusher):
-            self._set_ambusher(ctx, command)
-        elif isinstance(command, ru.Rest):
-            self._rest(ctx, command)
-        elif isinstance(command, ru.PickUpWeapon):
-            self._pick_up(ctx, command)
-        elif isinstance(command, c.MakeRoll):
-            self._make_roll(ctx, command)
-        else:
-            super().handle(ctx, command)
+    def _start_round(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage in ("turns", "initiative"):
+            ctx.fail("finish this round first (End Round)")
+        self._ask_initiative(ctx, new_round=True)
 
-    def _start_fight(self, ctx: Context) -> None:
+    def _start_fight(self, ctx: Context, command: Any) -> None:
         """docs/rulesets/roll-under.md#surprise: ambushers act before the first round's
         initiative; so does a target of the ambush who cannot be surprised (a fighter on
         the ambushers' own side is no target, whatever its ability)."""
@@ -447,12 +432,6 @@ class RollUnder(RollUnderViews):
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="points-gain", pool="assists",
                 amount=back, why="rest")
 
-    # --- the simulator ----------------------------------------------------------------------------
-    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
-        """docs/rulesets/roll-under.md#autopilot."""
-        from .autopilot import next_command
-
-        return next_command(self, enc, rng)
 
     # --- assists on a waiting roll ------------------------------------------------------------
     def helps(self, roll: PendingRoll, enc: Encounter, fid: str) -> int:
@@ -647,5 +626,3 @@ class RollUnder(RollUnderViews):
 def _first_weapon(fighter: Fighter) -> int | None:
     return 0 if fighter.sheet.weapons else None
 
-
-register(RollUnder())
