@@ -137,6 +137,30 @@ def test_step_7_a_plugin_that_fails_to_import_is_named_in_one_line(tmp_path: Pat
     assert "ruleset plugin 'broken'" in checked.stderr and "left out" in checked.stderr
 
 
+def test_step_7_a_registration_naming_no_parts_is_named_in_one_line(tmp_path: Path) -> None:
+    """A registration must name its rules, views and autopilot (step 5): one that names
+    none is left out with a line saying so, before anything of it is imported."""
+    package = tmp_path / "fightdesk_partless"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from fightdesk.engine.rulesets import RulesetInfo\n"
+        "RULESET = RulesetInfo('partless', 'Partless', 'no parts', __name__)\n")
+    info = tmp_path / "fightdesk_partless-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fightdesk-partless\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[fightdesk.rulesets]\npartless = fightdesk_partless:RULESET\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (os.environ.get("PYTHONPATH", ""), str(tmp_path)) if p)}
+    listed = fightdesk("rulesets", env=env)
+    assert listed.returncode == 0
+    lines = [line for line in (listed.stdout + listed.stderr).splitlines()
+             if "'partless'" in line]
+    assert lines and all("left out: ValueError: names no rules or views or autopilot part"
+                         in line for line in lines), lines
+    assert "drill" in listed.stdout
+
+
 @pytest.mark.parametrize("test_file", ["tests/engine/test_conformance.py",
                                        "tests/ui/test_conformance_window.py"])
 def test_step_8_the_conformance_suite_names_no_ruleset(test_file: str) -> None:

@@ -67,6 +67,7 @@ _LOCAL_BY_REASON: dict[str, tuple[tuple[str, str], ...]] = {
         ("fightdesk.app", "fightdesk.ui.recovery"),
         ("fightdesk.app", "fightdesk.ui.settings"),
         ("fightdesk.ui.decision", "fightdesk.engine.ruleset"),
+        ("fightdesk.ui.roll_panel", "fightdesk.engine.ruleset"),
         ("fightdesk.ui.document", "fightdesk.engine.engine"),
         ("fightdesk.ui.document", "fightdesk.engine.views"),
         ("fightdesk.ui.error_report", "fightdesk.paths"),

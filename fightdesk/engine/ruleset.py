@@ -252,6 +252,8 @@ class ContributionOption(NamedTuple):
     maximum: int = 0
     default: int = 0
     cost: str = ""
+    # The exact chance the roll succeeds with this option ("19/50"), where that is known.
+    chance: str = ""
 
 
 class RollView(NamedTuple):
@@ -267,6 +269,9 @@ class RollView(NamedTuple):
     contributions: tuple[ContributionRow, ...] = ()
     options: tuple[ContributionOption, ...] = ()
     coins: bool = False
+    # The options are alternatives (a d100 defense): one is picked, and the pick makes
+    # the roll; otherwise each option adds to the roll.
+    one_choice: bool = False
     # What must be done before the roll can be made, in the GM's words (the Roll
     # button's tooltip while it is disabled); "": it can be made now.
     blocked: str = ""
@@ -510,6 +515,12 @@ class Views:
         """Where in the round the fight is, in the ruleset's words ("phase 7", "Kaede's
         turn", "surprise"): every log entry carries it."""
         return ""
+
+    def round_shown(self, enc: Encounter) -> int:
+        """The round the fight is in as the GM reads it (the window's title, the log):
+        a ruleset that asks a round's initiative before that round begins says that
+        round."""
+        return enc.round
 
     def describe_state(self, enc: Encounter) -> str:
         """One line for the status bar: round, phase or turn."""

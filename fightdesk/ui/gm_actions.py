@@ -169,6 +169,15 @@ class GMActions(QObject):
         if self.document.engine is not None:
             self._roll_outcome(operations.make_roll(self.document, roll_id, dice))
 
+    def pick_and_roll(self, roll_id: int, fighter_id: str, kind: str, dice: list) -> None:
+        """One of a roll's alternatives (a d100 defense), then the roll: one click."""
+        if self.document.engine is None:
+            return
+        outcome = operations.contribute(self.document, roll_id, fighter_id, kind, 0)
+        if outcome.ok:
+            outcome = operations.make_roll(self.document, roll_id, dice)
+        self._roll_outcome(outcome)
+
     def _roll_outcome(self, outcome: Outcome) -> None:
         self.w.roll_panel.show_refusal(None if outcome.ok else outcome.error)
 

@@ -506,6 +506,7 @@ class MainWindow(QMainWindow):
         self.roll_panel.contributeRequested.connect(gm.contribute)
         self.roll_panel.withdrawRequested.connect(gm.withdraw)
         self.roll_panel.rollRequested.connect(gm.make_roll)
+        self.roll_panel.pickRequested.connect(gm.pick_and_roll)
         from .share_dialog import ShareController  # Fight > Share With Players...
 
         self.share = ShareController(self, doc, self.roll_panel)

@@ -219,10 +219,10 @@ def test_cancelling_the_stack_gives_back_dice_and_ep(window: Any, qtbot: Any) ->
     rules = engine.ruleset
 
     def act(fid: str, form: str, **values: object) -> None:
-        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        chosen = next(f for f in rules.views.action_forms(enc, fid) if f.id == form)
         data = {f.name: f.default for f in chosen.fields}
         data.update(values)
-        assert doc.apply(rules.build_command(form, fid, data)).ok
+        assert doc.apply(rules.views.build_command(form, fid, data)).ok
 
     act("brannock", "act", maneuver="Roundhouse")
     before_interrupt = dump(engine)

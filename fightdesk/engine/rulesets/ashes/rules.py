@@ -523,8 +523,14 @@ class Ashes(TurnOrderRules):
             return ()
         cost = f"{use} speed" if use else "free"
         used = {x.kind for x in roll.contributions}
+        automatic = bool(enc.options.automatic_beyond_six)
+
+        def chance(defense: int) -> str:  # the challenge's chance with this defense added
+            return str(challenge_odds(roll.total - defense,
+                                      automatic_beyond_six=automatic).success)
+
         options = [ContributionOption(me.id, me.name, f"skill:{s.name}", f"{s.name} (+{s.rating} defense)",
-                                      0, 0, 0, cost)
+                                      0, 0, 0, cost, chance(int(s.rating)))
                    for s in defensive_skills(me) if f"skill:{s.name}" not in used]
         most = min(int(me.sheet.burst) - int(st.dodge_speed), int(st.speed) - use)
         if most >= 1:
@@ -534,15 +540,17 @@ class Ashes(TurnOrderRules):
         return tuple(options)
 
     def roll_purpose(self, roll: PendingRoll, who: str) -> str:
-        """"Han: 8 coins for a challenge on Vader with Blaster at +1", at the advantage
-        the defenses left."""
+        """"Han: 8 coins for a challenge on Vader with Blaster at +1 (+3, defenses -2)",
+        at the advantage the defenses left, the advantage before them beside it."""
         data = roll.data
         what = {"counter": "a counter-challenge", "cooperative": "a cooperative challenge",
                 "dc": "a challenge"}.get(str(data.get("kind")), "a challenge")
         on = f"against difficulty {data.get('defense')}" if data.get("kind") == "dc" else \
             f"on {data.get('target_name') or 'the target'}"
         how = "" if data.get("kind") == "cooperative" else f" {with_skill(str(data.get('skill')))}"
-        return f"{what} {on}{how} at {roll.total:+d}"
+        moved = roll.total - roll.base
+        before = f" ({roll.base:+d}, defenses {moved:+d})" if moved else ""
+        return f"{what} {on}{how} at {roll.total:+d}{before}"
 
     def roll_count(self, roll: PendingRoll) -> int:
         """docs/rulesets/ashes.md#challenges: 5 + |advantage| coins, and 2 for criticals."""

@@ -107,8 +107,14 @@ def defense_options(rules: Rulebook, enc: Any, roll: PendingRoll) -> list[Contri
     if foe is None:
         return []
     chosen = {c.kind for c in roll.contributions}
+    strike = int(roll.data["strike_total"])
+
+    def chance(kind: str) -> str:  # the chance this defense beats the strike total
+        bonus = v.value(foe, defense_kind(kind)) + roll.base
+        return str(d100_beats_total(bonus, strike))
+
     out = [ContributionOption(foe.id, foe.name, kind, label, 0, 0, 0,
-                              "action" if kind in BOTH else "")
+                              "action" if kind in BOTH else "", chance(kind))
            for kind, label in choices(enc, roll, foe) if kind not in chosen]
     if TAKE not in chosen:
         out.append(ContributionOption(foe.id, foe.name, TAKE, "no defense (take the strike)",

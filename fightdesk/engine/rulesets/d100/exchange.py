@@ -228,8 +228,25 @@ def _counter_on_a_failed_strike(rules: Rulebook, ctx: Context, me: Fighter, foe:
     the counter hits if its total beats the strike's."""
     weapon = counter_weapon(counter)
     bonus = v.value(foe, "counterstrike") + v.around_cover(foe)
+    if foe.rolls_own_dice and not ctx.dice.typed_waiting:
+        # The player rolls their own counter: it waits on the roll panel for the face.
+        label = f"{foe.name} rolls Counterstrike against {me.name}'s failed strike"
+        rules.open_roll(ctx, PendingRoll(
+            id=0, label=label, roller_id=foe.id, by_player=True, sides=100,
+            measure="counterstrike bonus", base=bonus,
+            data={"kind": "counter", "fumbled": True, "actor": me.id, "target": foe.id,
+                  "strike_total": strike_total, "counter_weapon": weapon}))
+        return
     record = ctx.roll(1, 100, who=foe.name, purpose=f"Counterstrike against {me.name}",
                       fighter_id=foe.id)
+    counter_after_a_failed_strike(rules, ctx, me, foe, strike_total, weapon, bonus, record)
+
+
+def counter_after_a_failed_strike(rules: Rulebook, ctx: Context, me: Fighter, foe: Fighter,
+                                  strike_total: int, weapon: int | None, bonus: int,
+                                  record: Roll) -> None:
+    """The counter's roll against a failed strike: it hits if its total beats the
+    strike's; its own 01-10 fails."""
     natural = record.faces[0]
     total = natural + bonus
     if natural <= FUMBLE_TOP or total <= strike_total:
@@ -267,6 +284,10 @@ def counter_odds(enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
         hi = min(high - bonus, 100)
         return max(0, hi - lo + 1)
 
+    if roll.data.get("fumbled"):  # the strike failed: the counter hits if it beats it
+        return (Odds(f"the counter hits ({strike + 1} or more, not 01-10)",
+                     Fraction(between(strike + 1, 10**6), 100)),)
+
     decisive = one_and_a_half(strike)
     only_counter = between(decisive, 10**6)
     both = between(strike + 1, decisive - 1)
@@ -285,9 +306,13 @@ def resolve_counter(rules: Rulebook, ctx: Context, roll: PendingRoll, result: Ro
     if me is None or foe is None:
         return
     strike = int(roll.data["strike_total"])
+    weapon = roll.data.get("counter_weapon")
+    if roll.data.get("fumbled"):  # the player's counter against a natural 01-10 strike
+        counter_after_a_failed_strike(rules, ctx, me, foe, strike,
+                                      None if weapon is None else int(weapon), roll.total, result)
+        return
     natural = result.faces[0]
     total = natural + roll.total
-    weapon = roll.data.get("counter_weapon")
     attack_hits = counter_hits = False
     if natural <= FUMBLE_TOP:
         result.outcome = f"natural {natural:02d}: the counter fails"

@@ -64,7 +64,8 @@ class D100Views(TurnViews):
             line = f"strike bonus {roll.total:+d}"
             if chosen:
                 line += f"; {enc.name_of(roll.contributions[0].fighter_id)} declared a {chosen}"
-        return view._replace(total_line=line)
+        # docs/rulesets/d100.md#defense: one defense, picked with its odds, is the answer.
+        return view._replace(total_line=line, one_choice=kind == "defense")
 
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
                 values: dict[str, Any]) -> Preview:

@@ -452,6 +452,8 @@ class RollUnder(TurnOrderRules):
         enc = ctx.enc
         if kind != "assist":
             ctx.fail(f"no contribution {kind!r} in roll-under")
+        if roll.data.get("kind") == "damage":
+            ctx.fail("assists move a roll's target: a damage roll has none")
         if fighter_id is None or fighter_id not in enc.fighters:
             ctx.fail("who assists?")
         helper = enc.fighters[fighter_id]
@@ -485,6 +487,8 @@ class RollUnder(TurnOrderRules):
         """Each fighter's assist, kept until the fighter, the roster or the exchange
         changes (derived.py): the roll panel asks on every click, 200 fighters each."""
         data = roll.data
+        if data.get("kind") == "damage":
+            return ()  # assists move a target; a damage roll has none
         reads = Reads(shared=(roll.roller_id, data.get("actor"), data.get("target")))
         options = per_fighter(enc, "roll-under:assists", reads,
                               lambda enc, fid: self._assist_option(enc, roll, fid))
@@ -503,6 +507,8 @@ class RollUnder(TurnOrderRules):
             1, int(fighter.status.assists), 1, "1 assist a point")
 
     def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        if roll.data.get("kind") == "damage":
+            return ()  # no success or failure: the face is the damage
         face = roll.data.get("face")
         if face is not None:  # rolled, waiting for assists after the roll: known
             return (Odds(f"{face} against {roll.total} or less",
@@ -510,7 +516,10 @@ class RollUnder(TurnOrderRules):
         return (Odds(f"{roll.total} or less on a d20", d20_at_or_under(roll.total)),)
 
     def roll_purpose(self, roll: PendingRoll, who: str) -> str:
-        return super().roll_purpose(roll, who).split(": rolled ", 1)[0]
+        """The roll as the log names it, with the target it is made against: the assists
+        so far included (docs/rulesets/roll-under.md#assists), "Defense against Ganger 1,
+        10 or less (8, assists +2)"."""
+        return with_assists(super().roll_purpose(roll, who).split(": rolled ", 1)[0], roll)
 
     # --- the result -----------------------------------------------------------------------------
     def _make_roll(self, ctx: Context, command: Any) -> None:
@@ -528,11 +537,17 @@ class RollUnder(TurnOrderRules):
         data = {k: v for k, v in roll.data.items() if k != "face"}
         made = roll.model_copy(update={"data": data, "label": roll.label.split(": rolled ")[0]})
         outcome = self._settle(ctx, made, int(face))
-        ctx.say(f"{made.label}: {face} counts, {outcome}", fighter_id=roll.roller_id,
-                kind="note")
+        ctx.say(f"{with_assists(made.label, made)}: {face} counts, {outcome}",
+                fighter_id=roll.roller_id, kind="note")
 
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
         face = result.faces[0]
+        if roll.data.get("kind") == "damage":  # a player's own damage roll, now typed
+            attacker = ctx.enc.fighters.get(str(roll.data["actor"]))
+            target = ctx.enc.fighters.get(str(roll.data["target"]))
+            if attacker is not None and target is not None:
+                self.take_damage(ctx, attacker, target, face)
+            return
         if ctx.enc.options.assists_after_roll:
             # The face is known; assists may still move the target before it counts.
             label = f"{roll.label}: rolled {face}, assists may still change the target"
@@ -586,14 +601,28 @@ class RollUnder(TurnOrderRules):
 
     def deal_damage(self, ctx: Context, attacker: Fighter, target: Fighter,
                     weapon: int | None) -> None:
+        """docs/rulesets/roll-under.md#damage: the weapon's die. A player who rolls their
+        own dice and has not typed this roll yet is asked for it: the damage waits on the
+        roll panel."""
+        sides, name = self.weapon_die(attacker, weapon)
+        if attacker.rolls_own_dice and not ctx.dice.typed_waiting:
+            label = f"{attacker.name} rolls damage ({name}) on {target.name}"
+            self.open_roll(ctx, PendingRoll(
+                id=0, label=label, roller_id=attacker.id, by_player=True, sides=sides,
+                measure="damage", data={"kind": "damage", "actor": attacker.id,
+                                        "target": target.id, "weapon": weapon}))
+            ctx.summary = f"{attacker.name} hits {target.name}: damage to roll"
+            return
+        record = ctx.roll(1, sides, who=attacker.name, purpose=f"damage ({name})",
+                          fighter_id=attacker.id)
+        self.take_damage(ctx, attacker, target, record.faces[0])
+
+    def take_damage(self, ctx: Context, attacker: Fighter, target: Fighter,
+                    amount: int) -> None:
         """docs/rulesets/roll-under.md#hit-points: damage past 0 HP is lethal damage, and
         each lethal hit is a roll on the Death and Dismemberment table."""
         from ...tables import roll_on_table
 
-        sides, name = self.weapon_die(attacker, weapon)
-        record = ctx.roll(1, sides, who=attacker.name, purpose=f"damage ({name})",
-                          fighter_id=attacker.id)
-        amount = record.faces[0]
         hp = int(target.status.hp)
         lethal = max(0, amount - hp)
         ctx.set(_path(target.id), "hp", max(0, hp - amount))
@@ -626,3 +655,13 @@ class RollUnder(TurnOrderRules):
 def _first_weapon(fighter: Fighter) -> int | None:
     return 0 if fighter.sheet.weapons else None
 
+
+
+def with_assists(text: str, roll: PendingRoll) -> str:
+    """``text`` ("..., 8 or less") naming the roll's target as the assists left it
+    ("..., 10 or less (8, assists +2)"); unchanged when nobody assisted."""
+    moved = roll.total - roll.base
+    written = f", {roll.base} or less"
+    if not moved or not text.endswith(written):
+        return text
+    return f"{text.removesuffix(written)}, {roll.total} or less ({roll.base}, assists {moved:+d})"

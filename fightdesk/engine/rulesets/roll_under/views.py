@@ -80,6 +80,16 @@ class RollUnderViews(TurnViews):
             resources.append(Resource("Ambusher", 1, None, "Acts in the surprise step"))
         return base._replace(resources=tuple(resources))
 
+    def roll_view(self, enc: Encounter) -> Any:
+        """A player's damage roll reads as what it is: the weapon's die, whose face is
+        the damage (not a target of 0)."""
+        view = super().roll_view(enc)
+        roll = enc.state.roll
+        if view is None or roll is None or roll.data.get("kind") != "damage":
+            return view
+        return view._replace(total_line=f"the face of the d{roll.sides} is the damage to "
+                                        f"{enc.name_of(roll.data.get('target'))}")
+
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         """The waiting roll and the assists on it: reactions to the roll they change."""
         roll = enc.state.roll

@@ -512,6 +512,9 @@ def _answer(ctx: Context, cmd: Command) -> None:
         if cmd.choice == "roll":
             specials.finish_recovery(ctx, fid)
         round.continue_end_of_round(ctx)
+    elif task.kind == "concentration-end":
+        specials.roll_concentration(ctx, fid)
+        round.continue_end_of_round(ctx)
 
 
 def _drop_orphan_question(ctx: Context) -> None:
@@ -573,6 +576,7 @@ class _LaterSteps:
     resolve_move = staticmethod(resolve.resolve_move)
     finish_move = staticmethod(resolve.finish_move)
     roll_concentration = staticmethod(specials.roll_concentration)
+    ask_concentration_end = staticmethod(specials.ask_concentration_end)
     ask_recovery_end = staticmethod(specials.ask_recovery_end)
 
 
