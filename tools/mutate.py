@@ -8,7 +8,7 @@ one forked worker per core, each against only the tests that reach the mutated f
     python tools/mutate.py                        # every ruleset and the core
     python tools/mutate.py --ruleset street-fighter --files rules.py round.py
     python tools/mutate.py --changed              # what changed since the merge base with main
-    python tools/mutate.py --changed HEAD~1 --time-cap 150 --max-mutants 60   # what CI runs
+    python tools/mutate.py --changed HEAD~1 --time-cap 120 --max-mutants 60   # what CI runs
     python tools/mutate.py --rules --ruleset ashes   # the hand-made rule-level mutants
 
 Each target works in its own copy of the tree under .mutation/<target>/, so a run can go on
