@@ -19,7 +19,7 @@ The report lists every surviving mutant as file:line and the changed line.
 --time-cap covers the whole run: copying the tree, mutmut's set-up (which tests reach
 which function), the mutants and the report. The targets of a capped run go side by side,
 their mutmut runs stop a little before the cap, and the report says what was checked by
-then (docs/mutation/ci-step.md).
+then (docs/testing.md, "Changed code only, and CI").
 """
 
 from __future__ import annotations
