@@ -605,14 +605,30 @@ class CardsView(QScrollArea):
             return
         keys = {self._key_of_row[r] for r in range(top.row(), bottom.row() + 1)
                 if r < len(self._key_of_row)}
+        grew = False
         for key in keys:
             widget = self._cards.get(key)
             rows = self._rows_of.get(key, [])
             if widget is None or not rows:
                 continue
             first = model.index(rows[0], 0)
+            height = widget.height()
             widget.show_cards([model.index(r, 0).data(ItemRole) for r in rows],
                               first.data(GroupNameRole) or "")
+            grew = grew or widget.height() != height
+        if grew:
+            self._settle()
+
+    def _settle(self) -> None:
+        """A card's new height takes effect at once (a fixed height resizes the card on
+        the spot): the grid places the rows again now, before anything is painted, so a
+        taller card never lies over the card below it until the grid's turn comes. The
+        inner widget first gets the height the rows need (the scroll area would give it
+        later): in less, the grid would squeeze the rows over each other."""
+        need = self._grid.totalMinimumSize().height()
+        if self._inner.height() < need:
+            self._inner.resize(self._inner.width(), need)
+        self._grid.activate()
 
     def _reflow(self) -> None:
         """As many cards per row as fit, each stretched so the row fills the width; the
@@ -633,6 +649,7 @@ class CardsView(QScrollArea):
             card.setFixedWidth(card_width)
             card.fit_height()
         if not relayout:
+            self._settle()
             return
         take_widgets(self._grid)  # not takeAt: that leaked an item per card (layouts.py)
         if not self._order and self.empty_hint.isVisible():
@@ -640,6 +657,7 @@ class CardsView(QScrollArea):
         for n, key in enumerate(self._order):
             self._grid.addWidget(self._cards[key], n // columns, n % columns,
                                  Qt.AlignmentFlag.AlignTop)
+        self._settle()
 
     def _chain_focus(self) -> None:
         """Tab goes through the cards in fight order (the order they are read in), not
