@@ -519,6 +519,10 @@ class CardsView(QScrollArea):
         model.dataChanged.connect(self._rows_changed)
         self._rebuild()
 
+    def keep_acting_in_view(self) -> None:
+        """Scroll to the card of whoever acts (once the grid has laid it out)."""
+        self._keep_acting_in_view()
+
     def _keep_acting_in_view(self, *_: object) -> None:
         """The cards moved or grew: the one whose turn it is stays in view."""
         acting = next((key for key, card in self._cards.items() if card.is_acting()), None)
@@ -666,6 +670,16 @@ class CardsView(QScrollArea):
         for first, second in pairwise(stops):
             QWidget.setTabOrder(first, second)
 
+    def least_height(self) -> int:
+        """The height the cards area needs to show one card whole: the card of whoever
+        acts (else the tallest), with the gaps and the frame around it."""
+        cards = [c for c in self._cards.values() if not c.isHidden()]
+        if not cards:
+            return 0
+        acting = [c for c in cards if c.is_acting()]
+        card = max(acting or cards, key=lambda c: c.height())
+        return card.height() + 2 * GAP + 2 * self.frameWidth()
+
     def columns(self) -> int:
         """How many cards a row holds now."""
         return self._flow[0]
@@ -673,6 +687,9 @@ class CardsView(QScrollArea):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._reflow()
+        if event.size().height() < event.oldSize().height():
+            # A panel opened above the cards: the card of whoever acts stays in view.
+            self._keep_acting_in_view()
 
     def sizeHint(self) -> QSize:
         return QSize(MIN_CARD_WIDTH * 2 + 3 * GAP + 20, 320)

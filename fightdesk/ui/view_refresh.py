@@ -124,6 +124,7 @@ class ViewRefresh(QObject):
         self.show_round_title(state, status_line(state, controls))
         w.cards.set_empty_hint("" if anyone else NO_FIGHTERS_HINT)
         self.show_stack(ruleset, decision, controls, state)
+        w.placement.room_for_cards()
         # A roll waiting on the roll panel is typed there: the stack dialog never opens
         # over it by itself, whatever the ruleset's flags say (docs/ui.md).
         if (auto_open and has_stack and w._action_dialog is None and not stack_open

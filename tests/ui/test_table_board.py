@@ -60,3 +60,28 @@ def test_cards_never_lie_over_each_other_as_the_rounds_go(window: MainWindow, qt
         assert not overlapping_cards(window), (steps, overlapping_cards(window))
         qtbot.wait(1)  # ...then the window settles, as it does between two clicks.
     assert engine.encounter.round >= 2
+
+
+@pytest.mark.parametrize("size", [(1093, 614), (1280, 800)])
+@pytest.mark.parametrize("ruleset", ["d100", "roll-under", "ashes"])
+def test_an_open_roll_panel_leaves_room_for_the_card_of_whoever_acts(
+        window: MainWindow, qtbot: QtBot, ruleset: str, size: tuple[int, int]) -> None:
+    """While a roll waits on the panel above the cards, the card of the fighter whose
+    turn it is shows whole: the timeline gives way, the cards scroll to that card."""
+    engine = demo(window, ruleset, size)
+    rng = random.Random(5)
+    rolls_seen = 0
+    for _ in range(120):
+        if engine.encounter.round > 2:
+            break
+        autopilot_step(window, engine, rng)
+        QTest.qWait(50)
+        if not window.roll_panel.isVisible():
+            continue
+        rolls_seen += 1
+        acting = [card for card in window.cards.cards() if card.is_acting()]
+        for card in acting:
+            shown = card.visibleRegion().boundingRect()
+            assert shown.height() == card.height(), (card.key, shown, card.height(),
+                                                     window.cards.viewport().height())
+    assert rolls_seen
