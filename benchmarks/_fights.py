@@ -3,7 +3,7 @@
 ``real_fight`` is a long fight as a table plays one: the demo fight's rounds played on
 and on by the rules (the ruleset's autopilot picks each command), everyone healed back
 to full at each new round so nobody stays down, every command through the full engine
-with its log. Issue 16's per-entry memory and file sizes are measured on it.
+with its log. The per-entry memory and file sizes are measured on it.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def play_on(engine: Engine, entries: int, rng: random.Random) -> None:
                 top = fighter.sheet.health
                 if fighter.status.health < top:
                     engine.apply(c.SetValue(fighter_id=fighter.id, field="status.health", value=top))
-        command = ruleset.autopilot(enc, rng)
+        command = ruleset.autopilot.next_command(enc, rng)
         if command is None:
             raise RuntimeError(f"the rules offer nothing more after {len(log)} entries")
         out = engine.apply(command)

@@ -17,7 +17,7 @@ commands on the full engine the window uses (log, changes, notices), and the scr
 - ``click``: the engine's side of a click: the autopilot's command applied, then the
   views (its ``act`` or step and its ``views`` together).
 
-Goal (issue 16): each median at 400 fighters within 2.2x of the same at 200 (no worse
+Goal: each median at 400 fighters within 2.2x of the same at 200 (no worse
 than linear), ratios measured in one run.
 
     python benchmarks/engine_scale.py [--sizes 200 400] [--commands N] [--json]
@@ -43,7 +43,7 @@ if str(REPO) not in sys.path:
 from fightdesk.engine.commands import NextStep  # noqa: E402
 from fightdesk.engine.engine import Engine  # noqa: E402
 from fightdesk.engine.model import Encounter, Session  # noqa: E402
-from fightdesk.engine.ruleset import Ruleset, get_ruleset  # noqa: E402
+from fightdesk.engine.ruleset import Autopilot, Ruleset, get_ruleset  # noqa: E402
 
 RESOURCES = REPO / "resources"
 GOAL = 2.2
@@ -57,7 +57,7 @@ def demo_fights() -> list[tuple[Ruleset, Encounter]]:
     for path in sorted(RESOURCES.glob("demo*.json")):
         enc = Session.model_validate_json(path.read_text(encoding="utf-8")).start
         ruleset = get_ruleset(enc.ruleset)
-        if not ruleset.rules_built or type(ruleset).autopilot is Ruleset.autopilot:
+        if not ruleset.rules.rules_built or type(ruleset.autopilot).next_command is Autopilot.next_command:
             continue
         found.setdefault(ruleset.id, (ruleset, enc))
     return list(found.values())
@@ -93,13 +93,13 @@ def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
 def views(ruleset: Ruleset, enc: Encounter) -> None:
     """What the window asks of the engine after every change (``_show_views`` and the
     fighters and stack models)."""
-    ruleset.timeline(enc)
-    ruleset.cards(enc)
-    ruleset.stack(enc)
-    ruleset.round_controls(enc)
-    ruleset.describe_state(enc)
-    ruleset.roll_view(enc)
-    ruleset.pending(enc)
+    ruleset.views.timeline(enc)
+    ruleset.views.cards(enc)
+    ruleset.views.stack(enc)
+    ruleset.views.round_controls(enc)
+    ruleset.views.describe_state(enc)
+    ruleset.views.roll_view(enc)
+    ruleset.rules.pending(enc)
 
 
 def play(ruleset: Ruleset, demo: Encounter, n: int, commands: int,
@@ -113,7 +113,7 @@ def play(ruleset: Ruleset, demo: Encounter, n: int, commands: int,
     rng = random.Random(1)
     times: dict[str, list[float]] = {m: [] for m in MEASURES}
     for i in range(commands):
-        command = ruleset.autopilot(engine.encounter, rng)
+        command = ruleset.autopilot.next_command(engine.encounter, rng)
         if command is None:
             break
         if engine.encounter.round >= 1:

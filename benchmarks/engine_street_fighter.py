@@ -156,15 +156,15 @@ def time_views(n: int = 200, *, one_by_one: bool = False, steps: int = 40) -> fl
         if not eng.apply(command).ok and isinstance(command, sf.Act):
             eng.apply(sf.PassDie(fighter_id=command.fighter_id))
         t0 = clock()
-        rs.timeline(eng.encounter)
+        rs.views.timeline(eng.encounter)
         if one_by_one:
             for fid in eng.encounter.order:
-                rs.card(eng.encounter, fid)
+                rs.views.card(eng.encounter, fid)
         else:
-            rs.cards(eng.encounter)
-        rs.stack(eng.encounter)
-        rs.round_controls(eng.encounter)
-        rs.describe_state(eng.encounter)
+            rs.views.cards(eng.encounter)
+        rs.views.stack(eng.encounter)
+        rs.views.round_controls(eng.encounter)
+        rs.views.describe_state(eng.encounter)
         samples.append(clock() - t0)
     return statistics.median(samples)
 

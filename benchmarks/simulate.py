@@ -6,7 +6,7 @@ ends exactly as on the lean engine: the lean mode changes what is kept, never th
 
     python benchmarks/simulate.py [--fights N] [--repeats R] [--all-cores N] [--json]
 
-``--json`` prints rows (measure, median_ms, ratio, goal, met); the goal (issue 7):
+``--json`` prints rows (measure, median_ms, ratio, goal, met); the goal:
 1,000 demo fights on every core of the 2-core development machine in under 10 s.
 
 Modes, each against the lean engine in the same run:

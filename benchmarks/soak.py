@@ -11,7 +11,7 @@ entry (growth since the start over the entries the log holds). Then a fixed-leng
 of undo and redo (five steps back, five forward, 100 times) must not grow it at all: both
 the resident memory and Python's own heap (tracemalloc) are shown.
 
-Goals (issue 16): at most 10 KB of memory per log entry (the curve's slope after its
+Goals: at most 10 KB of memory per log entry (the curve's slope after its
 first point, so the window's warm-up is not counted); the loop grows nothing (within the
 allocator's granularity: 1 MB resident, 64 KB of Python heap).
 
@@ -24,8 +24,7 @@ objects given up with deleteLater included (``settle``). Python's heap is read a
 each type-attribute lookup in a fixed table of 4,096 entries, and shiboken reads each
 enum argument's value through a freshly made "value" string, so up to 4,096 such
 strings (54 bytes each) stay held there; that table never grows past its size, and
-without emptying it the first few hundred loops show its filling as growth
-(docs/benchmarks.md, "Soak session 6").
+without emptying it the first few hundred loops show its filling as growth.
 """
 
 from __future__ import annotations
@@ -101,7 +100,7 @@ def settle(app: QApplication) -> None:
     """What the window's event loop does between two clicks: the pending events, then
     the objects Qt gave up with deleteLater. processEvents() alone never deletes those
     outside a running loop, and the window gives up one a step (QMainWindow's layout
-    animation of the central widget): the soak counted them as growth until session 6."""
+    animation of the central widget): without this the soak would count them as growth."""
     app.processEvents()
     app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 

@@ -13,12 +13,12 @@ from launch:
   it quits;
 - app, quit when shown: the same with FIGHTDESK_STARTUP_PROBE=shown, which quits as soon
   as the fight is on screen ("shown": the demo's picture painted, before the rules load,
-  docs/startup.md). Its whole-process time is issue 16's measure of the fight shown:
+  docs/startup.md). Its whole-process time is the measure of the fight shown:
   launch, the window shown with the demo fight, quit; against the bare window's launch,
   show, quit;
 - app, quit when ready: the same with FIGHTDESK_STARTUP_PROBE=ready, which quits at
   "ready" (the rules loaded and the live fight painted: clickable). Its whole-process
-  time was issue 2's measure (launch, the fight loaded and clickable, quit).
+  time is the measure of the fight loaded and clickable (launch, ready, quit).
 
 The three alternate, so a busy machine slows all alike. Markers carry the child's
 ``time.monotonic()``, the same clock the parent reads at launch (Linux).
@@ -35,7 +35,7 @@ it into a private cache folder, since this sandbox sets PYTHONDONTWRITEBYTECODE.
 
 - app, a long fight: ``python -m fightdesk FILE`` on a saved 5,000-entry fight (the demo
   played on by the rules, benchmarks/_fights.py), timed to its "ready" marker: the fight
-  shown and clickable, its history still arriving (storage/history.py). Issue 16's goal
+  shown and clickable, its history still arriving (storage/history.py). The goal
   is that marker within 1.3x of the demo's "ready" in the same run;
 - app, the long fight reopened: the start after that one, without FILE, which reopens
   the fight by autosave (the GM's next start after a normal quit), timed the same way.
@@ -45,8 +45,8 @@ all its threads): the fight shown against the bare window by that measure is pri
 too, as a row without a goal, since a busy machine disturbs it far less than the wall
 clock.
 
-Targets (issue 2): first paint <= 1.5x the bare window; loaded and clickable <= 2.5x.
-Issue 16 tightened them to 1.2x and 2.4x (the ``--json`` rows for run_all.py).
+Goals: first paint <= 1.2x the bare window; the fight shown <= 2.4x (the ``--json``
+rows for run_all.py).
 
     python benchmarks/startup.py [--runs 15] [--json] [--no-bytecode] [--reopen]
                                  [--entries 5000]
@@ -335,7 +335,7 @@ def main() -> int:
 
 def rows(medians: dict[str, dict[str, float]], ratios: dict[str, float],
          reopen: bool, entries: int = 5000) -> list[dict[str, object]]:
-    """The figures as run_all.py's rows (issue 16's goals: first paint <= 1.2x, the fight
+    """The figures as run_all.py's rows (the goals: first paint <= 1.2x, the fight
     shown <= 2.4x a bare window)."""
     kind = " (reopening the autosaved demo)" if reopen else ""
     app, shown = medians["app"], medians["app_quit_when_ready"]

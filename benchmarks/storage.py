@@ -3,7 +3,7 @@
     python benchmarks/storage.py            # full sizes, prints medians and the targets
     python benchmarks/storage.py --quick    # smaller sizes, fewer repeats (a smoke run)
 
-Sizes (issue 5): a campaign library of 2,000 fighters, and a session with 200 fighters
+Sizes: a campaign library of 2,000 fighters, and a session with 200 fighters
 and 10,000 logged events. Targets: load under 150 ms, save under 100 ms, the per-action
 journal write under 5 ms. Every figure is the median of several runs in this process;
 the per-action cost is also shown against the same action without autosave, measured
@@ -237,7 +237,7 @@ def bench_autosave(folder: Path, engine: Engine, repeat: int) -> dict[str, float
 
 
 def bench_real_fight(folder: Path, entries: int, repeat: int) -> list[Row]:
-    """Issue 16's file size per log entry, and ``fightdesk summary --all`` against
+    """The file size per log entry, and ``fightdesk summary --all`` against
     ``fightdesk check`` on the same file (whole processes), on a real fight."""
     from _fights import real_fight
 

@@ -13,11 +13,11 @@ Qt's repaint of what changed, until the window is idle: next phase (F6), act (a 
 with a die on the phase, through the act form's command), an interrupt of that act, undo
 and redo; and revert to here over 50 steps against one undo. Axes: the log at 100, 1,000 and 10,000 entries (200 fighters)
 and the fight at 50, 200 and 400 fighters (100 entries). Reports medians and the ratios
-of the goals (issue 16): every click at 10,000 entries within 1.2x of the same at 100,
+of the goals: every click at 10,000 entries within 1.2x of the same at 100,
 and at most 16 ms (one frame); revert over 50 steps within 2x of one undo. ``--json``
 prints the rows as JSON ({"measure", "median_ms", "ratio", "goal", "met"}).
 ``--window-share`` measures only 200 fighters and 100 entries, each click split in
-processor time into its own code and the window's layout and paint (docs/benchmarks.md).
+processor time into its own code and the window's layout and paint.
 ``--in-place`` repeats act, interrupt, undo and redo in place at 200 fighters (100 and
 10,000 entries): medians of processor time over many samples, to compare two trees.
 """
@@ -152,7 +152,7 @@ class Fight:
         """One click until the window is idle again: the command, the models' and views'
         refresh, and Qt's repaint of every widget that changed (it paints them within
         ``processEvents``; a second pass finds nothing left to paint). The window is not
-        forced to repaint whole, which a GM's click never does (docs/benchmarks.md)."""
+        forced to repaint whole, which a GM's click never does."""
         t0 = time.perf_counter()
         click()
         self.app.processEvents()
@@ -182,7 +182,7 @@ class Fight:
                 found = self.move_here()
                 if found is not None:
                     return found
-            controls = engine.ruleset.round_controls(enc)
+            controls = engine.ruleset.views.round_controls(enc)
             if controls.can_next_step:
                 self.apply(c.NextStep())
             elif controls.can_end_round:
@@ -196,7 +196,7 @@ class Fight:
 
         engine = self.engine
         enc, rules = engine.encounter, engine.ruleset
-        timeline = rules.timeline(enc)
+        timeline = rules.views.timeline(enc)
         ready = [chip.fighter_id for lane in timeline.lanes for chip in lane.chips
                  if chip.clickable and chip.column == timeline.current_column]
         for fid in ready[:6]:
@@ -237,7 +237,7 @@ class Fight:
             answer_all(engine, self.apply)
             if not engine.encounter.state.stack:
                 break
-            command = engine.ruleset.build_command("resolve-all", "", {})
+            command = engine.ruleset.views.build_command("resolve-all", "", {})
             if not self.apply(command).ok:
                 break
         answer_all(engine, self.apply)
@@ -262,7 +262,7 @@ class Fight:
         self.resolve()
         answer_all(self.engine, self.apply)
         self.settle()
-        if self.engine.ruleset.round_controls(self.engine.encounter).can_next_step:
+        if self.engine.ruleset.views.round_controls(self.engine.encounter).can_next_step:
             times["next phase"].append(self.timed(window.next_step_action.trigger))
         self.apply(c.Note(text="a breath"))  # nothing left open for the next sample
         self.settle()
@@ -387,7 +387,7 @@ def in_place(app: QApplication, repeats: int) -> list[dict[str, Any]]:
     (the same act and interrupt again after they are undone) ``repeats`` times, at 100
     and 10,000 log entries: medians of processor time (the click and the two
     ``processEvents``), many more samples than one fight's rounds give, for comparing
-    two trees on a busy machine (docs/benchmarks.md)."""
+    two trees on a busy machine."""
     clicks = ("act", "interrupt", "undo", "redo")
     rows: list[dict[str, Any]] = []
     for entries in (LOG_AXIS[0], LOG_AXIS[-1]):

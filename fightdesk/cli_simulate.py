@@ -37,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "simulate",
         help="play a fight many times by the rules and show who wins, how often",
         description="Play copies of the fight in SESSION from its current state, by the "
-        "same rules the table uses, and report each camp's chance to win (with a 95%% "
+        "same rules the table uses, and report each camp's chance to win (with a 95% "
         "Wilson interval), draws, how many rounds a fight lasts, and each fighter's chance "
         "of going down and health left. The file is only read. The same --seed gives the "
         "same result on any number of cores.",

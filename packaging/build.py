@@ -20,8 +20,8 @@ One run does all of this, so what is measured is what was built:
     python3 packaging/build.py [--dist DIR] [--work DIR] [--runs N] [--json FILE] [--archive]
 
 Exits 0 when every check passed, 1 when one failed (each failure named on stderr), 2 on
-bad arguments. Written for Linux, Windows and macOS; run on Linux only so far (README
-"Install" says what was tried where).
+bad arguments. Written for Linux, Windows and macOS; run on Linux only so far (docs/install.md
+says what was tried where).
 """
 
 from __future__ import annotations

@@ -17,15 +17,17 @@ It plays on a roll-under fight's data (hit points, Attack, Defense, Wisdom, assi
 
 from __future__ import annotations
 
+from fightdesk_drill.autopilot import DrillAutopilot
 from fightdesk_drill.rules import DAZED, DrillRuleset, Feint, Strike
+from fightdesk_drill.views import DrillViews
 
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session, new_encounter
 from fightdesk.engine.ruleset import Ruleset
 from fightdesk.storage.library import new_fighter
 
-__all__ = ["DAZED", "DrillEngine", "DrillRuleset", "Feint", "Strike", "drill_engine",
-           "drill_session"]
+__all__ = ["DAZED", "DrillEngine", "DrillRuleset", "DrillViews", "Feint", "Strike",
+           "drill_engine", "drill_session"]
 
 
 class DrillEngine(Engine):
@@ -33,7 +35,9 @@ class DrillEngine(Engine):
 
     def __init__(self, session: Session, ruleset: DrillRuleset | None = None) -> None:
         super().__init__(session)
-        self.drill = ruleset or DrillRuleset()
+        rules = self.drill_rules = ruleset or DrillRuleset()
+        views = DrillViews(rules)
+        self.drill = Ruleset(rules, views, DrillAutopilot(rules, views))
 
     @property
     def ruleset(self) -> Ruleset:

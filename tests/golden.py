@@ -92,18 +92,18 @@ def views_text(enc: Encounter, ruleset: Ruleset | None = None,
     other views to write before the cards, such as the player view)."""
     ruleset = ruleset or get_ruleset(enc.ruleset)
     views: dict[str, list[str]] = {
-        "where": [ruleset.where(enc)],
-        "pending": _shown(ruleset.pending(enc)),
-        "timeline": _shown(ruleset.timeline(enc)),
-        "stack": _shown(ruleset.stack(enc)),
-        "controls": _shown(ruleset.round_controls(enc)),
-        "roll": _shown(ruleset.roll_view(enc)),
-        "state": ruleset.describe_state(enc).splitlines(),
+        "where": [ruleset.views.where(enc)],
+        "pending": _shown(ruleset.rules.pending(enc)),
+        "timeline": _shown(ruleset.views.timeline(enc)),
+        "stack": _shown(ruleset.views.stack(enc)),
+        "controls": _shown(ruleset.views.round_controls(enc)),
+        "roll": _shown(ruleset.views.roll_view(enc)),
+        "state": ruleset.views.describe_state(enc).splitlines(),
         **(more or {}),
     }
-    for fid, card in ruleset.cards(enc):
+    for fid, card in ruleset.views.cards(enc):
         views[f"card {fid}"] = _shown(card)
-        views[f"forms {fid}"] = _form_lines(ruleset.action_forms(enc, fid))
+        views[f"forms {fid}"] = _form_lines(ruleset.views.action_forms(enc, fid))
     return views
 
 
@@ -139,7 +139,7 @@ def next_command(engine: Engine, ruleset: Ruleset, rng: random.Random, policy: s
     "random" tries up to 20 picks among every legal command, writing down the options and
     every refusal; then, or with "autopilot", the ruleset's autopilot plays."""
     if policy == "random":
-        options = ruleset.legal_commands(engine.encounter)
+        options = ruleset.autopilot.legal_commands(engine.encounter)
         lines.append(f"-- step {step}: {len(options)} options")
         lines.extend(f"   {_option_text(o)}" for o in options)
         for _ in range(20):
@@ -155,7 +155,7 @@ def next_command(engine: Engine, ruleset: Ruleset, rng: random.Random, policy: s
             if outcome.ok:
                 return candidate
             lines.append(f"   refused {candidate!r}: {outcome.error}")
-    command = ruleset.autopilot(engine.encounter, rng)
+    command = ruleset.autopilot.next_command(engine.encounter, rng)
     if command is None:
         lines.append(f"-- step {step}: {idle}")
         return None

@@ -266,7 +266,7 @@ def ready(window, probe, ok, shown=False):
     engine = window.document.engine
     rng = random.Random(3)
     for _ in range(int(sys.argv[1])):  # play on before the quit: the next start shows this
-        assert window.document.apply(engine.ruleset.autopilot(engine.encounter, rng)).ok
+        assert window.document.apply(engine.ruleset.autopilot.next_command(engine.encounter, rng)).ok
     real_ready(window, probe, ok, shown)
 
 app._picture_shown, app._ready = picture_shown, ready

@@ -381,7 +381,7 @@ def test_linux_bundle_builds_starts_and_checks_every_demo(
                     f"run pytest {RUN_BUNDLE_OPTION}, or set CI=true")
     if not sys.platform.startswith("linux"):
         pytest.skip("this test builds the Linux bundle; on Windows and macOS run "
-                    "packaging/build.py by hand (README 'Install')")
+                    "packaging/build.py by hand (docs/install.md)")
     figures_file = tmp_path / "figures.json"
     done = subprocess.run(
         [sys.executable, str(PACKAGING / "build.py"), "--dist", str(tmp_path / "dist"),

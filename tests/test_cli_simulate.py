@@ -47,6 +47,13 @@ def test_text_output_names_the_camps_and_the_fighters(capsys: pytest.CaptureFixt
     assert "Party wins:" in out and "95% interval" in out and "Kaede Moriyama" in out
 
 
+def test_help_prints_a_single_percent_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse leaves a description's "%%" as two signs (only help strings are %-formatted)."""
+    assert cli.main(["simulate", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "95% Wilson" in " ".join(out.split()) and "%%" not in out
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--fights", "0"], "--fights must be 1 to 1000000, not 0"),
     (["--fights", "many"], "'many' is not a whole number"),
@@ -85,7 +92,7 @@ def test_a_ruleset_whose_rules_are_not_built_is_refused(
     from fightdesk.engine.ruleset import get_ruleset
 
     # A ruleset whose rules are not built yet (d100, as it was before its rules).
-    monkeypatch.setattr(type(get_ruleset("d100")), "rules_built", False)
+    monkeypatch.setattr(type(get_ruleset("d100").rules), "rules_built", False)
     path = tmp_path / "d100.json"
     assert cli.main(["new", "d100", "-o", str(path)]) == 0
     capsys.readouterr()

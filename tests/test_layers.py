@@ -1,4 +1,5 @@
-"""The layers of STYLE.md: engine, storage and report work on a machine without Qt.
+"""The layers of docs/ARCHITECTURE.md ("Layers"): engine, storage and report work on a
+machine without Qt.
 
 Each check runs in a fresh interpreter in which importing PySide6 or shiboken6 raises
 ImportError (a blocker on ``sys.meta_path``), so a stray Qt import anywhere below these

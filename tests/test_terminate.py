@@ -1,4 +1,4 @@
-"""SIGTERM (logout, shutdown) is a clean quit, not a crash (issue 15): nothing is asked,
+"""SIGTERM (logout, shutdown) is a clean quit, not a crash: nothing is asked,
 the autosave keeps the fight, and the next start reopens it without offering to restore."""
 
 from __future__ import annotations

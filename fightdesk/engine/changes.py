@@ -39,7 +39,7 @@ class Change:
 
     A slotted dataclass rather than a model: a long fight holds tens of thousands of
     them, and a model's per-object dict and set of given fields cost about four times
-    the memory (issue 16). pydantic validates and saves it all the same."""
+    the memory. pydantic validates and saves it all the same."""
 
     target: tuple[PathKey, ...]
     key: PathKey
@@ -173,7 +173,7 @@ def narrowed(change: Change, old: Any, new: Any, *, field: bool) -> list[Change]
     Applied in order they leave the state equal to the whole replacement, and their
     inverses in reverse order undo it, so undo, redo, revert and the rebuild from the
     log work as before; but the log keeps a few values instead of two copies of the
-    whole model (issue 16: a log entry's memory and file size). Only models whose
+    whole model (a log entry's memory and file size). Only models whose
     every write is checked field by field (``validate_assignment``, no validator across
     fields) are written into; anything else is kept whole. ``field``: the slot is a
     model's field (so a list in it knows its item type), not a list item or dict entry."""
@@ -234,8 +234,8 @@ def _change(target: Path, key: PathKey, op: Literal["set", "put", "del"], before
     # The validating constructor: pydantic's ``model_construct`` measured twice as slow.
     change = Change(target=target, key=key, op=op, before=before, after=after)
     # Validation made the path a fresh tuple; a long fight writes a few dozen paths over
-    # and over, so every change of one path shares one tuple (issue 16: a third of a KB
-    # of memory per log entry).
+    # and over, so every change of one path shares one tuple (a third of a KB of memory
+    # per log entry).
     change.target = _PATHS.setdefault(change.target, change.target)
     return change
 

@@ -263,9 +263,9 @@ def fighter_left(ctx: Context, fighter_id: str, name: str) -> None:
 def apply_add(ctx: Context, command: Any, ruleset: Ruleset) -> None:
     """``AddCondition``: the GM puts a condition on a fighter; ``ruleset`` (the fight's)
     says when rounds count down by default, and whether it has fighter turns at all."""
-    tick_at = command.tick or ruleset.condition_tick
+    tick_at = command.tick or ruleset.rules.condition_tick
     name = check_name(command.name)
-    if not ruleset.condition_turns and (command.duration == "until-turn-end"
+    if not ruleset.rules.condition_turns and (command.duration == "until-turn-end"
                                         or tick_at != "round-end"):
         ctx.fail(f"{ruleset.title or ruleset.id} has no fighter turns: {name} can last "
                  "rounds counted at the end of each round, or until removed")
@@ -279,7 +279,7 @@ def apply_add(ctx: Context, command: Any, ruleset: Ruleset) -> None:
         ctx.fail(f"{name}: how many rounds? (at least 1)")
     if command.duration == "until-turn-end" and not command.until_fighter:
         ctx.fail(f"{name}: whose turn ends it?")
-    if command.fighter_id in ctx.enc.fighters and ruleset.condition_rule(
+    if command.fighter_id in ctx.enc.fighters and ruleset.rules.condition_rule(
             ctx, command.fighter_id, name):
         ctx.summary = "GM: " + next((e.text for e in ctx.events if e.kind == "condition-on"),
                                     f"{ctx.enc.name_of(command.fighter_id)}: {name}")

@@ -8,7 +8,7 @@ of those calls :func:`forget` first, so a kept answer is never older than the st
 Code that changes an encounter by hand (a test setting a field) calls :func:`forget`.
 
 A click changes a few fighters of 200, so the views also keep what they made for each
-fighter (a card, a timeline lane) from one state to the next (issue 16's views session):
+fighter (a card, a timeline lane) from one state to the next:
 :func:`forget` is told the path of each write, and :class:`Stamps` says which fighters
 and which other parts of the fight (the round state, the options, the roster of names and
 groups) were written since. A view keeps a fighter's piece under the stamps of what it

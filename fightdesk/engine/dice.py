@@ -24,7 +24,7 @@ class Roll:
     """One roll as the log shows it: who rolled, what for, the dice, the faces, the outcome.
 
     A slotted dataclass, not a model, like the log entry that holds it: a model's
-    per-object dict and set of given fields were a kilobyte a roll (issue 16)."""
+    per-object dict and set of given fields were a kilobyte a roll."""
 
     who: str = ""
     purpose: str = ""
@@ -78,6 +78,9 @@ class DiceTray:
         self.seed = seed
         self.drawn = drawn
         self._typed = list(typed or [])
+        # Faces typed as one list, with no ';' (a single typed roll): where each roll takes
+        # one die they are one roll each. With ';' the GM split the rolls themselves.
+        self._one_list = len(self._typed) == 1
         self.rolls: list[Roll] = []
 
     def roll(self, count: int, sides: int, *, who: str = "", purpose: str = "",
@@ -89,6 +92,11 @@ class DiceTray:
         count = max(0, count)
         if typed is None:
             typed = self._typed.pop(0) if self._typed else []
+            if self._one_list and count == 1 and len(typed) > 1 and not coins:
+                # One die a roll: faces typed with spaces are one roll each ("14 6" is the
+                # attack's 14 then the damage's 6, as "14; 6" is); the rest wait their turn.
+                typed, rest = typed[:1], typed[1:]
+                self._typed.insert(0, rest)
         if typed:
             faces = typed
             if len(faces) != count:
@@ -115,6 +123,11 @@ class DiceTray:
     def flip(self, count: int, *, who: str = "", purpose: str = "") -> Roll:
         """Flip ``count`` coins (typed in as H and T, or flipped by the app)."""
         return self.roll(count, 2, who=who, purpose=purpose, coins=True)
+
+    @property
+    def typed_waiting(self) -> bool:
+        """Whether the GM typed something (faces, or "-" for the app) for the next roll."""
+        return bool(self._typed)
 
     @property
     def unused_typed(self) -> int:

@@ -38,6 +38,11 @@ else:
 
     c = lazy_module("fightdesk.engine.commands")  # loads at the first command (lazy.py)
 
+# The commands that move the fight on: each is logged under the step it opens (a new
+# round's initiative is that round's, "Tariq's turn" is Tariq's), every other command
+# under the step it was given in.
+OPENS_A_STEP = frozenset({"start-fight", "start-round", "next-step", "end-round", "end-fight"})
+
 
 class StepFailed(Exception):
     """Undo, redo or revert could not apply a recorded step (a damaged file); nothing
@@ -170,7 +175,7 @@ class Engine:
         return get_ruleset(self.encounter.ruleset)
 
     def pending(self) -> Decision | None:
-        return self.ruleset.pending(self.encounter)
+        return self.ruleset.rules.pending(self.encounter)
 
     def can_undo(self) -> bool:
         return bool(self.session.log)
@@ -225,7 +230,10 @@ class Engine:
         enc = self.encounter
         if keep and not self.logging:
             return self._run_lean(command)
-        joins = bool(self.session.log) and self.ruleset.step_open(enc)
+        joins = bool(self.session.log) and self.ruleset.rules.step_open(enc)
+        # The step the command is given in: its entry is filed there (a hold, an attack
+        # that ends a turn), unless the command is the one that opens the next step.
+        when = None if not keep or command.kind in OPENS_A_STEP else self._when(enc)
         tx = Transaction(enc)
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
         # Several edits at once (``Edits``) run one after the other in the one
@@ -250,8 +258,7 @@ class Engine:
                              summary=first.summary or _first_text(events, command), events=events)
             return Outcome(ok=True, entry=entry)
         log = self.session.log
-        # A handful of labels over a whole fight: one string each (memory).
-        where = sys.intern(self.ruleset.where(enc))
+        number, where = when or self._when(enc)
         entries: list[LogEntry] = []
         for n, (part, ctx, start) in enumerate(played):
             end = played[n + 1][2] if n + 1 < len(played) else len(tx.changes)
@@ -259,7 +266,7 @@ class Engine:
             entry = LogEntry(
                 seq=seq,
                 step=log[-1].step if joins or entries else seq,
-                round=enc.round,
+                round=number,
                 where=where,
                 command=part.model_dump(mode="json"),
                 summary=ctx.summary or _first_text(ctx.events, part),
@@ -272,6 +279,13 @@ class Engine:
         changes = tuple(tx.changes)
         self._notify(Notice("apply", tuple(entries), changes, _touched_fighters(changes)))
         return Outcome(ok=True, entry=entries[0], entries=tuple(entries))
+
+    def _when(self, enc: Encounter) -> tuple[int, str]:
+        """The round and the step the fight is in, as a log entry files them (the round
+        an initiative step is asked for, not the round before it)."""
+        views = self.ruleset.views
+        # A handful of labels over a whole fight: one string each (memory).
+        return views.round_shown(enc), sys.intern(views.where(enc))
 
     def _run_lean(self, command: c.Command) -> Outcome:
         """``apply`` without a log entry or a notice; the same rules, the same rollback."""
@@ -288,13 +302,13 @@ class Engine:
         back), or None when it applied. The one body both ``_run`` and ``_run_lean`` use."""
         tx, tray = ctx.tx, ctx.dice
         try:
-            refusal = ruleset.check_command(ctx.enc, command)
+            refusal = ruleset.rules.check_command(ctx.enc, command)
             if refusal:
                 raise RuleViolation(refusal)
             if command.core:
                 self._handle_core(ctx, command)
             else:
-                ruleset.handle(ctx, command)
+                ruleset.rules.handle(ctx, command)
             if isinstance(command, c.MakeRoll) and command.typed_by:
                 _say_typed_by(ctx, command)
             if tray.unused_typed:
@@ -449,7 +463,7 @@ class Engine:
         fighter = enc.fighters[command.fighter_id]
         # The limits the rules hold a value to, overridden or not (a refusal, or the value
         # capped with a line saying so).
-        value, capped = self.ruleset.value_check(ctx, fighter, command.field, command.value)
+        value, capped = self.ruleset.rules.value_check(ctx, fighter, command.field, command.value)
         parts: list[str | int] = [int(p) if p.isdigit() else p for p in command.field.split(".")]
         if not parts or parts[0] == "id" or parts[0] == "":
             ctx.fail(f"{command.field!r} cannot be set")
@@ -483,7 +497,7 @@ class Engine:
         if command.override:
             return
         # What the change triggers, as after the same change made by a rule.
-        self.ruleset.value_set(ctx, fighter.id, command.field, before, after)
+        self.ruleset.rules.value_set(ctx, fighter.id, command.field, before, after)
 
     def _set_option(self, ctx: Context, command: c.SetOption) -> None:
         options = ctx.enc.options
@@ -530,7 +544,7 @@ class Engine:
             fighter = template.model_copy(update={"id": fid, "name": name, "group": group_id or template.group})
             ctx.tx.put(("fighters",), fid, fighter)
             added.append(fid)
-            self.ruleset.on_fighter_added(ctx, fid)
+            self.ruleset.rules.on_fighter_added(ctx, fid)
         ctx.set((), "order", [*enc.order, *added])
         ctx.summary = (
             f"Added {base_name}" if command.count == 1 else f"Added {command.count} x {base_name}"
@@ -551,7 +565,7 @@ class Engine:
             ctx.tx.delete(("groups",), fighter.group)
         ctx.summary = f"Removed {fighter.name}"
         ctx.say(ctx.summary, kind="roster")
-        self.ruleset.on_fighter_removed(ctx, fighter_id)
+        self.ruleset.rules.on_fighter_removed(ctx, fighter_id)
         from . import conditions  # what lasted until their next turn's end ends now
 
         conditions.fighter_left(ctx, fighter_id, fighter.name)

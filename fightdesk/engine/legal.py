@@ -3,7 +3,7 @@
 What the window offers the GM is what the simulator's random policy may pick from: the
 decision waiting, the round controls, and every enabled action form with each field's
 values (choices, both states of a flag, every number between its bounds). A ruleset may
-override ``Ruleset.legal_commands``; this is the default every ruleset gets.
+override ``Autopilot.legal_commands``; this is the default every ruleset gets.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .base import Decision
     from .model import Encounter
     from .pending_roll import PendingRoll
-    from .ruleset import Ruleset
+    from .ruleset import Rules, Views
 
 # The round controls every ruleset shares, as commands; the ruleset's extra controls
 # ("resolve-next", ...) are built by its own ``build_command``.
@@ -76,47 +76,47 @@ def _step(command: c.Command) -> LegalOption:
     return LegalOption(command.kind, "", (), lambda _v: command)
 
 
-def legal_from_views(ruleset: Ruleset, enc: Encounter) -> tuple[LegalOption, ...]:
-    decision = ruleset.pending(enc)
+def legal_from_views(rules: Rules, views: Views, enc: Encounter) -> tuple[LegalOption, ...]:
+    decision = rules.pending(enc)
     if decision is not None:
         # The rules wait for this answer before anything else goes on.
         return (answers(decision),)
     out: list[LegalOption] = []
-    controls = ruleset.round_controls(enc)
+    controls = views.round_controls(enc)
     offered = {"start-fight": controls.can_start_fight, "start-round": controls.can_start_round,
                "next-step": controls.can_next_step, "end-round": controls.can_end_round}
     for name, on in offered.items():
         if on:
             out.append(_step(_CORE_STEPS[name]()))
-    roll = ruleset.pending_roll(enc)
+    roll = rules.pending_roll(enc)
     for name, on in controls.extra.items():
         if on and name not in _NOT_PLAY:
             try:
-                command = ruleset.build_command(name, "", {})
+                command = views.build_command(name, "", {})
             except Exception:  # a control that is no command of this ruleset
                 continue
             if roll is not None and isinstance(command, c.MakeRoll):
                 continue  # the stack dialog's Resolve: the roll is offered below
             out.append(_step(command))
     if roll is not None:
-        out.extend(_roll_options(ruleset, enc, roll))
+        out.extend(_roll_options(rules, enc, roll))
     for fid in enc.order:
         fighter = enc.fighters.get(fid)
-        if fighter is None or ruleset.is_out(fighter):
+        if fighter is None or rules.is_out(fighter):
             continue
-        for form in ruleset.action_forms(enc, fid):
+        for form in views.action_forms(enc, fid):
             if not form.enabled or form.role == "gm":
                 continue
             spaces = tuple((f.name, field_values(f)) for f in form.fields)
-            out.append(LegalOption(form.id, fid, spaces, _builder(ruleset, form.id, fid)))
+            out.append(LegalOption(form.id, fid, spaces, _builder(views, form.id, fid)))
     return tuple(out)
 
 
-def _roll_options(ruleset: Ruleset, enc: Encounter, roll: PendingRoll) -> list[LegalOption]:
+def _roll_options(rules: Rules, enc: Encounter, roll: PendingRoll) -> list[LegalOption]:
     """A waiting roll: make it (the app's dice), or add what the roll panel offers."""
     rid = roll.id
     out = [_step(c.MakeRoll(roll_id=rid))]
-    for option in ruleset.contribution_options(enc, roll):
+    for option in rules.contribution_options(enc, roll):
         amounts = tuple(range(option.minimum, max(option.minimum, option.maximum) + 1))
         out.append(LegalOption("contribute", option.fighter_id, (("amount", amounts),),
                                _contribution(rid, option.fighter_id, option.kind)))
@@ -128,5 +128,5 @@ def _contribution(rid: int, fid: str, kind: str) -> Any:
                                        amount=int(values.get("amount", 0)))
 
 
-def _builder(ruleset: Ruleset, form_id: str, fid: str) -> Any:
-    return lambda values: ruleset.build_command(form_id, fid, values)
+def _builder(views: Views, form_id: str, fid: str) -> Any:
+    return lambda values: views.build_command(form_id, fid, values)

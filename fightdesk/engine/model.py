@@ -128,7 +128,7 @@ class Encounter(StateModel):
     def model_post_init(self, context: Any, /) -> None:
         """Options and round state left out are made empty for the fight's ruleset. Done
         here, on the built fight, and not in a "before" validator: that would make
-        pydantic turn a whole fight read from JSON into Python dicts first (issue 16)."""
+        pydantic turn a whole fight read from JSON into Python dicts first."""
         if self.options is None:
             self.options = _OPTIONS[self.ruleset]()
         if self.state is None:

@@ -4,7 +4,7 @@ Roll-under assists, ashes defensive skills and dodge speed, the d100 defender's 
 defense: each is a contribution to a roll that is not made yet. The roll names who rolls
 (a player at the table, or the app), what is rolled (dice or coins), the target or the
 advantage, and the contributions with who gives them and what they cost. The ruleset
-computes the exact odds (:meth:`~fightdesk.engine.ruleset.Ruleset.roll_odds`) after every
+computes the exact odds (:meth:`~fightdesk.engine.ruleset.Rules.roll_odds`) after every
 change, pays and refunds the costs (:class:`RollRules`), and applies the result. The whole
 exchange, from the roll's opening to its result, is one undo step. See
 docs/ARCHITECTURE.md, "Pending roll".

@@ -65,10 +65,10 @@ def public_fight(ruleset: Ruleset, enc: Encounter) -> PublicFight:
     hidden = {fid for fid, f in enc.fighters.items() if f.hidden}
     scrub = _scrubber(enc, hidden)
     cards = tuple(_public_card(card, enc.enemy_health, scrub)
-                  for fid, card in ruleset.cards(enc)
+                  for fid, card in ruleset.views.cards(enc)
                   if fid not in hidden and fid in enc.fighters)
     return PublicFight(title=scrub(enc.name), headline=_headline(ruleset, enc, scrub, cards),
-                       timeline=_public_timeline(ruleset.timeline(enc), hidden, scrub),
+                       timeline=_public_timeline(ruleset.views.timeline(enc), hidden, scrub),
                        cards=cards)
 
 
@@ -95,7 +95,7 @@ def party_dice(ruleset: Ruleset, enc: Encounter) -> dict[str, tuple[str, ...]]:
     own fighter's), names of hidden fighters scrubbed; no enemy's."""
     hidden = {fid for fid, f in enc.fighters.items() if f.hidden}
     scrub = _scrubber(enc, hidden)
-    return {fid: tuple(scrub(d) for d in card.dice) for fid, card in ruleset.cards(enc)
+    return {fid: tuple(scrub(d) for d in card.dice) for fid, card in ruleset.views.cards(enc)
             if fid not in hidden and card.side in PARTY and card.dice}
 
 
@@ -124,13 +124,13 @@ class PublicRoll(NamedTuple):
 def public_roll(ruleset: Ruleset, enc: Encounter) -> PublicRoll | None:
     """The waiting roll when a visible party fighter makes it, its words scrubbed of
     hidden names; None for any other roll (an enemy's, the app's, a hidden fighter's)."""
-    roll = ruleset.pending_roll(enc)
+    roll = ruleset.rules.pending_roll(enc)
     if roll is None or not roll.roller_id or roll.roller_id not in enc.fighters:
         return None
     fighter = enc.fighters[roll.roller_id]
     if fighter.hidden or fighter.side not in PARTY:
         return None
-    view = ruleset.roll_view(enc)
+    view = ruleset.views.roll_view(enc)
     if view is None:
         return None
     scrub = _scrubber(enc, {fid for fid, f in enc.fighters.items() if f.hidden})
@@ -178,13 +178,13 @@ def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
               cards: tuple[PublicCard, ...]) -> str:
     if enc.round == 0:
         return "Before the fight"
-    where = scrub(ruleset.where(enc))
+    where = scrub(ruleset.views.where(enc))
     line = f"Round {enc.round}" + (f" · {where}" if where else "")
     acting = [c.name for c in cards if c.acting and not c.out]
     if acting and not any(name in line for name in acting):
         line += f" · {', '.join(acting)} to act"
     shown = {c.fighter_id: c.name for c in cards}
-    following = next((shown[f] for f in ruleset.next_up(enc) if f in shown), None)
+    following = next((shown[f] for f in ruleset.rules.next_up(enc) if f in shown), None)
     if following:
         line += f" · next: {following}"
     return line

@@ -8,6 +8,7 @@ the UI shows any ruleset without knowing its rules. See docs/ARCHITECTURE.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, NoReturn
@@ -26,7 +27,7 @@ from .views import Resource as Resource
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from .base import Decision
     from .commands import Command
@@ -81,6 +82,10 @@ class Context:
         raise RuleViolation(message)
 
 
+# A rule applying one command: ``handler(ctx, command)`` (:meth:`Rules.handlers`).
+Handler = Callable[[Context, Any], None]
+
+
 class QuietContext(Context):
     """A context that makes no lines for the log (the lean engine of the simulator):
     a rule's ``say`` is dropped, its rolls still come from the dice tray."""
@@ -117,7 +122,7 @@ def _logged_odds(odds: OddsNow | None) -> dict[str, Any]:
 
 class StackRow(NamedTuple):
     """One pending move of the reaction stack, in resolution order; the column titles
-    come from the ruleset (:attr:`Ruleset.stack_columns`)."""
+    come from the ruleset (:attr:`Views.stack_columns`)."""
 
     id: str
     fighter_id: str
@@ -247,6 +252,8 @@ class ContributionOption(NamedTuple):
     maximum: int = 0
     default: int = 0
     cost: str = ""
+    # The exact chance the roll succeeds with this option ("19/50"), where that is known.
+    chance: str = ""
 
 
 class RollView(NamedTuple):
@@ -262,6 +269,9 @@ class RollView(NamedTuple):
     contributions: tuple[ContributionRow, ...] = ()
     options: tuple[ContributionOption, ...] = ()
     coins: bool = False
+    # The options are alternatives (a d100 defense): one is picked, and the pick makes
+    # the roll; otherwise each option adds to the roll.
+    one_choice: bool = False
     # What must be done before the roll can be made, in the GM's words (the Roll
     # button's tooltip while it is disabled); "": it can be made now.
     blocked: str = ""
@@ -319,9 +329,11 @@ class LegalOption(NamedTuple):
         return self.build(self.values_at(index))
 
 
-class Ruleset:
-    """Base class of the four rulesets. Subclasses set the class attributes and override
-    the hooks; the defaults describe a fight with no rules at all."""
+class Rules:
+    """A ruleset's rules: commands in, changes out. Subclasses set the class attributes
+    and override the hooks; the defaults describe a fight with no rules at all. The
+    engine core, the simulator and the storage checks call only this part for the
+    rules; what the window shows is the :class:`Views` part's."""
 
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -334,18 +346,6 @@ class Ruleset:
     # False while the ruleset's rules are not built: its fights open and take fighters,
     # but cannot be started or played.
     rules_built: ClassVar[bool] = True
-    # The column titles of the reaction stack (the fields of :class:`StackRow`).
-    stack_columns: ClassVar[tuple[str, ...]] = (
-        "Fighter", "Action", "Uses", "Speed", "Spent", "Cost")
-    # The ruleset's words for the roles of its action forms (the card's buttons).
-    role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "React", "assist": "Assist", "gm": "GM"}
-    # The card buttons, by role, in order (the health button is always there).
-    card_roles: ClassVar[tuple[str, ...]] = ("act", "react")
-
-    @property
-    def not_built_line(self) -> str:
-        return f"{self.title or self.id}: rules not built yet"
     # The conditions the rule text names (offered when the GM adds one; any other name
     # may be typed), and when a condition lasting rounds counts down unless told
     # otherwise: "turn-start", "turn-end" or "round-end" (engine/conditions.py).
@@ -355,10 +355,26 @@ class Ruleset:
     # last rounds counted at the round's end, or until removed.
     condition_turns: ClassVar[bool] = True
 
-    # --- rules -----------------------------------------------------------------------
+    @property
+    def not_built_line(self) -> str:
+        return f"{self.title or self.id}: rules not built yet"
+
+    def handlers(self) -> dict[str, Handler]:
+        """The commands these rules apply: each command's ``kind`` and the handler that
+        applies it, ``handler(ctx, command)``. Every ruleset dispatches through this one
+        table (a subclass adds its own entries to its base's); :meth:`handle` reads it."""
+        return {}
+
     def handle(self, ctx: Context, command: Command) -> None:
-        """Apply one ruleset command; raise RuleViolation when the rules forbid it."""
-        raise RuleViolation(f"{self.title or self.id} has no rule for {command.kind!r}")
+        """Apply one ruleset command by its handler; raise RuleViolation when the rules
+        forbid it, or have no rule for it."""
+        table = self.__dict__.get("_table")
+        if table is None:  # made once, on the first command
+            table = self._table = self.handlers()
+        handler = table.get(command.kind)
+        if handler is None:
+            raise RuleViolation(f"{self.title or self.id} has no rule for {command.kind!r}")
+        handler(ctx, command)
 
     def pending(self, enc: Encounter) -> Decision | None:
         """The decision the engine is waiting for, if any."""
@@ -373,16 +389,6 @@ class Ruleset:
         """True when the fighter is out of the fight (greyed on cards and timeline)."""
         return False
 
-    def target_field(self, enc: Encounter, foes: tuple[tuple[str, str], ...]) -> FormField:
-        """An attack's Target: every one of ``foes`` (id, name), since the GM decides;
-        one out of the fight is named so, and the form starts on the first one still in
-        it (docs/rulesets/README.md#the-end-of-a-fight)."""
-        standing = [fid for fid, _ in foes if not self.is_out(enc.fighters[fid])]
-        choices = tuple((fid, name if fid in standing else f"{name} (out)")
-                        for fid, name in foes)
-        first = standing[0] if standing else choices[0][0] if choices else None
-        return FormField("target", "Target", "choice", choices, default=first)
-
     def rested_pairs(self) -> dict[str, str]:
         """Each lasting status value and the sheet field holding its full rating (the
         fighter editor's "Now" values start there and "Fully rested" sets them from it):
@@ -393,11 +399,6 @@ class Ruleset:
         """A fresh status's values for a sheet: every lasting value at its full rating."""
         fields = type(sheet).model_fields
         return {name: getattr(sheet, name) for name in self.lasting_status if name in fields}
-
-    def where(self, enc: Encounter) -> str:
-        """Where in the round the fight is, in the ruleset's words ("phase 7", "Kaede's
-        turn", "surprise"): every log entry carries it."""
-        return ""
 
     def pending_roll(self, enc: Encounter) -> PendingRoll | None:
         """The roll others may still change before it is made (assists, defenses...)."""
@@ -416,28 +417,6 @@ class Ruleset:
         """What must be chosen before a waiting roll can be made ("": nothing): the
         window keeps its Roll button disabled until then."""
         return ""
-
-    def roll_view(self, enc: Encounter) -> RollView | None:
-        """The waiting roll as the roll panel shows it: who rolls what, the target or
-        advantage so far, the exact odds, the contributions and what may still be added."""
-        roll = self.pending_roll(enc)
-        if roll is None:
-            return None
-        who = enc.name_of(roll.roller_id) if roll.roller_id else "The app"
-        rows = tuple(ContributionRow(c.id, enc.name_of(c.fighter_id) if c.fighter_id else "GM",
-                                     c.label, c.amount, c.cost)
-                     for c in roll.contributions)
-        coins = roll.what == "coins"
-        dice = f"{roll.count} coin{'s' if roll.count != 1 else ''}" if coins \
-            else f"{roll.count}d{roll.sides}"
-        line = f"{roll.measure} {roll.total}"
-        if roll.contributions:
-            line += f" ({roll.base} {'+' if roll.total >= roll.base else '-'} " \
-                    f"{abs(roll.total - roll.base)} from help)"
-        return RollView(id=roll.id, title=roll.label, roller=who, by_player=roll.by_player,
-                        dice=dice, total_line=line, odds=self.roll_odds(enc, roll),
-                        contributions=rows, options=self.contribution_options(enc, roll),
-                        coins=coins, blocked=self.roll_blocked(enc, roll))
 
     def turn_timer(self, enc: Encounter) -> int:
         """Seconds each turn may last (0: no timer); the window counts them down and
@@ -494,24 +473,59 @@ class Ruleset:
         A file with a problem is refused instead of failing at the next action."""
         return []
 
-    # --- playing the fight for the simulator (engine/simulate.py) -----------------------
-    def legal_commands(self, enc: Encounter) -> tuple[LegalOption, ...]:
-        """Everything the rules offer now, read from the ruleset's own views: the
-        decision waiting (each choice, or each amount between its bounds), the round
-        controls and every enabled action form of every fighter in the fight. The GM's
-        sheet edits (role ``gm``) and ending the fight by hand are left out: they change
-        the fighters or stop the fight rather than play it."""
-        from .legal import legal_from_views
+    def side_down(self, enc: Encounter) -> str:
+        """The status line once one side has nobody standing ("" while both sides have
+        someone standing, or the fight has one side only). No ruleset ends a fight by
+        itself: the GM does (docs/rulesets/README.md#the-end-of-a-fight). PCs and allies
+        are one side, enemies the other."""
+        sides: set[bool] = set()  # True: the party's side
+        standing: set[bool] = set()
+        for fighter in enc.fighters.values():
+            ours = fighter.side != "enemy"
+            sides.add(ours)
+            if ours not in standing and not self.is_out(fighter):
+                standing.add(ours)
+                if len(standing) == 2:
+                    return ""
+        if len(sides) < 2:
+            return ""
+        if standing == {True}:
+            return "Every enemy is down"
+        return "The whole party is down" if standing else "Everyone is down"
 
-        return legal_from_views(self, enc)
 
-    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
-        """The command a plain, sensible table would give next (None: it has none).
-        Each ruleset with built rules writes its own (its choices are in its page in
-        docs/rulesets/); the same state and the same ``rng`` give the same command."""
-        return None
+class Views:
+    """A ruleset's views: the fight described as plain data for the widgets (timeline,
+    cards, reaction stack, action forms, previews, round controls), and the command a
+    filled-in form makes. Built with the :class:`Rules` it reads; it changes nothing."""
 
-    # --- views -----------------------------------------------------------------------
+    # The column titles of the reaction stack (the fields of :class:`StackRow`).
+    stack_columns: ClassVar[tuple[str, ...]] = (
+        "Fighter", "Action", "Uses", "Speed", "Spent", "Cost")
+    # The ruleset's words for the roles of its action forms (the card's buttons).
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "React", "assist": "Assist", "gm": "GM"}
+    # The card buttons, by role, in order (the health button is always there).
+    card_roles: ClassVar[tuple[str, ...]] = ("act", "react")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    def where(self, enc: Encounter) -> str:
+        """Where in the round the fight is, in the ruleset's words ("phase 7", "Kaede's
+        turn", "surprise"): every log entry carries it."""
+        return ""
+
+    def round_shown(self, enc: Encounter) -> int:
+        """The round the fight is in as the GM reads it (the window's title, the log):
+        a ruleset that asks a round's initiative before that round begins says that
+        round."""
+        return enc.round
+
+    def describe_state(self, enc: Encounter) -> str:
+        """One line for the status bar: round, phase or turn."""
+        return f"Round {enc.round}"
+
     def timeline(self, enc: Encounter) -> Timeline:
         lanes = tuple(
             Lane(id=fid, title=enc.fighters[fid].name, fighter_ids=(fid,), chips=())
@@ -542,15 +556,48 @@ class Ruleset:
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         return ()
 
+    def roll_view(self, enc: Encounter) -> RollView | None:
+        """The waiting roll as the roll panel shows it: who rolls what, the target or
+        advantage so far, the exact odds, the contributions and what may still be added."""
+        rules = self.rules
+        roll = rules.pending_roll(enc)
+        if roll is None:
+            return None
+        who = enc.name_of(roll.roller_id) if roll.roller_id else "The app"
+        rows = tuple(ContributionRow(c.id, enc.name_of(c.fighter_id) if c.fighter_id else "GM",
+                                     c.label, c.amount, c.cost)
+                     for c in roll.contributions)
+        coins = roll.what == "coins"
+        dice = f"{roll.count} coin{'s' if roll.count != 1 else ''}" if coins \
+            else f"{roll.count}d{roll.sides}"
+        line = f"{roll.measure} {roll.total}"
+        if roll.contributions:
+            line += f" ({roll.base} {'+' if roll.total >= roll.base else '-'} " \
+                    f"{abs(roll.total - roll.base)} from help)"
+        return RollView(id=roll.id, title=roll.label, roller=who, by_player=roll.by_player,
+                        dice=dice, total_line=line, odds=rules.roll_odds(enc, roll),
+                        contributions=rows, options=rules.contribution_options(enc, roll),
+                        coins=coins, blocked=rules.roll_blocked(enc, roll))
+
     def attack_under_way(self, enc: Encounter) -> tuple[str, str] | None:
         """(attacker, attacked) of the move others may still react to, if any: a
         reaction's form starts on them. By default the waiting roll's roller and its
         target."""
-        roll = self.pending_roll(enc)
+        roll = self.rules.pending_roll(enc)
         if roll is None or not roll.roller_id:
             return None
         target = roll.data.get("target")
         return roll.roller_id, str(target) if target else ""
+
+    def target_field(self, enc: Encounter, foes: tuple[tuple[str, str], ...]) -> FormField:
+        """An attack's Target: every one of ``foes`` (id, name), since the GM decides;
+        one out of the fight is named so, and the form starts on the first one still in
+        it (docs/rulesets/README.md#the-end-of-a-fight)."""
+        standing = [fid for fid, _ in foes if not self.rules.is_out(enc.fighters[fid])]
+        choices = tuple((fid, name if fid in standing else f"{name} (out)")
+                        for fid, name in foes)
+        first = standing[0] if standing else choices[0][0] if choices else None
+        return FormField("target", "Target", "choice", choices, default=first)
 
     def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
         return ()
@@ -565,45 +612,64 @@ class Ruleset:
     def round_controls(self, enc: Encounter) -> RoundControls:
         return RoundControls()
 
-    def side_down(self, enc: Encounter) -> str:
-        """The status line once one side has nobody standing ("" while both sides have
-        someone standing, or the fight has one side only). No ruleset ends a fight by
-        itself: the GM does (docs/rulesets/README.md#the-end-of-a-fight). PCs and allies
-        are one side, enemies the other."""
-        sides: set[bool] = set()  # True: the party's side
-        standing: set[bool] = set()
-        for fighter in enc.fighters.values():
-            ours = fighter.side != "enemy"
-            sides.add(ours)
-            if ours not in standing and not self.is_out(fighter):
-                standing.add(ours)
-                if len(standing) == 2:
-                    return ""
-        if len(sides) < 2:
-            return ""
-        if standing == {True}:
-            return "Every enemy is down"
-        return "The whole party is down" if standing else "Everyone is down"
 
-    def describe_state(self, enc: Encounter) -> str:
-        """One line for the status bar: round, phase or turn."""
-        return f"Round {enc.round}"
+class Autopilot:
+    """A ruleset's part for the simulator (engine/simulate.py): what the rules offer
+    now, and what a plain, sensible table would do. Built with the ruleset's
+    :class:`Rules` and :class:`Views`, which it reads; it changes nothing."""
+
+    def __init__(self, rules: Rules, views: Views) -> None:
+        self.rules = rules
+        self.views = views
+
+    def legal_commands(self, enc: Encounter) -> tuple[LegalOption, ...]:
+        """Everything the rules offer now, read from the ruleset's own views: the
+        decision waiting (each choice, or each amount between its bounds), the round
+        controls and every enabled action form of every fighter in the fight. The GM's
+        sheet edits (role ``gm``) and ending the fight by hand are left out: they change
+        the fighters or stop the fight rather than play it."""
+        from .legal import legal_from_views
+
+        return legal_from_views(self.rules, self.views, enc)
+
+    def next_command(self, enc: Encounter, rng: random.Random) -> Command | None:
+        """The command a plain, sensible table would give next (None: it has none).
+        Each ruleset with built rules writes its own (its choices are in its page in
+        docs/rulesets/); the same state and the same ``rng`` give the same command."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A ruleset as the core, the window, the report and the command line get it: its
+    parts, each built from the class its registration names
+    (:class:`~fightdesk.engine.rulesets.RulesetInfo`)."""
+
+    rules: Rules
+    views: Views
+    autopilot: Autopilot
+
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
 
 
 RULESETS: dict[str, Ruleset] = {}
 
 
-def register(ruleset: Ruleset) -> Ruleset:
-    RULESETS[ruleset.id] = ruleset
-    return ruleset
-
-
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    if ruleset_id not in RULESETS:
-        from .rulesets import load
+    """The ruleset of an id, its parts built once per process from the classes its
+    registration names."""
+    found = RULESETS.get(ruleset_id)
+    if found is None:
+        from .rulesets import parts
 
-        load(ruleset_id)  # a built-in ruleset registers itself on first use
-    try:
-        return RULESETS[ruleset_id]
-    except KeyError:
-        raise RuleViolation(f"unknown ruleset id {ruleset_id!r}") from None
+        try:
+            found = RULESETS[ruleset_id] = Ruleset(*parts(ruleset_id))
+        except KeyError:
+            raise RuleViolation(f"unknown ruleset id {ruleset_id!r}") from None
+    return found

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 
 from .changes import RuleViolation
 from .model import Encounter, Session
-from .ruleset import LegalOption, Ruleset, get_ruleset
+from .ruleset import Autopilot, LegalOption, Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from .commands import Command
@@ -83,15 +83,15 @@ def check_playable(encounter: Encounter, max_rounds: int, fights: int = 1) -> Ru
         raise SimulationError(f"--max-rounds must be at least 1, not {max_rounds}")
     ruleset = get_ruleset(encounter.ruleset)
     title = ruleset.title or ruleset.id
-    if not ruleset.rules_built:
+    if not ruleset.rules.rules_built:
         raise SimulationError(f"{title}: rules not built yet, so its fights cannot be simulated")
-    if type(ruleset).autopilot is Ruleset.autopilot:
+    if type(ruleset.autopilot).next_command is Autopilot.next_command:
         raise SimulationError(f"{title} has no autopilot yet, so its fights cannot be simulated")
-    camps = {camp_of(f.side) for f in encounter.fighters.values() if not ruleset.is_out(f)}
+    camps = {camp_of(f.side) for f in encounter.fighters.values() if not ruleset.rules.is_out(f)}
     for camp in ("party", "enemies"):
         if camp not in camps:
             raise SimulationError(f"the fight has no {camp} left standing: nothing to simulate")
-    if ruleset.autopilot(encounter, random.Random(0)) is None:
+    if ruleset.autopilot.next_command(encounter, random.Random(0)) is None:
         raise SimulationError("the rules offer nothing more to play in this fight "
                               "(it is over)")
     if encounter.round > max_rounds:
@@ -115,7 +115,7 @@ class FightResult(NamedTuple):
 def _winner(ruleset: Ruleset, enc: Encounter) -> Camp | Literal[False] | None:
     """The camp that won, None for a draw (both out), False while the fight goes on.
     Asked before every command: it stops at the first fighter of each camp standing."""
-    is_out = ruleset.is_out
+    is_out = ruleset.rules.is_out
     party = enemies = False
     for f in enc.fighters.values():
         if party if f.side in PARTY_SIDES else enemies:
@@ -176,22 +176,22 @@ def play_fight(fight: str | bytes, fighter_ids: Sequence[str], index: int, seed:
             break
         done = False
         if policy == "random":
-            options = ruleset.legal_commands(enc)  # a refused pick changes nothing
+            options = ruleset.autopilot.legal_commands(enc)  # a refused pick changes nothing
             for _ in range(RANDOM_TRIES):
                 command = _random_command(options, rng)
                 if command is not None and engine.apply(command).ok:
                     done = True
                     break
         if not done:
-            command = ruleset.autopilot(enc, rng)
+            command = ruleset.autopilot.next_command(enc, rng)
             if command is None or not engine.apply(command).ok:
                 break  # the rules offer nothing more: a draw
     ended = _winner(ruleset, enc)
     winner = None if ended is False else ended
     rounds = min(enc.round, max_rounds)
-    down = tuple(fid not in enc.fighters or ruleset.is_out(enc.fighters[fid])
+    down = tuple(fid not in enc.fighters or ruleset.rules.is_out(enc.fighters[fid])
                  for fid in fighter_ids)
-    health = tuple(ruleset.card(enc, fid).health if fid in enc.fighters else 0
+    health = tuple(ruleset.views.card(enc, fid).health if fid in enc.fighters else 0
                    for fid in fighter_ids)
     return FightResult(index, winner, rounds, down, health, stuck and ended is False)
 
@@ -326,7 +326,7 @@ def _empty(encounter: Encounter, ruleset: Ruleset, fights: int, policy: Policy, 
     for fid in ids:
         f = encounter.fighters[fid]
         sim.fighters[fid] = FighterOdds(fid, f.name, camp_of(f.side),
-                                        health_max=ruleset.card(encounter, fid).health_max)
+                                        health_max=ruleset.views.card(encounter, fid).health_max)
     return sim
 
 

@@ -22,12 +22,12 @@ def default_target(ruleset: Ruleset, enc: Encounter, fighter_id: str, role: str,
     keep the ruleset's own default."""
     fighters = enc.fighters
     if role == "react":
-        under = ruleset.attack_under_way(enc)
+        under = ruleset.views.attack_under_way(enc)
         if under is not None and under[0] != fighter_id and under[0] in candidates:
             return under[0]
     me = fighters.get(fighter_id)
     standing = [c for c in candidates
-                if c in fighters and c != fighter_id and not ruleset.is_out(fighters[c])]
+                if c in fighters and c != fighter_id and not ruleset.rules.is_out(fighters[c])]
     if me is not None:
         mine = me.side in PARTY
         enemy = next((c for c in standing if (fighters[c].side in PARTY) != mine), None)

@@ -1,8 +1,10 @@
-"""The base of every ruleset whose rounds are turns: it plugs the shared kits (turn
+"""The base parts of every ruleset whose rounds are turns: they plug the shared kits (turn
 order, pending roll) into the ruleset interface, so a ruleset adds rules, not machinery.
+:class:`TurnOrderRules` is the rules part, :class:`TurnViews` the views part (timeline,
+cards, the Hold form, round controls), :class:`TurnAutopilot` the autopilot's shared steps.
 
-A subclass keeps its round state in a :class:`~fightdesk.engine.turn_state.TurnRoundState`
-(``enc.state``), says how a round's turns are laid out (:meth:`TurnOrderRuleset.sections`),
+A rules subclass keeps its round state in a :class:`~fightdesk.engine.turn_state.TurnRoundState`
+(``enc.state``), says how a round's turns are laid out (:meth:`TurnOrderRules.sections`),
 and handles its own actions; moving, holding and timing out turns, contributions to a
 waiting roll, and going on to the next turn are handled here and call the subclass's
 hooks. A ruleset whose rules are not built yet (``rules_built = False``) opens, takes
@@ -18,21 +20,32 @@ from . import conditions, pending_roll, turns
 from .changes import RuleViolation
 from .derived import Reads, by_roster, kept
 from .pending_roll import PendingRoll, RollRules
-from .ruleset import ActionForm, Card, FormField, Lane, Preview, RoundControls, Ruleset, Timeline
+from .ruleset import (
+    ActionForm,
+    Autopilot,
+    Card,
+    FormField,
+    Lane,
+    Preview,
+    RoundControls,
+    Rules,
+    Timeline,
+    Views,
+)
 from .turns import TurnOrder, TurnRules, TurnSection
 
 if TYPE_CHECKING:
     from .base import Decision
     from .commands import Command
     from .model import Encounter, Fighter
-    from .ruleset import Context
+    from .ruleset import Context, Handler
 
 TURNS: tuple[str, ...] = ("state", "turns")
 ROLL: tuple[str, ...] = ("state", "roll")
 
 
-class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
-    """A ruleset of turns: the shared turn order, pending roll and round controls."""
+class TurnOrderRules(Rules, TurnRules, RollRules):
+    """The rules of a ruleset of turns: the shared turn order and pending roll."""
 
     # The status field that is the fighter's health, and the sheet field of its maximum.
     health_field: ClassVar[str] = "hp"
@@ -84,31 +97,6 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         first = turns.begin(ctx, TURNS, sections, self._skips(ctx.enc))
         if first is not None:
             self._turn_begins(ctx, first.fighter_id)
-
-    def autopilot_step(self, enc: Encounter, *, roll: Callable[[PendingRoll], Command | None],
-                       turn: Callable[[Fighter], Command | None]) -> Command | None:
-        """The steps every turn-order autopilot takes alike (docs/simulate.md#how-a-fight-is-played):
-        a question gets the values it suggests, the fight and each round are started, a
-        waiting roll goes to ``roll``, the turn holder's move to ``turn``; a turn whose
-        fighter is gone or out of the fight passes."""
-        from . import commands as c
-
-        state = enc.state
-        pending = self.pending(enc)
-        if pending is not None:
-            return c.Answer(decision_id=pending.id, values={}, by="autopilot")
-        if state.stage == "setup":
-            return c.StartFight()
-        if state.stage == "round-over":
-            return c.StartRound()
-        if state.stage != "turns":
-            return None
-        if state.roll is not None:
-            return roll(state.roll)
-        fid = turns.current_fighter(state.turns)
-        if fid is None or fid not in enc.fighters or self.is_out(enc.fighters[fid]):
-            return c.NextStep()
-        return turn(enc.fighters[fid])
 
     # What a refusal says when a turn's action is tried while a roll waits.
     roll_waiting_line: ClassVar[str] = "a roll is waiting: make it first"
@@ -178,52 +166,59 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         return skips
 
     # --- commands -------------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        """The shared commands of a turn order; a subclass handles its own first and
-        passes the rest here."""
-        from . import commands as c
+    def handlers(self) -> dict[str, Handler]:
+        """The shared commands of a turn order; a subclass adds its own to these."""
+        return {
+            "start-fight": self._start, "start-round": self._start,
+            "next-step": self._next_step, "end-round": self._end_round,
+            "move-turn": self._move_turn, "hold-turn": self._hold,
+            "turn-timeout": self._timeout, "contribute": self._contribute,
+            "withdraw": self._withdraw, "make-roll": self._make_roll,
+        }
 
-        enc = ctx.enc
-        state = enc.state
-        if isinstance(command, c.StartFight | c.StartRound):
-            if state.stage == "turns":
-                ctx.fail("finish this round first (End Round)")
-            self.start_round(ctx)
-        elif isinstance(command, c.NextStep):
-            self._no_waiting(enc)
-            if state.stage != "turns":
-                ctx.fail("no round is going: start one first")
-            self.next_turn(ctx)
-        elif isinstance(command, c.EndRound):
-            self._no_waiting(enc)
-            if state.stage != "turns":
-                ctx.fail("no round is going")
-            self.end_round(ctx)
-        elif isinstance(command, c.MoveTurn):
-            turns.move(ctx, TURNS, self, command.slot_id, command.section, command.index)
-            slot = turns.slot_by_id(ctx.enc.state.turns, command.slot_id)
-            section = turns.section_of(ctx.enc.state.turns, command.slot_id)
-            who = enc.name_of(slot.fighter_id if slot else command.slot_id)
-            place = section.label if section else command.section
-            ctx.summary = f"GM moved {who}'s turn ({place}, place {command.index + 1})"
-            ctx.say(ctx.summary, kind="override", fighter_id=slot.fighter_id if slot else None)
-        elif isinstance(command, c.HoldTurn):
-            self._hold(ctx, command)
-        elif isinstance(command, c.TurnTimeout):
-            current = turns.current_fighter(state.turns)
-            if state.stage != "turns" or current is None or \
-                    state.turns.turn_number != command.turn_number:
-                ctx.fail("that turn is already over")
-            self.on_timeout(ctx, current)
-        elif isinstance(command, c.Contribute):
-            pending_roll.contribute(ctx, ROLL, self, command.roll_id, command.fighter_id,
-                                    command.contribution, command.amount)
-        elif isinstance(command, c.Withdraw):
-            pending_roll.withdraw(ctx, ROLL, self, command.roll_id, command.contribution_id)
-        elif isinstance(command, c.MakeRoll):
-            pending_roll.make(ctx, ROLL, self, command.roll_id)
-        else:
-            raise RuleViolation(f"{self.title or self.id} has no rule for {command.kind!r}")
+    def _start(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage == "turns":
+            ctx.fail("finish this round first (End Round)")
+        self.start_round(ctx)
+
+    def _next_step(self, ctx: Context, command: Any) -> None:
+        self._no_waiting(ctx.enc)
+        if ctx.enc.state.stage != "turns":
+            ctx.fail("no round is going: start one first")
+        self.next_turn(ctx)
+
+    def _end_round(self, ctx: Context, command: Any) -> None:
+        self._no_waiting(ctx.enc)
+        if ctx.enc.state.stage != "turns":
+            ctx.fail("no round is going")
+        self.end_round(ctx)
+
+    def _move_turn(self, ctx: Context, command: Any) -> None:
+        turns.move(ctx, TURNS, self, command.slot_id, command.section, command.index)
+        slot = turns.slot_by_id(ctx.enc.state.turns, command.slot_id)
+        section = turns.section_of(ctx.enc.state.turns, command.slot_id)
+        who = ctx.enc.name_of(slot.fighter_id if slot else command.slot_id)
+        place = section.label if section else command.section
+        ctx.summary = f"GM moved {who}'s turn ({place}, place {command.index + 1})"
+        ctx.say(ctx.summary, kind="override", fighter_id=slot.fighter_id if slot else None)
+
+    def _timeout(self, ctx: Context, command: Any) -> None:
+        state = ctx.enc.state
+        current = turns.current_fighter(state.turns)
+        if state.stage != "turns" or current is None or \
+                state.turns.turn_number != command.turn_number:
+            ctx.fail("that turn is already over")
+        self.on_timeout(ctx, current)
+
+    def _contribute(self, ctx: Context, command: Any) -> None:
+        pending_roll.contribute(ctx, ROLL, self, command.roll_id, command.fighter_id,
+                                command.contribution, command.amount)
+
+    def _withdraw(self, ctx: Context, command: Any) -> None:
+        pending_roll.withdraw(ctx, ROLL, self, command.roll_id, command.contribution_id)
+
+    def _make_roll(self, ctx: Context, command: Any) -> None:
+        pending_roll.make(ctx, ROLL, self, command.roll_id)
 
     def _hold(self, ctx: Context, command: Any) -> None:
         order: TurnOrder = ctx.enc.state.turns
@@ -285,22 +280,6 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
     def is_out(self, fighter: Fighter) -> bool:
         return int(getattr(fighter.status, self.health_field)) <= 0
 
-    def where(self, enc: Encounter) -> str:
-        state = enc.state
-        if state.stage == "initiative":
-            return "initiative"
-        if state.stage == "round-over":
-            return "end of round"
-        order: TurnOrder = state.turns
-        slot = turns.current_slot(order)
-        if state.stage != "turns" or slot is None:
-            return ""
-        turn = f"{enc.name_of(slot.fighter_id)}'s turn"
-        section = turns.section_of(order, slot.id)
-        if section is not None and len(order.sections) > 1:
-            return f"{section.label.lower()}, {turn}"
-        return turn
-
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
         """A fighter joining mid-round gets a turn at the end of the last section."""
         order: TurnOrder = ctx.enc.state.turns
@@ -346,48 +325,6 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         return order.current, order.turn_number
 
     # --- views ------------------------------------------------------------------------------------
-    def timeline(self, enc: Encounter) -> Timeline:
-        order: TurnOrder = enc.state.turns
-        if enc.state.stage in ("turns", "round-over") and order.sections:
-            return turns.timeline(enc, order, out=lambda fid: self._out(enc, fid),
-                                  caption=self.describe_state(enc))
-        lanes = tuple(Lane(id=fid, title=enc.fighters[fid].name, fighter_ids=(fid,), chips=(),
-                           out=self._out(enc, fid))
-                      for fid in enc.order if fid in enc.fighters)
-        return Timeline(columns=("Turns",), lanes=lanes, caption=self.describe_state(enc))
-
-    def _out(self, enc: Encounter, fid: str) -> bool:
-        fighter = enc.fighters.get(fid)
-        return fighter is None or self.is_out(fighter)
-
-    def card(self, enc: Encounter, fighter_id: str) -> Card:
-        f = enc.fighters[fighter_id]
-        # Kept until the roster moves, and whose turn it is per state (derived.py).
-        size = by_roster(enc, "turns:group-sizes", _group_sizes).get(f.group, 1) \
-            if f.group else 1
-        return Card(
-            fighter_id=fighter_id, title=f.name, side=f.side,
-            health=int(getattr(f.status, self.health_field)),
-            health_max=int(getattr(f.sheet, self.health_max_field)),
-            conditions=conditions.views(enc, fighter_id),
-            acting=kept(enc, "turns:current-fighter", _current_fighter) == fighter_id
-            and enc.state.stage == "turns",
-            out=self.is_out(f), group_size=size,
-            health_field=f"status.{self.health_field}")
-
-    def card_reads(self, enc: Encounter) -> Reads:
-        """Besides the fighter, the roster and the options, a turn ruleset's card reads
-        the round's stage and whether it is the fighter's turn (a subclass's card that
-        reads more says so here)."""
-        stage = enc.state.stage
-        acting = kept(enc, "turns:current-fighter", _current_fighter) \
-            if stage == "turns" else None
-        return Reads(stage, {acting: True} if acting is not None else {})
-
-    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
-        if not self.rules_built:
-            return (ActionForm("act", "Act", enabled=False, reason=self.not_built_line),)
-        return (self.hold_form(enc, fighter_id),)
 
     def turn_used(self, enc: Encounter, fighter: Fighter) -> str:
         """Why the fighter's turn is too far gone to hold ("": nothing of it is used yet).
@@ -410,18 +347,98 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             return "no longer in the fight"
         return self.turn_used(enc, fighter)
 
+    def turn_timer(self, enc: Encounter) -> int:
+        """The options' ``turn_timer_seconds`` where the ruleset has that option (0: off)."""
+        return int(getattr(enc.options, "turn_timer_seconds", 0) or 0)
+
+    def has_turn_action(self, fighter: Fighter) -> bool:
+        """Whether the turn holder still has their turn's own action (False: the forward
+        button offers only the next turn). A ruleset that counts actions says."""
+        return False
+
+
+
+
+class TurnViews(Views):
+    """The views of a ruleset of turns: timeline by turns, cards with health, the Hold
+    form and the round controls of a turn order."""
+
+    rules: TurnOrderRules
+
+    def __init__(self, rules: TurnOrderRules) -> None:
+        super().__init__(rules)
+
+    def where(self, enc: Encounter) -> str:
+        state = enc.state
+        if state.stage == "initiative":
+            return "initiative"
+        if state.stage == "round-over":
+            return "end of round"
+        order: TurnOrder = state.turns
+        slot = turns.current_slot(order)
+        if state.stage != "turns" or slot is None:
+            return ""
+        turn = f"{enc.name_of(slot.fighter_id)}'s turn"
+        section = turns.section_of(order, slot.id)
+        if section is not None and len(order.sections) > 1:
+            return f"{section.label.lower()}, {turn}"
+        return turn
+
+    def timeline(self, enc: Encounter) -> Timeline:
+        order: TurnOrder = enc.state.turns
+        if enc.state.stage in ("turns", "round-over") and order.sections:
+            return turns.timeline(enc, order, out=lambda fid: self._out(enc, fid),
+                                  caption=self.describe_state(enc))
+        lanes = tuple(Lane(id=fid, title=enc.fighters[fid].name, fighter_ids=(fid,), chips=(),
+                           out=self._out(enc, fid))
+                      for fid in enc.order if fid in enc.fighters)
+        return Timeline(columns=("Turns",), lanes=lanes, caption=self.describe_state(enc))
+
+    def _out(self, enc: Encounter, fid: str) -> bool:
+        fighter = enc.fighters.get(fid)
+        return fighter is None or self.rules.is_out(fighter)
+
+    def card(self, enc: Encounter, fighter_id: str) -> Card:
+        f = enc.fighters[fighter_id]
+        # Kept until the roster moves, and whose turn it is per state (derived.py).
+        size = by_roster(enc, "turns:group-sizes", _group_sizes).get(f.group, 1) \
+            if f.group else 1
+        return Card(
+            fighter_id=fighter_id, title=f.name, side=f.side,
+            health=int(getattr(f.status, self.rules.health_field)),
+            health_max=int(getattr(f.sheet, self.rules.health_max_field)),
+            conditions=conditions.views(enc, fighter_id),
+            acting=kept(enc, "turns:current-fighter", _current_fighter) == fighter_id
+            and enc.state.stage == "turns",
+            out=self.rules.is_out(f), group_size=size,
+            health_field=f"status.{self.rules.health_field}")
+
+    def card_reads(self, enc: Encounter) -> Reads:
+        """Besides the fighter, the roster and the options, a turn ruleset's card reads
+        the round's stage and whether it is the fighter's turn (a subclass's card that
+        reads more says so here)."""
+        stage = enc.state.stage
+        acting = kept(enc, "turns:current-fighter", _current_fighter) \
+            if stage == "turns" else None
+        return Reads(stage, {acting: True} if acting is not None else {})
+
+    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
+        if not self.rules.rules_built:
+            return (ActionForm("act", "Act", enabled=False, reason=self.rules.not_built_line),)
+        return (self.hold_form(enc, fighter_id),)
+
     def hold_form(self, enc: Encounter, fighter_id: str) -> ActionForm:
         """Hold this turn to act right after another fighter's next turn; the choices are
         the fighters the ruleset lets this one hold for."""
         order: TurnOrder = enc.state.turns
-        why = self.hold_refusal(enc, fighter_id)
+        why = self.rules.hold_refusal(enc, fighter_id)
         later: tuple[tuple[str, str], ...] = ()
         if not why:
             slot = turns.current_slot(order)
             assert slot is not None  # hold_refusal found this fighter's turn going on
             # Only fighters still in the fight whose turn is yet to come.
-            waiting = [fid for fid in self.next_up(enc) if fid != fighter_id]
-            refusals = {fid: self.may_hold(enc, order, slot, fid) for fid in dict.fromkeys(waiting)}
+            waiting = [fid for fid in self.rules.next_up(enc) if fid != fighter_id]
+            refusals = {fid: self.rules.may_hold(enc, order, slot, fid) for fid in dict.fromkeys(waiting)}
             later = tuple((fid, enc.name_of(fid)) for fid, no in refusals.items() if not no)
             if not waiting:
                 why = "nobody else has a turn left this round"
@@ -444,7 +461,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
     def preview(self, enc: Encounter, form_id: str, fighter_id: str,
                 values: dict[str, Any]) -> Preview:
         if form_id == "hold-turn":
-            if self.hold_refusal(enc, fighter_id):
+            if self.rules.hold_refusal(enc, fighter_id):
                 return Preview(lines=())  # the greyed-out form says why; nothing to preview
             after = values.get("after")
             if after not in enc.fighters:
@@ -453,17 +470,13 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
                                   f"{enc.name_of(after)}'s turn",))
         return Preview(error="no such action")
 
-    def turn_timer(self, enc: Encounter) -> int:
-        """The options' ``turn_timer_seconds`` where the ruleset has that option (0: off)."""
-        return int(getattr(enc.options, "turn_timer_seconds", 0) or 0)
-
     # True where a fight has its own start (a surprise step, initiative once per fight):
     # Start Fight in setup, Start Round only once a round is over.
     starts_with_fight: ClassVar[bool] = False
 
     def round_controls(self, enc: Encounter) -> RoundControls:
-        if not self.rules_built:
-            return RoundControls(status=self.not_built_line, next_step_label="Next turn")
+        if not self.rules.rules_built:
+            return RoundControls(status=self.rules.not_built_line, next_step_label="Next turn")
         state = enc.state
         busy = state.roll is not None or state.pending is not None
         going = state.stage == "turns"
@@ -478,7 +491,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             # makes the roll (the app's dice) once nothing is missing. The choices are
             # the roll panel's, so the dialog adds nothing, cancels nothing and does not
             # open by itself; it may be closed, the roll still waiting (docs/ui.md).
-            ready = not self.roll_blocked(enc, state.roll)
+            ready = not self.rules.roll_blocked(enc, state.roll)
             extra = {"resolve-next": ready, "resolve-all": ready, "cancel-stack": False,
                      "interrupt": False, "open-stack-dialog": False, "close-stack": True}
         # Whoever's turn it is, while their turn's own action is still there: the
@@ -486,7 +499,7 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
         # (docs/rulesets/README.md#what-every-ruleset-gives-the-gm).
         actor = _current_fighter(enc) if going and not busy else None
         fighter = enc.fighters.get(actor) if actor is not None else None
-        if fighter is None or self.is_out(fighter) or not self.has_turn_action(fighter):
+        if fighter is None or self.rules.is_out(fighter) or not self.rules.has_turn_action(fighter):
             actor = None
         return RoundControls(
             can_start_fight=can_start_fight,
@@ -495,15 +508,10 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             can_end_round=going and not busy,
             next_step_label=f"{fighter.name} lets the turn go" if actor and fighter
             else "Next turn",
-            status="" if state.stage == "setup" else self.side_down(enc),
+            status="" if state.stage == "setup" else self.rules.side_down(enc),
             extra=extra,
             actor=actor,
         )
-
-    def has_turn_action(self, fighter: Fighter) -> bool:
-        """Whether the turn holder still has their turn's own action (False: the forward
-        button offers only the next turn). A ruleset that counts actions says."""
-        return False
 
     def round_shown(self, enc: Encounter) -> int:
         """The round the window's title names: the round going on, or, while a round's
@@ -518,6 +526,37 @@ class TurnOrderRuleset(Ruleset, TurnRules, RollRules):
             return "Before the fight"
         where = self.where(enc)
         return f"Round {shown}" + (f" · {where}" if where else "")
+
+
+class TurnAutopilot(Autopilot):
+    """The autopilot of a ruleset of turns: the steps every one takes alike."""
+
+    rules: TurnOrderRules
+
+    def autopilot_step(self, enc: Encounter, *, roll: Callable[[PendingRoll], Command | None],
+                       turn: Callable[[Fighter], Command | None]) -> Command | None:
+        """The steps every turn-order autopilot takes alike (docs/simulate.md#how-a-fight-is-played):
+        a question gets the values it suggests, the fight and each round are started, a
+        waiting roll goes to ``roll``, the turn holder's move to ``turn``; a turn whose
+        fighter is gone or out of the fight passes."""
+        from . import commands as c
+
+        state = enc.state
+        pending = self.rules.pending(enc)
+        if pending is not None:
+            return c.Answer(decision_id=pending.id, values={}, by="autopilot")
+        if state.stage == "setup":
+            return c.StartFight()
+        if state.stage == "round-over":
+            return c.StartRound()
+        if state.stage != "turns":
+            return None
+        if state.roll is not None:
+            return roll(state.roll)
+        fid = turns.current_fighter(state.turns)
+        if fid is None or fid not in enc.fighters or self.rules.is_out(enc.fighters[fid]):
+            return c.NextStep()
+        return turn(enc.fighters[fid])
 
 
 def _group_sizes(enc: Encounter) -> dict[str, int]:

@@ -122,7 +122,7 @@ class Forward(NamedTuple):
 def can_act(ruleset: Ruleset, enc: Encounter, fighter_id: str) -> bool:
     """Whether the fighter has an action it can take now (a form of the act role that
     is not refused); True for a ruleset with no act forms."""
-    forms = [f for f in ruleset.action_forms(enc, fighter_id) if f.role == "act"]
+    forms = [f for f in ruleset.views.action_forms(enc, fighter_id) if f.role == "act"]
     return not forms or any(f.enabled for f in forms)
 
 
@@ -207,7 +207,7 @@ def fighter_cards(ruleset: Ruleset, enc: Encounter) -> tuple[list[tuple[str, Car
         if f.group:
             groups[fid] = (f.group, enc.groups[f.group].name if f.group in enc.groups else f.group)
         hidden = hidden or f.hidden
-    cards = ruleset.cards(enc)
+    cards = ruleset.views.cards(enc)
     if hidden:
         cards = [(fid, card._replace(hidden=True) if enc.fighters[fid].hidden else card)
                  for fid, card in cards]
@@ -233,7 +233,7 @@ def _card_isolated(card: Card, isolate: Callable[[str], str]) -> Card:
 
 def shown_timeline(ruleset: Ruleset, enc: Encounter) -> Timeline:
     """The ruleset's timeline with every name in it isolated (:func:`names_isolated`)."""
-    timeline = ruleset.timeline(enc)
+    timeline = ruleset.views.timeline(enc)
     isolate = names_isolated(enc)
     if isolate is unchanged:
         return timeline
@@ -253,8 +253,8 @@ def picture_of(engine: Engine, title: str, unsaved: bool) -> FightPicture:
     """The fight as the window shows it now, at rest."""
     ruleset, enc = engine.ruleset, engine.encounter
     cards, groups = fighter_cards(ruleset, enc)
-    controls = ruleset.round_controls(enc)
-    state = ruleset.describe_state(enc)
+    controls = ruleset.views.round_controls(enc)
+    state = ruleset.views.describe_state(enc)
     anyone = bool(enc.order)
     return FightPicture(
         title=title, unsaved=unsaved, state=state, status=status_line(state, controls),
@@ -263,13 +263,13 @@ def picture_of(engine: Engine, title: str, unsaved: bool) -> FightPicture:
         can_start_round=controls.can_start_round and anyone,
         can_next_step=controls.can_next_step and anyone,
         can_end_round=controls.can_end_round,
-        card_roles=tuple((role, ruleset.role_labels.get(role, role.title()))
-                         for role in ruleset.card_roles),
+        card_roles=tuple((role, ruleset.views.role_labels.get(role, role.title()))
+                         for role in ruleset.views.card_roles),
         cards=tuple(card for _, card in cards),
         groups=tuple((fid, group, name) for fid, (group, name) in groups.items()),
         timeline=shown_timeline(ruleset, enc),
         forward=forward_of(enc, controls, pending=engine.pending() is not None,
-                           rolling=ruleset.roll_view(enc) is not None,
+                           rolling=ruleset.views.roll_view(enc) is not None,
                            fallback=controls.next_step_label, ruleset=ruleset),
         can_undo=engine.can_undo(), can_redo=engine.can_redo(),
     )

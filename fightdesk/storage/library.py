@@ -104,24 +104,24 @@ STATUSES: dict[str, type[BaseModel]] = _by_ruleset(Status)
 
 def lasting_fields(ruleset: str) -> tuple[str, ...]:
     """What of a fighter's status outlasts one fight: each ruleset declares it
-    (``Ruleset.lasting_status``); it is carried into the next fight and written back."""
+    (``Rules.lasting_status``); it is carried into the next fight and written back."""
     from ..engine.changes import RuleViolation
     from ..engine.ruleset import get_ruleset
 
     try:
-        return get_ruleset(ruleset).lasting_status
+        return get_ruleset(ruleset).rules.lasting_status
     except RuleViolation:
         return ()
 
 
 def rested_pairs(ruleset: str) -> dict[str, str]:
     """Each lasting status value -> the sheet field holding its full rating, as the
-    ruleset pairs them (``Ruleset.rested_pairs``: d100's Hp is full at Max hp)."""
+    ruleset pairs them (``Rules.rested_pairs``: d100's Hp is full at Max hp)."""
     from ..engine.changes import RuleViolation
     from ..engine.ruleset import get_ruleset
 
     try:
-        return get_ruleset(ruleset).rested_pairs()
+        return get_ruleset(ruleset).rules.rested_pairs()
     except RuleViolation:
         return {}
 
@@ -133,7 +133,7 @@ def rested_status(sheet: BaseModel) -> Any:
 
     ruleset = str(getattr(sheet, "ruleset", ""))
     try:
-        values = get_ruleset(ruleset).rested_values(sheet)
+        values = get_ruleset(ruleset).rules.rested_values(sheet)
     except RuleViolation:
         values = {}
     return STATUSES[ruleset](**values)
@@ -154,10 +154,12 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
     sheet, status = fighter.sheet, fighter.status
     sheet_class: type[BaseModel] = type(sheet)
     sheet_fields = field_names(sheet_class)  # looked up once per class, not per fighter
-    for name in lasting_fields(fighter.ruleset):
-        if name not in sheet_fields:
+    # Each lasting value against the sheet field of its full rating, as the ruleset
+    # pairs them (d100's Hp against Max hp), not only a field of the same name.
+    for name, full_name in rested_pairs(fighter.ruleset).items():
+        if full_name not in sheet_fields or not hasattr(status, name):
             continue
-        now, full = getattr(status, name), getattr(sheet, name)
+        now, full = getattr(status, name), getattr(sheet, full_name)
         if isinstance(now, dict) and isinstance(full, dict):  # named stats: each one
             for key, value in now.items():
                 if key in full and value > full[key]:
@@ -165,8 +167,10 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
                                      f"current {key} {value} is above the sheet's {full[key]}"))
             continue
         if now > full:
+            rating = "" if full_name == name else f"{_label(full_name)} "
             problems.append((f"status.{name}",
-                             f"current {name} {now} is above the sheet's {full}"))
+                             f"current {_label(name)} {now} is above the sheet's "
+                             f"{rating}{full}"))
     maneuvers = getattr(sheet, "maneuvers", None)
     if isinstance(maneuvers, list) and not _names_distinct(maneuvers):
         seen: dict[str, int] = {}
@@ -182,10 +186,15 @@ def fighter_problems(fighter: Fighter) -> list[tuple[str, str]]:
     return problems
 
 
+def _label(field: str) -> str:
+    """A field name as the GM reads it ("max_hp" -> "max hp")."""
+    return field.replace("_", " ")
+
+
 def _names_distinct(maneuvers: list[Any]) -> bool:
     """Whether every maneuver has a name and no two share one (in any case): the usual
     answer, found without the walk that words a problem (a campaign of 2,000 fighters
-    holds some 30,000 maneuvers: issue 16)."""
+    holds some 30,000 maneuvers)."""
     folded = {str(getattr(m, "name", "")).strip().casefold() for m in maneuvers}
     return len(folded) == len(maneuvers) and "" not in folded
 
@@ -895,7 +904,7 @@ def commands_from_drag(data: bytes) -> list[AddFighters]:
 def plan_write_back(campaign: Campaign, encounter: Encounter) -> WriteBackPlan:
     """The lasting changes of the fight's fighters that came from this campaign.
 
-    Lasting status (``Ruleset.lasting_status``) and sheet changes (GM overrides, experience) are
+    Lasting status (``Rules.lasting_status``) and sheet changes (GM overrides, experience) are
     written back. Copies of one library fighter (a group of mooks) are skipped: which
     copy's injuries would be "the" thug's?"""
     by_source: dict[str, list[Fighter]] = {}

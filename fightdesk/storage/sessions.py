@@ -97,7 +97,7 @@ def session_from_json(text: str, source: Path | str) -> Session:
             session = Session.model_validate(data)
         except ValidationError as exc:
             # Only a file the models refuse can name an unknown ruleset; the walk that
-            # finds it is as slow as the parse itself on a big fight (issue 16).
+            # finds it is as slow as the parse itself on a big fight.
             _check_ruleset_ids(data, source)
             raise _validation_problem(exc, source) from None
         for root in ("encounter", "start"):
@@ -111,7 +111,7 @@ def _current_session(text: str, model: type[Session], newest: int) -> Session | 
     """A file of today's schema that the models accept, parsed straight into them in one
     pass (pydantic's own JSON parser, no Python dicts and lists in between); None for
     anything else, which the full path then reads again to upgrade it or to say plainly
-    what is wrong (issue 16: this halves a big fight's load)."""
+    what is wrong (this halves a big fight's load)."""
     from pydantic import ValidationError
 
     text = text.removeprefix("\ufeff")
@@ -304,7 +304,7 @@ def check_consistency(session: Session, source: Path) -> None:
     for name in ("encounter", "start"):
         _check_encounter(getattr(session, name), name, source)
     seqs = [entry.seq for entry in session.log]
-    if seqs == sorted(set(seqs)):  # rising throughout: checked at C speed (issue 16)
+    if seqs == sorted(set(seqs)):  # rising throughout: checked at C speed
         return
     for index in range(1, len(seqs)):
         if seqs[index] <= seqs[index - 1]:
@@ -347,7 +347,7 @@ def session_to_json(session: Session) -> str:
 
     Its changes and events leave out what is at its default (a change's ``"op": "set"``,
     an event's empty ``data``; see their fields), and the entries are not indented: the
-    two were two thirds of a long fight's file (issue 16). Any fightdesk that reads
+    two were two thirds of a long fight's file. Any fightdesk that reads
     schema version 2 reads it, as the defaults fill back in."""
     from fightdesk.engine.model import SCHEMA_VERSION
 

@@ -5,13 +5,13 @@ fighter that is not there, a live fight out of step with its start and log, a mo
 the interrupt stack whose die does not exist. Undo, redo and the rules would then fail
 in the middle of a step. So a loaded session is checked whole:
 
-* the ruleset's own checks of the live fight and of the start (``Ruleset.check_state``:
+* the ruleset's own checks of the live fight and of the start (``Rules.check_state``:
   every id the state refers to exists, every limit its rules assume holds);
 * the history proof: the log replays from ``start`` to the live fight. Each entry's
   recorded changes are applied in order to a copy of the start, each ``before`` must be
   what the slot holds, the model must accept each value, and the result must equal the
   live fight. No rule runs again and no die is rolled, so the proof costs about one
-  copy of the start plus one validated write per change (docs/benchmarks.md).
+  copy of the start plus one validated write per change (benchmarks/storage.py).
 
 A history that does not replay raises :class:`HistoryProblem`, which still holds the
 (validated) live fight: the window offers to open it without its history.
@@ -73,7 +73,7 @@ def state_problems(enc: Encounter) -> list[tuple[str, str]]:
         ruleset = get_ruleset(enc.ruleset)
     except RuleViolation as exc:
         return [("ruleset", str(exc))]
-    return ruleset.check_state(enc)
+    return ruleset.rules.check_state(enc)
 
 
 def first_misfit(session: Session) -> tuple[str, str] | None:

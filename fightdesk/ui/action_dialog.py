@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from .form_fields import CappedSpinBox
-from .inline import error_label, parse_typed_dice
+from .inline import SEVERAL_ROLLS, error_label, parse_typed_dice
 from .plain import plain_label, plain_tip
 
 if TYPE_CHECKING:
@@ -156,9 +156,11 @@ class ActionDialog(QDialog):
         group.addButton(self.typed)
         self.dice_edit = QLineEdit()
         self.dice_edit.setObjectName("typedDice")
-        self.dice_edit.setPlaceholderText("one roll's faces by spaces, ';' before the next roll: 7 3 9; 4")
-        self.dice_edit.setToolTip("The players' physical dice: faces split by spaces, one roll "
-                                  "after another split by ';', in the order the rules roll them")
+        self.dice_edit.setAccessibleName("Typed-in dice")
+        self.dice_edit.setPlaceholderText(f"faces by spaces; {SEVERAL_ROLLS}")
+        self.dice_edit.setToolTip("The players' physical dice, in the order the rules roll "
+                                  f"them (damage after the attack): faces by spaces; "
+                                  f"{SEVERAL_ROLLS}. A roll typed as - is left to the app")
         self.dice_edit.setEnabled(False)
         self.typed.toggled.connect(self.dice_edit.setEnabled)
         self.typed.toggled.connect(lambda on: self.dice_edit.setFocus() if on else None)
@@ -260,8 +262,7 @@ class ActionDialog(QDialog):
             spin.valueChanged.connect(self._update_preview)
             # The field's own note says why the most is what it is ("never past burst").
             spin.capped.connect(lambda typed, f=fld, s=spin: self._show_cap(
-                f"{f.label} is at most {s.maximum()}: {typed} became {s.maximum()}"
-                + (f" ({f.tooltip})" if f.tooltip else "")))
+                s.cap_text(typed, f.label) + (f" ({f.tooltip})" if f.tooltip else "")))
             spin.lineEdit().textEdited.connect(lambda _text: self._show_cap(""))
             return spin
         if fld.kind == "flag":

@@ -180,6 +180,16 @@ class FighterCard(QFrame):
         # A button never narrower than its text: the card is made wide enough instead.
         for button in (*self.role_buttons.values(), self.health_button):
             button.setMinimumWidth(_text_room(button))
+        self._name_buttons()
+
+    def _name_buttons(self) -> None:
+        """Each button says whose it is: tabbing from card to card, a screen reader
+        reads "Act: Kaede Moriyama", never a row of alike "Act" buttons."""
+        title = self.title.text()
+        for button in (*self.role_buttons.values(), self.health_button):
+            label = button.text().replace("&", "").rstrip(".")
+            button.setAccessibleName(f"{label}: {title}" if title else label)
+        self.more_button.setAccessibleName(f"More: {title}" if title else "More")
 
     def fit_height(self) -> None:
         """Never shorter than its lines need at its width: the grid otherwise keeps a
@@ -266,6 +276,8 @@ class FighterCard(QFrame):
         self.setAccessibleName(", ".join(p for p in (title, self.side.text(), health,
                                                       "out" if not alive else "") if p))
         self.setAccessibleDescription("\n".join(p for p in (res, conds, self.dice.text()) if p))
+        self.health.setAccessibleName(health or "Health")
+        self._name_buttons()
         member_lines = self._show_members(cards if grouped else [])
         acting = any(c.acting for c in cards)
         out = all(c.out for c in cards)

@@ -120,6 +120,7 @@ class ConditionDialog(QDialog):
         self.name.setCurrentIndex(-1)
         edit = self.name.lineEdit()
         if edit is not None:  # an editable combo box always has one
+            edit.setAccessibleName("Condition")
             edit.setMaxLength(NAME_MAX)
             edit.setPlaceholderText("pick one or type any name")
         self.name.setToolTip(f"The condition's name: one of the ruleset's, or any text "

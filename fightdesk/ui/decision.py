@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from .form_fields import CappedSpinBox
-from .inline import error_label, parse_typed_dice
+from .inline import SEVERAL_ROLLS, error_label, parse_typed_dice
 from .layouts import take_widgets
 from .plain import plain_label, plain_tip
 
@@ -56,17 +56,17 @@ class DecisionPanel(QFrame):
         self.choices = QHBoxLayout()
         self.amount = CappedSpinBox()
         self.amount.setObjectName("decisionAmount")
-        self.amount.capped.connect(lambda typed: self.show_refusal(
-            f"At most {self.amount.maximum()}: {typed} became {self.amount.maximum()}"))
-        self.amount_ok = QPushButton("OK")
+        self.amount.setAccessibleName("Amount")
+        self.amount.capped.connect(lambda typed: self.show_refusal(self.amount.cap_text(typed)))
+        self.amount_ok = QPushButton("&OK")  # Alt+O, wherever the focus is
         self.amount_ok.clicked.connect(self._answer_amount)
         # Return answers: in the amount, or in the typed dice of an amount question.
         self.amount.lineEdit().returnPressed.connect(self._answer_amount)
         self.dice = QLineEdit()
         self.dice.setObjectName("decisionDice")
+        self.dice.setAccessibleName("Typed dice")
         self.dice.returnPressed.connect(self._return_in_dice)
-        self.dice.setPlaceholderText("typed dice: faces by spaces, ';' before the next roll "
-                                     "(empty: the app rolls)")
+        self.dice.setPlaceholderText("typed dice: 7 3 9; 4 (empty: the app rolls)")
         self.error = error_label()
         # A decision with fields: one input a field, and one button to answer them all.
         self.fields_box = QWidget()
@@ -94,7 +94,8 @@ class DecisionPanel(QFrame):
         row.addWidget(self.amount)
         row.addWidget(self.amount_ok)
         row.addStretch(1)
-        row.addWidget(self.dice)
+        # Room for the placeholder that says how several rolls are typed.
+        row.addWidget(self.dice, 2)
         layout.addLayout(row)
         layout.addWidget(self.error)
         self.setVisible(False)
@@ -134,7 +135,8 @@ class DecisionPanel(QFrame):
             self.amount.setRange(decision.minimum or 0, decision.maximum or 0)
             self.amount.setValue(decision.minimum or 0)
         self.dice.setVisible(bool(decision.dice_needed))
-        self.dice.setToolTip(plain_tip(f"Dice needed: {decision.dice_needed}")
+        self.dice.setToolTip(plain_tip(f"Dice needed: {decision.dice_needed}. Faces by "
+                                       f"spaces; {SEVERAL_ROLLS}")
                              if decision.dice_needed else "")
         self.dice.clear()
         self._show_fields(decision)
@@ -161,6 +163,9 @@ class DecisionPanel(QFrame):
                     widget.setPlaceholderText(
                         f"{bounds}, blank: the app rolls" if spec.optional else bounds)
             widget.setObjectName(f"field-{spec.name}")
+            if isinstance(widget, QLineEdit):  # Return answers, as the OK button does
+                widget.returnPressed.connect(self._answer_fields)
+            widget.setAccessibleName(spec.label)
             label = plain_label(spec.label)
             self.fields_form.addRow(label, widget)
             self._inputs[spec.name] = widget

@@ -29,6 +29,8 @@ class DiceBar(QWidget):
         self.edit.setClearButtonEnabled(True)
         self.roll_button = QPushButton("Roll")
         self.roll_button.setObjectName("diceRoll")
+        # Not the roll panel's "Roll": a screen reader tells the two apart.
+        self.roll_button.setAccessibleName("Roll free dice")
         self.result = plain_label()
         self.result.setObjectName("diceResult")
         self.result.setTextFormat(Qt.TextFormat.PlainText)  # the notation is the GM's text

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -20,6 +21,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from .form_fields import CappedSpinBox, warning_color
+from .plain import plain_label
 
 if TYPE_CHECKING:
     from fightdesk.engine.model import Fighter
@@ -51,19 +55,31 @@ class FighterEditor(QDialog):
             value = getattr(status, field_name)
             if isinstance(value, bool) or not isinstance(value, int):
                 continue
-            spin = QSpinBox()
+            spin = CappedSpinBox()
             # A value the model lets go below 0 (a health that counts past 0) keeps its sign.
             lows = [int(m.ge) for m in info.metadata if getattr(m, "ge", None) is not None]
             spin.setRange(max(lows) if lows else -999, 999)
             spin.setValue(value)
-            self._add(form, f"status.{field_name}", field_name.replace("_", " ").capitalize(),
-                      spin, value)
+            label = field_name.replace("_", " ").capitalize()
+            # A number typed past the bounds is capped, and the editor says so.
+            spin.capped.connect(lambda typed, s=spin, w=label: self._show_cap(
+                s.cap_text(typed, w)))
+            spin.lineEdit().textEdited.connect(lambda _text: self._show_cap(""))
+            self._add(form, f"status.{field_name}", label, spin, value)
+        self.cap_note = plain_label()
+        self.cap_note.setObjectName("capNote")
+        self.cap_note.setWordWrap(True)
+        self.cap_note.setVisible(False)
+        palette = self.cap_note.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
+        self.cap_note.setPalette(palette)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._ok)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.cap_note)
         layout.addWidget(buttons)
 
     def _add(self, form: QFormLayout, path: str, label: str, widget: QWidget, value: Any) -> None:
@@ -71,6 +87,10 @@ class FighterEditor(QDialog):
         form.addRow(f"{label}:", widget)
         self._inputs[path] = widget
         self._before[path] = value
+
+    def _show_cap(self, text: str) -> None:
+        self.cap_note.setText(text)
+        self.cap_note.setVisible(bool(text))
 
     def changes(self) -> list[tuple[str, Any]]:
         out: list[tuple[str, Any]] = []

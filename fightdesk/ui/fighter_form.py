@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableWidget,
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from .form_fields import (
+    CappedSpinBox,
     FieldEditor,
     FieldSpec,
     field_spec,
@@ -82,16 +82,21 @@ class _CellDelegate(QStyledItemDelegate):
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:
         spec = self.table.specs[index.column()]
+        self.table.note_capped("")  # a new edit: what capping the last one did is old news
         if spec.kind == "int":
-            spin = QSpinBox(parent)
+            # A number typed past the column's bounds is capped, and the table says so.
+            spin = CappedSpinBox(parent)
             spin.setRange(spec.minimum, spec.maximum)
+            row = index.row()
+            spin.capped.connect(lambda typed, s=spin: self.table.note_capped(
+                f"{self.table.row_title(row)}: {s.cap_text(typed, spec.label)}"))
             return spin
         if spec.kind == "choice":
             combo = QComboBox(parent)
             if spec.optional:
                 combo.addItem("(none)", None)
             for value in spec.choices:
-                combo.addItem(label_for(value), value)
+                combo.addItem(spec.choice_label(value), value)
             return combo
         return super().createEditor(parent, option, index)
 
@@ -129,6 +134,8 @@ class ModelTable(QWidget):
         self._fresh: list[set[str] | None] = []
         self._catalogue = catalogue
         self._loading = False
+        self._note = ""  # what capping a typed number did, until the next edit
+        self._problem = ""  # what the model refuses in a row
 
         self.table = QTableWidget(0, len(self.specs))
         self.table.setObjectName(f"table_{spec.name}")
@@ -149,6 +156,10 @@ class ModelTable(QWidget):
         self.remove_button = QPushButton("Remove")
         self.up_button = QPushButton("Up")
         self.down_button = QPushButton("Down")
+        # A sheet has several tables: each button says which one it works on.
+        for button, words in ((self.add_button, "Add to"), (self.remove_button, "Remove from"),
+                              (self.up_button, "Move up in"), (self.down_button, "Move down in")):
+            button.setAccessibleName(f"{words} {spec.label}")
         self.catalogue_combo = QComboBox()
         self.catalogue_combo.setObjectName("catalogue")
         self.catalogue_combo.setToolTip("Add a maneuver from the catalogue, with its usual values")
@@ -237,7 +248,7 @@ class ModelTable(QWidget):
             item.setData(Qt.ItemDataRole.EditRole, int(value or 0))
         elif spec.kind == "choice":
             item.setData(SpecRole, value)
-            item.setText("(none)" if value is None else label_for(str(value)))
+            item.setText("(none)" if value is None else spec.choice_label(str(value)))
         elif spec.kind == "multi":
             item.setText(", ".join(value or []))
         else:
@@ -273,27 +284,36 @@ class ModelTable(QWidget):
         fresh = self._fresh[row] if 0 <= row < len(self._fresh) else None
         if fresh is not None:
             fresh.add(self.specs[item.column()].name)
-            self._follow(row, fresh)
+        self._follow(row, fresh, self.specs[item.column()].name)
         self.changed.emit()
 
-    def _follow(self, row: int, given: set[str]) -> None:
-        """The columns of a blank row the GM has not set yet, as the model derives them
-        from those set (nothing while the set ones are not valid yet)."""
+    def _follow(self, row: int, given: set[str] | None, edited: str) -> None:
+        """Show each column of the row as the model will save it: a column the model
+        derives from others (an armour's range from its suit) follows them; a blank row
+        the GM added takes only the columns set so far (the others follow them, as the
+        model derives them: a d100 weapon's hit points its damage). Nothing changes while
+        the row is not valid yet."""
         from pydantic import ValidationError
 
         data = self.rows()[row]
         shown = {s.name for s in self.specs}
+        source = data if given is None else {
+            k: v for k, v in data.items() if k in given or k not in shown}
         try:
-            derived = self.item_model.model_validate(
-                {k: v for k, v in data.items() if k in given or k not in shown})
+            derived = self.item_model.model_validate(source)
         except ValidationError:
             return
         values = derived.model_dump(mode="json")
         self._loading = True
         try:
             for column, spec in enumerate(self.specs):
-                if spec.name not in given and values.get(spec.name) != data.get(spec.name):
-                    self.table.setItem(row, column, self._cell(spec, values.get(spec.name)))
+                if values.get(spec.name) == data.get(spec.name):
+                    continue
+                self.table.setItem(row, column, self._cell(spec, values.get(spec.name)))
+                if spec.name == edited:
+                    self.note_capped(
+                        f"{self.row_title(row)}: {spec.label.lower()} {data.get(spec.name)} "
+                        f"became {values.get(spec.name)} (the row's other values set it)")
         finally:
             self._loading = False
 
@@ -333,16 +353,34 @@ class ModelTable(QWidget):
     def column_of(self, name: str) -> int:
         return next(i for i, s in enumerate(self.specs) if s.name == name)
 
+    def row_title(self, row: int) -> str:
+        """A row as the messages name it: "Weapon 2 (Club)"."""
+        name = self.rows()[row].get("name") if 0 <= row < self.table.rowCount() else None
+        return f"{label_for(self.spec.name).rstrip('s')} {row + 1} ({name or '(no name)'})"
+
+    def note_capped(self, text: str) -> None:
+        """Keep (or, with "", forget) what capping a typed number did; it shows while the
+        table has no problem to show."""
+        if text != self._note:
+            self._note = text
+            self._show_message()
+
     def set_message(self, text: str, row: int | None = None, column: str | None = None) -> None:
+        """Show a problem under the table (with none, what capping a number did)."""
+        self._problem = text
+        self._show_message()
+        if text and row is not None and column is not None and row < self.table.rowCount():
+            item = self.table.item(row, self.column_of(column))
+            if item is not None:
+                self.table.scrollToItem(item)
+
+    def _show_message(self) -> None:
+        text = self._problem or self._note
         self.message.setText(text)
         self.message.setVisible(bool(text))
         palette = self.message.palette()
         palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
         self.message.setPalette(palette)
-        if text and row is not None and column is not None and row < self.table.rowCount():
-            item = self.table.item(row, self.column_of(column))
-            if item is not None:
-                self.table.scrollToItem(item)
 
 
 def _catalogue_for(ruleset: str) -> Callable[[], list[BaseModel]] | None:
@@ -398,6 +436,7 @@ class FighterForm(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
+        scroll.setAccessibleName("The sheet's fields")
         scroll.setWidgetResizable(True)
         outer.addWidget(scroll)
         body = QWidget()
@@ -480,7 +519,9 @@ class FighterForm(QWidget):
         grid = QGridLayout(box)
         for i, name in enumerate(names):
             spec = field_spec(name, status_model.model_fields[name])
-            self._add_editor(f"status.{name}", spec, grid, 0, i)
+            editor = self._add_editor(f"status.{name}", spec, grid, 0, i)
+            # Not the sheet's field of the same name: a screen reader says which.
+            editor.input.setAccessibleName(f"{spec.label} now")
         self.rested_button = QPushButton("Fully rested")
         self.rested_button.setToolTip("Set each of these to the sheet's full rating")
         self.rested_button.clicked.connect(self.rest)
@@ -576,9 +617,7 @@ class FighterForm(QWidget):
             if mine:
                 p, m = mine[0]
                 row, _, column = p[len(path) + 1:].partition(".")
-                name = table.rows()[int(row)].get("name") or "(no name)"
-                table.set_message(f"{label_for(path.split('.')[-1]).rstrip('s')} {int(row) + 1} "
-                                  f"({name}), {label_for(column).lower()}: {m}",
+                table.set_message(f"{table.row_title(int(row))}, {label_for(column).lower()}: {m}",
                                   int(row), column)
             else:
                 table.set_message("")

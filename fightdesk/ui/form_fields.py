@@ -71,10 +71,17 @@ class FieldSpec:
     maximum: int = DEFAULT_INT_RANGE[1]
     item_model: type[BaseModel] | None = None
     default: Any = None
+    # The model's own words for some choices ("Heavy (d12)"), from the field's
+    # ``json_schema_extra={"choice_labels": {...}}``.
+    choice_labels: tuple[tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:
         return label_for(self.name)
+
+    def choice_label(self, value: str) -> str:
+        """How a choice reads in a form: the model's words for it, else its name."""
+        return dict(self.choice_labels).get(value) or SIDE_LABELS.get(value) or label_for(value)
 
 
 def _literal_values(annotation: Any) -> tuple[str, ...] | None:
@@ -114,7 +121,12 @@ def field_spec(name: str, info: FieldInfo) -> FieldSpec:
         return FieldSpec(name, "text", optional, default=default)
     values = _literal_values(annotation)
     if values is not None:
-        return FieldSpec(name, "choice", optional, choices=values, default=default)
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        words = extra.get("choice_labels")
+        labels = tuple((str(k), str(v)) for k, v in words.items()) \
+            if isinstance(words, dict) else ()
+        return FieldSpec(name, "choice", optional, choices=values, default=default,
+                         choice_labels=labels)
     if typing.get_origin(annotation) is dict and typing.get_args(annotation) == (str, int):
         return FieldSpec(name, "pairs", optional, default=default)
     if typing.get_origin(annotation) is list:
@@ -139,9 +151,9 @@ def split_words(text: str) -> list[str]:
 
 
 class CappedSpinBox(QSpinBox):
-    """A spin box in which a number typed above the maximum becomes the maximum, and
-    ``capped`` says what was typed (a plain spin box refuses the keys: "25" in a box up
-    to 20 stayed "2")."""
+    """A spin box in which a number typed past either end becomes that end, and ``capped``
+    says what was typed (a plain spin box refuses the keys: "25" in a box up to 20
+    stayed "2"; or it quietly takes the nearest end: "5" in a box from 10 became 10)."""
 
     capped = Signal(int)
 
@@ -149,21 +161,34 @@ class CappedSpinBox(QSpinBox):
         super().__init__(parent)
         self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
 
-    def _above(self, text: str) -> int | None:
+    def _outside(self, text: str) -> int | None:
         digits = text.strip()
-        return int(digits) if digits.isdigit() and int(digits) > self.maximum() else None
+        if not digits.lstrip("-").isdigit() or digits.count("-") > 1 or "-" in digits[1:]:
+            return None
+        typed = int(digits)
+        return typed if not self.minimum() <= typed <= self.maximum() else None
 
     def validate(self, text: str, pos: int) -> object:
-        if self._above(text) is not None:
+        if self._outside(text) is not None:
             return QValidator.State.Intermediate, text, pos
         return super().validate(text, pos)
 
     def fixup(self, text: str) -> str:
-        typed = self._above(text)
+        typed = self._outside(text)
         if typed is not None:
             self.capped.emit(typed)
-            return str(self.maximum())
+            return str(self.nearest(typed))
         return str(super().fixup(text))
+
+    def nearest(self, typed: int) -> int:
+        return min(max(typed, self.minimum()), self.maximum())
+
+    def cap_text(self, typed: int, label: str = "") -> str:
+        """What capping did, in words: "Max hp is at most 20: 25 became 20"."""
+        end = self.nearest(typed)
+        bound = f"at most {end}" if typed > end else f"at least {end}"
+        head = f"{label} is {bound}" if label else bound[0].upper() + bound[1:]
+        return f"{head}: {typed} became {end}"
 
 
 class FieldEditor(QWidget):
@@ -214,7 +239,7 @@ class FieldEditor(QWidget):
             if spec.optional:
                 combo.addItem("(none)", None)
             for value in spec.choices:
-                combo.addItem(SIDE_LABELS.get(value, label_for(value)), value)
+                combo.addItem(spec.choice_label(value), value)
             combo.currentIndexChanged.connect(self.changed)
             widget = combo
         else:
@@ -259,8 +284,9 @@ class FieldEditor(QWidget):
             w.setText(", ".join(value) if isinstance(value, list) else str(value or ""))
 
     def _capped(self, typed: int) -> None:
-        self._note = f"{self.spec.label} is at most {self.spec.maximum}: {typed} became " \
-                     f"{self.spec.maximum}"
+        spin = self.input
+        assert isinstance(spin, CappedSpinBox)
+        self._note = spin.cap_text(typed, self.spec.label)
         self.set_message("")
 
     def _typed(self, _text: str) -> None:

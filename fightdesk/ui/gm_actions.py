@@ -169,6 +169,15 @@ class GMActions(QObject):
         if self.document.engine is not None:
             self._roll_outcome(operations.make_roll(self.document, roll_id, dice))
 
+    def pick_and_roll(self, roll_id: int, fighter_id: str, kind: str, dice: list) -> None:
+        """One of a roll's alternatives (a d100 defense), then the roll: one click."""
+        if self.document.engine is None:
+            return
+        outcome = operations.contribute(self.document, roll_id, fighter_id, kind, 0)
+        if outcome.ok:
+            outcome = operations.make_roll(self.document, roll_id, dice)
+        self._roll_outcome(outcome)
+
     def _roll_outcome(self, outcome: Outcome) -> None:
         self.w.roll_panel.show_refusal(None if outcome.ok else outcome.error)
 
@@ -258,10 +267,10 @@ class GMActions(QObject):
             return None
         ruleset = engine.ruleset
         forms = with_default_targets(ruleset, engine.encounter, fighter_id,
-                                     ruleset.action_forms(engine.encounter, fighter_id))
+                                     ruleset.views.action_forms(engine.encounter, fighter_id))
         name = engine.encounter.fighters[fighter_id].name
-        if not ruleset.rules_built:
-            w.statusBar().showMessage(ruleset.not_built_line, 8000)
+        if not ruleset.rules.rules_built:
+            w.statusBar().showMessage(ruleset.rules.not_built_line, 8000)
             return None
         if not forms:
             w.statusBar().showMessage(f"{name} has nothing to do right now", 8000)
@@ -322,7 +331,7 @@ class GMActions(QObject):
             w._stack_dialog.reset_cancelled()
             # "Interrupt with:" starts on the fighter being attacked.
             engine = self.document.engine
-            under = engine.ruleset.attack_under_way(engine.encounter) if engine else None
+            under = engine.ruleset.views.attack_under_way(engine.encounter) if engine else None
             if under is not None and under[1]:
                 w._stack_dialog.select_fighter(under[1])
             w._stack_dialog.open()
@@ -331,8 +340,8 @@ class GMActions(QObject):
         engine = self.document.engine
         if engine is not None:
             enc, ruleset = engine.encounter, engine.ruleset
-            w.views.show_stack(ruleset, engine.pending(), ruleset.round_controls(enc),
-                               ruleset.describe_state(enc))
+            w.views.show_stack(ruleset, engine.pending(), ruleset.views.round_controls(enc),
+                               ruleset.views.describe_state(enc))
 
     def stack_command(self, form_id: str) -> None:
         """Resolve next / all, cancel: commands the ruleset builds from these form ids."""
@@ -361,7 +370,7 @@ class GMActions(QObject):
             return None
         from .health_dialog import HealthDialog
 
-        card = engine.ruleset.card(engine.encounter, fighter_id)
+        card = engine.ruleset.views.card(engine.encounter, fighter_id)
         field = card.health_field
         dialog = HealthDialog(card.title, card.health, card.health_max, self.w)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -401,9 +410,9 @@ class GMActions(QObject):
             self.w.statusBar().showMessage(outcome.text, 8000)
             return None
 
-        dialog = ConditionDialog(enc.fighters[fighter_id].name, ruleset.condition_names,
-                                 fighters, submit, has_turns=ruleset.condition_turns,
-                                 default_tick=ruleset.condition_tick, bearer_id=fighter_id,
+        dialog = ConditionDialog(enc.fighters[fighter_id].name, ruleset.rules.condition_names,
+                                 fighters, submit, has_turns=ruleset.rules.condition_turns,
+                                 default_tick=ruleset.rules.condition_tick, bearer_id=fighter_id,
                                  parent=self.w)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
@@ -517,7 +526,7 @@ class GMActions(QObject):
         most = type(blank.sheet).model_fields[key].metadata if key in type(blank.sheet).model_fields else []
         limit = next((int(m.le) for m in most if getattr(m, "le", None) is not None), 999)
         dialog = QuickAddDialog(int(getattr(blank.sheet, key, 10) or 10), limit, self.w,
-                                fields=quick_fields(engine.ruleset.quick_fields, blank.sheet))
+                                fields=quick_fields(engine.ruleset.rules.quick_fields, blank.sheet))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def chosen(name: str, side: str, health: int, count: int, values: dict) -> None:

@@ -56,6 +56,7 @@ class HealthDialog(QDialog):
         self.prompt.setWordWrap(True)
         self.edit = QLineEdit()
         self.edit.setObjectName("healthChange")
+        self.edit.setAccessibleName(f"Damage or healing for {who}")
         self.edit.setPlaceholderText("-3, +2 or 7")
         self.outcome = QLabel()
         self.outcome.setObjectName("healthResult")

@@ -14,13 +14,18 @@ from PySide6.QtWidgets import QLabel
 
 from .plain import plain_label
 
+# How several rolls are typed in one field, for the fields' placeholders and tooltips.
+SEVERAL_ROLLS = "';' before the next roll (7 3 9; 4), or spaces where each roll is one die (14 6)"
+
 
 def parse_typed_dice(text: str) -> list[list[int]]:
     """``"7 3 9; 4"`` -> ``[[7, 3, 9], [4]]``: rolls split by ``;`` (or ``|``), faces by
-    spaces or commas. A roll typed as ``-`` is left to the app (so the GM can type one
-    player's roll and let the app roll the others, in any order); ``00`` is a d100's 100;
-    coins are typed as H and T (``H T H`` or ``HTH``). Raises ValueError with a plain
-    message."""
+    spaces or commas. Where each roll is one die and no ``;`` is typed, the engine takes
+    one face a roll, so ``"14 6"`` is two rolls as ``"14; 6"`` is. A roll typed as ``-``
+    is left to the app (so the GM can type one player's roll and let the app roll the
+    others, in any order);
+    ``00`` is a d100's 100; coins are typed as H and T (``H T H`` or ``HTH``). Raises
+    ValueError with a plain message."""
     rolls: list[list[int]] = []
     parts = re.split(r"[;|]", text)
     if len(parts) == 1 and not parts[0].strip():

@@ -2,7 +2,7 @@
 
 PySide's ``QLayout.takeAt`` hands the taken item to nobody (neither Python nor Qt deletes
 it), so a layout emptied that way leaked one item per widget each time: the cards'
-reflow did so at every step of a fight (docs/benchmarks.md, "Soak session 6").
+reflow did so at every step of a fight (the soak benchmark, benchmarks/soak.py, found it).
 ``removeWidget`` deletes the item.
 """
 

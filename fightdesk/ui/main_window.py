@@ -1,8 +1,12 @@
 """The main window: menus, the timeline, the fighter cards, the log dock, the dice bar.
 
 :class:`MainWindow` keeps the frame: it builds the actions, menus, tool bars and docks,
-owns the :class:`FightDocument`, and wires every signal in one place
-(:meth:`MainWindow._connect_signals`); the widgets never import each other. The work
+and owns the :class:`FightDocument`. The document's signals to the views and the
+frame's actions to the files and the GM's actions are wired together in
+:meth:`MainWindow._connect_signals`; a part built apart is wired where it is built (the
+undo actions, the theme menu and the forward button with the frame, the print menu and
+the library dock with the body, a dialog's signals by the GM action that opens it, a
+widget's own inner signals by the widget). The widgets never import each other. The work
 behind the signals lives in modules named for it:
 
 - ``gm_actions.py``: the GM's actions (each menu item, button, card request and click,
@@ -504,6 +508,7 @@ class MainWindow(QMainWindow):
         self.roll_panel.contributeRequested.connect(gm.contribute)
         self.roll_panel.withdrawRequested.connect(gm.withdraw)
         self.roll_panel.rollRequested.connect(gm.make_roll)
+        self.roll_panel.pickRequested.connect(gm.pick_and_roll)
         from .share_dialog import ShareController  # Fight > Share With Players...
 
         self.share = ShareController(self, doc, self.roll_panel)

@@ -46,7 +46,7 @@ def end_round_loses(document: FightDocument) -> str:
     engine = document.engine
     if engine is None:
         return ""
-    return engine.ruleset.round_controls(engine.encounter).end_round_loses
+    return engine.ruleset.views.round_controls(engine.encounter).end_round_loses
 
 
 def turn_timeout(document: FightDocument, turn_number: int) -> Outcome:
@@ -72,11 +72,11 @@ def preview_action(document: FightDocument, form: str, fighter_id: str,
     engine = document.engine
     assert engine is not None, "no fight is open"
     ruleset = engine.ruleset
-    shown = ruleset.preview(engine.encounter, form, fighter_id, values)
+    shown = ruleset.views.preview(engine.encounter, form, fighter_id, values)
     if shown.error is not None:
         return shown
     try:
-        command = ruleset.build_command(form, fighter_id, values)
+        command = ruleset.views.build_command(form, fighter_id, values)
     except RuleViolation as exc:
         return Preview(shown.lines, shown.odds, str(exc))
     check = document.check(command)
@@ -92,7 +92,7 @@ def act(document: FightDocument, form: str, fighter_id: str, values: dict[str, A
     engine = document.engine
     assert engine is not None, "no fight is open"
     try:
-        command = engine.ruleset.build_command(form, fighter_id, values)
+        command = engine.ruleset.views.build_command(form, fighter_id, values)
     except RuleViolation as exc:
         return False, str(exc)
     command.dice = dice
@@ -108,7 +108,7 @@ def stack_command(document: FightDocument, form_id: str) -> Outcome:
     engine = document.engine
     assert engine is not None, "no fight is open"
     try:
-        command = engine.ruleset.build_command(form_id, "", {})
+        command = engine.ruleset.views.build_command(form_id, "", {})
     except RuleViolation as exc:
         return Outcome(ok=False, error=str(exc))
     return document.apply(command, say_refusal=False)  # the stack dialog says why
@@ -254,11 +254,11 @@ def rename_fight(document: FightDocument, text: str) -> Outcome | str | None:
 def health_key(document: FightDocument) -> str:
     """The sheet field that holds a fighter's full health in this fight's ruleset."""
     assert document.engine is not None
-    return str(getattr(document.engine.ruleset, "health_max_field", "health"))
+    return str(getattr(document.engine.ruleset.rules, "health_max_field", "health"))
 
 
 def quick_sheet(sheet: Any, values: dict[str, Any]) -> dict[str, Any]:
-    """The sheet's data with Quick Add's values (``Ruleset.quick_fields``): a field, or
+    """The sheet's data with Quick Add's values (``Rules.quick_fields``): a field, or
     "list.field" for the list's first row (made if the list is empty)."""
     data = sheet.model_dump(mode="json")
     rows: dict[str, dict[str, Any]] = {}

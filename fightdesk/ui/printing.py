@@ -131,6 +131,7 @@ class SummaryScopeDialog(QDialog):
             layout.addWidget(button)
             if button is self.chosen_button:
                 self.round_list = QListWidget()
+                self.round_list.setAccessibleName("Rounds to summarise")
                 self.round_list.setMaximumHeight(140)
                 for n in self._rounds:
                     item = QListWidgetItem("Before round 1" if n == 0 else f"Round {n}")

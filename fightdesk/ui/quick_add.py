@@ -1,5 +1,5 @@
 """Quick add: a fighter for this fight only, from a name, a side, a health and the few
-numbers a one-off needs in the fight's ruleset (``Ruleset.quick_fields``: Attack and
+numbers a one-off needs in the fight's ruleset (``Rules.quick_fields``: Attack and
 Defense and a weapon class in roll-under, a skill in ashes...); the ruleset's defaults
 fill the rest (editable later with the card's Edit...). The dialog knows no engine: it
 hands back what was typed and the window builds the fighter."""
@@ -9,19 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QLineEdit,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from .form_fields import FieldEditor, FieldSpec
+from .form_fields import CappedSpinBox, FieldEditor, FieldSpec, warning_color
 from .inline import error_label
+from .plain import plain_label
 
 SIDES = (("enemy", "Enemy"), ("ally", "Ally"), ("pc", "Player character"))
 
@@ -44,15 +45,27 @@ class QuickAddDialog(QDialog):
         self.side.setObjectName("quickSide")
         for key, label in SIDES:
             self.side.addItem(label, key)
-        self.health = QSpinBox()
+        # A number typed past a box's bounds is capped, and the dialog says so.
+        self.health = CappedSpinBox()
         self.health.setObjectName("quickHealth")
         self.health.setRange(1, max(most, health))
         self.health.setValue(health)
-        self.count = QSpinBox()
+        self.count = CappedSpinBox()
         self.count.setObjectName("quickCount")
         self.count.setRange(1, 100)
         self.count.setToolTip("More than one makes a group of numbered copies")
         self.error = error_label()
+        self.cap_note = plain_label()
+        self.cap_note.setObjectName("capNote")
+        self.cap_note.setWordWrap(True)
+        self.cap_note.setVisible(False)
+        palette = self.cap_note.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
+        self.cap_note.setPalette(palette)
+        for spin, label in ((self.health, "Health"), (self.count, "How many")):
+            spin.capped.connect(lambda typed, s=spin, w=label: self._show_cap(
+                s.cap_text(typed, w)))
+            spin.lineEdit().textEdited.connect(lambda _text: self._show_cap(""))
         form = QFormLayout()
         form.addRow("&Name:", self.name)
         form.addRow("&Side:", self.side)
@@ -74,8 +87,13 @@ class QuickAddDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.cap_note)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
+
+    def _show_cap(self, text: str) -> None:
+        self.cap_note.setText(text)
+        self.cap_note.setVisible(bool(text))
 
     def show_refusal(self, text: str) -> None:
         self.error.setText(text)

@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from .inline import error_label, parse_typed_dice
+from .form_fields import CappedSpinBox
+from .inline import SEVERAL_ROLLS, error_label, parse_typed_dice
 from .layouts import take_widgets
 from .plain import plain_label, plain_tip
 
@@ -37,13 +37,16 @@ if TYPE_CHECKING:
 class RollPanel(QFrame):
     """``contributeRequested(roll_id, fighter_id, kind, amount)``,
     ``withdrawRequested(roll_id, contribution_id)``, ``rollRequested(roll_id, dice)``
-    (dice: the typed-in faces, empty for the app's roll); for faces a player typed on their
-    own device, ``typedRollAccepted(roll_id, dice, fighter_id)`` or
+    (dice: the typed-in faces, empty for the app's roll); on a roll whose options are
+    alternatives (one defense), ``pickRequested(roll_id, fighter_id, kind, dice)``: that
+    option, then the roll, in one click; for faces a player typed on their own device,
+    ``typedRollAccepted(roll_id, dice, fighter_id)`` or
     ``typedRollRejected(roll_id, fighter_id)``."""
 
     contributeRequested = Signal(int, str, str, int)
     withdrawRequested = Signal(int, int)
     rollRequested = Signal(int, list)
+    pickRequested = Signal(int, str, str, list)
     typedRollAccepted = Signal(int, list, str)
     typedRollRejected = Signal(int, str)
 
@@ -66,14 +69,19 @@ class RollPanel(QFrame):
         self.option = QComboBox()
         self.option.setObjectName("contributionOption")
         self.option.currentIndexChanged.connect(self._option_chosen)
-        self.amount = QSpinBox()
+        self.amount = CappedSpinBox()
         self.amount.setObjectName("contributionAmount")
-        self.add_button = QPushButton("Add")
+        self.amount.setAccessibleName("Amount to add")
+        self.option.setAccessibleName("Help or defense to add")
+        # A number typed past what may be added is capped, and the panel says so.
+        self.amount.capped.connect(lambda typed: self.show_refusal(self.amount.cap_text(typed)))
+        self.add_button = QPushButton("&Add")
         self.add_button.setObjectName("addContribution")
-        self.add_button.setToolTip("Add this help or defense to the roll (its cost is paid now)")
+        self.add_button.setToolTip("Add this help or defense to the roll (its cost is paid now; Alt+A)")
         self.add_button.clicked.connect(self._contribute)
         self.dice = QLineEdit()
         self.dice.setObjectName("rollDice")
+        self.dice.setAccessibleName("Faces rolled at the table")
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setObjectName("makeRoll")
         self.roll_button.clicked.connect(self._roll)
@@ -97,6 +105,10 @@ class RollPanel(QFrame):
         add_row.addWidget(self.option, 1)
         add_row.addWidget(self.amount)
         add_row.addWidget(self.add_button)
+        # One button an alternative, with its odds: the pick is the answer and rolls.
+        self.picks = QGridLayout()
+        self.picks.setContentsMargins(0, 0, 0, 0)
+        self._pick_buttons: list[QPushButton] = []
         roll_row = QHBoxLayout()
         roll_row.addWidget(self.dice, 1)
         roll_row.addWidget(self.roll_button)
@@ -107,6 +119,7 @@ class RollPanel(QFrame):
         layout.addWidget(self.odds)
         layout.addLayout(self.rows)
         layout.addLayout(add_row)
+        layout.addLayout(self.picks)
         layout.addLayout(typed_row)
         layout.addLayout(roll_row)
         layout.addWidget(self.error)
@@ -129,6 +142,7 @@ class RollPanel(QFrame):
             self.dice.clear()
             self.clear_typed()
         self.title.setText(f"{view.title} ({view.roller} rolls {view.dice})")
+        self.roll_button.setAccessibleName(f"Roll: {view.title}")
         self.total.setText(view.total_line)
         self.odds.setText("   ".join(f"{o.label}: {o.rounded}" for o in view.odds)
                           or "No odds for this roll")
@@ -139,7 +153,9 @@ class RollPanel(QFrame):
         self.option.clear()
         for n, opt in enumerate(view.options):
             cost = f" ({opt.cost})" if opt.cost else ""
-            self.option.addItem(f"{opt.fighter}: {opt.label}{cost}", n)
+            # What the roll's chance becomes with it, to choose by.
+            after = f" · then {view.roller}'s roll {_rounded(opt.chance)}" if opt.chance else ""
+            self.option.addItem(f"{opt.fighter}: {opt.label}{cost}{after}", n)
         self.option.blockSignals(False)
         has_options = bool(view.options)
         for w in (self.option, self.amount, self.add_button):
@@ -147,6 +163,7 @@ class RollPanel(QFrame):
         if not has_options:
             self.option.addItem("Nobody can add to this roll now")
         self._option_chosen()
+        self._show_picks(view)
         what = "coins (H and T)" if view.coins else "faces"
         # A roll that waits for a choice cannot be made yet: say what is missing.
         self.roll_button.setEnabled(not view.blocked)
@@ -155,6 +172,8 @@ class RollPanel(QFrame):
         self.dice.setPlaceholderText(
             f"{view.roller}'s {what} as rolled at the table (blank: the app rolls)"
             if view.by_player else f"typed {what} (blank: the app rolls)")
+        self.dice.setToolTip(plain_tip(f"{view.dice}, then any roll that follows from it "
+                                       f"(damage after a hit): {SEVERAL_ROLLS}"))
         self.setVisible(True)
 
     def _show_rows(self, view: RollView) -> None:
@@ -169,10 +188,63 @@ class RollPanel(QFrame):
             self.rows.addWidget(plain_label(line, wrap=True), row, 0)
             button = QPushButton("Take back")
             button.setObjectName(f"takeBack-{c.id}")
+            button.setAccessibleName(f"Take back {line}")
             button.setToolTip("Take this contribution back; its cost is given back")
             button.clicked.connect(lambda _=False, cid=c.id: self._withdraw(cid))
             self.rows.addWidget(button, row, 1)
             self._take_back.append(button)
+
+    def _show_picks(self, view: RollView) -> None:
+        """A roll whose options are alternatives shows each as a button with its odds
+        (no Add: a pick replaces, it does not add); any other roll, the Add row."""
+        from fractions import Fraction
+
+        from fightdesk.engine.ruleset import Odds
+
+        for old in take_widgets(self.picks):
+            old.hide()
+            old.deleteLater()
+        self._pick_buttons = []
+        if not view.one_choice:
+            self.option.setVisible(True)
+            self.add_button.setVisible(True)
+            return
+        for w in (self.option, self.amount, self.add_button):
+            w.setVisible(False)
+        columns = 3
+        for n, opt in enumerate(view.options):
+            chance = Odds(opt.label, Fraction(opt.chance)) if opt.chance else None
+            text = opt.label + (f" · {chance.rounded}" if chance else "")
+            if opt.cost:
+                text += f" ({opt.cost})"
+            # A digit key picks it, wherever the focus is (Alt+1...), as a question's answers.
+            key = f"&{n + 1} " if n < 9 else ""
+            button = QPushButton(key + text.replace("&", "&&"))
+            button.setObjectName(f"pick-{opt.kind}")
+            button.setToolTip(plain_tip(
+                f"{opt.fighter}: {opt.label}, then the roll (the faces typed below, or the "
+                "app's)" + (f"\nChance: exactly {chance.exact} ({chance.percent})"
+                            if chance else "")))
+            button.clicked.connect(lambda _=False, o=opt: self._pick(o.fighter_id, o.kind))
+            self.picks.addWidget(button, n // columns, n % columns)
+            button.setVisible(True)
+            self._pick_buttons.append(button)
+
+    def pick_button(self, kind: str) -> QPushButton:
+        return next(b for b in self._pick_buttons if b.objectName() == f"pick-{kind}")
+
+    def pick_buttons(self) -> list[QPushButton]:
+        return list(self._pick_buttons)
+
+    def _pick(self, fighter_id: str, kind: str) -> None:
+        if self._view is None:
+            return
+        try:
+            dice = parse_typed_dice(self.dice.text())
+        except ValueError as exc:
+            self.show_refusal(str(exc))
+            return
+        self.pickRequested.emit(self._view.id, fighter_id, kind, dice)
 
     def offer_typed(self, roll_id: int, fighter_id: str, who: str, faces: str) -> bool:
         """Show a player's faces for the waiting roll ("typed by Kaede's player") in the
@@ -254,6 +326,15 @@ class RollPanel(QFrame):
             self.typedRollAccepted.emit(self._view.id, dice, offer[1])
             return
         self.rollRequested.emit(self._view.id, dice)
+
+
+def _rounded(chance: str) -> str:
+    """"19/50" as the panel shows a chance: "38%" (or "<1%")."""
+    from fractions import Fraction
+
+    from fightdesk.engine.ruleset import Odds
+
+    return Odds("", Fraction(chance)).rounded
 
 
 __all__ = ["RollPanel"]

@@ -38,7 +38,7 @@ class RulesetChoice(QDialog):
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
         for info in registered().values():
-            built = get_ruleset(info.id).rules_built
+            built = get_ruleset(info.id).rules.rules_built
             state = "" if built else "\nRules not built yet: fighters and editing only"
             item = QListWidgetItem(f"{info.title}\n{info.blurb}{state}")
             item.setData(Qt.ItemDataRole.UserRole, info.id)

@@ -188,7 +188,7 @@ class ShareController(QObject):
         engine = self.document.engine
         if self.server is None or engine is None:
             return
-        view = engine.ruleset.roll_view(engine.encounter)
+        view = engine.ruleset.views.roll_view(engine.encounter)
         faces = _faces_text(typed.faces, coins=bool(view and view.coins),
                             d100=view is not None and view.dice.endswith("d100"))
         if not self.roll_panel.offer_typed(typed.roll_id, typed.fighter_id, typed.fighter, faces):
@@ -268,6 +268,7 @@ class ShareDialog(QDialog):
 
         self.fighters = QListWidget()
         self.fighters.setObjectName("shareFighters")
+        self.fighters.setAccessibleName("Fighters the players may claim")
         self.fighters.itemChanged.connect(self._fighter_ticked)
         self.release_button = QPushButton("&Release Claim")
         self.release_button.setObjectName("releaseClaim")

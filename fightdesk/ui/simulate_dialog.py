@@ -12,7 +12,16 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QRectF, Qt, QThread, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -24,7 +33,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -38,6 +46,7 @@ from fightdesk.engine.simulate import (
     simulate,
 )
 
+from .form_fields import CappedSpinBox, warning_color
 from .screen_fit import fit_to_screen
 
 
@@ -178,18 +187,18 @@ class SimulateDialog(QDialog):
         self.simulation: Simulation | None = None
         self.workers: int | None = None  # every core
 
-        self.fights = QSpinBox()
+        self.fights = CappedSpinBox()
         self.fights.setRange(10, 100_000)
         self.fights.setSingleStep(100)
         self.fights.setValue(DEFAULT_FIGHTS)
         self.fights.setToolTip("How many times the fight is played")
-        self.seed = QSpinBox()
+        self.seed = CappedSpinBox()
         self.seed.setRange(0, 2_000_000_000)
         self.seed.setToolTip("The same seed gives the same result, on any number of cores")
         self.policy = QComboBox()
         self.policy.addItem("Autopilot (a plain, sensible table)", "autopilot")
         self.policy.addItem("Random (any legal command)", "random")
-        self.max_rounds = QSpinBox()
+        self.max_rounds = CappedSpinBox()
         self.max_rounds.setRange(1, 1000)
         self.max_rounds.setValue(DEFAULT_MAX_ROUNDS)
         self.max_rounds.setToolTip("A fight still going after this round is a draw")
@@ -198,6 +207,21 @@ class SimulateDialog(QDialog):
         form.addRow("Seed", self.seed)
         form.addRow("Who plays", self.policy)
         form.addRow("Round cap", self.max_rounds)
+        # A number typed past a box's bounds is capped, and the dialog says so.
+        self.cap_note = QLabel()
+        self.cap_note.setObjectName("capNote")
+        self.cap_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.cap_note.setWordWrap(True)
+        self.cap_note.setVisible(False)
+        palette = self.cap_note.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, warning_color(self))
+        self.cap_note.setPalette(palette)
+        form.addRow(self.cap_note)
+        for spin, label in ((self.fights, "Fights"), (self.seed, "Seed"),
+                            (self.max_rounds, "Round cap")):
+            spin.capped.connect(lambda typed, s=spin, w=label: self._show_cap(
+                s.cap_text(typed, w)))
+            spin.lineEdit().textEdited.connect(lambda _text: self._show_cap(""))
 
         self.run_button = QPushButton("&Run")
         self.run_button.setDefault(True)
@@ -214,6 +238,7 @@ class SimulateDialog(QDialog):
 
         self.progress = QProgressBar()
         self.progress.setRange(0, 1)
+        self.progress.setAccessibleName("Fights played")
         self.progress.setValue(0)
         self.status = QLabel("Plays the fight from where it stands now; the fight itself "
                              "is not changed.")
@@ -233,6 +258,7 @@ class SimulateDialog(QDialog):
         result_layout.addStretch(1)
         self.result_area = QScrollArea()
         self.result_area.setObjectName("simulationResult")
+        self.result_area.setAccessibleName("Simulation result")
         self.result_area.setWidgetResizable(True)
         self.result_area.setFrameShape(QFrame.Shape.NoFrame)
         self.result_area.setWidget(result)
@@ -251,6 +277,10 @@ class SimulateDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel)
         self.copy_button.clicked.connect(self.copy)
         self.close_button.clicked.connect(self.close)
+
+    def _show_cap(self, text: str) -> None:
+        self.cap_note.setText(text)
+        self.cap_note.setVisible(bool(text))
 
     @property
     def running(self) -> bool:

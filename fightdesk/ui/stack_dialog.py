@@ -58,7 +58,9 @@ class InterruptStackDialog(QDialog):
         self.add_button.setShortcut(QKeySequence("Ctrl+I"))
         self.add_button.setToolTip("Declare an interrupt on top of the stack (Ctrl+I)")
         add_row = QHBoxLayout()
-        add_row.addWidget(QLabel("Interrupt with:"))
+        who = QLabel("Interrupt &with:")
+        who.setBuddy(self.fighter_box)
+        add_row.addWidget(who)
         add_row.addWidget(self.fighter_box, 1)
         add_row.addWidget(self.add_button)
 
@@ -95,6 +97,9 @@ class InterruptStackDialog(QDialog):
         """The stack, one move a row."""
         self.table = QTableView()
         self.table.setObjectName("stackTable")
+        self.table.setAccessibleName("Interrupt stack")
+        # Tab leaves the table for the buttons (the arrows move between its rows).
+        self.table.setTabKeyNavigation(False)
         self.table.setModel(stack_model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

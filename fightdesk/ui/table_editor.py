@@ -131,6 +131,7 @@ class RollTablesDialog(QDialog):
         left.addWidget(QLabel("This fight's tables:"))
         self.table_list = QListWidget()
         self.table_list.setObjectName("tableList")
+        self.table_list.setAccessibleName("This fight's tables")
         self.table_list.setMinimumWidth(200)
         left.addWidget(self.table_list, 1)
         self.new_button = QPushButton("&New table")
@@ -164,6 +165,7 @@ class RollTablesDialog(QDialog):
 
         self.grid = QTableWidget(0, len(COLUMNS))
         self.grid.setObjectName("tableRows")
+        self.grid.setAccessibleName("The table's rows")
         self.grid.setHorizontalHeaderLabels(list(COLUMNS))
         self.grid.verticalHeader().setVisible(True)
         self.grid.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -223,6 +225,7 @@ class RollTablesDialog(QDialog):
         self.roll_button.setObjectName("roll")
         self.dice_edit = QLineEdit()
         self.dice_edit.setObjectName("typedDice")
+        self.dice_edit.setAccessibleName("Typed-in dice")
         self.dice_edit.setPlaceholderText("typed-in dice (optional), e.g. 4 or 3 5")
         self.dice_edit.setToolTip("The players' physical dice: leave empty and the app rolls")
         roll_row.addWidget(self.roll_button)

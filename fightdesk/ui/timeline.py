@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAccessible,
     QBrush,
     QColor,
+    QFocusEvent,
     QFont,
     QFontMetrics,
     QHelpEvent,
@@ -96,6 +98,23 @@ def _drawn(lane: Lane) -> tuple[object, ...]:
             tuple((c.id, c.column, c.label, c.state) for c in lane.chips))
 
 
+def _spoken(timeline: Timeline | None) -> str:
+    """The painted timeline in words, for a screen reader: where the round is, then each
+    lane with its chips (where, and in what state)."""
+    if timeline is None:
+        return "No fight"
+    columns = timeline.columns
+    lines = [timeline.caption] if timeline.caption else []
+    if timeline.current_column is not None and timeline.current_column < len(columns):
+        lines.append(f"Now: {columns[timeline.current_column]}")
+    for lane in timeline.lanes:
+        chips = ", ".join(
+            f"{chip.label} at {columns[chip.column] if chip.column < len(columns) else chip.column}"
+            f" ({STATE_WORDS.get(chip.state, chip.state)})" for chip in lane.chips)
+        lines.append(f"{lane.title}{' (out)' if lane.out else ''}: {chips or 'nothing'}")
+    return "\n".join(lines)
+
+
 class TimelineView(QAbstractScrollArea):
     """Shows a :class:`Timeline`; ``chipClicked(fighter_id, chip_id)`` when the GM clicks
     a chip that can act now. On a movable timeline (a turn order) the GM drags a lane to
@@ -151,6 +170,8 @@ class TimelineView(QAbstractScrollArea):
         old, laid_out = self._timeline, self._lane_chips
         self._timeline = timeline
         self._chip_by_id = None
+        if QAccessible.isActive():  # a screen reader listens: the timeline in words
+            self.setAccessibleDescription(_spoken(timeline))
         tops = [0]
         if timeline is not None:
             for lane in timeline.lanes:
@@ -379,6 +400,12 @@ class TimelineView(QAbstractScrollArea):
         return lane_no if 0 <= lane_no < len(self._timeline.lanes) else None
 
     # --- painting ----------------------------------------------------------------------------
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        # The words are made on each step only while a screen reader listens (a long
+        # fight's 200 lanes cost a few ms); reaching the timeline brings them up to date.
+        self.setAccessibleDescription(_spoken(self._timeline))
+        super().focusInEvent(event)
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange,
                             QEvent.Type.StyleChange):

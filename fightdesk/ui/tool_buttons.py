@@ -4,8 +4,8 @@ From Qt 6.10 on (6.11.3 too) every ``QToolButton.setDefaultAction`` connects the
 action's ``changed`` signal to the button once more, and the button calls it again on
 every change of its action (text, enabled, tip). The Undo button's text changes with
 every step, so a long fight gathered one connection per step: memory that grew without
-end, and each change ran every connection made before it (docs/benchmarks.md, "Soak
-session 6"). The filter takes the button's earlier ``changed`` connections off just
+end, and each change ran every connection made before it (the soak benchmark,
+benchmarks/soak.py, found it). The filter takes the button's earlier ``changed`` connections off just
 before Qt makes its new one, so a button keeps the one connection its first
 ``setDefaultAction`` made, whatever Qt version draws it.
 """

@@ -67,8 +67,8 @@ class ViewRefresh(QObject):
         self.fight_was_shown = engine is not None
         if engine is not None:
             ruleset = engine.ruleset
-            w.cards.set_roles(tuple((role, ruleset.role_labels.get(role, role.title()))
-                                    for role in ruleset.card_roles))
+            w.cards.set_roles(tuple((role, ruleset.views.role_labels.get(role, role.title()))
+                                    for role in ruleset.views.card_roles))
         self.show_views()
         if engine is not None:
             w.library.schedule()
@@ -93,7 +93,7 @@ class ViewRefresh(QObject):
         self.fit_timeline_height()
         decision = engine.pending()
         stack_open = w._stack_dialog is not None and w._stack_dialog.isVisible()
-        w.roll_panel.show_roll(ruleset.roll_view(enc))
+        w.roll_panel.show_roll(ruleset.views.roll_view(enc))
         for show, act in w.enemy_health_actions.items():
             act.setChecked(show == enc.enemy_health)
         if w.player_view is not None and w.player_view.isVisible():
@@ -101,7 +101,7 @@ class ViewRefresh(QObject):
 
             w.player_view.show_fight(public_fight(ruleset, enc))
         self.follow_turn_timer(ruleset, enc)
-        controls = ruleset.round_controls(enc)
+        controls = ruleset.views.round_controls(enc)
         # Nobody to fight: nothing to start (whatever the ruleset would allow).
         anyone = bool(enc.order)
         self.show_round_buttons(controls.can_start_fight and anyone,
@@ -113,14 +113,14 @@ class ViewRefresh(QObject):
         self.round_going = enc.round > 0 and not (controls.can_start_round
                                                   or controls.can_start_fight)
         w.library.follow_round(self.round_going)
-        w.act_action.setEnabled(bool(enc.order) and ruleset.rules_built)
+        w.act_action.setEnabled(bool(enc.order) and ruleset.rules.rules_built)
         w.health_action.setEnabled(bool(enc.order))
         w.keep_fighter_action.setEnabled(bool(enc.order))
         has_stack = w.stack_model.rowCount() > 0
         w.stack_action.setEnabled(has_stack)
         from fightdesk.engine.views import status_line
 
-        state = ruleset.describe_state(enc)
+        state = ruleset.views.describe_state(enc)
         self.show_round_title(state, status_line(state, controls))
         w.cards.set_empty_hint("" if anyone else NO_FIGHTERS_HINT)
         self.show_stack(ruleset, decision, controls, state)
@@ -128,7 +128,7 @@ class ViewRefresh(QObject):
         # A roll waiting on the roll panel is typed there: the stack dialog never opens
         # over it by itself, whatever the ruleset's flags say (docs/ui.md).
         if (auto_open and has_stack and w._action_dialog is None and not stack_open
-                and ruleset.pending_roll(enc) is None
+                and ruleset.rules.pending_roll(enc) is None
                 and controls.extra.get("open-stack-dialog", True)):
             w.gm.open_stack_dialog()
 
@@ -190,8 +190,8 @@ class ViewRefresh(QObject):
             has_stack = w.stack_model.rowCount() > 0
             # It closes with a roll still waiting: the roll panel keeps it.
             engine = w.document.engine
-            roll_waits = engine is not None and ruleset.pending_roll(engine.encounter) is not None
-            w._stack_dialog.set_reaction_word(ruleset.role_labels.get("react", "React"))
+            roll_waits = engine is not None and ruleset.rules.pending_roll(engine.encounter) is not None
+            w._stack_dialog.set_reaction_word(ruleset.views.role_labels.get("react", "React"))
             w._stack_dialog.set_controls(
                 can_resolve=controls.extra.get("resolve-next", has_stack),
                 can_cancel=controls.extra.get("cancel-stack", has_stack),
@@ -297,8 +297,8 @@ class ViewRefresh(QObject):
     def follow_turn_timer(self, ruleset: Ruleset, enc: Encounter) -> None:
         """Start, restart or stop the countdown as the turns change."""
         w = self.w
-        seconds = ruleset.turn_timer(enc)
-        timed = ruleset.timed_turn(enc) if seconds > 0 else None
+        seconds = ruleset.rules.turn_timer(enc)
+        timed = ruleset.rules.timed_turn(enc) if seconds > 0 else None
         if timed is None:
             self._timed = None
             w.turn_clock.stop()
@@ -326,7 +326,7 @@ class ViewRefresh(QObject):
         if engine is None or self._timed is None:
             w.turn_clock.stop()
             return
-        seconds = engine.ruleset.turn_timer(engine.encounter)
+        seconds = engine.ruleset.rules.turn_timer(engine.encounter)
         left = seconds - (self.clock() - self._timed_since)
         chip_id, number = self._timed
         if left > 0:

@@ -21,7 +21,7 @@ from fightdesk.engine import conditions
 from fightdesk.engine.base import Condition
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session
-from fightdesk.engine.ruleset import Card, Context, Ruleset
+from fightdesk.engine.ruleset import Autopilot, Card, Context, Rules, Ruleset, Views
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import demo_session, load_session
 
@@ -34,7 +34,7 @@ class Tick(c.Command):
     fighter_id: str | None = None
 
 
-class Turns(Ruleset):
+class Turns(Rules):
     id = "street-fighter"  # the demo fight's fighters; only the conditions' rules differ
     title = "Turns"
     condition_names = ("Stunned", "Prone")
@@ -46,6 +46,8 @@ class Turns(Ruleset):
         conditions.tick(ctx, command.moment, command.fighter_id)
         ctx.summary = f"{command.moment} {command.fighter_id or ''}".strip()
 
+
+class TurnsViews(Views):
     def card(self, enc: Any, fighter_id: str) -> Card:
         f = enc.fighters[fighter_id]
         return Card(fighter_id=fighter_id, title=f.name, side=f.side, health=0, health_max=0,
@@ -59,7 +61,8 @@ class TurnsEngine(Engine):
 
     @property
     def ruleset(self) -> Ruleset:
-        return self.turns
+        views = TurnsViews(self.turns)
+        return Ruleset(self.turns, views, Autopilot(self.turns, views))
 
 
 def turns_engine() -> TurnsEngine:
@@ -94,7 +97,7 @@ def events(entry: Any) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def shown(engine: Engine, fid: str) -> list[str]:
-    return [v.text for v in engine.ruleset.card(engine.encounter, fid).conditions]
+    return [v.text for v in engine.ruleset.views.card(engine.encounter, fid).conditions]
 
 
 def sf_round(engine: Engine) -> Any:
@@ -136,7 +139,7 @@ def test_rounds_count_down_at_street_fighters_round_end_and_end() -> None:
 def test_until_removed_never_counts_down_and_the_gm_removes_it() -> None:
     engine = sf_engine()
     ok(engine, c.AddCondition(fighter_id="brannock", name="Blinded by sand", note="dock sand"))
-    view = engine.ruleset.card(engine.encounter, "brannock").conditions[0]
+    view = engine.ruleset.views.card(engine.encounter, "brannock").conditions[0]
     assert (view.text, view.removable, view.position) == ("Blinded by sand", True, 0)
     assert "until removed" in view.tooltip and "dock sand" in view.tooltip
     sf_round(engine)
@@ -164,7 +167,7 @@ def test_rule_derived_conditions_show_but_are_not_removable() -> None:
     engine = sf_engine()
     ok(engine, c.SetValue(fighter_id="kaede", field="status.knocked_down", value=True))
     ok(engine, c.AddCondition(fighter_id="kaede", name="Bleeding", duration="rounds", rounds=3))
-    views = engine.ruleset.card(engine.encounter, "kaede").conditions
+    views = engine.ruleset.views.card(engine.encounter, "kaede").conditions
     assert [(v.text, v.removable, v.position) for v in views] == [
         ("Bleeding · 3 rounds", True, 0), ("Knocked down", False, None)]
     assert "ends by the rules" in views[1].tooltip
@@ -176,7 +179,7 @@ def test_a_stun_shows_for_the_rest_of_its_round() -> None:
     ok(engine, c.SetValue(fighter_id="kaede", field="status.dice",
                           value=[{"id": 1, "face": 7, "state": "lost", "why": "stunned"},
                                  {"id": 2, "face": 3, "state": "lost", "why": "not used"}]))
-    views = engine.ruleset.card(engine.encounter, "kaede").conditions
+    views = engine.ruleset.views.card(engine.encounter, "kaede").conditions
     assert [(v.text, v.removable) for v in views] == [("Stunned", False)]
     ok(engine, c.SetValue(fighter_id="kaede", field="status.dice.0.why", value="not used"))
     assert shown(engine, "kaede") == []
@@ -307,7 +310,7 @@ def test_a_rule_removes_by_name() -> None:
     engine = turns_engine()
     ok(engine, c.AddCondition(fighter_id="kaede", name="Stunned"))
 
-    class Lift(Ruleset):
+    class Lift(Rules):
         condition_turns = True
 
         def handle(self, ctx: Context, command: c.Command) -> None:
@@ -317,7 +320,7 @@ def test_a_rule_removes_by_name() -> None:
     ok(engine, Tick(moment="round-end"))
     assert conds(engine, "kaede") == []
 
-    class Missing(Ruleset):
+    class Missing(Rules):
         def handle(self, ctx: Context, command: c.Command) -> None:
             conditions.remove(ctx, "kaede", "Prone")
 
@@ -410,7 +413,7 @@ def turn_order_fight(demo: str) -> Engine:
     enc, rng = engine.encounter, Random(0)
     while not (enc.state.stage == "turns" and enc.state.roll is None
                and engine.pending() is None):
-        command = engine.ruleset.autopilot(enc, rng)
+        command = engine.ruleset.autopilot.next_command(enc, rng)
         assert command is not None
         assert engine.apply(command).ok
     return engine

@@ -22,7 +22,7 @@ from fightdesk.report.summary import summarize
 from fightdesk.storage.library import new_fighter
 from fightdesk.storage.sessions import load_session, save_session
 
-RULESETS = [rid for rid in known_ids() if get_ruleset(rid).rules_built]
+RULESETS = [rid for rid in known_ids() if get_ruleset(rid).rules.rules_built]
 
 
 def fight(ruleset: str, seed: int = 5) -> Engine:
@@ -46,7 +46,7 @@ def play(engine: Engine, steps: int, seed: int, policy: str) -> int:
     for _ in range(steps):
         command = None
         if policy == "random":
-            options = [o for o in ruleset.legal_commands(enc) if o.size]
+            options = [o for o in ruleset.autopilot.legal_commands(enc) if o.size]
             for _ in range(20):
                 if not options:
                     break
@@ -59,7 +59,7 @@ def play(engine: Engine, steps: int, seed: int, policy: str) -> int:
                     break
                 command = None
         if command is None:
-            command = ruleset.autopilot(enc, rng)
+            command = ruleset.autopilot.next_command(enc, rng)
             if command is None or not engine.apply(command).ok:
                 break
         played += 1
@@ -72,6 +72,28 @@ def test_every_ruleset_is_registered_with_its_parts() -> None:
         assert info.id and info.title and info.blurb
         assert all(info.health), f"{info.id}: no health fields for the library"
         assert get_ruleset(info.id).id == info.id
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_command_the_views_and_the_autopilot_make_has_a_rule_in_the_table(
+        ruleset: str) -> None:
+    """One dispatch style (docs/ARCHITECTURE.md "The ruleset interface"): the rules part
+    applies each ruleset command by its kind, from the table of ``Rules.handlers``."""
+    engine = fight(ruleset)
+    parts, enc = engine.ruleset, engine.encounter
+    table = parts.rules.handlers()
+    rng = random.Random(2)
+    seen: set[str] = set()
+    for _ in range(40):
+        made = [o.command_at(0) for o in parts.autopilot.legal_commands(enc) if o.size]
+        command = parts.autopilot.next_command(enc, rng)
+        for one in [*made, *([command] if command is not None else [])]:
+            if not one.core:
+                assert one.kind in table, f"{ruleset}: no rule for {one.kind!r}"
+                seen.add(one.kind)
+        if command is None or not engine.apply(command).ok:
+            break
+    assert seen, f"{ruleset}: no ruleset command was offered"
 
 
 @pytest.mark.parametrize("policy", ["random", "autopilot"])
@@ -100,21 +122,21 @@ def test_a_health_change_typed_on_the_card_reaches_the_rules(
     play(engine, 6, seed=3, policy="autopilot")
     rules = engine.ruleset
     seen: list[tuple[str, str, object, object]] = []
-    real = rules.value_set
+    real = rules.rules.value_set
 
     def value_set(ctx: object, fighter_id: str, field: str, before: object,
                   after: object) -> None:
         seen.append((fighter_id, field, before, after))
         real(ctx, fighter_id, field, before, after)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(rules, "value_set", value_set)
-    card = rules.card(engine.encounter, "cut")
+    monkeypatch.setattr(rules.rules, "value_set", value_set)
+    card = rules.views.card(engine.encounter, "cut")
     assert card.health_max > 0 and card.health > 0
     outcome = engine.apply(c.SetValue(fighter_id="cut", field=card.health_field,
                                       value=card.health - 1))
     assert outcome.ok, outcome.error
     assert seen == [("cut", card.health_field, card.health, card.health - 1)]
-    assert rules.card(engine.encounter, "cut").health == card.health - 1
+    assert rules.views.card(engine.encounter, "cut").health == card.health - 1
     # Taken as an override, the rules are not asked.
     assert engine.apply(c.SetValue(fighter_id="cut", field=card.health_field,
                                    value=card.health - 2, override=True)).ok
@@ -127,17 +149,17 @@ def test_the_summary_says_who_went_down_and_counts_the_actions(ruleset: str) -> 
     rules, enc = engine.ruleset, engine.encounter
     rng = random.Random(4)
     for _ in range(600):
-        if any(rules.is_out(f) for f in enc.fighters.values()):
+        if any(rules.rules.is_out(f) for f in enc.fighters.values()):
             break
-        command = rules.autopilot(enc, rng)
+        command = rules.autopilot.next_command(enc, rng)
         assert command is not None and engine.apply(command).ok
-    if not any(rules.is_out(f) for f in enc.fighters.values()):
+    if not any(rules.rules.is_out(f) for f in enc.fighters.values()):
         # Fighters as a new sheet makes them may not hurt each other (no skills yet):
         # the GM types 0 health on a card, through the rules.
-        card = rules.card(enc, "cut")
+        card = rules.views.card(enc, "cut")
         assert engine.apply(c.SetValue(fighter_id="cut", field=card.health_field,
                                        value=0)).ok
-    down = [f.name for f in enc.fighters.values() if rules.is_out(f)]
+    down = [f.name for f in enc.fighters.values() if rules.rules.is_out(f)]
     assert down, f"{ruleset}: nobody went down"
     summary = summarize(engine.session)
     assert set(down) <= {name for r in summary.rounds for name in r.down}
@@ -150,8 +172,8 @@ def test_the_library_and_the_editor_read_the_ruleset_s_own_fields(ruleset: str) 
     now, full = health_of(fighter)
     assert now is not None and full is not None and now == full > 0
     # Fully rested: the lasting values the rules give for this sheet.
-    rested = get_ruleset(ruleset).rested_values(fighter.sheet)
-    lasting = get_ruleset(ruleset).lasting_status
+    rested = get_ruleset(ruleset).rules.rested_values(fighter.sheet)
+    lasting = get_ruleset(ruleset).rules.lasting_status
     assert set(rested) >= set(lasting) - {"fatal_wounds", "lethal"}
     assert rested[registered()[ruleset].health[0]] == full
 

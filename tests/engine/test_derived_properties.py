@@ -36,12 +36,12 @@ def _step(engine: Engine, rng: random.Random) -> None:
     enc = engine.encounter
     ruleset = engine.ruleset
     if roll < 0.5:
-        options = ruleset.legal_commands(enc)
+        options = ruleset.autopilot.legal_commands(enc)
         if options:
             option = options[rng.randrange(len(options))]
             engine.apply(option.command_at(rng.randrange(option.size)))
             return
-    command = ruleset.autopilot(enc, rng)
+    command = ruleset.autopilot.next_command(enc, rng)
     if command is not None:
         engine.apply(command)
 
@@ -64,7 +64,7 @@ def test_street_fighter_current_actor_is_never_stale(seed: int, lean: bool) -> N
         current_actor(engine.encounter)  # keep an answer, so a stale one would show
         _step(engine, rng)
         assert current_actor(engine.encounter) == find_current_actor(engine.encounter)
-        engine.ruleset.cards(engine.encounter)  # the views read the kept answer too
+        engine.ruleset.views.cards(engine.encounter)  # the views read the kept answer too
         assert current_actor(engine.encounter) == find_current_actor(engine.encounter)
 
 
@@ -76,12 +76,12 @@ def test_turn_cards_read_the_live_turn_and_groups(demo: str, seed: int, lean: bo
     engine = Engine.lean(session) if lean else Engine(session)
     rng = random.Random(seed)
     for _ in range(60):
-        engine.ruleset.cards(engine.encounter)
+        engine.ruleset.views.cards(engine.encounter)
         _step(engine, rng)
         enc = engine.encounter
         acting = turns.current_fighter(enc.state.turns) if enc.state.stage == "turns" else None
         sizes = _group_sizes(enc)
-        for fid, card in engine.ruleset.cards(enc):
+        for fid, card in engine.ruleset.views.cards(enc):
             assert card.acting == (fid == acting)
             group = enc.fighters[fid].group
             assert card.group_size == (sizes[group] if group else 1)

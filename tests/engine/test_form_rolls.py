@@ -76,7 +76,7 @@ def rolls_when_applied(engine: Engine, ruleset: Ruleset, fid: str, form_id: str,
     already waits so none could open); None when the rules refuse it. Nothing of the
     fight changes."""
     try:
-        command = ruleset.build_command(form_id, fid, values)
+        command = ruleset.views.build_command(form_id, fid, values)
     except (RuleViolation, ValueError):
         return None
     enc = engine.encounter
@@ -85,12 +85,12 @@ def rolls_when_applied(engine: Engine, ruleset: Ruleset, fid: str, form_id: str,
         return None
     if any(event.roll is not None for event in dry.entry.events):
         return "now"
-    if ruleset.pending_roll(enc) is not None or ruleset.step_open(enc):
+    if ruleset.rules.pending_roll(enc) is not None or ruleset.rules.step_open(enc):
         # A roll already waits (another cannot open), or an exchange is under way.
         return ""
     # Outside an open step the command is a step of its own: undo takes back just it.
     assert engine.apply(command).ok
-    opened = ruleset.pending_roll(engine.encounter) is not None
+    opened = ruleset.rules.pending_roll(engine.encounter) is not None
     assert engine.undo()
     return "waits" if opened else ""
 
@@ -110,7 +110,7 @@ class Seen:
     def try_forms(self, engine: Engine, ruleset: Ruleset, where: str) -> None:
         enc = engine.encounter
         for fid in list(enc.order):
-            for form in ruleset.action_forms(enc, fid):
+            for form in ruleset.views.action_forms(enc, fid):
                 if form.enabled:
                     self.offered.add((enc.ruleset, form.id))
                     self.try_form(engine, ruleset, fid, form, where)
@@ -192,7 +192,7 @@ def wrong_flags_caught(demo: str, form_id: str, *, rolls: bool | None = None,
     for step in range(20):
         enc = engine.encounter
         for fid in enc.order:
-            for form in ruleset.action_forms(enc, fid):
+            for form in ruleset.views.action_forms(enc, fid):
                 if form.id == form_id and form.enabled:
                     assert all(getattr(form, name) is not value for name, value in flags.items())
                     changed = form._replace(rolls=flags.get("rolls", form.rolls),

@@ -32,8 +32,8 @@ def _views(ruleset: Ruleset, engine: Engine) -> dict[str, list[str]]:
     ruleset (the drill plays a roll-under fight's data by its own rules)."""
     enc = engine.encounter
     return views_text(enc, ruleset, more={
-        "next up": list(ruleset.next_up(enc)),
-        "timed turn": [repr(ruleset.timed_turn(enc))],
+        "next up": list(ruleset.rules.next_up(enc)),
+        "timed turn": [repr(ruleset.rules.timed_turn(enc))],
         "player view": _shown(public_fight(ruleset, enc)),
     })
 
@@ -64,7 +64,7 @@ def play(engine: Engine, ruleset: Ruleset, *, seed: int, steps: int, policy: str
             # lands is written down; redo must give back every view.
             engine.undo()
             log = engine.session.log
-            lines.append(f"   undo -> {len(log)} entries, {ruleset.where(engine.encounter)!r}, "
+            lines.append(f"   undo -> {len(log)} entries, {ruleset.views.where(engine.encounter)!r}, "
                          f"last: {log[-1].summary if log else None!r}")
             engine.redo()
             assert _views(ruleset, engine) == after, f"step {step}: redo left a view changed"
@@ -108,6 +108,6 @@ def test_the_drill_fight_reads_the_same(request: pytest.FixtureRequest, seed: in
     against the committed copy."""
     engine = DrillEngine(drill_session(seed))
     if timer:
-        engine.drill.timer_seconds = 30
+        engine.drill_rules.timer_seconds = 30
     text = play(engine, engine.drill, seed=seed, steps=40)
     check_golden(request, f"core-drill-{seed}{'-timer' if timer else ''}", text)

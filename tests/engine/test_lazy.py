@@ -77,7 +77,7 @@ lazy = [name for name in ("fightdesk.engine.commands",
                           "fightdesk.engine.rulesets.street_fighter.commands")
         if isinstance(sys.modules.get(name), importlib.util._LazyModule)]
 assert len(lazy) == 2, lazy  # shown, and no command class made yet
-command = ruleset.build_command("start-fight", "", {})
+command = ruleset.views.build_command("start-fight", "", {})
 out = engine.apply(command)
 assert out.ok, out.error
 from fightdesk.engine.commands import SetValue

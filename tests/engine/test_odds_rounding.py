@@ -1,4 +1,4 @@
-"""Odds at a glance (issue 15): whole percentages, never 0% or 100% for a result that
+"""Odds at a glance: whole percentages, never 0% or 100% for a result that
 can happen, with the exact fraction kept for the tooltip."""
 
 from __future__ import annotations

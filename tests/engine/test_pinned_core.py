@@ -26,7 +26,7 @@ from fightdesk.engine.notation import parse
 from fightdesk.engine.odds import chart_multiplier, d100_hit_damage, opposed_successes
 from fightdesk.engine.pending_roll import Contribution, PendingRoll, stack_rows
 from fightdesk.engine.player_view import public_fight
-from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Ruleset
+from fightdesk.engine.ruleset import Card, Context, Odds, QuietContext, Rules, Views
 from fightdesk.engine.simulate import play_fight
 from fightdesk.engine.tables import TableProblem, default_tables, table_from_data
 from fightdesk.engine.turns import current_fighter, slots
@@ -108,7 +108,7 @@ def test_a_waiting_coin_roll_is_shown_flipped_by_the_app_and_logged_with_its_odd
     engine = DrillEngine(drill_session(), CoinDrill())
     _start(engine)
     assert engine.apply(Strike(fighter_id="kaede", target_id="thug-1")).ok
-    view = engine.drill.roll_view(engine.encounter)
+    view = engine.drill.views.roll_view(engine.encounter)
     assert view is not None
     assert (view.roller, view.dice, view.total_line, view.coins) == (
         "The app", "1 coin", "advantage 0", True)
@@ -119,7 +119,7 @@ def test_a_waiting_coin_roll_is_shown_flipped_by_the_app_and_logged_with_its_odd
                                     amount=1))
     assert out.ok, out.error
     assert engine.session.log[-1].summary == "GM: nudge +1 to Kaede tosses at Thug 1"
-    view = engine.drill.roll_view(engine.encounter)
+    view = engine.drill.views.roll_view(engine.encounter)
     assert view is not None and view.contributions[0].who == "GM"
     assert engine.apply(c.MakeRoll(roll_id=roll_id)).ok
     (event,) = [e for e in engine.session.log[-1].events if e.kind == "roll"]
@@ -204,7 +204,7 @@ def test_a_bare_ruleset_refuses_every_command_by_name_and_shows_plain_cards() ->
     the ruleset's title, or its id without one), a card with the fighter's name and side
     and no health, and no turn timer."""
 
-    class Bare(Ruleset):
+    class Bare(Rules):
         id = "bare"
         title = ""
 
@@ -212,7 +212,7 @@ def test_a_bare_ruleset_refuses_every_command_by_name_and_shows_plain_cards() ->
     bare = Bare()
     with pytest.raises(RuleViolation, match=r"^bare has no rule for 'drill-strike'$"):
         bare.handle(None, Strike(fighter_id="kaede", target_id="thug-1"))  # type: ignore[arg-type]
-    assert bare.card(enc, "kaede") == Card(fighter_id="kaede", title="Kaede", side="pc",
+    assert Views(bare).card(enc, "kaede") == Card(fighter_id="kaede", title="Kaede", side="pc",
                                            health=0, health_max=0)
     assert bare.turn_timer(enc) == 0
 
@@ -299,7 +299,7 @@ def test_a_fighter_out_of_the_fight_early_in_the_order_hides_nobody_elses_action
     _start(engine)
     actor = current_fighter(engine.encounter.state.turns)
     assert actor not in (None, "kaede")
-    by = {o.fighter_id for o in engine.drill.legal_commands(engine.encounter)}
+    by = {o.fighter_id for o in engine.drill.autopilot.legal_commands(engine.encounter)}
     assert actor in by and "kaede" not in by
 
 
@@ -315,7 +315,7 @@ def test_a_value_the_whole_model_refuses_is_named_by_the_field_written() -> None
 
 
 def test_a_turns_end_is_logged_as_the_few_fields_it_changed() -> None:
-    """The log keeps the few values a step wrote (issue 16: a log entry's size): ending
+    """The log keeps the few values a step wrote (a log entry's size): ending
     Kaede's turn is her slot's ``acted`` and the turn order's ``current`` and
     ``turn_number``, not a copy of the turn order."""
     engine = drill_engine()
@@ -416,7 +416,7 @@ def test_the_player_view_says_who_is_to_act_when_the_round_does_not() -> None:
     engine = Engine(demo_session())
     rng = random.Random(1)
     for _ in range(19):
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None and engine.apply(command).ok
     view = public_fight(engine.ruleset, engine.encounter)
     assert view.headline == "Round 1 · phase 6 · Dock Thug 3 to act"
@@ -502,13 +502,23 @@ def test_an_answer_is_worked_out_once_per_state() -> None:
 def test_typed_dice_that_do_not_fit_name_the_roll_or_call_it_a_roll() -> None:
     """Typed faces are checked (engine/dice.py): the refusal names the roll's purpose, or
     "roll" when it has none."""
-    for typed, message in (([1, 2], "roll: typed 2 dice, expected 1d20"),
-                           ([25], "roll: face 25 is not on a d20 (1..20)")):
+    for typed, message in (([[1, 2], [3]], "roll: typed 2 dice, expected 1d20"),
+                           ([[25]], "roll: face 25 is not on a d20 (1..20)")):
         with pytest.raises(RuleViolation) as refused:
-            DiceTray(0, 0, [typed]).roll(1, 20)
+            DiceTray(0, 0, typed).roll(1, 20)
         assert str(refused.value) == message
     with pytest.raises(RuleViolation, match=r"^Wisdom: typed 2 dice, expected 1d20$"):
-        DiceTray(0, 0, [[1, 2]]).roll(1, 20, purpose="Wisdom")
+        DiceTray(0, 0, [[1, 2], [3]]).roll(1, 20, purpose="Wisdom")
+
+
+def test_faces_typed_as_one_list_are_one_roll_each_where_each_roll_is_one_die() -> None:
+    """engine/dice.py: "14 6" typed with no ';' is the first one-die roll's 14, then the
+    next one's 6; a face no roll takes is left over for the engine to refuse."""
+    tray = DiceTray(0, 0, [[14, 6]])
+    assert tray.roll(1, 20).faces == [14] and tray.unused_typed == 1
+    assert tray.roll(1, 6).faces == [6] and tray.unused_typed == 0
+    left = DiceTray(0, 0, [[1, 2]])
+    assert left.roll(1, 20).faces == [1] and left.unused_typed == 1
 
 
 def test_a_waiting_rolls_stack_rows_are_the_roll_then_each_contribution_reacting_to_it(
@@ -573,9 +583,9 @@ def _order_of(engine: Engine) -> list[str]:
 def _views(engine: Engine) -> tuple[object, ...]:
     """What the window shows of the fight: timeline, cards, forms, controls, who is next."""
     enc, rules = engine.encounter, engine.ruleset
-    return (rules.timeline(enc), [rules.card(enc, f) for f in enc.order],
-            [rules.action_forms(enc, f) for f in enc.order], rules.round_controls(enc),
-            rules.next_up(enc), rules.where(enc))
+    return (rules.views.timeline(enc), [rules.views.card(enc, f) for f in enc.order],
+            [rules.views.action_forms(enc, f) for f in enc.order], rules.views.round_controls(enc),
+            rules.rules.next_up(enc), rules.views.where(enc))
 
 
 def _fresh_views(engine: DrillEngine) -> tuple[object, ...]:
@@ -648,13 +658,13 @@ def test_a_turn_held_for_a_fighter_who_is_removed_stays_put_and_reads_held() -> 
     assert engine.apply(c.HoldTurn(after="thug-1")).ok
     assert engine.apply(c.RemoveFighter(fighter_id="thug-1")).ok
     assert _order_of(engine) == ["brannock", "kaede", "thug-2"]
-    lane = next(lane for lane in engine.ruleset.timeline(engine.encounter).lanes
+    lane = next(lane for lane in engine.ruleset.views.timeline(engine.encounter).lanes
                 if lane.id == "kaede")
     assert lane.chips[0].label == "held"
     assert "held: the fighter it waited for has left the fight" in \
         lane.chips[0].tooltip.splitlines()
     assert engine.undo()
-    lane = next(lane for lane in engine.ruleset.timeline(engine.encounter).lanes
+    lane = next(lane for lane in engine.ruleset.views.timeline(engine.encounter).lanes
                 if lane.id == "kaede")
     assert lane.chips[0].label == "after Thug 1"
 
@@ -723,7 +733,7 @@ def test_the_hold_offers_only_fighters_in_the_fight_whose_turn_is_to_come() -> N
     engine = drill_engine()
     _start(engine)
     assert engine.apply(c.SetValue(fighter_id="thug-1", field="status.hp", value=0)).ok
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "kaede")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "kaede")
                 if f.id == "hold-turn")
     assert form.fields[0].choices == (("brannock", "Brannock"), ("thug-2", "Thug 2"))
     out = engine.apply(c.HoldTurn(after="thug-1"))
@@ -731,7 +741,7 @@ def test_the_hold_offers_only_fighters_in_the_fight_whose_turn_is_to_come() -> N
     assert engine.apply(c.NextStep()).ok
     out = engine.apply(c.HoldTurn(after="kaede"))
     assert out.error == "Kaede has no turn left this round to hold for"
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "brannock")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "brannock")
                 if f.id == "hold-turn")
     assert form.fields[0].choices == (("thug-2", "Thug 2"),)
     assert engine.apply(c.HoldTurn(after="thug-2")).ok
@@ -742,7 +752,7 @@ def test_the_hold_form_rolls_nothing() -> None:
     """Holding a turn rolls no dice: the form says so, and the window offers none."""
     engine = drill_engine()
     _start(engine)
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "kaede")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "kaede")
                 if f.id == "hold-turn")
     assert form.rolls is False
 

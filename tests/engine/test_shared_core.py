@@ -14,9 +14,9 @@ from pydantic import ValidationError
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Encounter, Session, new_encounter
-from fightdesk.engine.ruleset import RULESETS, get_ruleset
+from fightdesk.engine.ruleset import RULESETS, Ruleset, get_ruleset
 from fightdesk.engine.rulesets import BUILT_IN_POINTS, known_ids, registered
-from fightdesk.engine.turn_ruleset import TurnOrderRuleset
+from fightdesk.engine.turn_ruleset import TurnAutopilot, TurnOrderRules, TurnViews
 from fightdesk.engine.turns import current_fighter, slots
 from fightdesk.storage.files import FileProblem
 from fightdesk.storage.library import new_fighter
@@ -81,12 +81,14 @@ def test_a_ruleset_not_built_takes_fighters_but_does_not_start(
         ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every ruleset is built now; the flag still guards a ruleset added before its rules:
     # its data models and the shared turn-order base, nothing of its own yet.
-    class NotBuilt(TurnOrderRuleset):
+    class NotBuilt(TurnOrderRules):
         id = ruleset
         title = get_ruleset(ruleset).title
         rules_built = False
 
-    monkeypatch.setitem(RULESETS, ruleset, NotBuilt())
+    rules = NotBuilt()
+    views = TurnViews(rules)
+    monkeypatch.setitem(RULESETS, ruleset, Ruleset(rules, views, TurnAutopilot(rules, views)))
     engine = Engine(Session.begin(new_encounter(ruleset)))
     fighter = new_fighter(ruleset, "Kaede").model_dump(mode="json")
     assert engine.apply(c.AddFighters(fighter=fighter, count=3)).ok
@@ -94,12 +96,12 @@ def test_a_ruleset_not_built_takes_fighters_but_does_not_start(
     title = get_ruleset(ruleset).title
     out = engine.apply(c.StartRound())
     assert not out.ok and out.error == f"{title}: rules not built yet"
-    controls = engine.ruleset.round_controls(engine.encounter)
+    controls = engine.ruleset.views.round_controls(engine.encounter)
     assert controls.status == f"{title}: rules not built yet"
     assert not (controls.can_start_round or controls.can_start_fight or controls.can_next_step)
-    forms = engine.ruleset.action_forms(engine.encounter, "kaede-1")
+    forms = engine.ruleset.views.action_forms(engine.encounter, "kaede-1")
     assert all(not f.enabled and f.reason == f"{title}: rules not built yet" for f in forms)
-    card = engine.ruleset.card(engine.encounter, "kaede-1")
+    card = engine.ruleset.views.card(engine.encounter, "kaede-1")
     assert (card.health, card.health_field) == (3, "status.hp")
 
 
@@ -110,8 +112,8 @@ def test_street_fighter_says_where_in_the_round_in_its_own_words() -> None:
     assert engine.apply(c.StartFight()).ok
     assert engine.session.log[-1].where == ""
     ruleset = engine.ruleset
-    assert ruleset.stack_columns[2:5] == ("Die", "Speed", "EP spent")
-    assert ruleset.role_labels["react"] == "Interrupt"
+    assert ruleset.views.stack_columns[2:5] == ("Die", "Speed", "EP spent")
+    assert ruleset.views.role_labels["react"] == "Interrupt"
 
 
 # --- turn order ---------------------------------------------------------------------------
@@ -133,7 +135,8 @@ def test_initiative_rows_typed_or_rolled_split_the_round_in_two_sections() -> No
     assert [(s.id, [x.fighter_id for x in s.slots]) for s in order.sections] == [
         ("quick", ["kaede"]), ("slow", ["brannock", "thug-1", "thug-2"])]
     assert current_fighter(order) == "kaede"
-    assert engine.session.log[-1].where == "quick, Kaede's turn"
+    # The answer rolled the initiative: it is filed under the initiative step.
+    assert engine.session.log[-1].where == "initiative"
     rolls = [e.roll for e in engine.session.log[-1].events if e.roll]
     assert [(r.who, r.source, r.faces) for r in rolls] == [
         ("Kaede", "typed", [5]), ("Brannock", "typed", [15])]
@@ -212,9 +215,9 @@ def test_holding_for_someone_who_has_acted_is_refused() -> None:
 
 def test_the_turn_timer_passes_the_turn_and_a_late_timeout_is_refused() -> None:
     engine = drill_engine()
-    engine.drill.timer_seconds = 30
+    engine.drill_rules.timer_seconds = 30
     start(engine)
-    timed = engine.ruleset.timed_turn(engine.encounter)
+    timed = engine.ruleset.rules.timed_turn(engine.encounter)
     assert timed is not None and timed[0] == "kaede"
     out = engine.apply(c.TurnTimeout(turn_number=timed[1]))
     assert out.ok and current_fighter(engine.encounter.state.turns) == "brannock"
@@ -245,7 +248,7 @@ def strike(engine: DrillEngine) -> int:
 
 
 def odds(engine: DrillEngine) -> Fraction:
-    view = engine.ruleset.roll_view(engine.encounter)
+    view = engine.ruleset.views.roll_view(engine.encounter)
     assert view is not None
     return view.odds[0].chance
 
@@ -262,7 +265,7 @@ def test_contributions_change_the_target_and_the_odds_and_cost_their_points() ->
     assert engine.apply(c.Contribute(roll_id=roll_id, fighter_id="thug-1",
                                      contribution="brace")).ok
     assert engine.encounter.state.roll.total == 13 and odds(engine) == Fraction(13, 20)
-    view = engine.ruleset.roll_view(engine.encounter)
+    view = engine.ruleset.views.roll_view(engine.encounter)
     assert view is not None
     assert [(r.who, r.label, r.amount) for r in view.contributions] == [
         ("Brannock", "assist", 2), ("Thug 1", "brace", -2)]
@@ -430,17 +433,17 @@ def test_an_extra_turn_is_another_slot_of_the_same_fighter() -> None:
     extra = add_turn(ctx, ("state", "turns"), "thug-1", "slow")
     assert (extra.id, extra.extra) == ("thug-1#2", True)
     assert [s.id for s in slots(enc.state.turns)][-1] == "thug-1#2"
-    tl = engine.ruleset.timeline(enc)
+    tl = engine.ruleset.views.timeline(enc)
     assert tl.lanes[-1].title == "Thug 1 (extra turn)"
     ctx.tx.rollback()
     assert "thug-1#2" not in [s.id for s in slots(enc.state.turns)]
 
 
 def test_the_stack_columns_and_the_words_are_the_rulesets() -> None:
-    from fightdesk.engine.ruleset import Ruleset
+    from fightdesk.engine.ruleset import Views
 
     engine = drill_engine()
-    assert engine.ruleset.stack_columns == Ruleset.stack_columns
-    assert engine.ruleset.role_labels["react"] == "Brace"
-    forms = {f.id: f.role for f in engine.ruleset.action_forms(engine.encounter, "kaede")}
+    assert engine.ruleset.views.stack_columns == Views.stack_columns
+    assert engine.ruleset.views.role_labels["react"] == "Brace"
+    forms = {f.id: f.role for f in engine.ruleset.views.action_forms(engine.encounter, "kaede")}
     assert forms == {"act": "act", "feint": "act", "hold-turn": "act", "react": "react"}

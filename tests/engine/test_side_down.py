@@ -11,7 +11,7 @@ import pytest
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
-from fightdesk.engine.turn_ruleset import TurnOrderRuleset
+from fightdesk.engine.turn_ruleset import TurnOrderRules
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
 
@@ -22,7 +22,7 @@ KNOCK_OUT = {"demo_fight.json": ("status.health", 0), "demo_d100.json": ("status
 
 
 def status(engine: Engine) -> str:
-    return engine.ruleset.round_controls(engine.encounter).status
+    return engine.ruleset.views.round_controls(engine.encounter).status
 
 
 @pytest.mark.parametrize("demo", sorted(KNOCK_OUT))
@@ -41,10 +41,10 @@ def test_the_status_line_says_which_side_is_down_and_the_fight_goes_on(demo: str
     assert engine.apply(c.StartFight()).ok
     rng = Random(0)
     while engine.pending() is not None:  # the first round's questions (initiative...)
-        command = engine.ruleset.autopilot(enc, rng)
+        command = engine.ruleset.autopilot.next_command(enc, rng)
         assert command is not None and engine.apply(command).ok
     assert status(engine) == "Every enemy is down"
-    controls = engine.ruleset.round_controls(enc)
+    controls = engine.ruleset.views.round_controls(enc)
     assert controls.can_next_step or controls.can_start_round  # the fight goes on
     knock_out("party")
     assert status(engine) == "Everyone is down"
@@ -76,23 +76,23 @@ def test_the_forward_button_offers_the_turn_holders_action_until_it_is_used(demo
     button offers the next turn."""
     engine = Engine(load_session(DEMOS / demo))
     enc, ruleset, rng = engine.encounter, engine.ruleset, Random(2)
-    assert isinstance(ruleset, TurnOrderRuleset)
+    assert isinstance(ruleset.rules, TurnOrderRules)
     seen_actor = seen_after = False
     for _ in range(400):
-        controls = ruleset.round_controls(enc)
+        controls = ruleset.views.round_controls(enc)
         current = current_fighter(enc.state.turns) if enc.state.stage == "turns" else None
         free = enc.state.roll is None and engine.pending() is None
         if controls.actor is not None:
             seen_actor = True
             assert controls.actor == current and free
             assert controls.next_step_label == f"{enc.name_of(current)} lets the turn go"
-            assert ruleset.has_turn_action(enc.fighters[current])
+            assert ruleset.rules.has_turn_action(enc.fighters[current])
         elif current is not None and free:
             assert controls.next_step_label == "Next turn"
             fighter = enc.fighters[current]
-            assert ruleset.is_out(fighter) or not ruleset.has_turn_action(fighter)
+            assert ruleset.rules.is_out(fighter) or not ruleset.rules.has_turn_action(fighter)
             seen_after = True
-        command = ruleset.autopilot(enc, rng)
+        command = ruleset.autopilot.next_command(enc, rng)
         assert command is not None
         assert engine.apply(command).ok
         if seen_actor and seen_after:
@@ -113,7 +113,7 @@ def test_a_fight_of_one_side_never_says_a_side_is_down() -> None:
     assert len(party) >= 2
     for fid in party:
         assert engine.apply(c.SetValue(fighter_id=fid, field="status.hp", value=0)).ok
-        assert engine.ruleset.side_down(enc) == ""
+        assert engine.ruleset.rules.side_down(enc) == ""
 
 
 @pytest.mark.parametrize("demo", sorted(KNOCK_OUT))
@@ -128,11 +128,11 @@ def test_a_target_field_starts_on_the_first_foe_still_in_the_fight(demo: str) ->
                  if enc.fighters[fid].side == "enemy")
     first, second = foes[0][0], foes[1][0]
     assert engine.apply(c.SetValue(fighter_id=first, field=field, value=value)).ok
-    target = engine.ruleset.target_field(enc, foes)
+    target = engine.ruleset.views.target_field(enc, foes)
     assert target.choices[0] == (first, f"{foes[0][1]} (out)")
     assert target.choices[1:] == foes[1:] and target.default == second
     for fid, _ in foes[1:]:
         assert engine.apply(c.SetValue(fighter_id=fid, field=field, value=value)).ok
-    assert engine.ruleset.target_field(enc, foes).default == first
-    empty = engine.ruleset.target_field(enc, ())
+    assert engine.ruleset.views.target_field(enc, foes).default == first
+    empty = engine.ruleset.views.target_field(enc, ())
     assert empty.choices == () and empty.default is None

@@ -44,7 +44,7 @@ def _demo() -> Session:
 def _autopilot_steps(engine: Engine, steps: int) -> None:
     rng = random.Random(0)
     for _ in range(steps):
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None
         out = engine.apply(command)
         assert out.ok, out.error
@@ -135,7 +135,7 @@ def test_a_refused_command_on_the_lean_engine_changes_nothing() -> None:
     rng = random.Random(4)
     refused = 0
     for _ in range(400):
-        command = _random_command(ruleset.legal_commands(engine.encounter), rng)
+        command = _random_command(ruleset.autopilot.legal_commands(engine.encounter), rng)
         if command is None:
             continue
         before = engine.encounter.model_dump(mode="json")
@@ -228,7 +228,7 @@ def test_fights_that_cannot_be_simulated_say_why(monkeypatch: pytest.MonkeyPatch
     from fightdesk.engine.ruleset import get_ruleset
 
     # A ruleset whose rules are not built yet (d100, as it was before its rules).
-    monkeypatch.setattr(type(get_ruleset("d100")), "rules_built", False)
+    monkeypatch.setattr(type(get_ruleset("d100").rules), "rules_built", False)
     d100 = Session.begin(new_encounter("d100", "Test"))
     with pytest.raises(SimulationError, match="rules not built yet"):
         simulate(d100, fights=1)
@@ -250,9 +250,9 @@ def test_fights_that_cannot_be_simulated_say_why(monkeypatch: pytest.MonkeyPatch
 
 def test_a_policy_without_an_accepted_command_stops_the_fight_as_a_draw(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    ruleset = type(get_ruleset("street-fighter"))
+    autopilot = type(get_ruleset("street-fighter").autopilot)
     # A table that only ever says "answer" to a question nobody asked: always refused.
-    monkeypatch.setattr(ruleset, "autopilot",
+    monkeypatch.setattr(autopilot, "next_command",
                         lambda self, enc, rng: c.Answer(decision_id="none", choice="x"))
     result = simulate(_demo(), fights=3, seed=2, workers=1)
     assert result is not None
@@ -289,9 +289,9 @@ def test_autopilot_attacks_the_foe_most_likely_to_be_hurt() -> None:
         if enc.state.stage == "phases" and not enc.state.stack and \
                 enc.state.pending is None and current_actor(enc) == "kaede":
             break
-        step = ruleset.autopilot(enc, rng)
+        step = ruleset.autopilot.next_command(enc, rng)
         assert step is not None and engine.apply(step).ok
-    command: Any = ruleset.autopilot(enc, rng)
+    command: Any = ruleset.autopilot.next_command(enc, rng)
     assert command is not None and command.kind == "sf-act"
     # The thugs (Stamina 2, weenies who cannot remove dice or dodge) are easier to hurt
     # than Brannock (Stamina 4); Roundhouse is Kaede's hardest hitter (+4 damage).
@@ -339,10 +339,10 @@ def test_autopilot_plays_the_demo_to_an_end_with_every_command_accepted() -> Non
         rng = random.Random(seed)
         for _ in range(2000):
             enc = engine.encounter
-            camps = {f.side for f in enc.fighters.values() if not ruleset.is_out(f)}
+            camps = {f.side for f in enc.fighters.values() if not ruleset.rules.is_out(f)}
             if len(camps) < 2:
                 break
-            command = ruleset.autopilot(enc, rng)
+            command = ruleset.autopilot.next_command(enc, rng)
             assert command is not None
             out = engine.apply(command)
             assert out.ok, (command, out.error)
@@ -356,7 +356,7 @@ def test_autopilot_plays_the_demo_to_an_end_with_every_command_accepted() -> Non
 def test_legal_commands_list_answers_only_while_a_question_waits() -> None:
     engine = Engine(_demo())
     ruleset = engine.ruleset
-    options = ruleset.legal_commands(engine.encounter)
+    options = ruleset.autopilot.legal_commands(engine.encounter)
     assert [o.form_id for o in options][:1] == ["start-fight"] or \
         "next-step" in [o.form_id for o in options]
     assert all(o.form_id != "end-fight" for o in options)
@@ -364,7 +364,7 @@ def test_legal_commands_list_answers_only_while_a_question_waits() -> None:
     rng = random.Random(5)
     for _ in range(300):
         decision = engine.pending()
-        options = ruleset.legal_commands(engine.encounter)
+        options = ruleset.autopilot.legal_commands(engine.encounter)
         if decision is not None:
             assert [o.form_id for o in options] == ["answer"]
             if decision.choices:
@@ -374,7 +374,7 @@ def test_legal_commands_list_answers_only_while_a_question_waits() -> None:
         for option in options:
             command = option.command_at(option.size - 1)  # the last of every space builds
             assert command.kind
-        step = ruleset.autopilot(engine.encounter, rng)
+        step = ruleset.autopilot.next_command(engine.encounter, rng)
         assert step is not None and engine.apply(step).ok
 
 
@@ -383,7 +383,7 @@ def test_number_fields_are_enumerated_within_their_bounds() -> None:
     _to_phases(engine)
     enc = engine.encounter
     ruleset = get_ruleset(enc.ruleset)
-    act = next(o for o in ruleset.legal_commands(enc) if o.form_id in ("act", "interrupt"))
+    act = next(o for o in ruleset.autopilot.legal_commands(enc) if o.form_id in ("act", "interrupt"))
     spaces = dict(act.spaces)
     assert spaces["ep_speed"] == tuple(range(0, max(0, spaces["ep_speed"][-1]) + 1))
     product = 1

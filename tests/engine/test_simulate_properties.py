@@ -3,8 +3,8 @@ are built, with undo and redo mixed in, checked after every step: undoing everyt
 gives back the starting fight, a rebuild from the log equals the live fight, no points
 below zero, no die or action used twice, and the session saves and loads back equal.
 
-The CI run plays a few hundred short fights; ``pytest --sim-fights N`` plays more (the
-figures of a larger run are in docs/benchmarks.md)."""
+The CI run plays a few hundred short fights; ``pytest --sim-fights N`` plays more
+(docs/benchmarks.md, "Long runs of the tests")."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _random_step(engine: Engine, rng: random.Random) -> tuple[str, bool]:
     if roll < 0.16 and engine.can_redo():
         return "redo", engine.redo()
     ruleset: Ruleset = engine.ruleset
-    options = ruleset.legal_commands(engine.encounter)
+    options = ruleset.autopilot.legal_commands(engine.encounter)
     if not options:
         return "none", False
     option = options[rng.randrange(len(options))]
@@ -84,7 +84,7 @@ def _full_check(engine: Engine) -> None:
 
 # fightdesk's own rulesets, each with a demo fight (a plugin's fights: test_conformance.py).
 BUILT = [info.id for info in registered().values()
-         if info.package.startswith("fightdesk.") and get_ruleset(info.id).rules_built]
+         if info.package.startswith("fightdesk.") and get_ruleset(info.id).rules.rules_built]
 
 
 @pytest.mark.parametrize("ruleset_id", BUILT)

@@ -27,11 +27,11 @@ def played_until_someone_is_out(demo: str, seed: int = 1) -> Engine:
     went_out_in: int | None = None
     for _ in range(3000):
         enc = engine.encounter
-        if went_out_in is None and any(ruleset.is_out(f) for f in enc.fighters.values()):
+        if went_out_in is None and any(ruleset.rules.is_out(f) for f in enc.fighters.values()):
             went_out_in = enc.round
         if went_out_in is not None and enc.round > went_out_in:
             return engine
-        command = ruleset.autopilot(enc, rng)
+        command = ruleset.autopilot.next_command(enc, rng)
         assert command is not None
         out = engine.apply(command)
         assert out.ok, out.error
@@ -57,7 +57,7 @@ def test_the_summary_names_who_went_down_and_counts_everyones_actions(
         demo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     engine = played_until_someone_is_out(demo)
     enc, ruleset = engine.encounter, engine.ruleset
-    out_now = {f.name for f in enc.fighters.values() if ruleset.is_out(f)}
+    out_now = {f.name for f in enc.fighters.values() if ruleset.rules.is_out(f)}
     assert out_now
     path = tmp_path / "fight.json"
     save_session(engine.session, path)
@@ -72,7 +72,7 @@ def test_the_summary_names_who_went_down_and_counts_everyones_actions(
     for fighter in enc.fighters.values():
         row = table[fighter.name]
         assert (row["Down"] == "**down**") == (fighter.name in out_now)
-        if not ruleset.is_out(fighter):  # standing through the fight: acted on its turns
+        if not ruleset.rules.is_out(fighter):  # standing through the fight: acted on its turns
             assert int(row["Actions"]) >= 1, (fighter.name, row)
     # Every action of the log is one: the act and interrupt lines, fighter by fighter.
     acts: dict[str, int] = {}

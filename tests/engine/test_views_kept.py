@@ -30,19 +30,19 @@ def _demo(name: str) -> Session:
 def views_of(ruleset: Ruleset, enc: Encounter) -> dict[str, Any]:
     """Everything the window and the player view read from the fight."""
     found: dict[str, Any] = {
-        "timeline": ruleset.timeline(enc),
-        "cards": ruleset.cards(enc),
-        "stack": ruleset.stack(enc),
-        "controls": ruleset.round_controls(enc),
-        "state": ruleset.describe_state(enc),
-        "where": ruleset.where(enc),
-        "roll": ruleset.roll_view(enc),
-        "pending": ruleset.pending(enc),
+        "timeline": ruleset.views.timeline(enc),
+        "cards": ruleset.views.cards(enc),
+        "stack": ruleset.views.stack(enc),
+        "controls": ruleset.views.round_controls(enc),
+        "state": ruleset.views.describe_state(enc),
+        "where": ruleset.views.where(enc),
+        "roll": ruleset.views.roll_view(enc),
+        "pending": ruleset.rules.pending(enc),
         "player view": public_fight(ruleset, enc),
     }
     for fid in enc.order:
         if fid in enc.fighters:
-            found[f"card {fid}"] = ruleset.card(enc, fid)
+            found[f"card {fid}"] = ruleset.views.card(enc, fid)
     return found
 
 
@@ -65,7 +65,7 @@ def assert_fresh(engine: Engine, what: str) -> dict[str, Any]:
 
 
 def _health_field(ruleset: Ruleset) -> str:
-    return str(getattr(ruleset, "health_field", "health"))
+    return str(getattr(ruleset.rules, "health_field", "health"))
 
 
 def gm_commands(engine: Engine, rng: random.Random) -> list[c.Command]:
@@ -115,13 +115,13 @@ def step(engine: Engine, rng: random.Random) -> str:
     if roll < 0.45:
         command = rng.choice(gm_commands(engine, rng))
     elif roll < 0.65:
-        options = engine.ruleset.legal_commands(enc)
+        options = engine.ruleset.autopilot.legal_commands(enc)
         if not options:
             return "nothing"
         option = options[rng.randrange(len(options))]
         command = option.command_at(rng.randrange(option.size))
     else:
-        found = engine.ruleset.autopilot(enc, rng)
+        found = engine.ruleset.autopilot.next_command(enc, rng)
         if found is None:
             return "nothing"
         command = found
@@ -149,7 +149,7 @@ def _play(engine: Engine, commands: int) -> None:
     fight every run)."""
     rng = random.Random(3)
     for _ in range(commands):
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None
         assert engine.apply(command).ok, command
 
@@ -192,13 +192,13 @@ def test_a_renamed_fighter_shows_on_the_cards_that_name_it() -> None:
     first, second = enc.order[:2]
     assert engine.apply(c.AddCondition(fighter_id=first, name="Marked",
                                        imposed_by=second)).ok
-    card = dict(engine.ruleset.cards(enc))[first]
+    card = dict(engine.ruleset.views.cards(enc))[first]
     assert f"imposed by {enc.fighters[second].name}" in card.conditions[0].tooltip
     assert engine.apply(c.SetValue(fighter_id=second, field="name", value="Zed")).ok
-    card = dict(engine.ruleset.cards(enc))[first]
+    card = dict(engine.ruleset.views.cards(enc))[first]
     assert "imposed by Zed" in card.conditions[0].tooltip
     assert engine.undo()
-    card = dict(engine.ruleset.cards(enc))[first]
+    card = dict(engine.ruleset.views.cards(enc))[first]
     assert f"imposed by {enc.fighters[second].name}" in card.conditions[0].tooltip
     assert_fresh(engine, "undo of the rename")
 
@@ -218,8 +218,8 @@ def test_a_reopened_session_and_a_write_by_hand_keep_nothing_stale() -> None:
     views_of(engine.ruleset, enc)
     enc.fighters[fid].name = "By Hand"
     derived.forget(enc)
-    assert dict(engine.ruleset.cards(enc))[fid].title == "By Hand"
-    assert any(lane.title == "By Hand" for lane in engine.ruleset.timeline(enc).lanes)
+    assert dict(engine.ruleset.views.cards(enc))[fid].title == "By Hand"
+    assert any(lane.title == "By Hand" for lane in engine.ruleset.views.timeline(enc).lanes)
 
 
 def test_an_option_the_cards_read_changes_every_card() -> None:
@@ -227,7 +227,7 @@ def test_an_option_the_cards_read_changes_every_card() -> None:
     redoing it changes the kept cards of fighters nobody wrote."""
     engine = Engine(_demo("demo_d100.json"))
     enc = engine.encounter
-    before = engine.ruleset.cards(enc)
+    before = engine.ruleset.views.cards(enc)
     assert not enc.options.alternative_hp
     assert engine.apply(c.SetOption(option="alternative_hp", value=True)).ok
     after = assert_fresh(engine, "alternative hp on")["cards"]
@@ -266,7 +266,7 @@ def test_kept_views_equal_fresh_ones_through_a_bigger_fight(demo: str) -> None:
         elif roll < 0.12 and engine.can_redo():
             engine.redo()
         else:
-            command = engine.ruleset.autopilot(engine.encounter, rng)
+            command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
             if command is None:
                 break
             assert engine.apply(command).ok
@@ -284,7 +284,7 @@ def _phases(engine: Engine) -> str:
         if enc.state.stage == "phases" and actor is not None and not enc.state.stack \
                 and enc.state.pending is None:
             return actor
-        command = engine.ruleset.autopilot(enc, rng)
+        command = engine.ruleset.autopilot.next_command(enc, rng)
         assert command is not None
         assert engine.apply(command).ok
     raise AssertionError("no phase with a fighter to act")
@@ -322,7 +322,7 @@ def test_street_fighter_held_dice_and_holds_stay_true_on_kept_chips_and_cards() 
     rng = random.Random(4)
     clickable_seen: set[bool] = set()
     for number in range(40):
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         if command is None:
             break
         assert engine.apply(command).ok
@@ -346,16 +346,16 @@ def test_a_stunned_move_on_the_stack_shows_on_a_kept_card() -> None:
     target = next(fid for fid in enc.order if enc.fighters[fid].side != enc.fighters[actor].side)
     assert engine.apply(sf.Act(fighter_id=actor, maneuver="Jab", target_id=target)).ok
     assert enc.state.stack
-    stunned = [cond.name for cond in dict(engine.ruleset.cards(enc))[actor].conditions]
+    stunned = [cond.name for cond in dict(engine.ruleset.views.cards(enc))[actor].conditions]
     assert "Stunned" not in stunned
     tx = Transaction(enc)
     move = enc.state.stack[0].model_dump(mode="json") | {"lost": True, "lost_why": "stunned"}
     tx.set_item(("state", "stack"), 0, move)
-    assert "Stunned" in [cond.name for cond in dict(engine.ruleset.cards(enc))[actor].conditions]
+    assert "Stunned" in [cond.name for cond in dict(engine.ruleset.views.cards(enc))[actor].conditions]
     assert_fresh(engine, "a move lost to a stun")
     tx.rollback()
     assert "Stunned" not in [cond.name
-                             for cond in dict(engine.ruleset.cards(enc))[actor].conditions]
+                             for cond in dict(engine.ruleset.views.cards(enc))[actor].conditions]
     assert_fresh(engine, "the stun taken back")
 
 
@@ -371,7 +371,7 @@ def test_a_turn_slot_written_in_place_shows_on_its_kept_lane(write: str) -> None
     rng = random.Random(1)
     enc = engine.encounter
     while not (enc.state.stage == "turns" and len(enc.state.turns.sections[-1].slots) > 3):
-        command = engine.ruleset.autopilot(enc, rng)
+        command = engine.ruleset.autopilot.next_command(enc, rng)
         assert command is not None
         assert engine.apply(command).ok
     order = enc.state.turns
@@ -409,7 +409,7 @@ def test_the_rules_play_the_same_with_kept_answers_as_without(demo: str) -> None
         if rng.random() < 0.25:
             command = rng.choice(gm_commands(kept_engine, rng)[4:8])  # the conditions
         else:
-            found = kept_engine.ruleset.autopilot(enc, rng)
+            found = kept_engine.ruleset.autopilot.next_command(enc, rng)
             if found is None:
                 break
             command = found

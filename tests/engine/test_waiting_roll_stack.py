@@ -24,7 +24,7 @@ def to_a_waiting_roll(demo: str) -> Engine:
     engine = Engine(load_session(DEMOS / demo))
     enc, rng = engine.encounter, Random(1)
     while enc.state.roll is None:
-        command = engine.ruleset.autopilot(enc, rng)
+        command = engine.ruleset.autopilot.next_command(enc, rng)
         assert command is not None
         assert engine.apply(command).ok
     return engine
@@ -36,12 +36,12 @@ def test_resolve_makes_the_waiting_roll(demo: str) -> None:
     enc, ruleset = engine.encounter, engine.ruleset
     waiting = enc.state.roll
     assert waiting is not None
-    extra = ruleset.round_controls(enc).extra
+    extra = ruleset.views.round_controls(enc).extra
     assert extra == {"resolve-next": True, "resolve-all": True, "cancel-stack": False,
                      "interrupt": False, "open-stack-dialog": False, "close-stack": True}
     # The simulator offers the roll once (the dialog's Resolve is the same roll).
-    assert [o.form_id for o in legal_from_views(ruleset, enc)].count("make-roll") == 1
-    outcome = engine.apply(ruleset.build_command("resolve-all", "", {}))
+    assert [o.form_id for o in legal_from_views(ruleset.rules, ruleset.views, enc)].count("make-roll") == 1
+    outcome = engine.apply(ruleset.views.build_command("resolve-all", "", {}))
     assert outcome.ok, outcome.error
     assert enc.state.roll is None or enc.state.roll.id != waiting.id
     made = [e.roll for e in engine.session.log[-1].events if e.roll]
@@ -51,10 +51,10 @@ def test_resolve_makes_the_waiting_roll(demo: str) -> None:
 def test_resolve_waits_for_the_d100_defenders_choice() -> None:
     engine = to_a_waiting_roll("demo_d100.json")
     enc, ruleset = engine.encounter, engine.ruleset
-    assert engine.apply(ruleset.build_command("resolve-next", "", {})).ok  # the strike
+    assert engine.apply(ruleset.views.build_command("resolve-next", "", {})).ok  # the strike
     roll = enc.state.roll
     assert roll is not None and roll.data["kind"] == "defense"
-    extra = ruleset.round_controls(enc).extra
+    extra = ruleset.views.round_controls(enc).extra
     assert not extra["resolve-next"] and not extra["resolve-all"] and extra["close-stack"]
     refused = engine.apply(c.MakeRoll())
     assert refused.error == "choose parry, dodge or entangle (or no defense) first"

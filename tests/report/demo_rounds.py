@@ -87,7 +87,7 @@ class DemoGM:
             actor = current_actor(enc)
             if actor is not None:
                 self.take_turn(actor)
-            elif self.engine.ruleset.round_controls(enc).next_step_label == "End of round":
+            elif self.engine.ruleset.views.round_controls(enc).next_step_label == "End of round":
                 break
             else:
                 self.must(c.NextStep())

@@ -66,7 +66,7 @@ class Script:
         seq = log[-1].seq + 1 if log else 0
         entry = LogEntry(
             seq=seq, step=log[-1].step if joins and log else seq, round=enc.round,
-            where=get_ruleset(enc.ruleset).where(enc), command={"kind": "scripted"},
+            where=get_ruleset(enc.ruleset).views.where(enc), command={"kind": "scripted"},
             summary=summary,
             events=list(events), changes=tx.changes,
         )

@@ -45,7 +45,7 @@ def long_fight() -> FightSummary:
     engine = Engine(demo_session())
     rng = random.Random(1)
     while engine.encounter.round <= ROUNDS:
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None
         assert engine.apply(command).ok
     return summarize(engine.session)

@@ -1,4 +1,4 @@
-"""The GM's health overrides count in the summary, and the scope reads as English (issue 15)."""
+"""The GM's health overrides count in the summary, and the scope reads as English."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _fresh() -> Engine:
 
 
 def _health(engine: Engine, fid: str) -> int:
-    return int(engine.ruleset.card(engine.encounter, fid).health)
+    return int(engine.ruleset.views.card(engine.encounter, fid).health)
 
 
 def test_a_health_override_counts_as_damage_taken_and_healed() -> None:

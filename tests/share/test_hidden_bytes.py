@@ -57,7 +57,7 @@ def test_no_hidden_name_health_or_note_reaches_a_page() -> None:
                                                     typed_by=typed.fighter_id)
                     typed_by_player += 1
                 else:
-                    command = engine.ruleset.autopilot(enc, rng)  # type: ignore[assignment]
+                    command = engine.ruleset.autopilot.next_command(enc, rng)  # type: ignore[assignment]
                     if command is None:
                         break
                 if not engine.apply(command).ok:
@@ -82,7 +82,7 @@ def test_no_hidden_name_health_or_note_reaches_a_page() -> None:
     everything = b"".join(received)
     assert len(received) > COMMANDS // 2
     assert b"Ji-woo" in everything and public_fight(engine.ruleset, enc).cards
-    health = engine.ruleset.card(enc, HIDDEN_ID)
+    health = engine.ruleset.views.card(enc, HIDDEN_ID)
     shown_health = f"{health.health}/{health.health_max}".encode()
     for secret in (HIDDEN_NAME.encode(), b"Razor", b"Quill", HIDDEN_ID.encode(),
                    SECRET_NOTE.encode(), HIDDEN_HEALTH.encode(), shown_health):
@@ -93,5 +93,5 @@ def test_no_hidden_name_health_or_note_reaches_a_page() -> None:
 
 def roll_ready(engine: object) -> bool:
     ruleset = engine.ruleset  # type: ignore[attr-defined]
-    view = ruleset.roll_view(engine.encounter)  # type: ignore[attr-defined]
+    view = ruleset.views.roll_view(engine.encounter)  # type: ignore[attr-defined]
     return view is not None and not view.blocked

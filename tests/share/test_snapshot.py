@@ -50,7 +50,7 @@ def test_a_claimable_fighters_own_card_has_its_dice() -> None:
     for _ in range(10):  # on to the rolled action dice
         if party_dice(engine.ruleset, enc):
             break
-        command = engine.ruleset.autopilot(enc, rng)
+        command = engine.ruleset.autopilot.next_command(enc, rng)
         assert command is not None and engine.apply(command).ok
     dice = party_dice(engine.ruleset, enc)
     party = {fid for fid, f in enc.fighters.items() if f.side in ("pc", "ally")}

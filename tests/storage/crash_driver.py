@@ -116,7 +116,7 @@ def _ruleset_action(rng: random.Random, engine: Engine) -> c.Command | None:
     controls and action forms), so the driver plays whatever the ruleset offers."""
     enc = engine.encounter
     ruleset = engine.ruleset
-    controls = ruleset.round_controls(enc)
+    controls = ruleset.views.round_controls(enc)
     offered = {"start-fight": controls.can_start_fight, "start-round": controls.can_start_round,
                "next-step": controls.can_next_step, "end-round": controls.can_end_round,
                **controls.extra}
@@ -125,7 +125,7 @@ def _ruleset_action(rng: random.Random, engine: Engine) -> c.Command | None:
         if on and name in CONTROL_WEIGHTS
     ]
     for fid in enc.order:
-        for form in ruleset.action_forms(enc, fid):
+        for form in ruleset.views.action_forms(enc, fid):
             if form.enabled and form.id in FORM_WEIGHTS:
                 options.append((FORM_WEIGHTS[form.id], form.id, fid, form.fields))
     if not options:
@@ -138,7 +138,7 @@ def _ruleset_action(rng: random.Random, engine: Engine) -> c.Command | None:
         else:
             values[f.name] = f.default
     try:
-        return ruleset.build_command(form_id, fighter_id or "", values)
+        return ruleset.views.build_command(form_id, fighter_id or "", values)
     except Exception:  # a form the values do not fit: the GM would pick again
         return None
 
@@ -221,7 +221,7 @@ class Traps:
 
     def after_action(self, engine: Engine) -> None:
         # In the middle of a stack resolution: moves still to resolve, or a question open.
-        if self.kind == "pending" and engine.ruleset.step_open(engine.encounter):
+        if self.kind == "pending" and engine.ruleset.rules.step_open(engine.encounter):
             self.pending_seen += 1
             if self.pending_seen == self.at:
                 self.hang()

@@ -1,4 +1,4 @@
-"""The compact log (issue 16): a change that replaced a whole model is kept as the writes
+"""The compact log: a change that replaced a whole model is kept as the writes
 of its changed fields, changes and events save only what is not at its default, and the
 file holds one log entry to a line. Files written before it (whole models in their
 changes, every field written, indented) still load, replay, undo and redo."""
@@ -33,7 +33,7 @@ def _played(entries: int, seed: int = 3) -> Engine:
     engine = _demo()
     rng = random.Random(seed)
     while len(engine.session.log) < entries:
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None
         assert engine.apply(command).ok
     return engine
@@ -139,7 +139,7 @@ def test_any_play_rebuilds_to_the_live_fight_and_round_trips(seed: int, script: 
     rng = random.Random(seed)
     for step in script:
         if step == "act":
-            command = engine.ruleset.autopilot(engine.encounter, rng)
+            command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
             if command is not None:
                 assert engine.apply(command).ok
         elif step == "undo":

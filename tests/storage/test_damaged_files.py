@@ -211,12 +211,12 @@ def test_finding_5_stack_entry_without_its_die_or_maneuver(
 
 def test_finding_5_the_hook_is_the_rulesets(tmp_path: Path) -> None:
     """The generic ruleset has no checks; street-fighter's find nothing in a sound fight."""
-    from fightdesk.engine.ruleset import Ruleset, get_ruleset
+    from fightdesk.engine.ruleset import Rules, get_ruleset
 
     data = stacked_data()
     session = Session.model_validate(data)
-    assert Ruleset().check_state(session.encounter) == []
-    assert get_ruleset("street-fighter").check_state(session.encounter) == []
+    assert Rules().check_state(session.encounter) == []
+    assert get_ruleset("street-fighter").rules.check_state(session.encounter) == []
 
 
 # --- 7. no size limit ------------------------------------------------------------------------

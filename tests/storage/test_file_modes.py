@@ -1,4 +1,4 @@
-"""Saved files get the permissions any new file of the GM's gets (issue 15): mkstemp's
+"""Saved files get the permissions any new file of the GM's gets: mkstemp's
 owner-only mode must not leak into sessions and exports."""
 
 from __future__ import annotations

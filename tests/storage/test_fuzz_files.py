@@ -8,7 +8,7 @@ a field removed, a list item duplicated, a recorded change of the log bent out o
 A file that loads must then work: every ruleset view draws, every step undoes and redoes
 (the proof at load time promises it), and the fight after redoing all equals the loaded
 one. A few hundred examples run in CI; ``--stress`` runs 10,000 of each and prints the
-tally for docs/benchmarks.md.
+tally (docs/benchmarks.md, "Long runs of the tests").
 """
 
 from __future__ import annotations
@@ -128,11 +128,11 @@ def _short_and_one_line(problem: FileProblem, path: Path) -> None:
 def _works(engine: Engine) -> None:
     """A fight that loaded draws, undoes to its start and redoes to where it was."""
     ruleset, enc = engine.ruleset, engine.encounter
-    ruleset.cards(enc)
-    ruleset.timeline(enc)
-    ruleset.stack(enc)
-    ruleset.round_controls(enc)
-    ruleset.describe_state(enc)
+    ruleset.views.cards(enc)
+    ruleset.views.timeline(enc)
+    ruleset.views.stack(enc)
+    ruleset.views.round_controls(enc)
+    ruleset.views.describe_state(enc)
     engine.pending()
     live = engine.encounter.model_dump(mode="json")
     steps = 0

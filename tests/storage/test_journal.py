@@ -162,7 +162,7 @@ def test_journal_record_that_does_not_fit_is_reported(root: Path, engine: Engine
 def end_round_for_test(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stand-in round rules: EndRound moves the round counter on and says "round-end"."""
     ruleset = get_ruleset("street-fighter")
-    real = ruleset.handle
+    real = ruleset.rules.handle
 
     def handle(ctx: Any, command: c.Command) -> None:
         if isinstance(command, c.EndRound):
@@ -173,7 +173,7 @@ def end_round_for_test(monkeypatch: pytest.MonkeyPatch) -> None:
             return
         real(ctx, command)
 
-    monkeypatch.setattr(ruleset, "handle", handle)
+    monkeypatch.setattr(ruleset.rules, "handle", handle)
 
 
 def test_round_end_writes_a_kept_round_snapshot(
@@ -587,7 +587,7 @@ def test_round_counter_moving_on_keeps_the_round_once(
         else:
             ctx.fail("not in this test")
 
-    monkeypatch.setattr(ruleset, "handle", handle)
+    monkeypatch.setattr(ruleset.rules, "handle", handle)
     saver = Autosave(root)
     engine.encounter.round = engine.session.start.round = 1
     saver.attach(engine)

@@ -26,6 +26,7 @@ from fightdesk.storage.library import (
     add_command,
     commands_from_drag,
     drag_payload,
+    fighter_problems,
     new_fighter,
     plan_write_back,
     sample_folder,
@@ -170,6 +171,17 @@ def test_edit_refuses_status_above_the_sheet(campaign: Campaign) -> None:
     assert campaign.get("lantern").status.health == 10 and not campaign.can_redo()
 
 
+@pytest.mark.parametrize("ruleset", ["d100", "roll-under", "ashes"])
+def test_health_above_its_maximum_is_refused_where_the_fields_differ(ruleset: str) -> None:
+    """Hp is checked against Max hp, the field the ruleset pairs it with."""
+    fighter = new_fighter(ruleset, "Over")
+    assert fighter_problems(fighter) == []
+    top = fighter.sheet.max_hp
+    over = fighter.model_copy(update={"status": fighter.status.model_copy(update={"hp": top + 3})})
+    assert fighter_problems(over) == [
+        ("status.hp", f"current hp {top + 3} is above the sheet's max hp {top}")]
+
+
 def test_listeners_hear_before_and_after_each_change(campaign: Campaign) -> None:
     heard: list[tuple[str, str | None]] = []
 
@@ -269,7 +281,7 @@ def test_import_is_all_or_nothing_and_names_the_fighter_and_field(
          "sheet's 1"),
         (lambda d: d["fighters"][2].update(id="iron-bear"),
          'fighter #3 "Lantern", field id: id \'iron-bear\' is also used by fighter #1'),
-        # Two maneuvers of one name in another case, and a blank name (issue 16: the
+        # Two maneuvers of one name in another case, and a blank name (the
         # load looks for these in one pass and words them only when it finds one).
         (lambda d: d["fighters"][0]["sheet"].update(
             maneuvers=[{"name": "Jab"}, {"name": "Kick"}, {"name": " jab"}]),

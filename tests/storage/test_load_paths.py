@@ -1,7 +1,7 @@
 """The two ways a session file is read: a file of today's schema is parsed straight into
 the models in one pass; anything else (an older schema, a file the models refuse) takes
 the full path that upgrades it or says plainly what is wrong. Both must give the same
-fight and the same messages (issue 16 made the first one for speed)."""
+fight and the same messages (the first one is there for speed)."""
 
 from __future__ import annotations
 

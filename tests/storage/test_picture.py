@@ -75,7 +75,7 @@ def _played(root: Path, steps: int = 6) -> tuple[Autosave, Engine]:
     autosave.attach(engine, None)
     rng = random.Random(2)
     for _ in range(steps):
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None and engine.apply(command).ok
     return autosave, engine
 
@@ -221,7 +221,7 @@ def test_a_quit_whose_picture_cannot_be_made_still_quits_cleanly(
     def broken(enc: object) -> object:
         raise KeyError("a view the ruleset cannot make")
 
-    monkeypatch.setattr(engine.ruleset, "timeline", broken)
+    monkeypatch.setattr(engine.ruleset.views, "timeline", broken)
     autosave.mark_clean_exit()
     assert reopen_picture(tmp_path) is None
     info = Autosave(tmp_path).recoverable()

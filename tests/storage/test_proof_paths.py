@@ -1,4 +1,4 @@
-"""The history proof remembers where each path it wrote to leads (issue 16: most of a long
+"""The history proof remembers where each path it wrote to leads (most of a long
 fight's writes are a number in the same few models). These logs replace a model that
 such a path runs through, or put one where there was none, and then write into it: the
 proof must follow the model that is there now, both when the log is right and when a

@@ -20,6 +20,7 @@ from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Encounter, Session
 from fightdesk.engine.ruleset import (
     ActionForm,
+    Autopilot,
     Card,
     Chip,
     Context,
@@ -29,23 +30,23 @@ from fightdesk.engine.ruleset import (
     Preview,
     Resource,
     RoundControls,
+    Rules,
     Ruleset,
     StackRow,
     Timeline,
+    Views,
 )
 from fightdesk.storage.sessions import demo_session
 
 PHASES = tuple(str(p) for p in range(10, 0, -1))
 
 
-class PracticeRuleset(Ruleset):
+class PracticeRules(Rules):
+    """Just enough rules to move the views."""
+
     id = "practice"
     title = "Practice"
 
-    def __init__(self) -> None:
-        self.stack_rows: list[StackRow] = []
-
-    # --- rules (just enough to move the views) ---------------------------------------------
     def handle(self, ctx: Context, command: c.Command) -> None:
         enc = ctx.enc
         if isinstance(command, c.StartRound):
@@ -70,7 +71,15 @@ class PracticeRuleset(Ruleset):
         else:
             ctx.fail(f"practice has no rule for {command.kind}")
 
-    # --- views --------------------------------------------------------------------------------
+
+
+class PracticeViews(Views):
+    """The practice views; the stack rows are kept here, set by the tests."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        super().__init__(rules or PracticeRules())
+        self.stack_rows: list[StackRow] = []
+
     def timeline(self, enc: Encounter) -> Timeline:
         lanes: list[Lane] = []
         seen_groups: set[str] = set()
@@ -161,13 +170,15 @@ class PracticeRuleset(Ruleset):
 class PracticeEngine(Engine):
     """An engine whose encounter is read by the practice ruleset."""
 
-    def __init__(self, session: Session, ruleset: PracticeRuleset | None = None) -> None:
+    def __init__(self, session: Session, views: PracticeViews | None = None) -> None:
         super().__init__(session)
-        self.practice = ruleset or PracticeRuleset()
+        self.practice = views or PracticeViews()
+        self._parts = Ruleset(self.practice.rules, self.practice,
+                              Autopilot(self.practice.rules, self.practice))
 
     @property
     def ruleset(self) -> Ruleset:
-        return self.practice
+        return self._parts
 
 
 def practice_engine() -> PracticeEngine:

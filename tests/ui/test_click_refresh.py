@@ -112,14 +112,14 @@ def test_every_card_reads_as_a_fresh_one_through_a_round(
             answer = c.Answer(decision_id=decision.id, choice="lose" if "lose" in ids else ids[0]) \
                 if ids else c.Answer(decision_id=decision.id, amount=decision.minimum or 0)
             assert doc.apply(answer).ok
-        elif demo.ruleset.round_controls(demo.encounter).can_next_step:
+        elif demo.ruleset.views.round_controls(demo.encounter).can_next_step:
             window.next_step_action.trigger()
         else:
             break
         _as_fresh(window, qtbot)
         if demo.encounter.state.stage == "phases":
             acting = [card.key for card in window.cards.cards() if card.is_acting()]
-            actor = demo.ruleset.round_controls(demo.encounter).actor
+            actor = demo.ruleset.views.round_controls(demo.encounter).actor
             assert acting == ([actor] if actor in {card.key for card in window.cards.cards()}
                               else acting)
     window.undo_action.trigger()

@@ -409,7 +409,7 @@ def test_an_act_that_opens_the_stack_shows_the_window_once_and_the_dialog_ready(
     dialog = window._stack_dialog
     assert dialog is not None and dialog.isVisible()
     assert len(shown) == 1  # the dialog's opening does not show the whole window again
-    assert dialog.resolve_next.isEnabled() and dialog.status.text() == rules.describe_state(enc)
+    assert dialog.resolve_next.isEnabled() and dialog.status.text() == rules.views.describe_state(enc)
     assert not window.decision_panel.isVisible()
     assert window.stack_action.isEnabled()
     screen, full = _screen_and_render(dialog, qapp)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
 
 ALL = list(known_ids())
-PLAYABLE = [rid for rid in ALL if get_ruleset(rid).rules_built]
+PLAYABLE = [rid for rid in ALL if get_ruleset(rid).rules.rules_built]
 
 
 def hurt(ruleset: str) -> object:
@@ -49,15 +49,15 @@ def test_fully_rested_sets_the_lasting_values_the_rules_give(ruleset: str,
     fighter = hurt(ruleset)
     form = FighterForm(fighter)  # type: ignore[arg-type]
     qtbot.addWidget(form)
-    if not get_ruleset(ruleset).lasting_status:
+    if not get_ruleset(ruleset).rules.lasting_status:
         return  # nothing carried from fight to fight: no button
     qtbot.mouseClick(form.rested_button, Qt.MouseButton.LeftButton)
     now_field = registered()[ruleset].health[0]
     assert form.editors[f"status.{now_field}"].value() == 18
     made = form.fighter()
     assert made is not None
-    rested = get_ruleset(ruleset).rested_values(made.sheet)
-    for name in get_ruleset(ruleset).lasting_status:
+    rested = get_ruleset(ruleset).rules.rested_values(made.sheet)
+    for name in get_ruleset(ruleset).rules.lasting_status:
         if name in rested:
             assert getattr(made.status, name) == rested[name], name
 
@@ -75,11 +75,11 @@ def test_a_waiting_roll_is_typed_on_the_roll_panel(ruleset: str, window: MainWin
     rules, enc = engine.ruleset, engine.encounter
     rng = random.Random(1)
     for _ in range(300):
-        if rules.roll_view(enc) is not None:
+        if rules.views.roll_view(enc) is not None:
             break
-        command = rules.autopilot(enc, rng)
+        command = rules.autopilot.next_command(enc, rng)
         assert command is not None and engine.apply(command).ok
-    view = rules.roll_view(enc)
+    view = rules.views.roll_view(enc)
     if view is None:
         pytest.skip(f"{ruleset} makes its rolls in the action dialog (no roll waits)")
     window.show_session(engine, None)

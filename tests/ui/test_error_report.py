@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.commands import Command
 from fightdesk.engine.engine import Engine
-from fightdesk.engine.ruleset import Context, Ruleset
+from fightdesk.engine.ruleset import Context, Rules
 from fightdesk.storage.sessions import demo_session
 from fightdesk.ui import error_report
 from fightdesk.ui.main_window import MainWindow
@@ -36,10 +36,10 @@ def test_a_rule_that_raises_tells_the_gm_one_line_and_the_fight_is_as_before(
     engine = window.document.engine
     assert engine is not None
     before = engine.encounter.model_dump(mode="json")
-    ruleset = type(engine.ruleset)
+    ruleset = type(engine.ruleset.rules)
     handle = ruleset.handle
 
-    def broken(self: Ruleset, ctx: Context, command: Command) -> None:
+    def broken(self: Rules, ctx: Context, command: Command) -> None:
         handle(self, ctx, command)  # the rule writes, then fails half way
         raise ZeroDivisionError("a rule divided by zero")
 

@@ -82,7 +82,7 @@ def test_a_strike_and_its_roll_are_one_action_with_the_odds_in_the_details(
     assert roll is not None
     assert doc.apply(c.Contribute(roll_id=roll.id, fighter_id="brannock", contribution="assist",
                                   amount=2)).ok
-    panel = engine.ruleset.roll_view(engine.encounter)  # what the roll panel shows
+    panel = engine.ruleset.views.roll_view(engine.encounter)  # what the roll panel shows
     assert panel is not None
     odds = panel.odds
     assert doc.apply(c.MakeRoll(roll_id=roll.id, dice=[[4]])).ok

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.ruleset import ActionForm, Odds
-from tests.drill_ruleset import DrillRuleset, drill_engine
+from tests.drill_ruleset import DrillRuleset, DrillViews, drill_engine
 
 if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
@@ -97,9 +97,9 @@ def named_in_views(monkeypatch: pytest.MonkeyPatch) -> None:
     """The drill ruleset names the fighter in a form's reason and in the roll's odds, and
     its turn holder keeps a turn's action (the forward button and Pass name them), as real
     rulesets do ("not Kaede's turn", "Kaede wins", "Act: Kaede...")."""
-    forms, odds = DrillRuleset.action_forms, DrillRuleset.roll_odds
+    forms, odds = DrillViews.action_forms, DrillRuleset.roll_odds
 
-    def named_forms(self: DrillRuleset, enc: Any, fighter_id: str) -> tuple[ActionForm, ...]:
+    def named_forms(self: DrillViews, enc: Any, fighter_id: str) -> tuple[ActionForm, ...]:
         return tuple(f._replace(reason=f"{enc.name_of(fighter_id)}: {f.reason}") if f.reason
                      else f for f in forms(self, enc, fighter_id))
 
@@ -107,7 +107,7 @@ def named_in_views(monkeypatch: pytest.MonkeyPatch) -> None:
         who = enc.name_of(roll.roller_id) if roll.roller_id else "someone"
         return tuple(o._replace(label=f"{who} hits: {o.label}") for o in odds(self, enc, roll))
 
-    monkeypatch.setattr(DrillRuleset, "action_forms", named_forms)
+    monkeypatch.setattr(DrillViews, "action_forms", named_forms)
     monkeypatch.setattr(DrillRuleset, "roll_odds", named_odds)
     monkeypatch.setattr(DrillRuleset, "has_turn_action", lambda self, fighter: True)
 

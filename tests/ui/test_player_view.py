@@ -119,15 +119,15 @@ def test_the_street_fighter_demo_with_a_hidden_ambusher(window: MainWindow, qtbo
         assert window.document.apply(command).ok
         assert secrets_shown(window, engine) == []
     for _ in range(6):
-        forms = engine.ruleset.action_forms(engine.encounter, "razor-quill")
+        forms = engine.ruleset.views.action_forms(engine.encounter, "razor-quill")
         roll = next((f for f in forms if f.id == "roll-dice" and f.enabled), None)
         if roll is not None:
-            window.document.apply(engine.ruleset.build_command("roll-dice", "razor-quill", {}))
+            window.document.apply(engine.ruleset.views.build_command("roll-dice", "razor-quill", {}))
         for fid in engine.encounter.order:
-            form = next((f for f in engine.ruleset.action_forms(engine.encounter, fid)
+            form = next((f for f in engine.ruleset.views.action_forms(engine.encounter, fid)
                          if f.id == "roll-dice" and f.enabled), None)
             if form is not None:
-                window.document.apply(engine.ruleset.build_command("roll-dice", fid, {}))
+                window.document.apply(engine.ruleset.views.build_command("roll-dice", fid, {}))
         window.document.apply(c.NextStep())
         assert secrets_shown(window, engine) == []
     view = window.player_view

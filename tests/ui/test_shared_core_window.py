@@ -17,8 +17,8 @@ from pytestqt.qtbot import QtBot
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session, new_encounter
-from fightdesk.engine.ruleset import RULESETS, get_ruleset
-from fightdesk.engine.turn_ruleset import TurnOrderRuleset
+from fightdesk.engine.ruleset import RULESETS, Ruleset, get_ruleset
+from fightdesk.engine.turn_ruleset import TurnAutopilot, TurnOrderRules, TurnViews
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.library import new_fighter
 from fightdesk.ui.plain import plain_tip
@@ -120,7 +120,7 @@ def test_drag_a_turn_inside_its_section_and_a_refused_drag_across(
 
 def test_the_turn_timer_counts_down_and_passes_the_turn(window: MainWindow, qtbot: QtBot) -> None:
     engine = shown(window)
-    engine.drill.timer_seconds = 30
+    engine.drill_rules.timer_seconds = 30
     now = [1000.0]
     window.views.clock = lambda: now[0]  # type: ignore[method-assign]
     start_round(window, qtbot)
@@ -217,12 +217,14 @@ def test_a_fight_whose_rules_are_not_built_yet(window: MainWindow, qtbot: QtBot,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     # Every ruleset is built now; the flag still guards a ruleset added before its rules:
     # its data models and the shared turn-order base, nothing of its own yet.
-    class NotBuilt(TurnOrderRuleset):
+    class NotBuilt(TurnOrderRules):
         id = "ashes"
         title = get_ruleset("ashes").title
         rules_built = False
 
-    monkeypatch.setitem(RULESETS, "ashes", NotBuilt())
+    rules = NotBuilt()
+    views = TurnViews(rules)
+    monkeypatch.setitem(RULESETS, "ashes", Ruleset(rules, views, TurnAutopilot(rules, views)))
     engine = Engine(Session.begin(new_encounter("ashes", "Ash road")))
     window.show_session(engine, None)
     fighter = new_fighter("ashes", "Vera").model_dump(mode="json")

@@ -154,7 +154,7 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     shown_rows = [[table.index(r, c).data() for c in range(6)] for r in range(table.rowCount())]
     assert shown_rows == [[row.fighter, row.action, row.source,
                            "" if row.speed is None else str(row.speed), str(row.spent), row.cost]
-                          for row in engine.ruleset.stack(enc)]
+                          for row in engine.ruleset.views.stack(enc)]
     assert shown_rows[0][0] == "Kaede Moriyama" and shown_rows[0][3] == "10"  # fastest first
     assert not stack_dialog.close_button.isEnabled()
 
@@ -219,10 +219,10 @@ def test_cancelling_the_stack_gives_back_dice_and_ep(window: Any, qtbot: Any) ->
     rules = engine.ruleset
 
     def act(fid: str, form: str, **values: object) -> None:
-        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        chosen = next(f for f in rules.views.action_forms(enc, fid) if f.id == form)
         data = {f.name: f.default for f in chosen.fields}
         data.update(values)
-        assert doc.apply(rules.build_command(form, fid, data)).ok
+        assert doc.apply(rules.views.build_command(form, fid, data)).ok
 
     act("brannock", "act", maneuver="Roundhouse")
     before_interrupt = dump(engine)

@@ -1,4 +1,4 @@
-"""The bugs a GM met at the table (issue 15), each through the real window."""
+"""The bugs a GM met at the table, each through the real window."""
 
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ def demo_past_the_ten(window: Any) -> Engine:
 def move(engine: Engine, fid: str, form: str, **values: object) -> Any:
     """The command of ``fid``'s action form ``form`` with its defaults and ``values``."""
     rules, enc = engine.ruleset, engine.encounter
-    chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+    chosen = next(f for f in rules.views.action_forms(enc, fid) if f.id == form)
     data = {f.name: f.default for f in chosen.fields}
     data.update(values)
-    return rules.build_command(form, fid, data)
+    return rules.views.build_command(form, fid, data)
 
 
 def test_act_on_a_card_opens_the_act_form_and_cannot_spend_by_mistake(window: Any, qtbot: Any) -> None:
@@ -362,7 +362,7 @@ def test_quick_add_puts_a_fighter_in_this_fight_only_then_keeps_it_on_request(
     engine = window.document.engine
     [fighter] = engine.encounter.fighters.values()
     assert (fighter.name, fighter.side) == ("Harbour guard", "enemy")
-    assert engine.ruleset.card(engine.encounter, fighter.id).health == 7
+    assert engine.ruleset.views.card(engine.encounter, fighter.id).health == 7
     before = len(panel.campaign.fighters) if panel.campaign is not None else 0
     assert not any(f.name == "Harbour guard" for f in (panel.campaign.fighters if panel.campaign else ()))
     window.keep_in_campaign()

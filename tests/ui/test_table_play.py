@@ -287,7 +287,7 @@ def test_the_stack_dialog_marks_resolved_rows(window: Any, qtbot: Any) -> None:
         buttons = [b for b in panel.findChildren(QPushButton)
                    if b.objectName().startswith("choice-") and b.isVisible()]
         qtbot.mouseClick(buttons[-1] if buttons else panel.amount_ok, Qt.MouseButton.LeftButton)
-    rows = engine.ruleset.stack(engine.encounter)
+    rows = engine.ruleset.views.stack(engine.encounter)
     model = stack.table.model()
     resolved = [n for n, row in enumerate(rows) if row.note == "resolved"]
     assert resolved, [row.note for row in rows]

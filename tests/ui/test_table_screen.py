@@ -333,7 +333,7 @@ def test_at_1093x614_the_cards_scroll_to_the_fighter_who_acts(
     cards = window.cards
     scrolled = 0
     for _ in range(40):
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         if command is None or not window.document.apply(command).ok:
             break
         qtbot.wait(5)

@@ -1,7 +1,7 @@
 """Tool buttons keep one connection to their action however often it changes
 (fightdesk/ui/tool_buttons.py): Qt 6.10 and later add one on every change, which made
 a long fight's memory grow with every undo and redo; and no layout item is taken and
-left behind (docs/benchmarks.md, "Soak session 6")."""
+left behind (both found by benchmarks/soak.py)."""
 
 from __future__ import annotations
 

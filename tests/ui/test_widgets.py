@@ -32,7 +32,7 @@ def test_timeline_chips_click_and_tooltips(qtbot: Any, engine: PracticeEngine) -
     qtbot.addWidget(view)
     view.resize(700, 300)
     view.show()
-    tl = engine.ruleset.timeline(engine.encounter)
+    tl = engine.ruleset.views.timeline(engine.encounter)
     view.set_timeline(tl)
     assert [lane.title for lane in tl.lanes] == ["Kaede Moriyama", "Brannock Vale", "Dock Thug"]
     assert tl.lanes[2].compact and len(tl.lanes[2].chips) == 3

@@ -3,12 +3,15 @@
 
 An entry point names a ruleset's registration, a :class:`RulesetInfo` kept in its
 package's ``__init__`` (cheap to import). The registration names the ruleset's parts,
-modules of the same names in every ruleset package:
+in modules of the same names in every ruleset package:
 
 - ``model``: the data classes a fight file holds (``SHEET``, ``STATUS``, ``OPTIONS``,
   ``ROUND``);
-- ``rules``: its rules (commands in, changes out) with their views and autopilot; the
-  import registers the :class:`~fightdesk.engine.ruleset.Ruleset`;
+- ``rules``, ``views``, ``autopilot``: the classes of its three parts, as
+  ``"module:Class"`` inside the package (:class:`~fightdesk.engine.ruleset.Rules`,
+  :class:`~fightdesk.engine.ruleset.Views`, :class:`~fightdesk.engine.ruleset.Autopilot`);
+  :func:`parts` builds them, kept as one :class:`~fightdesk.engine.ruleset.Ruleset`
+  record;
 - ``odds_cli`` (optional): its part of ``fightdesk odds``;
 - the editor's sections and catalogue and the library's Health column, as fields here.
 
@@ -44,6 +47,12 @@ class RulesetInfo(NamedTuple):
     catalogue: str = ""
     # True when the package has an ``odds_cli`` module (its part of ``fightdesk odds``).
     odds: bool = False
+    # The classes of the ruleset's parts, "module:Class" inside the package: the rules
+    # (engine.ruleset.Rules), the views built with them (Views), the autopilot built with
+    # both (Autopilot). A registration must name all three.
+    rules: str = ""
+    views: str = ""
+    autopilot: str = ""
 
     @property
     def data_module(self) -> str:
@@ -52,8 +61,13 @@ class RulesetInfo(NamedTuple):
 
     @property
     def rules_module(self) -> str:
-        """The module whose import registers the ruleset's rules."""
-        return f"{self.package}.rules"
+        """The module of the ruleset's rules (the part the others are built with)."""
+        return f"{self.package}.{self.rules.partition(':')[0]}"
+
+    def part(self, name: str) -> tuple[str, str]:
+        """(module, class) of one part ("rules", "views" or "autopilot")."""
+        module, _, cls = str(getattr(self, name)).partition(":")
+        return f"{self.package}.{module}", cls
 
     @property
     def odds_module(self) -> str:
@@ -72,6 +86,9 @@ BUILT_IN_POINTS: tuple[tuple[str, str], ...] = (
 
 # The ruleset of a fight or fighter written before files named their ruleset.
 OLDEST = "street-fighter"
+
+# The parts every registration names, in the order they are built.
+PARTS: tuple[str, ...] = ("rules", "views", "autopilot")
 
 # Plugins that failed to load: (entry-point name, one line saying why).
 BROKEN: list[tuple[str, str]] = []
@@ -98,6 +115,9 @@ def _discover() -> dict[str, RulesetInfo]:
                 raise TypeError(f"{value} is not a RulesetInfo")
             if registration.id in found:
                 raise ValueError(f"the id {registration.id!r} is taken")
+            unnamed = [p for p in PARTS if ":" not in getattr(registration, p)]
+            if unnamed:
+                raise ValueError(f"names no {' or '.join(unnamed)} part (\"module:Class\")")
             data = importlib.import_module(registration.data_module)
             for part in ("SHEET", "STATUS", "OPTIONS", "ROUND"):
                 getattr(data, part)
@@ -148,11 +168,20 @@ def data_classes(ruleset_id: str) -> tuple[Any, Any, Any, Any]:
     return module.SHEET, module.STATUS, module.OPTIONS, module.ROUND
 
 
-def load(ruleset_id: str) -> None:
-    """Import the rules of a ruleset (they register themselves); unknown ids do nothing."""
-    found = registered().get(ruleset_id)
-    if found is not None:
-        importlib.import_module(found.rules_module)
+def part_class(registration: RulesetInfo, name: str) -> Any:
+    """The class a registration names for one part."""
+    module, cls = registration.part(name)
+    return getattr(importlib.import_module(module), cls)
+
+
+def parts(ruleset_id: str) -> tuple[Any, Any, Any]:
+    """The parts of a registered ruleset, built: its rules, the views reading them, the
+    autopilot reading both (engine.ruleset.get_ruleset keeps them as one record).
+    KeyError: no such ruleset."""
+    found = info(ruleset_id)
+    rules = part_class(found, "rules")()
+    views = part_class(found, "views")(rules)
+    return rules, views, part_class(found, "autopilot")(rules, views)
 
 
 def health_of(fighter: Any) -> tuple[int | None, int | None]:
@@ -164,5 +193,19 @@ def health_of(fighter: Any) -> tuple[int | None, int | None]:
     return now, full
 
 
-__all__ = ["BROKEN", "GROUP", "OLDEST", "RulesetInfo", "broken_line", "data_classes", "health_of", "info",
-           "known_ids", "load", "missing_line", "registered"]
+__all__ = [
+    "BROKEN",
+    "GROUP",
+    "OLDEST",
+    "PARTS",
+    "RulesetInfo",
+    "broken_line",
+    "data_classes",
+    "health_of",
+    "info",
+    "known_ids",
+    "missing_line",
+    "part_class",
+    "parts",
+    "registered",
+]

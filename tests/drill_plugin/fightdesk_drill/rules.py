@@ -1,11 +1,9 @@
-"""The drill's rules, views and autopilot (the rules are described in
-tests/drill_ruleset.py, which plays them on roll-under data too)."""
+"""The drill's rules (described in tests/drill_ruleset.py, which plays them on roll-under
+data too)."""
 
 from __future__ import annotations
 
-import random
-from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any
 
 from fightdesk.engine import commands as c
 from fightdesk.engine import conditions as kit_conditions
@@ -14,15 +12,12 @@ from fightdesk.engine.dice import Roll
 from fightdesk.engine.odds import d20_at_or_under
 from fightdesk.engine.pending_roll import Contribution, PendingRoll
 from fightdesk.engine.ruleset import (
-    ActionForm,
     Context,
     ContributionOption,
-    FormField,
+    Handler,
     Odds,
-    Preview,
-    register,
 )
-from fightdesk.engine.turn_ruleset import TurnOrderRuleset
+from fightdesk.engine.turn_ruleset import TurnOrderRules
 from fightdesk.engine.turns import TurnSection, TurnSlot
 
 DAZED = "Dazed"
@@ -40,31 +35,25 @@ class Feint(c.Command):
     target_id: str
 
 
-class DrillRuleset(TurnOrderRuleset):
+class DrillRuleset(TurnOrderRules):
+    """The drill's rules."""
+
     id = "drill"
     title = "Drill"
-    role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Brace", "assist": "Assist", "gm": "GM"}
     condition_names = (DAZED, "Shoved")
 
     def __init__(self) -> None:
         self.timer_seconds = 0
 
     # --- the round -----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: c.Command) -> None:
-        enc = ctx.enc
-        if isinstance(command, c.StartRound | c.StartFight):
-            if enc.state.stage in ("turns", "initiative"):
-                ctx.fail("finish this round first (End Round)")
-            self._ask_initiative(ctx)
-        elif isinstance(command, c.Answer):
-            self._answer(ctx, command)
-        elif isinstance(command, Strike):
-            self._strike(ctx, command)
-        elif isinstance(command, Feint):
-            self._feint(ctx, command)
-        else:
-            super().handle(ctx, command)
+    def handlers(self) -> dict[str, Handler]:
+        return {**super().handlers(), "start-round": self._start, "start-fight": self._start,
+                "answer": self._answer, "drill-strike": self._strike, "drill-feint": self._feint}
+
+    def _start(self, ctx: Context, command: c.Command) -> None:
+        if ctx.enc.state.stage in ("turns", "initiative"):
+            ctx.fail("finish this round first (End Round)")
+        self._ask_initiative(ctx)
 
     def _ask_initiative(self, ctx: Context) -> None:
         pcs = [fid for fid in ctx.enc.order if ctx.enc.fighters[fid].side == "pc"]
@@ -213,41 +202,6 @@ class DrillRuleset(TurnOrderRuleset):
                     amount=1, source=command.fighter_id)
         ctx.summary = f"{enc.name_of(command.fighter_id)} feints: {heads} heads"
 
-    # --- views ------------------------------------------------------------------------------------
-    def action_forms(self, enc: Any, fighter_id: str) -> tuple[ActionForm, ...]:
-        from fightdesk.engine.turns import current_fighter
-
-        targets = tuple((o, enc.name_of(o)) for o in enc.order if o != fighter_id)
-        mine = enc.state.stage == "turns" and current_fighter(enc.state.turns) == fighter_id
-        why = "" if mine else "not this fighter's turn"
-        target = FormField("target", "Target", "choice", targets,
-                           default=targets[0][0] if targets else None)
-        return (ActionForm("act", "Strike", (target,), enabled=not why, reason=why),
-                ActionForm("feint", "Feint (two coins)", (target,), enabled=not why, reason=why),
-                self.hold_form(enc, fighter_id),
-                ActionForm("react", "Brace", enabled=False,
-                           reason="brace on the roll panel while a strike waits", role="react"))
-
-    def preview(self, enc: Any, form_id: str, fighter_id: str, values: dict[str, Any]) -> Preview:
-        if form_id == "hold-turn":
-            return super().preview(enc, form_id, fighter_id, values)
-        foe = values.get("target")
-        if foe not in enc.fighters:
-            return Preview(error="choose a target")
-        if form_id == "feint":
-            return Preview(lines=("Two heads: the target loses 1 HP",),
-                           odds=(Odds("two heads", Fraction(1, 4)),))
-        me = enc.fighters[fighter_id]
-        target = me.sheet.attack - (enc.fighters[foe].sheet.defense - 10)
-        return Preview(lines=(f"{target} or less on a d20, before help",),
-                       odds=(Odds("hit", d20_at_or_under(target)),))
-
-    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> c.Command:
-        if form_id == "act":
-            return Strike(fighter_id=fighter_id, target_id=str(values.get("target")))
-        if form_id == "feint":
-            return Feint(fighter_id=fighter_id, target_id=str(values.get("target")))
-        return super().build_command(form_id, fighter_id, values)
 
     def pending(self, enc: Any) -> Decision | None:
         return enc.state.pending
@@ -255,37 +209,30 @@ class DrillRuleset(TurnOrderRuleset):
 
 class Drill(DrillRuleset):
     """The drill as its plugin registers it: the rules above, with a fighter at 0 HP out
-    of the fight, the lasting values the library carries, and an autopilot."""
+    of the fight and the lasting values the library carries."""
 
     lasting_status = ("hp", "assists")
 
     def is_out(self, fighter: Any) -> bool:
         return int(fighter.status.hp) <= 0
 
-    def handle(self, ctx: Context, command: c.Command) -> None:
-        # The action as the summary counts it: who acts, and what they do.
-        if isinstance(command, Strike | Feint):
-            what = "strikes at" if isinstance(command, Strike) else "feints at"
-            ctx.say(f"{ctx.enc.name_of(command.fighter_id)} {what} "
-                    f"{ctx.enc.name_of(command.target_id)}", kind="act",
-                    fighter_id=command.fighter_id, action=what.split()[0])
-        super().handle(ctx, command)
-
-    def autopilot(self, enc: Any, rng: random.Random) -> c.Command | None:
-        """A plain table: answer with the app's rolls, make a waiting roll, strike on
-        half of the turns, else pass the turn and start the next round."""
-        forms: dict[str, Any] = {}
-        for option in self.legal_commands(enc):
-            if option.size:
-                forms.setdefault(option.form_id, option)
-        wanted = ["answer", "make-roll"]
-        if enc.state.roll is None and rng.random() < 0.5:
-            wanted.append("act")
-        wanted += ["next-step", "start-round", "start-fight"]
-        for form in wanted:
-            if form in forms:
-                return forms[form].command_at(rng.randrange(forms[form].size))
-        return None
+    def handlers(self) -> dict[str, Handler]:
+        table = super().handlers()
+        for kind, what in (("drill-strike", "strikes at"), ("drill-feint", "feints at")):
+            table[kind] = _said(what, table[kind])
+        return table
 
 
-register(Drill())
+def _said(what: str, handler: Handler) -> Handler:
+    """The handler of an action, first saying it as the summary counts it: who acts, and
+    what they do."""
+
+    def said(ctx: Context, command: Any) -> None:
+        ctx.say(f"{ctx.enc.name_of(command.fighter_id)} {what} "
+                f"{ctx.enc.name_of(command.target_id)}", kind="act",
+                fighter_id=command.fighter_id, action=what.split()[0])
+        handler(ctx, command)
+
+    return said
+
+

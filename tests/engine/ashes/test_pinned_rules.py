@@ -24,7 +24,7 @@ from .fight import fight, flip_all, go_to
 
 def purpose(engine: Engine) -> str:
     """What the log will say the waiting challenge's coins are for."""
-    ruleset, roll = engine.ruleset, engine.encounter.state.roll
+    ruleset, roll = engine.ruleset.rules, engine.encounter.state.roll
     assert isinstance(ruleset, Ashes) and roll is not None
     return ruleset.roll_purpose(roll, roll.roller_id)
 
@@ -147,21 +147,21 @@ def test_the_forms_build_their_commands() -> None:
     """docs/rulesets/ashes.md#pumping (the pump level), #hit-points (the GM's damage),
     #surprise-round (who starts the fight) and #defensive-skills (a defense to choose)."""
     rules = fight().ruleset
-    built = rules.build_command("act", "vader", {"target": "han", "skill": "Basic TK", "pump": 2})
+    built = rules.views.build_command("act", "vader", {"target": "han", "skill": "Basic TK", "pump": 2})
     assert isinstance(built, ash.Challenge) and built.pump == 2
-    assert rules.build_command("damage", "han", {"amount": 4}) == \
+    assert rules.views.build_command("damage", "han", {"amount": 4}) == \
         ash.Damage(fighter_id="han", amount=4)
-    assert rules.build_command("initiator-off", "han", {}) == \
+    assert rules.views.build_command("initiator-off", "han", {}) == \
         ash.SetInitiator(fighter_id="han", initiator=False)
     with pytest.raises(RuleViolation, match=r"^choose a defense$"):
-        rules.build_command("defend", "han", {"defense": ""})
+        rules.views.build_command("defend", "han", {"defense": ""})
 
 
 def test_the_challenge_preview_adds_the_auxiliaries_and_shows_every_chance() -> None:
     """docs/rulesets/ashes.md#pumping: auxiliary skills add their ratings ("Add auxiliary
     skills" on the form, on by default); #criticals: the chance of each critical."""
     engine = fight()
-    shown = engine.ruleset.preview(engine.encounter, "act", "vader",
+    shown = engine.ruleset.views.preview(engine.encounter, "act", "vader",
                                    {"target": "han", "skill": "Basic TK"})
     assert shown.lines[0].startswith("Attack 6: ")
     assert [(o.label, o.chance) for o in shown.odds] == [
@@ -174,7 +174,7 @@ def test_the_cooperative_preview_leaves_the_challenge_to_the_last_participant() 
     """docs/rulesets/ashes.md#cooperative-actions: the one who completes it makes the
     challenge."""
     engine = fight()
-    shown = engine.ruleset.preview(engine.encounter, "coop-start", "han",
+    shown = engine.ruleset.views.preview(engine.encounter, "coop-start", "han",
                                    {"target": "vader", "skill": "Blaster"})
     assert shown.lines[-1] == "The challenge is made when the last participant completes it"
     assert shown.odds == ()
@@ -184,7 +184,7 @@ def test_the_hold_preview_says_after_whom() -> None:
     """docs/rulesets/ashes.md#holding: to act right after a named fighter."""
     engine = fight()
     ok(engine, c.StartRound())
-    shown = engine.ruleset.preview(engine.encounter, "hold-turn", "han", {"after": "trooper"})
+    shown = engine.ruleset.views.preview(engine.encounter, "hold-turn", "han", {"after": "trooper"})
     assert shown.lines == ("Han waits and acts right after Trooper's turn",)
 
 
@@ -204,7 +204,7 @@ def test_an_auxiliary_paid_from_a_physical_stat_is_paid_beside_the_force() -> No
                              auxiliaries=True))
     vader = status(engine, "vader")
     assert vader.force == 30 - 3 and vader.physical["strength"] == 3 - 1
-    card = engine.ruleset.card(engine.encounter, "vader")
+    card = engine.ruleset.views.card(engine.encounter, "vader")
     assert [(r.label, r.value, r.maximum) for r in card.resources if r.label == "Strength"] \
         == [("Strength", 2, 3)]
 
@@ -239,7 +239,7 @@ def test_a_challenge_and_its_damage_name_who_and_whom_in_the_log() -> None:
 
 
 def autopilot(engine: Engine) -> c.Command | None:
-    return engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    return engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0))
 
 
 def test_the_autopilot_reckons_a_mind_skill_against_resist_mind() -> None:
@@ -336,7 +336,7 @@ def test_a_rest_between_fights_restores_the_physical_stats_and_speed() -> None:
     fight; a full rest brings the sheet's physical stats and speed back."""
     engine = fight()
     sheet = engine.encounter.fighters["vader"].sheet
-    values = engine.ruleset.rested_values(sheet)
+    values = engine.ruleset.rules.rested_values(sheet)
     assert values["physical"] == {"strength": 3, "agility": 3, "endurance": 3}
     assert values["speed"] == 8
 
@@ -358,7 +358,7 @@ def test_a_cooperative_action_naming_a_missing_fighter_is_a_state_problem() -> N
     engine = fight()
     engine.encounter.state.cooperative = Cooperative(target_id="ghost")
     assert ("state.cooperative", "names no fighter of this fight: 'ghost'") in \
-        engine.ruleset.check_state(engine.encounter)
+        engine.ruleset.rules.check_state(engine.encounter)
 
 
 def test_a_challenge_resisted_by_nothing_meets_the_passive_defense_alone() -> None:
@@ -383,12 +383,12 @@ def test_the_dc_preview_asks_for_the_difficulty_and_the_defend_form_builds_a_def
     """docs/rulesets/ashes.md#dc-challenges (the difficulty's parts) and #dodge (+1 defense
     per 3 speed, the speed typed on the form)."""
     engine = fight()
-    shown = engine.ruleset.preview(engine.encounter, "dc", "han", {"skill": "Blaster"})
+    shown = engine.ruleset.views.preview(engine.encounter, "dc", "han", {"skill": "Blaster"})
     assert shown.error == "give the difficulty (at least one part, e.g. 'grip 1')"
     rules = engine.ruleset
-    assert rules.build_command("defend", "vader", {"defense": "3:skill:Absorb power"}) == \
+    assert rules.views.build_command("defend", "vader", {"defense": "3:skill:Absorb power"}) == \
         c.Contribute(roll_id=3, fighter_id="vader", contribution="skill:Absorb power", amount=0)
-    assert rules.build_command("defend", "vader", {"defense": "3:dodge", "speed": 6}) == \
+    assert rules.views.build_command("defend", "vader", {"defense": "3:dodge", "speed": 6}) == \
         c.Contribute(roll_id=3, fighter_id="vader", contribution="dodge", amount=6)
 
 
@@ -411,7 +411,7 @@ def test_the_action_is_held_before_it_is_used_and_only_for_lower_initiatives() -
     assert engine.apply(c.StartRound()).ok
     assert engine.apply(c.HoldTurn(after="vader")).ok  # Han (4) after Vader (2)
     go_to(engine, "ben")
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "ben")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "ben")
                 if f.id == "hold-turn")
     assert form.enabled and form.fields[0].choices == (("vader", "Vader"), ("trooper", "Trooper"))
     assert engine.apply(ash.Challenge(fighter_id="ben", target_id="vader",

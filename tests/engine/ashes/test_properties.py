@@ -64,7 +64,7 @@ def test_speed_and_burst_stay_within_the_rules(steps: list[tuple]) -> None:
             assert f.sheet.speed - s.speed == s.defense_speed + s.dodge_speed + s.move_speed
         roll = enc.state.roll
         if roll is not None:
-            view = engine.ruleset.roll_view(enc)
+            view = engine.ruleset.views.roll_view(enc)
             assert view is not None
             assert view.odds[0].chance == challenge_success(roll.total)
             assert view.dice.startswith(f"{7 + abs(roll.total)} coins")

@@ -100,7 +100,7 @@ def test_a_defense_that_brings_the_speed_spent_exactly_to_burst_is_still_offered
         ok(engine, c.Contribute(roll_id=rid, fighter_id="vader", contribution=kind))
     roll = engine.encounter.state.roll
     assert roll is not None
-    offered = engine.ruleset.contribution_options(engine.encounter, roll)
+    offered = engine.ruleset.rules.contribution_options(engine.encounter, roll)
     assert [o.kind for o in offered] == ["dodge"]
     ok(engine, c.Contribute(roll_id=rid, fighter_id="vader", contribution="dodge", amount=3))
     assert status(engine, "vader").defense_speed == 3 and status(engine, "vader").speed == 8 - 1 - 2 - 3

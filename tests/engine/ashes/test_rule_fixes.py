@@ -51,7 +51,7 @@ def test_a_dodge_with_one_or_two_speed_is_allowed_and_gives_nothing() -> None:
     ok(engine, c.StartRound())
     ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
     before = engine.encounter.state.roll.total
-    view = engine.ruleset.roll_view(engine.encounter)
+    view = engine.ruleset.views.roll_view(engine.encounter)
     assert view is not None
     dodge = next(o for o in view.options if o.kind == "dodge")
     assert (dodge.minimum, dodge.default) == (1, 3)
@@ -69,7 +69,7 @@ def test_health_typed_by_the_gm_counts_for_the_half_hp_rule() -> None:
     ok(engine, c.SetValue(fighter_id="han", field="status.hp", value=5))
     assert status(engine, "han").offense == "lost: reeling from half HP lost this round"
     assert status(engine, "han").damage_this_round == 5
-    card = engine.ruleset.card(engine.encounter, "han")
+    card = engine.ruleset.views.card(engine.encounter, "han")
     assert any(r.label == "Offense" and r.value == 0 for r in card.resources)
     other = fight(han={"max_hp": 10})
     ok(other, c.StartRound())

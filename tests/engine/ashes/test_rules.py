@@ -34,7 +34,7 @@ def status(engine: Engine, fid: str) -> Any:
 
 
 def roll_view(engine: Engine) -> RollView:
-    view = engine.ruleset.roll_view(engine.encounter)
+    view = engine.ruleset.views.roll_view(engine.encounter)
     assert view is not None
     return view
 
@@ -63,7 +63,7 @@ def test_the_window_shows_the_texts_table_at_every_advantage_from_minus_6_to_6()
                        han={"skills": [{"name": "Gun", "rating": 10 + advantage}]})
         ok(engine, c.StartRound())
         ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Gun"))
-        view = engine.ruleset.roll_view(engine.encounter)
+        view = engine.ruleset.views.roll_view(engine.encounter)
         assert view is not None and view.odds[0].chance == chance, advantage
         assert view.dice.startswith(f"{7 + abs(advantage)} coins")
 
@@ -242,7 +242,7 @@ def test_past_burst_a_defense_is_refused() -> None:
     ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
     assert defend(engine, "vader", "skill:Absorb power") == \
         "Vader's next defense costs 2 speed: past burst 1 this round"
-    assert engine.ruleset.contribution_options(engine.encounter, engine.encounter.state.roll) == ()
+    assert engine.ruleset.rules.contribution_options(engine.encounter, engine.encounter.state.roll) == ()
 
 
 def test_only_the_defender_defends_and_a_skill_once_a_challenge() -> None:
@@ -325,7 +325,7 @@ def test_a_successful_parry_answers_with_a_counter_challenge_defended_by_skills_
     roll = engine.encounter.state.roll
     assert roll is not None and roll.data["kind"] == "counter"
     assert roll.label == "Ben counter-challenges Vader with Parry (2 against 4)"
-    assert engine.ruleset.stack(engine.encounter)[0].reacts_to.startswith("Vader challenges Ben")
+    assert engine.ruleset.views.stack(engine.encounter)[0].reacts_to.startswith("Vader challenges Ben")
     assert defend(engine, "vader", "skill:Saber parry") is None  # a counter to the counter
     # 2 - 4 - 3 = -5: 10 coins for the challenge; Vader, favoured, needs 3 tails of them
     # and gets 2: Ben's counter lands (a win for the counter ends the exchange).
@@ -382,7 +382,7 @@ def test_when_the_timer_runs_out_the_turn_passes_with_no_action() -> None:
     engine = fight()
     engine.encounter.options.turn_timer_seconds = 30
     ok(engine, c.StartRound())
-    assert engine.ruleset.turn_timer(engine.encounter) == 30
+    assert engine.ruleset.rules.turn_timer(engine.encounter) == 30
     number = engine.encounter.state.turns.turn_number
     ok(engine, c.TurnTimeout(turn_number=number))
     assert turn_of(engine) == "ben" and status(engine, "han").offense is None
@@ -499,15 +499,15 @@ def test_zero_hp_unconscious_below_zero_dead_a_physical_stat_at_zero_out() -> No
     rs = engine.ruleset
     ok(engine, ash.Damage(fighter_id="trooper", amount=10))
     trooper = engine.encounter.fighters["trooper"]
-    assert rs.is_out(trooper)
-    assert [v.text for v in rs.card(engine.encounter, "trooper").conditions] == [
+    assert rs.rules.is_out(trooper)
+    assert [v.text for v in rs.views.card(engine.encounter, "trooper").conditions] == [
         "Unconscious · bleeding out within 5 minutes"]
     ok(engine, ash.Damage(fighter_id="trooper", amount=1))
-    assert [v.name for v in rs.card(engine.encounter, "trooper").conditions] == ["Dead"]
+    assert [v.name for v in rs.views.card(engine.encounter, "trooper").conditions] == ["Dead"]
     han = engine.encounter.fighters["han"]
-    assert not rs.is_out(han)
+    assert not rs.rules.is_out(han)
     han.status.physical = {"strength": 0}
-    assert rs.is_out(han)
+    assert rs.rules.is_out(han)
 
 
 
@@ -516,12 +516,12 @@ def test_a_challenge_starts_on_a_foe_still_in_the_fight() -> None:
     so, and starts on the trooper (it started on the first foe, dead or not)."""
     engine = fight()
     ok(engine, ash.Damage(fighter_id="vader", amount=41))
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "han") if f.id == "act")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "han") if f.id == "act")
     target = next(field for field in form.fields if field.name == "target")
     assert target.choices == (("vader", "Vader (out)"), ("trooper", "Trooper"))
     assert target.default == "trooper"
     ok(engine, ash.Damage(fighter_id="trooper", amount=10))
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "han") if f.id == "act")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "han") if f.id == "act")
     target = next(field for field in form.fields if field.name == "target")
     assert target.default == "vader"  # nobody standing: the first foe, as before
 
@@ -546,11 +546,11 @@ def test_the_card_shows_speed_left_and_each_burst_used() -> None:
     ok(engine, ash.Move(fighter_id="han", metres=2))
     ok(engine, ash.Challenge(fighter_id="han", target_id="vader", skill="Blaster"))
     assert defend(engine, "vader", "dodge", 3) is None
-    card = {r.label: (r.value, r.maximum) for r in engine.ruleset.card(engine.encounter, "han").resources}
+    card = {r.label: (r.value, r.maximum) for r in engine.ruleset.views.card(engine.encounter, "han").resources}
     assert card["Speed"] == (5, 6) and card["Move burst"] == (1, 3) and card["Offense"] == (0, 1)
     assert card["Attacks left"] == (1, None)
     vader = {r.label: (r.value, r.maximum)
-             for r in engine.ruleset.card(engine.encounter, "vader").resources}
+             for r in engine.ruleset.views.card(engine.encounter, "vader").resources}
     assert vader["Dodge burst"] == (3, 4) and vader["Defense burst"] == (0, 4)
     assert vader["Speed"] == (5, 8)
 
@@ -562,13 +562,13 @@ def test_the_autopilot_plays_a_fight_to_its_end(seed: int) -> None:
     engine = fight(seed=seed)
     rng = random.Random(seed)
     for _ in range(400):
-        command = engine.ruleset.autopilot(engine.encounter, rng)
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None
         out = engine.apply(command)
         assert out.ok, (command, out.error)
         enc = engine.encounter
         camps = {f.side in ("pc", "ally") for f in enc.fighters.values()
-                 if not engine.ruleset.is_out(f)}
+                 if not engine.ruleset.rules.is_out(f)}
         if len(camps) < 2:
             break
     else:
@@ -614,6 +614,6 @@ def test_the_simulator_plays_the_demo_and_the_lean_engine_plays_it_alike() -> No
 
 def test_alone_in_a_fight_a_challenge_has_nobody_to_start_on() -> None:
     engine = fight(without=("ben", "vader", "trooper"))
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "han") if f.id == "act")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "han") if f.id == "act")
     target = next(field for field in form.fields if field.name == "target")
     assert target.choices == () and target.default is None

@@ -50,7 +50,7 @@ def test_the_autopilot_answers_the_weapon_question_in_its_own_name() -> None:
     parried_with_the_club(engine, 80)  # x1.5 outside the quarter suit: 6 to Bandit 1
     pending = engine.pending()
     assert pending is not None and pending.asks == "Rook's player"
-    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    command = engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0))
     assert command == c.Answer(decision_id=pending.id, choice="defender", by="autopilot")
 
 
@@ -78,7 +78,7 @@ def test_a_weapon_struck_to_0_is_logged_as_broken_until_repaired() -> None:
     assert engine.apply(c.Answer(decision_id=pending.id, choice="weapon")).ok
     assert engine.session.log[-1].summary == ("Rook strikes Bandit 1's Club for 4: broken: "
                                               "unusable until repaired")
-    card = engine.ruleset.card(engine.encounter, "bandit-1")
+    card = engine.ruleset.views.card(engine.encounter, "bandit-1")
     club = [r for r in card.resources if r.label == "Club"]
     assert [(r.value, r.maximum) for r in club] == [(0, 3)]
 
@@ -241,13 +241,13 @@ def test_the_autopilot_weighs_a_counterstrike_on_the_fights_own_damage_chart() -
     strike(engine, "rook", "bandit-1")
     roll = engine.encounter.state.roll
     assert roll is not None
-    shipped = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    shipped = engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0))
     assert shipped == c.MakeRoll(roll_id=roll.id)
     table = engine.encounter.tables["damage-chart"].model_dump(mode="json")
     for row in table["rows"][1:]:
         row["effect"] = "x3"
     assert engine.apply(c.SetTable(table=table)).ok
-    deadly = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    deadly = engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0))
     assert deadly == c.Contribute(roll_id=roll.id, fighter_id="bandit-1",
                                   contribution="counter-0", amount=0)
 
@@ -257,7 +257,7 @@ def test_the_autopilot_ends_a_turn_with_no_foe_left_standing() -> None:
     engine = started()
     for fid in ("bandit-captain", "bandit-1", "bandit-2"):
         assert engine.apply(c.SetValue(fighter_id=fid, field="status.hp", value=0)).ok
-    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == c.NextStep()
+    assert engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0)) == c.NextStep()
 
 
 def test_a_strike_whose_attacker_left_the_fight_does_nothing() -> None:
@@ -279,9 +279,9 @@ def test_the_gm_forms_build_recovery_and_cover() -> None:
     """docs/rulesets/d100.md#alternative-hit-points (recovery) and #obstacles (cover):
     the card's GM forms become these commands."""
     rules = started().ruleset
-    assert rules.build_command("recover", "rook", {"minutes": 5, "hours": 2, "medical": True}) \
+    assert rules.views.build_command("recover", "rook", {"minutes": 5, "hours": 2, "medical": True}) \
         == dc.Recover(fighter_id="rook", minutes=5, hours=2, medical=True)
-    assert rules.build_command("cover", "rook", {"cover": "full"}) == \
+    assert rules.views.build_command("cover", "rook", {"cover": "full"}) == \
         dc.SetCover(fighter_id="rook", cover="full")
 
 
@@ -292,7 +292,7 @@ def test_the_card_says_when_next_rounds_action_is_borrowed() -> None:
     strike(engine, "rook", "bandit-1")
     make(engine, 5)
     assert engine.apply(dc.PickUp(fighter_id="rook")).ok
-    card = engine.ruleset.card(engine.encounter, "rook")
+    card = engine.ruleset.views.card(engine.encounter, "rook")
     assert [(r.label, r.value) for r in card.resources if r.label in ("Action", "Borrowed")] \
         == [("Action", 0), ("Borrowed", 1)]
 
@@ -301,7 +301,7 @@ def test_the_strike_preview_counts_full_cover_on_every_defense() -> None:
     """docs/rulesets/d100.md#obstacles: full cover gives +20 to the defense roll."""
     engine = started()
     assert engine.apply(dc.SetCover(fighter_id="bandit-1", cover="full")).ok
-    shown = engine.ruleset.preview(engine.encounter, "strike", "rook",
+    shown = engine.ruleset.views.preview(engine.encounter, "strike", "rook",
                                    {"target": "bandit-1", "weapon": "0"})
     assert "Bandit 1 is behind full cover: striking around it gives +20 to the defense" \
         in shown.lines
@@ -314,9 +314,9 @@ def test_the_disarm_and_recovery_previews() -> None:
     """docs/rulesets/d100.md#entangle (the disarm's odds) and #alternative-hit-points
     (recovery's rates)."""
     engine = entangled()
-    shown = engine.ruleset.preview(engine.encounter, "disarm", "vesna", {"target": "bandit-1"})
+    shown = engine.ruleset.views.preview(engine.encounter, "disarm", "vesna", {"target": "bandit-1"})
     assert shown.lines == ("Vesna 1d100 +15 must beat 1.5 x Bandit 1's 1d100 +5",)
-    recover = engine.ruleset.preview(engine.encounter, "recover", "rook", {})
+    recover = engine.ruleset.views.preview(engine.encounter, "recover", "rook", {})
     assert recover.lines == (f"Rook recovers {engine.encounter.fighters['rook'].sheet.recovery} "
                              "a minute (perceived) and an hour of sleep (critical)",)
 
@@ -342,7 +342,7 @@ def test_the_roll_panel_names_each_defense_the_strike_must_beat() -> None:
     strike(engine, "rook", "bandit-1")
     roll = engine.encounter.state.roll
     assert roll is not None
-    assert [o.label for o in engine.ruleset.roll_odds(engine.encounter, roll)] == [
+    assert [o.label for o in engine.ruleset.rules.roll_odds(engine.encounter, roll)] == [
         "natural 01-10, fails", "hits against a parry", "hits against a dodge",
         "hits against an entangle"]
 
@@ -384,7 +384,7 @@ def test_the_strike_line_and_the_counter_roll_say_what_they_are() -> None:
     assert [e.data for e in act] == [{"maneuver": "strike"}]
     choose(engine, "vesna", "counter-0")
     make(engine, 50)
-    view = engine.ruleset.roll_view(engine.encounter)
+    view = engine.ruleset.views.roll_view(engine.encounter)
     assert view is not None and view.total_line == "counterstrike +20 against a strike total of 55"
 
 
@@ -405,7 +405,7 @@ def test_holding_the_turn_previews_as_in_every_ruleset() -> None:
     """docs/rulesets/d100.md#initiative: the turn order is the shared one, holding
     included."""
     engine = started()
-    shown = engine.ruleset.preview(engine.encounter, "hold-turn", "rook", {"after": "vesna"})
+    shown = engine.ruleset.views.preview(engine.encounter, "hold-turn", "rook", {"after": "vesna"})
     assert shown is not None and shown.lines == ("Rook waits and acts right after Vesna's turn",)
 
 
@@ -415,7 +415,7 @@ def test_a_destroyed_weapon_shows_on_the_card() -> None:
     engine = started()
     bandit = status(engine, "bandit-1")
     bandit.weapon_hp, bandit.weapon_harm = [0], [6]
-    card = engine.ruleset.card(engine.encounter, "bandit-1")
+    card = engine.ruleset.views.card(engine.encounter, "bandit-1")
     assert [(r.value, r.maximum, r.tooltip) for r in card.resources if r.label == "Club"] == \
         [(0, 3, "Destroyed beyond repair")]
 
@@ -429,13 +429,13 @@ def test_the_autopilot_weighs_a_counter_against_the_fierce_strikes_extra_damage(
     strike(engine, "rook", "bandit-1", weapon=None)
     roll = engine.encounter.state.roll
     assert roll is not None and roll.total == -5
-    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == c.Contribute(
+    assert engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0)) == c.Contribute(
         roll_id=roll.id, fighter_id="bandit-1", contribution="counter-0", amount=0)
     engine = started()
     strike(engine, "rook", "bandit-1", weapon=None, fierce=True)
     roll = engine.encounter.state.roll
     assert roll is not None and roll.total == -5
-    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == c.MakeRoll(
+    assert engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0)) == c.MakeRoll(
         roll_id=roll.id)
 
 
@@ -482,7 +482,7 @@ def test_the_title_names_the_round_whose_initiative_is_asked() -> None:
     assert engine.apply(c.StartFight()).ok
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 1 initiative")
-    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · initiative"
+    assert engine.ruleset.views.describe_state(engine.encounter) == "Round 1 · initiative"
     assert engine.apply(c.Answer(decision_id=pending.id, values={}, by="the table")).ok
     assert engine.encounter.round == 1
     while engine.encounter.state.stage == "turns":
@@ -490,4 +490,4 @@ def test_the_title_names_the_round_whose_initiative_is_asked() -> None:
     assert engine.apply(c.StartRound()).ok
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 2 initiative")
-    assert engine.ruleset.describe_state(engine.encounter) == "Round 2 · initiative"
+    assert engine.ruleset.views.describe_state(engine.encounter) == "Round 2 · initiative"

@@ -41,7 +41,7 @@ def test_a_weapon_destroyed_beyond_repair_cannot_parry() -> None:
     make(engine, 80)
     roll = engine.encounter.state.roll
     assert roll is not None
-    kinds = [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)]
+    kinds = [o.kind for o in engine.ruleset.rules.contribution_options(engine.encounter, roll)]
     assert "parry-0" not in kinds and "parry" in kinds
     refused = engine.apply(c.Contribute(roll_id=roll.id, fighter_id="bandit-1",
                                         contribution="parry-0"))
@@ -78,7 +78,7 @@ def test_full_cover_adds_twenty_to_a_counterstrike_too() -> None:
     go_to(engine, "bandit-1")
     strike(engine, "bandit-1", "vesna")
     choose(engine, "vesna", "counter-0")
-    odds = engine.ruleset.roll_odds(engine.encounter, engine.encounter.state.roll)
+    odds = engine.ruleset.rules.roll_odds(engine.encounter, engine.encounter.state.roll)
     from fightdesk.engine.odds import d100_counterstrike
 
     strike_bonus = engine.encounter.state.roll.total
@@ -97,7 +97,7 @@ def test_health_typed_by_the_gm_seriously_wounds_at_once() -> None:
     engine = started()
     out = engine.apply(c.SetValue(fighter_id="tariq", field="status.hp", value=2))
     assert out.ok and status(engine, "tariq").wounded_round == 1
-    card = engine.ruleset.card(engine.encounter, "tariq")
+    card = engine.ruleset.views.card(engine.encounter, "tariq")
     assert any(r.label == "Seriously wounded" for r in card.resources)
     go_to(engine, "bandit-1")
     strike(engine, "bandit-1", "tariq")

@@ -73,7 +73,7 @@ def test_a_hit_outside_the_armour_takes_the_chart_multiplier_less_toughness() ->
     make(engine, 80)  # natural 80: x1.5, outside the quarter suit's 45-70; total 95
     roll = engine.encounter.state.roll
     assert roll is not None and roll.roller_id == "bandit-1" and roll.data["strike_total"] == 95
-    odds = {o.label: o.chance for o in engine.ruleset.roll_odds(engine.encounter, roll)}
+    odds = {o.label: o.chance for o in engine.ruleset.rules.roll_odds(engine.encounter, roll)}
     assert odds["parry +5 beats 95"] == Fraction(10, 100)  # naturals 91-00
     refused = engine.apply(c.MakeRoll(roll_id=roll.id))
     assert refused.error == "choose parry, dodge or entangle (or no defense) first"
@@ -426,7 +426,7 @@ def test_a_weapon_at_0_is_unusable_and_twice_its_damage_destroys_it() -> None:
     refused = engine.apply(dc.Strike(fighter_id="bandit-1", target_id="rook", weapon=0))
     assert refused.error == "Bandit 1's Club is broken (0 HP): unusable until repaired"
     # Repaired by the GM, then struck for 2 more: 6 in all, destroyed.
-    forms = {f.id for f in engine.ruleset.action_forms(engine.encounter, "bandit-1")}
+    forms = {f.id for f in engine.ruleset.views.action_forms(engine.encounter, "bandit-1")}
     assert "repair" in forms
     assert engine.apply(dc.RepairWeapon(fighter_id="bandit-1", weapon=0)).ok
     assert status(engine, "bandit-1").weapon_hp == [3]
@@ -458,7 +458,7 @@ def test_a_strike_with_every_weapon_sums_their_damage_and_costs_twenty_on_defens
     go_to(engine, "tariq")
     out = engine.apply(dc.Strike(fighter_id="tariq", target_id="bandit-1", every_weapon=True))
     assert out.ok, out.error
-    assert engine.ruleset.preview(engine.encounter, "strike", "tariq", {"target": "bandit-1"}).odds
+    assert engine.ruleset.views.preview(engine.encounter, "strike", "tariq", {"target": "bandit-1"}).odds
     make(engine, 30)
     choose(engine, "bandit-1", "none")
     make(engine)
@@ -492,11 +492,11 @@ def test_parry_and_strike_uses_the_action_and_the_other_weapon(parry: int, dodge
     assert hp(engine, "tariq") == (12 if parry == 90 else 12 - 4)
     roll = engine.encounter.state.roll
     assert roll is not None and roll.roller_id == "tariq" and roll.data["weapon"] == 0
-    assert engine.ruleset.contribution_options(engine.encounter, roll) == ()  # no counter
+    assert engine.ruleset.rules.contribution_options(engine.encounter, roll) == ()  # no counter
     make(engine, 40)  # Revolver: 50
     roll = engine.encounter.state.roll
     assert roll is not None and roll.base == dodge_base
-    assert [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)] == \
+    assert [o.kind for o in engine.ruleset.rules.contribution_options(engine.encounter, roll)] == \
         ["dodge", "none"]
     refused = engine.apply(c.Contribute(roll_id=roll.id, fighter_id="bandit-1",
                                         contribution="parry"))
@@ -516,7 +516,7 @@ def test_a_projectile_is_shot_down_but_not_a_bullet() -> None:
     make(engine, 50)  # 65
     roll = engine.encounter.state.roll
     assert roll is not None
-    kinds = [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)]
+    kinds = [o.kind for o in engine.ruleset.rules.contribution_options(engine.encounter, roll)]
     assert "shoot-down" in kinds
     choose(engine, "bandit-captain", "shoot-down")
     make(engine, 51)  # parry +15: 66 beats 65
@@ -528,7 +528,7 @@ def test_a_projectile_is_shot_down_but_not_a_bullet() -> None:
     make(engine, 50)
     roll = engine.encounter.state.roll
     assert roll is not None
-    kinds = [o.kind for o in engine.ruleset.contribution_options(engine.encounter, roll)]
+    kinds = [o.kind for o in engine.ruleset.rules.contribution_options(engine.encounter, roll)]
     assert "shoot-down" not in kinds
 
 
@@ -557,7 +557,7 @@ def test_perceived_and_critical_damage_by_attack_kind(attack: str, critical: int
     make(engine)
     assert status(engine, "bandit-1").critical == critical
     assert hp(engine, "bandit-1") == 12 - 6
-    card = engine.ruleset.card(engine.encounter, "bandit-1")
+    card = engine.ruleset.views.card(engine.encounter, "bandit-1")
     assert card.health_max == 12
 
 
@@ -599,13 +599,13 @@ def test_the_autopilot_counterstrikes_only_when_it_pays_and_else_picks_the_best_
     strike(engine, "bandit-1", "vesna")
     rng = random.Random(1)
     engine.encounter.fighters["vesna"].sheet.counterstrike = -50  # a counter that hardly lands
-    assert isinstance(engine.ruleset.autopilot(engine.encounter, rng), c.MakeRoll)
+    assert isinstance(engine.ruleset.autopilot.next_command(engine.encounter, rng), c.MakeRoll)
     engine.encounter.fighters["vesna"].sheet.counterstrike = 150  # the counter always lands
-    pick = engine.ruleset.autopilot(engine.encounter, rng)
+    pick = engine.ruleset.autopilot.next_command(engine.encounter, rng)
     assert isinstance(pick, c.Contribute) and pick.contribution == "counter-0"
     engine.encounter.fighters["vesna"].sheet.counterstrike = 20
     make(engine, 50)
-    pick = engine.ruleset.autopilot(engine.encounter, rng)
+    pick = engine.ruleset.autopilot.next_command(engine.encounter, rng)
     # Dodge and entangle are both +25: the entangle, which also holds the attacker.
     assert isinstance(pick, c.Contribute) and pick.contribution == "entangle"
 
@@ -614,7 +614,7 @@ def test_the_autopilot_strikes_where_it_expects_the_most_damage() -> None:
     import random
 
     engine = started()
-    pick = engine.ruleset.autopilot(engine.encounter, random.Random(1))
+    pick = engine.ruleset.autopilot.next_command(engine.encounter, random.Random(1))
     # Rook's Longsword: the Captain's plate (05-95) stops almost everything, the bandits'
     # quarter suits much less; the two bandits tie, so either.
     assert isinstance(pick, dc.Strike) and pick.target_id in ("bandit-1", "bandit-2")
@@ -637,9 +637,9 @@ def test_a_suit_of_armour_has_its_usual_range_and_one_suit_at_most() -> None:
 
 def test_a_loaded_fight_naming_a_weapon_the_sheet_lacks_is_refused() -> None:
     engine = started()
-    assert engine.ruleset.check_state(engine.encounter) == []
+    assert engine.ruleset.rules.check_state(engine.encounter) == []
     engine.encounter.fighters["rook"].status.dropped = [3]
-    assert engine.ruleset.check_state(engine.encounter) == [
+    assert engine.ruleset.rules.check_state(engine.encounter) == [
         ("fighters.rook.status.dropped", "names weapon 3, which the sheet does not have")]
 
 

@@ -40,7 +40,7 @@ def test_the_attacker_cannot_assist_against_the_defense_roll_of_their_own_attack
     out = engine.apply(c.Contribute(roll_id=roll.id, fighter_id="rent-a-cop",
                                     contribution="assist", amount=1))
     assert out.error == "Rent-A-Cop is in this exchange: no self-assists"
-    options = engine.ruleset.contribution_options(engine.encounter, roll)
+    options = engine.ruleset.rules.contribution_options(engine.encounter, roll)
     assert "rent-a-cop" not in [o.fighter_id for o in options]
 
 
@@ -51,7 +51,7 @@ def test_an_enemy_who_acts_twice_has_a_second_extra_turn() -> None:
     start(engine, miguel=20, ana=20)
     turns = [s for s in slots(engine.encounter.state.turns) if s.fighter_id == "enforcer"]
     assert [(s.id, s.extra) for s in turns] == [("enforcer", False), ("enforcer#2", True)]
-    titles = [lane.title for lane in engine.ruleset.timeline(engine.encounter).lanes
+    titles = [lane.title for lane in engine.ruleset.views.timeline(engine.encounter).lanes
               if lane.fighter_ids == ("enforcer",)]
     assert titles == ["Enforcer", "Enforcer (extra turn)"]
 
@@ -60,7 +60,7 @@ def test_a_rested_fighter_has_every_assist_back_but_keeps_lethal_damage() -> Non
     """A good night's rest gives every assist back; lethal damage and fatal wounds stay
     (docs/rulesets/roll-under.md#assists, docs/rulesets/roll-under.md#hit-points)."""
     engine = fight()
-    values = engine.ruleset.rested_values(engine.encounter.fighters["miguel"].sheet)
+    values = engine.ruleset.rules.rested_values(engine.encounter.fighters["miguel"].sheet)
     assert values["assists"] == 3 and values["hp"] == 12
     assert "lethal" not in values and "fatal_wounds" not in values
 
@@ -83,7 +83,7 @@ def test_the_preview_of_an_enemys_attack_on_a_pc_is_the_pcs_defense() -> None:
     (Attack 12 - 10) = 12 or less (docs/rulesets/roll-under.md#player-facing-rolls,
     docs/rulesets/roll-under.md#defense)."""
     engine = fight()
-    preview = engine.ruleset.preview(engine.encounter, "act", "rent-a-cop",
+    preview = engine.ruleset.views.preview(engine.encounter, "act", "rent-a-cop",
                                      {"target": "miguel", "weapon": 0})
     assert preview.lines[0] == "Miguel rolls Defense, 12 or less (the enemy does not roll)"
     assert [(o.label, o.chance) for o in preview.odds] == [("Miguel defends", Fraction(12, 20))]
@@ -96,11 +96,11 @@ def test_the_preview_of_a_maneuver_names_the_roll_and_who_makes_it() -> None:
     # 12) shoves Miguel: Miguel resists on his Strength 13 - 2 = 11 as well.
     engine = fight()
     enc = engine.encounter
-    mine = engine.ruleset.preview(enc, "maneuver", "miguel",
+    mine = engine.ruleset.views.preview(enc, "maneuver", "miguel",
                                   {"target": "rent-a-cop", "maneuver": "shove"})
     assert mine.lines == ("Miguel rolls Strength, 11 or less; a failure gives Rent-A-Cop a hit",)
     assert [(o.label, o.chance) for o in mine.odds] == [("the shove works", Fraction(11, 20))]
-    theirs = engine.ruleset.preview(enc, "maneuver", "rent-a-cop",
+    theirs = engine.ruleset.views.preview(enc, "maneuver", "rent-a-cop",
                                     {"target": "miguel", "maneuver": "shove"})
     assert theirs.lines == ("Miguel rolls Strength to resist, 11 or less",)
     assert [(o.label, o.chance) for o in theirs.odds] == [("Miguel resists", Fraction(11, 20))]
@@ -111,7 +111,7 @@ def test_the_preview_of_removing_a_fatal_wound_with_the_roll_option() -> None:
     (docs/rulesets/roll-under.md#fatal-wounds)."""
     engine = fight()
     assert engine.apply(c.SetOption(option="fatal_wound_needs_roll", value=True)).ok
-    preview = engine.ruleset.preview(engine.encounter, "remove-wound", "ana", {})
+    preview = engine.ruleset.views.preview(engine.encounter, "remove-wound", "ana", {})
     assert preview.lines == ("Ana rolls Dexterity, 14 or less",)
     assert [(o.label, o.chance) for o in preview.odds] == [("removed", Fraction(14, 20))]
 
@@ -122,7 +122,7 @@ def test_holding_the_turn_is_previewed_and_a_new_round_waits_for_the_end_of_this
     engine = fight()
     start(engine, miguel=20, ana=20)
     assert turn_of(engine) == "rent-a-cop"
-    preview = engine.ruleset.preview(engine.encounter, "hold-turn", "rent-a-cop", {"after": "ana"})
+    preview = engine.ruleset.views.preview(engine.encounter, "hold-turn", "rent-a-cop", {"after": "ana"})
     assert preview.lines == ("Rent-A-Cop waits and acts right after Ana's turn",)
     assert engine.apply(c.StartRound()).error == "finish this round first (End Round)"
 
@@ -139,7 +139,7 @@ def test_ending_round_one_in_the_surprise_step_ends_the_surprise_too() -> None:
     assert not engine.encounter.state.surprise
     start(engine, miguel=1, ana=1)
     assert engine.encounter.round == 2
-    assert engine.ruleset.where(engine.encounter) == "before the enemies, Miguel's turn"
+    assert engine.ruleset.views.where(engine.encounter) == "before the enemies, Miguel's turn"
     for _ in range(len(list(slots(engine.encounter.state.turns)))):
         assert engine.apply(c.NextStep()).ok
     assert engine.encounter.state.stage == "round-over" and engine.pending() is None
@@ -302,22 +302,22 @@ def test_the_forms_build_their_commands_and_previews_need_a_target() -> None:
     (docs/rulesets/roll-under.md#assists, docs/rulesets/roll-under.md#surprise)."""
     engine = fight()
     rules = engine.ruleset
-    assert rules.build_command("rest", "ana", {}) == ru.Rest(fighter_id="ana")
-    assert rules.build_command("ambusher-on", "ana", {}) == ru.SetAmbusher(
+    assert rules.views.build_command("rest", "ana", {}) == ru.Rest(fighter_id="ana")
+    assert rules.views.build_command("ambusher-on", "ana", {}) == ru.SetAmbusher(
         fighter_id="ana", ambusher=True)
-    assert rules.build_command("ambusher-off", "ana", {}) == ru.SetAmbusher(
+    assert rules.views.build_command("ambusher-off", "ana", {}) == ru.SetAmbusher(
         fighter_id="ana", ambusher=False)
-    assert rules.build_command("remove-wound", "ana", {"target": "miguel"}) == (
+    assert rules.views.build_command("remove-wound", "ana", {"target": "miguel"}) == (
         ru.RemoveFatalWound(fighter_id="ana", target_id="miguel"))
-    assert rules.build_command("maneuver", "ana", {"target": "mook-1"}) == ru.CombatManeuver(
+    assert rules.views.build_command("maneuver", "ana", {"target": "mook-1"}) == ru.CombatManeuver(
         fighter_id="ana", target_id="mook-1", maneuver="shove")
-    assert rules.build_command("other", "ana", {}) == ru.OtherTurnAction(
+    assert rules.views.build_command("other", "ana", {}) == ru.OtherTurnAction(
         fighter_id="ana", action="run")
     enc = engine.encounter
     for form in ("act", "maneuver"):
-        assert rules.preview(enc, form, "ana", {}).error == "choose a target"
-    assert rules.preview(enc, "move", "ana", {}).lines == ()
-    assert rules.preview(enc, "remove-wound", "ana", {}).lines == ()  # no roll by default
+        assert rules.views.preview(enc, form, "ana", {}).error == "choose a target"
+    assert rules.views.preview(enc, "move", "ana", {}).lines == ()
+    assert rules.views.preview(enc, "remove-wound", "ana", {}).lines == ()  # no roll by default
 
 
 @pytest.mark.parametrize(("defense", "disarms"), [(19, True), (18, False)])
@@ -347,7 +347,7 @@ def test_the_autopilot_disarms_only_when_it_saves_more_than_the_attack_is_worth(
         if turn_of(engine) == "enforcer":
             break
         assert engine.apply(c.NextStep()).ok
-    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    command = engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0))
     if disarms:
         assert command == ru.CombatManeuver(fighter_id="enforcer", target_id="miguel",
                                             maneuver="disarm")
@@ -384,7 +384,7 @@ def test_the_autopilot_weighs_a_failed_disarm_and_takes_the_best_of_two(
         if turn_of(engine) == "enforcer":
             break
         assert engine.apply(c.NextStep()).ok
-    assert engine.ruleset.autopilot(engine.encounter, random.Random(0)) == expected
+    assert engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0)) == expected
 
 
 def test_the_autopilot_attacks_with_the_biggest_die_the_first_of_equals() -> None:
@@ -399,7 +399,7 @@ def test_the_autopilot_attacks_with_the_biggest_die_the_first_of_equals() -> Non
     engine.session.start = enc.model_copy(deep=True)
     engine.session.log.clear()
     start(engine, miguel=1, ana=20)
-    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    command = engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0))
     assert isinstance(command, ru.Attack) and command.weapon == 1
 
 
@@ -476,7 +476,7 @@ def test_nobody_assists_a_roll_whose_roller_left_the_fight() -> None:
     assert engine.apply(c.RemoveFighter(fighter_id="miguel")).ok
     roll = engine.encounter.state.roll
     assert roll is not None
-    assert engine.ruleset.contribution_options(engine.encounter, roll) == ()
+    assert engine.ruleset.rules.contribution_options(engine.encounter, roll) == ()
     out = engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
                                     amount=1))
     assert out.error == "the one rolling has left the fight: no roll to assist"
@@ -489,14 +489,14 @@ def test_end_round_in_the_surprise_step_leaves_no_surprise_column_on_the_timelin
     engine = fight()
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
     assert engine.apply(c.StartFight()).ok
-    assert engine.ruleset.timeline(engine.encounter).columns == ("Surprise",)
+    assert engine.ruleset.views.timeline(engine.encounter).columns == ("Surprise",)
     assert engine.apply(c.EndRound()).ok
-    timeline = engine.ruleset.timeline(engine.encounter)
+    timeline = engine.ruleset.views.timeline(engine.encounter)
     assert "Surprise" not in timeline.columns
     assert [lane.fighter_ids[0] for lane in timeline.lanes] == engine.encounter.order
     assert timeline.caption == "Round 1 · end of round"
     engine.undo()
-    assert engine.ruleset.timeline(engine.encounter).columns == ("Surprise",)
+    assert engine.ruleset.views.timeline(engine.encounter).columns == ("Surprise",)
 
 
 def test_the_end_of_the_surprise_step_is_no_round_end_for_durations() -> None:
@@ -534,7 +534,7 @@ def test_a_turn_is_held_before_its_action_and_move_not_after() -> None:
     assert turn_of(engine) == "miguel" and hold_offered(engine, "miguel") == ""
     assert engine.apply(ru.Attack(fighter_id="miguel", target_id="mook-1", weapon=0)).ok
     assert hold_offered(engine, "miguel") == "a roll is waiting: make it first"
-    preview = engine.ruleset.preview(engine.encounter, "hold-turn", "miguel", {"after": "ana"})
+    preview = engine.ruleset.views.preview(engine.encounter, "hold-turn", "miguel", {"after": "ana"})
     assert preview.lines == () and not preview.error
     out = engine.apply(c.HoldTurn(after="ana"))
     assert out.error == "Miguel cannot hold the turn: a roll is waiting: make it first"
@@ -599,19 +599,19 @@ def test_the_title_names_the_round_whose_initiative_is_asked() -> None:
     assert engine.apply(c.NextStep()).ok  # the ambusher's surprise turn ends the step
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 1 initiative")
-    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · initiative"
+    assert engine.ruleset.views.describe_state(engine.encounter) == "Round 1 · initiative"
     engine = fight()
     assert engine.apply(c.StartFight()).ok
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 1 initiative")
-    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · initiative"
+    assert engine.ruleset.views.describe_state(engine.encounter) == "Round 1 · initiative"
     assert engine.apply(c.Answer(decision_id=pending.id, values={"miguel": 1, "ana": 1},
                                  by="the players")).ok
     for _ in range(len(list(slots(engine.encounter.state.turns)))):
         assert engine.apply(c.NextStep()).ok
-    assert engine.ruleset.describe_state(engine.encounter) == "Round 1 · end of round"
+    assert engine.ruleset.views.describe_state(engine.encounter) == "Round 1 · end of round"
     assert engine.apply(c.StartRound()).ok
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 2 initiative")
     assert engine.encounter.round == 1
-    assert engine.ruleset.describe_state(engine.encounter) == "Round 2 · initiative"
+    assert engine.ruleset.views.describe_state(engine.encounter) == "Round 2 · initiative"

@@ -45,7 +45,7 @@ def test_a_fresh_level_six_fighter_can_spend_two_assists() -> None:
     assert (fighter.sheet.assists, fighter.status.assists) == (2, 2)
     start(engine, ana=20, kit=20)
     for _ in range(6):  # to the Rent-A-Cop's turn: he attacks Ana, Kit helps her
-        if engine.ruleset.where(engine.encounter).endswith("Rent-A-Cop's turn"):
+        if engine.ruleset.views.where(engine.encounter).endswith("Rent-A-Cop's turn"):
             break
         assert engine.apply(c.NextStep()).ok
     assert engine.apply(ru.Attack(fighter_id="rent-a-cop", target_id="ana", weapon=0)).ok
@@ -69,11 +69,11 @@ def test_assists_after_the_roll_is_an_option_off_by_default() -> None:
     assert engine.apply(c.MakeRoll(roll_id=roll_id(engine), dice=[[14]])).ok
     roll = engine.encounter.state.roll
     assert roll is not None and roll.data["face"] == 14
-    odds = engine.ruleset.roll_odds(engine.encounter, roll)
+    odds = engine.ruleset.rules.roll_odds(engine.encounter, roll)
     assert odds[0].chance == 0  # 14 against 13 or less: a miss as it stands
     assert engine.apply(c.Contribute(roll_id=roll.id, fighter_id="ana",
                                      contribution="assist", amount=1)).ok
-    assert engine.ruleset.roll_odds(engine.encounter, engine.encounter.state.roll)[0].chance == 1
+    assert engine.ruleset.rules.roll_odds(engine.encounter, engine.encounter.state.roll)[0].chance == 1
     assert engine.apply(c.MakeRoll(roll_id=roll.id, dice=[[7]])).ok  # the damage die
     assert engine.encounter.state.roll is None
     assert engine.encounter.fighters["rent-a-cop"].status.hp == 8 - 7

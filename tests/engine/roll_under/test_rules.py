@@ -178,7 +178,7 @@ def test_assists_from_allies_raise_the_target_and_enemies_lower_it() -> None:
     start(engine, miguel=20, ana=20)
     assert engine.apply(ru.Attack(fighter_id="rent-a-cop", target_id="miguel", weapon=0)).ok
     rid = roll_id(engine)
-    view = engine.ruleset.roll_view(engine.encounter)
+    view = engine.ruleset.views.roll_view(engine.encounter)
     assert view is not None and view.odds[0].chance == Fraction(12, 20)
     assert engine.apply(c.Contribute(roll_id=rid, fighter_id="ana", contribution="assist",
                                      amount=2)).ok
@@ -190,7 +190,7 @@ def test_assists_from_allies_raise_the_target_and_enemies_lower_it() -> None:
     mook = engine.apply(c.Contribute(roll_id=rid, fighter_id="mook-1", contribution="assist",
                                      amount=1))
     assert mook.error == "Mook 1 has 0 assist(s) to spend"
-    view = engine.ruleset.roll_view(engine.encounter)
+    view = engine.ruleset.views.roll_view(engine.encounter)
     assert view is not None and view.odds[0].chance == Fraction(14, 20)
     first = engine.encounter.state.roll.contributions[0].id
     assert engine.apply(c.Withdraw(roll_id=rid, contribution_id=first)).ok
@@ -233,7 +233,7 @@ def test_damage_past_zero_is_lethal_and_rolls_on_the_death_table() -> None:
     assert (cop.hp, cop.lethal) == (0, 5)  # 8 damage on 3 HP: the overflow is lethal
     table = [e for e in out.entry.events if e.kind == "table"]
     assert len(table) == 1 and table[0].data["total"] == 4
-    assert engine.ruleset.is_out(engine.encounter.fighters["rent-a-cop"])
+    assert engine.ruleset.rules.is_out(engine.encounter.fighters["rent-a-cop"])
 
 
 def test_a_table_row_marked_fatal_wound_gives_one_and_removing_it_is_an_action() -> None:
@@ -279,12 +279,12 @@ def test_one_action_and_one_move_a_turn_and_they_come_back_next_turn() -> None:
     assert engine.apply(ru.OtherTurnAction(fighter_id="miguel", action="run")).ok
     assert engine.apply(ru.Move(fighter_id="miguel")).ok
     assert engine.apply(ru.Move(fighter_id="miguel")).error == "Miguel has already moved this turn"
-    card = engine.ruleset.card(engine.encounter, "miguel")
+    card = engine.ruleset.views.card(engine.encounter, "miguel")
     left = {r.label: r.value for r in card.resources}
     assert left["Action"] == 0 and left["Move"] == 0
     assert engine.apply(ru.Attack(fighter_id="ana", target_id="rent-a-cop")).error == "not Ana's turn"
     assert engine.apply(c.NextStep()).ok
-    card = engine.ruleset.card(engine.encounter, "ana")
+    card = engine.ruleset.views.card(engine.encounter, "ana")
     assert {r.label: r.value for r in card.resources}["Action"] == 1
 
 
@@ -356,7 +356,7 @@ def test_a_disarmed_fighter_strikes_unarmed_until_taking_the_weapon_back() -> No
     miguel = engine.encounter.fighters["miguel"]
     assert [x.name for x in miguel.status.conditions] == ["Disarmed"]
     go_to(engine, "miguel")
-    preview = engine.ruleset.preview(engine.encounter, "act", "miguel",
+    preview = engine.ruleset.views.preview(engine.encounter, "act", "miguel",
                                      {"target": "rent-a-cop", "weapon": "0"})
     assert "Damage on a hit: 1d6 (unarmed)" in preview.lines
     assert engine.apply(ru.PickUpWeapon(fighter_id="miguel")).ok
@@ -378,7 +378,7 @@ def test_the_autopilot_disarms_a_big_weapon_it_can_hardly_hit_past() -> None:
     engine.session.log.clear()
     start(engine, miguel=20, ana=1)
     engine.encounter.fighters["rent-a-cop"].status.lethal = 1  # out: only the Enforcer left
-    command = engine.ruleset.autopilot(engine.encounter, random.Random(0))
+    command = engine.ruleset.autopilot.next_command(engine.encounter, random.Random(0))
     assert isinstance(command, ru.CombatManeuver) and command.maneuver == "disarm"
     assert command.target_id == "enforcer"
 
@@ -388,7 +388,7 @@ def test_an_attack_starts_on_a_foe_still_in_the_fight() -> None:
     so, and starts on the next foe standing (it started on the first foe, out or not)."""
     engine = fight()
     engine.encounter.fighters["rent-a-cop"].status.lethal = 3
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "miguel")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "miguel")
                 if f.id == "act")
     target = next(field for field in form.fields if field.name == "target")
     assert target.choices[0] == ("rent-a-cop", "Rent-A-Cop (out)")
@@ -401,13 +401,13 @@ def test_with_every_foe_out_the_attack_starts_on_the_first_and_alone_on_nobody()
     for fighter in engine.encounter.fighters.values():
         if fighter.side == "enemy":
             fighter.status.lethal = 1
-    form = next(f for f in engine.ruleset.action_forms(engine.encounter, "miguel")
+    form = next(f for f in engine.ruleset.views.action_forms(engine.encounter, "miguel")
                 if f.id == "act")
     target = next(field for field in form.fields if field.name == "target")
     assert target.default == "rent-a-cop" == target.choices[0][0]
     assert all(label.endswith("(out)") for _, label in target.choices)
     alone = fight(without=("ana", "cop", "enforcer", "mook"))
-    form = next(f for f in alone.ruleset.action_forms(alone.encounter, "miguel") if f.id == "act")
+    form = next(f for f in alone.ruleset.views.action_forms(alone.encounter, "miguel") if f.id == "act")
     target = next(field for field in form.fields if field.name == "target")
     assert target.choices == () and target.default is None
 
@@ -419,7 +419,7 @@ def test_a_turn_to_come_of_a_fighter_out_of_the_fight_leaves_until_they_are_back
     start(engine, miguel=5, ana=18)
 
     def chips_of(fid: str) -> list[str]:
-        tl = engine.ruleset.timeline(engine.encounter)
+        tl = engine.ruleset.views.timeline(engine.encounter)
         return [chip.state for lane in tl.lanes for chip in lane.chips if chip.fighter_id == fid]
 
     waiting = next(fid for fid in engine.encounter.order

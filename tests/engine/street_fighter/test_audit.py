@@ -150,7 +150,7 @@ def test_interrupt_equal_to_the_speed_without_ep_is_refused_even_if_the_victim_p
     assert "speed 8 is not above Ken's 8" in refused(
         eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken", ep_speed=1))
-    assert [r.fighter_id for r in eng.ruleset.stack(eng.encounter)] == ["ken", "ryu"]
+    assert [r.fighter_id for r in eng.ruleset.views.stack(eng.encounter)] == ["ken", "ryu"]
 
 
 def test_resolution_ties_go_to_higher_wits_the_opposite_of_the_acting_order() -> None:
@@ -160,10 +160,10 @@ def test_resolution_ties_go_to_higher_wits_the_opposite_of_the_acting_order() ->
     # 9. Tie at 11: Ryu (higher Wits) resolves first.
     eng = make_engine(fighter("ken", wits=1, dexterity=1), fighter("ryu", wits=3, dexterity=1))
     begin(eng, [[6], [6]])
-    assert eng.ruleset.round_controls(eng.encounter).status == "Ken to act"
+    assert eng.ruleset.views.round_controls(eng.encounter).status == "Ken to act"
     ok(eng, sf.Act(fighter_id="ken", maneuver="Movement", ep_speed=1))
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Movement", ep_speed=1))
-    assert [r.fighter_id for r in eng.ruleset.stack(eng.encounter)] == ["ryu", "ken"]
+    assert [r.fighter_id for r in eng.ruleset.views.stack(eng.encounter)] == ["ryu", "ken"]
 
 
 def test_interrupting_fighters_faster_own_move_is_kept() -> None:
@@ -179,7 +179,7 @@ def test_interrupting_fighters_faster_own_move_is_kept() -> None:
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Movement"))
     ok(eng, sf.Interrupt(fighter_id="ken", maneuver="Jab", target_id="ryu", ep_speed=4))
     assert st(eng, "ken").ep == 0  # 2 + 4 speed EP + 1 for the die
-    assert [r.speed for r in eng.ruleset.stack(eng.encounter)] == [12, 11, 9]
+    assert [r.speed for r in eng.ruleset.views.stack(eng.encounter)] == [12, 11, 9]
     entry = ok(eng, sf.ResolveNext())
     assert not texts(entry, "die-lost")
 

@@ -184,7 +184,7 @@ def test_kippup_pays_one_ep_instead_of_the_die() -> None:
     decision = pending(eng)
     assert [ch.id for ch in decision.choices] == ["ep", "die"]
     assert st(eng, "ken").knocked_down  # down until the question is answered
-    assert eng.ruleset.step_open(eng.encounter)
+    assert eng.ruleset.rules.step_open(eng.encounter)
     entry = answer(eng, choice="ep", expect="stand-ken")
     assert "Ken stands up with Kippup for 1 EP" in texts(entry)
     assert st(eng, "ken").ep == 1 and faces(eng, "ken") == [4, 2]
@@ -289,6 +289,6 @@ def test_zero_health_is_out_of_the_fight() -> None:
     entry = ok(eng, sf.ResolveNext(dice=[[6] * 11]))
     assert "Ryu is out of the fight" in texts(entry, "down")
     assert st(eng, "ryu").health == 0 and faces(eng, "ryu", "lost") == [5, 4]
-    assert eng.ruleset.is_out(eng.encounter.fighters["ryu"])
-    assert eng.ruleset.card(eng.encounter, "ryu").out
+    assert eng.ruleset.rules.is_out(eng.encounter.fighters["ryu"])
+    assert eng.ruleset.views.card(eng.encounter, "ryu").out
     assert same_as_rebuild(eng)

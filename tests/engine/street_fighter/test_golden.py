@@ -176,20 +176,20 @@ def previews_to_text(prepare: Any, seed: int, steps: int) -> str:
     shown: dict[str, list[str]] = {}
     lines = [f"# previews, seed {seed}"]
     for step in range(1, steps + 1):
-        command = ruleset.autopilot(engine.encounter, rng)
+        command = ruleset.autopilot.next_command(engine.encounter, rng)
         if command is None:
             break
         _ok(engine, command)
         lines.append(f"-- step {step}: {engine.session.log[-1].summary}")
         enc = engine.encounter
         for fid in enc.order:
-            for form in ruleset.action_forms(enc, fid):
+            for form in ruleset.views.action_forms(enc, fid):
                 if not form.enabled or form.role == "gm":
                     continue
                 for label, picks in (("defaults", None), ("picked", rng)):
                     values = _values(form, picks)
                     key = f"{fid} {form.id} {label}"
-                    text = [f"  {values!r}", *_preview_text(ruleset.preview(enc, form.id, fid,
+                    text = [f"  {values!r}", *_preview_text(ruleset.views.preview(enc, form.id, fid,
                                                                             values))]
                     if shown.get(key) != text:
                         lines.append(f"== {key}")

@@ -72,7 +72,7 @@ def test_a_fighters_own_pending_block_is_kept_when_they_interrupt() -> None:
     ok(eng, sf.Act(fighter_id="ken", maneuver="Block"))
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken", ep_speed=2))
     ok(eng, sf.Interrupt(fighter_id="ken", maneuver="Jab", target_id="ryu", ep_speed=3))
-    assert [r.speed for r in eng.ruleset.stack(eng.encounter)] == [12, 11, 10]
+    assert [r.speed for r in eng.ruleset.views.stack(eng.encounter)] == [12, 11, 10]
     entry = ok(eng, sf.ResolveNext())
     assert not texts(entry, "die-lost")
     block = next(m for m in eng.encounter.state.stack if m.is_block)
@@ -103,7 +103,7 @@ def test_a_stun_takes_the_victims_move_that_would_resolve_next() -> None:
     ok(eng, sf.Act(fighter_id="ryu", maneuver="Jab", target_id="ken"))
     ok(eng, sf.Interrupt(fighter_id="ken", maneuver="Fierce", target_id="ryu", ep_speed=2))
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
-    assert [r.speed for r in eng.ruleset.stack(eng.encounter)] == [9, 8, 7]
+    assert [r.speed for r in eng.ruleset.views.stack(eng.encounter)] == [9, 8, 7]
     ok(eng, sf.ResolveNext())
     answer(eng, amount=0, expect="defend-ep", dice=[[6, 6, 6, 2, 2]])
     answer(eng, choice="accept", expect="dodge")
@@ -619,7 +619,7 @@ def test_a_loaded_fight_at_every_limit_is_sound_and_one_past_each_is_refused() -
         setattr(ken, pool, MAX_POOL)
     enc.state.stack = _closed_moves(MAX_STACK)
     enc.state.next_move_id = MAX_STACK + 1
-    assert eng.ruleset.check_state(enc) == []
+    assert eng.ruleset.rules.check_state(enc) == []
 
     enc.round, enc.dice_seed, enc.dice_drawn = MAX_ROUND + 1, -MAX_COUNTER - 1, MAX_COUNTER + 1
     ken.dice = [ActionDie(id=n, face=1) for n in range(MAX_DICE + 1)]
@@ -736,7 +736,7 @@ def _enemy(fighter_data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _autopilot(eng: Engine) -> c.Command | None:
-    return eng.ruleset.autopilot(eng.encounter, random.Random(0))
+    return eng.ruleset.autopilot.next_command(eng.encounter, random.Random(0))
 
 
 def _die(eng: Engine, fid: str, face: int) -> int:
@@ -891,13 +891,13 @@ def test_stopping_a_recovery_previews_the_points_down_at_the_tn_for_the_time() -
                               status={"willpower": 2}))
     ok(eng, c.StartFight())
     ok(eng, sf.StartRecovery(fighter_id="ken", pool="willpower"))
-    assert eng.ruleset.preview(eng.encounter, "stop-recovery", "ken", {}).lines == (
+    assert eng.ruleset.views.preview(eng.encounter, "stop-recovery", "ken", {}).lines == (
         "Less than a full round: nothing regained",)
     ok(eng, c.StartRound())
     ok(eng, c.NextStep(dice=[[6]]))
     ok(eng, c.EndRound())
     answer(eng, choice="continue", expect="recover-ken")
-    shown = eng.ruleset.preview(eng.encounter, "stop-recovery", "ken", {})
+    shown = eng.ruleset.views.preview(eng.encounter, "stop-recovery", "ken", {})
     # 3 Willpower down, 3 dice at TN 8: at least one 8+ is 1 - (7/10)^3.
     assert shown.lines == ("3 dice at TN 8, 1s ignored",)
     assert [(o.label, o.chance) for o in shown.odds] == [
@@ -945,7 +945,7 @@ def test_converting_a_used_die_is_refused_and_a_one_die_preview_says_die() -> No
                       fighter("ryu", wits=3, dexterity=2))
     ok(eng, c.StartFight())
     # Find an Angle: Perception 1 + Arena 0 = 1 die at the arena's TN 8.
-    shown = eng.ruleset.preview(eng.encounter, "concentrate", "ken",
+    shown = eng.ruleset.views.preview(eng.encounter, "concentrate", "ken",
                                 {"concentration": "find-angle"})
     assert shown.lines == ("Rolled now: 1 die at TN 8; each success is 1 EP",)
     ok(eng, c.StartRound())

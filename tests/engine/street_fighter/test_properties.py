@@ -28,17 +28,17 @@ def _candidates(eng: Engine, data: st.DataObject) -> list[c.Command]:
         low, high = decision.minimum or 0, decision.maximum or 0
         return [c.Answer(decision_id=decision.id, amount=n) for n in {low, high, (low + high) // 2}]
     out: list[c.Command] = []
-    controls = rs.round_controls(enc)
+    controls = rs.views.round_controls(enc)
     if controls.can_next_step:
         out.append(c.NextStep())
     if controls.can_end_round:
         out.append(c.EndRound())
     if controls.extra.get("resolve-next"):
-        out += [rs.build_command("resolve-next", "", {})] * 3
+        out += [rs.views.build_command("resolve-next", "", {})] * 3
     if controls.extra.get("cancel-stack"):
-        out.append(rs.build_command("cancel-stack", "", {}))
+        out.append(rs.views.build_command("cancel-stack", "", {}))
     for fid in enc.order:
-        for form in rs.action_forms(enc, fid):
+        for form in rs.views.action_forms(enc, fid):
             if not form.enabled or form.id in ("edit-maneuver", "learn-maneuver"):
                 continue
             values: dict[str, Any] = {}
@@ -53,7 +53,7 @@ def _candidates(eng: Engine, data: st.DataObject) -> list[c.Command]:
                     values[field.name] = data.draw(st.booleans())
                 else:
                     values[field.name] = field.default
-            out.append(rs.build_command(form.id, fid, values))
+            out.append(rs.views.build_command(form.id, fid, values))
     return out
 
 

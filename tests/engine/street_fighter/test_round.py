@@ -127,11 +127,11 @@ def test_passes_repeat_until_no_die_shows_the_phase() -> None:
     assert waiting_fighters(enc)[0] == "x"
     ok(eng, sf.Act(fighter_id="x", maneuver="Movement"))
     ok(eng, sf.ResolveNext())
-    assert eng.ruleset.round_controls(enc).status == "Y to act"
+    assert eng.ruleset.views.round_controls(enc).status == "Y to act"
     ok(eng, sf.Act(fighter_id="y", maneuver="Movement"))
     ok(eng, sf.ResolveNext())
-    assert "pass 2" in eng.ruleset.describe_state(enc) and "X to act" in \
-        eng.ruleset.describe_state(enc)
+    assert "pass 2" in eng.ruleset.views.describe_state(enc) and "X to act" in \
+        eng.ruleset.views.describe_state(enc)
     ok(eng, sf.Act(fighter_id="x", maneuver="Movement"))
     ok(eng, sf.ResolveNext())
     entry = ok(eng, c.NextStep())
@@ -149,7 +149,7 @@ def test_unused_die_asks_hold_convert_or_lose_and_convert_gives_ep() -> None:
     ok(eng, c.NextStep())  # Ryo does not act with the 3
     decision = pending(eng)
     assert [ch.id for ch in decision.choices] == ["hold", "convert", "lose"]
-    assert eng.ruleset.step_open(eng.encounter)
+    assert eng.ruleset.rules.step_open(eng.encounter)
     answer(eng, choice="convert", expect="die-ryo")
     assert st(eng, "ryo").ep == 2 and faces(eng, "ryo", "converted") == [3]
 
@@ -260,4 +260,4 @@ def test_letting_a_die_go_can_still_hold_it() -> None:
     assert [ch.id for ch in decision.choices] == ["hold", "lose"]  # 8 > Perception 2
     answer(eng, choice="hold", expect="die-ryo")
     assert faces(eng, "ryo", "held") == [8]
-    assert eng.ruleset.card(eng.encounter, "ryo").dice == ("H8",)
+    assert eng.ruleset.views.card(eng.encounter, "ryo").dice == ("H8",)

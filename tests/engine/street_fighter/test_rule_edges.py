@@ -16,7 +16,7 @@ from .helpers import begin, fighter, make_engine, ok, pending, st
 
 
 def _form(eng: Engine, fid: str, form_id: str) -> ActionForm:
-    return next(f for f in eng.ruleset.action_forms(eng.encounter, fid) if f.id == form_id)
+    return next(f for f in eng.ruleset.views.action_forms(eng.encounter, fid) if f.id == form_id)
 
 
 def test_with_nobody_else_in_the_fight_intimidate_and_deceive_are_greyed_out() -> None:

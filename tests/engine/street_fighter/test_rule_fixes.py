@@ -14,7 +14,7 @@ from fightdesk.storage.sessions import demo_session
 def in_the_phases() -> Engine:
     engine = Engine(demo_session())
     assert engine.apply(c.StartFight()).ok
-    while engine.ruleset.round_controls(engine.encounter).actor is None:
+    while engine.ruleset.views.round_controls(engine.encounter).actor is None:
         assert engine.apply(c.NextStep()).ok
     assert engine.encounter.state.stage == "phases"
     return engine
@@ -48,7 +48,7 @@ def test_the_gm_stunning_a_fighter_costs_a_die_and_one_ep() -> None:
 
 def test_a_state_only_a_maneuver_sets_is_not_a_plain_condition() -> None:
     engine = in_the_phases()
-    assert engine.ruleset.condition_names == ("Knocked down", "Stunned")
+    assert engine.ruleset.rules.condition_names == ("Knocked down", "Stunned")
     out = engine.apply(c.AddCondition(fighter_id="kaede", name="Blocking"))
     assert out.error == ("Blocking is set by a Block maneuver (Act on the card), not as a "
                          "condition (name the GM's own condition otherwise)")

@@ -16,7 +16,7 @@ def test_every_enemy_down_is_said_between_the_start_and_the_end_of_the_fight() -
             assert engine.apply(c.SetValue(fighter_id=fid, field="status.health", value=0)).ok
 
     def status() -> str:
-        return engine.ruleset.round_controls(enc).status
+        return engine.ruleset.views.round_controls(enc).status
 
     assert enc.state.stage == "setup" and status() == ""
     assert engine.apply(c.StartFight()).ok
@@ -31,15 +31,15 @@ def test_one_side_down_replaces_whose_die_it_is_in_the_phases() -> None:
     engine = Engine(demo_session())
     enc = engine.encounter
     assert engine.apply(c.StartFight()).ok
-    while engine.ruleset.round_controls(enc).actor is None:
+    while engine.ruleset.views.round_controls(enc).actor is None:
         assert engine.apply(c.NextStep()).ok
-    controls = engine.ruleset.round_controls(enc)
+    controls = engine.ruleset.views.round_controls(enc)
     assert enc.state.stage == "phases" and controls.status == "Dock Thug 1 to act"
     assert engine.apply(c.SetValue(fighter_id="kaede", field="status.health", value=0)).ok
-    controls = engine.ruleset.round_controls(enc)
+    controls = engine.ruleset.views.round_controls(enc)
     assert controls.actor == "dock-thug-1" and controls.status == "The whole party is down"
     # Dock Thug 1 lets the 10 go: the question is the status until it is answered.
     assert engine.apply(c.NextStep()).ok
     pending = engine.pending()
     assert pending is not None
-    assert engine.ruleset.round_controls(enc).status == pending.prompt
+    assert engine.ruleset.views.round_controls(enc).status == pending.prompt

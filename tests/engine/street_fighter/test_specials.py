@@ -174,7 +174,7 @@ def test_sustained_hold_damage_break_free_and_the_grab_limit() -> None:
     assert "Vic fails to break free" in texts(entry)
     ok(eng, c.NextStep())  # phase 6: Hal squeezes (speed 6 - 1 = 5)
     ok(eng, sf.Act(fighter_id="hal", action="sustain-hold"))
-    assert eng.ruleset.stack(eng.encounter)[0].speed == 5
+    assert eng.ruleset.views.stack(eng.encounter)[0].speed == 5
     ok(eng, sf.ResolveNext(dice=[[6, 6, 2, 2, 2]]))
     assert st(eng, "vic").health == 7 and st(eng, "hal").holding.actions == 1
     ok(eng, c.NextStep())  # phase 5: Vic holds his 5
@@ -413,10 +413,10 @@ def test_the_gm_cannot_add_from_the_catalogue_to_a_fighter_who_knows_it_all() ->
     form is off and says why (docs/rulesets/street-fighter.md#maneuvers)."""
     everything = [m.model_dump() for m in catalogue_module.catalogue()]
     eng = make_engine(fighter("ana", maneuvers=everything), fighter("bo"))
-    learn = next(f for f in eng.ruleset.action_forms(eng.encounter, "ana")
+    learn = next(f for f in eng.ruleset.views.action_forms(eng.encounter, "ana")
                  if f.id == "learn-maneuver")
     assert (learn.enabled, learn.reason, learn.fields[0].choices) == (False, "knows them all", ())
-    learn = next(f for f in eng.ruleset.action_forms(eng.encounter, "bo")
+    learn = next(f for f in eng.ruleset.views.action_forms(eng.encounter, "bo")
                  if f.id == "learn-maneuver")
     assert learn.enabled and learn.fields[0].default == "Jab"
 

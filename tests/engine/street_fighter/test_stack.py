@@ -32,7 +32,7 @@ def test_three_deep_stack_ordered_by_wits_then_perception_then_dexterity() -> No
     ok(eng, sf.Interrupt(fighter_id="b", maneuver="Movement", ep_speed=1))
     ok(eng, sf.Interrupt(fighter_id="c", maneuver="Movement", ep_speed=1))
     ok(eng, sf.Interrupt(fighter_id="d", maneuver="Movement", ep_speed=1))
-    rows = eng.ruleset.stack(eng.encounter)
+    rows = eng.ruleset.views.stack(eng.encounter)
     assert [r.fighter_id for r in rows] == ["d", "c", "b", "a"]
     assert [r.speed for r in rows] == [11, 11, 11, 11]
     # Each interrupt names the latest pending move by default: c interrupts b, d interrupts c.
@@ -52,7 +52,7 @@ def test_a_full_tie_goes_to_the_interrupting_move() -> None:
     begin(eng, [[6, 1], [6, 1], [1], [5]])
     ok(eng, sf.Act(fighter_id="e", maneuver="Movement", ep_speed=1))
     ok(eng, sf.Interrupt(fighter_id="f", maneuver="Movement", ep_speed=1))
-    assert [r.fighter_id for r in eng.ruleset.stack(eng.encounter)] == ["f", "e"]
+    assert [r.fighter_id for r in eng.ruleset.views.stack(eng.encounter)] == ["f", "e"]
 
 
 def test_interrupt_must_beat_the_speed_without_ep() -> None:
@@ -78,14 +78,14 @@ def test_slower_interrupt_still_resolves_after_the_move_it_interrupted() -> None
     eng = make_engine(fighter("ken", wits=1, intelligence=2), fighter("ryu", wits=3))
     begin(eng, [[6, 1], [6, 1]])
     ok(eng, sf.Act(fighter_id="ken", maneuver="Strong", target_id="ryu", ep_speed=2))
-    preview = eng.ruleset.preview(eng.encounter, "interrupt", "ryu", {
+    preview = eng.ruleset.views.preview(eng.encounter, "interrupt", "ryu", {
         "maneuver": "Jab", "target": "ken", "die": f"ryu:{die_id(eng, 'ryu', 6)}",
         "ep_speed": 0, "ep_damage": "ask", "interrupts": "1"})
     assert preview.error is None
     assert ("Interrupts Ken's Strong: 8 is above its 6 without EP, valid; resolves after it "
             "(its full speed 10)") in preview.lines
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken"))
-    assert [r.fighter_id for r in eng.ruleset.stack(eng.encounter)] == ["ken", "ryu"]
+    assert [r.fighter_id for r in eng.ruleset.views.stack(eng.encounter)] == ["ken", "ryu"]
     # Ken's Strong: Strength 2 + Punch 2 + 1 - Stamina 2 = 3 dice. Ken has no EP left; Ryu
     # (2 EP) removes none. Faces 6, 5, 1: one success, and the 1 does not cancel it
     # (docs/rulesets/street-fighter.md#successes-and-ones: on damage rolls 1s do not cancel).
@@ -115,7 +115,7 @@ def test_cost_free_on_the_phase_one_ep_otherwise_unless_an_abort() -> None:
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Jab", target_id="ken", die_id=three,
                          ep_speed=1))
     assert st(eng, "ryu").ep == 0
-    row = eng.ruleset.stack(eng.encounter)[0]
+    row = eng.ruleset.views.stack(eng.encounter)[0]
     assert (row.spent, row.cost) == (2, "1 EP (die 3 is not on the phase); 1 EP for +2 speed")
     # Cancelled before anything resolved: die and EP come back.
     ok(eng, sf.CancelInterrupts())
@@ -157,7 +157,7 @@ def test_interrupting_loses_your_own_slower_pending_moves() -> None:
     assert st(eng, "ken").ep == 1
     entry = ok(eng, sf.ResolveNext())
     assert "Ken's Fierce is lost (Ken interrupted with the faster Jab)" in texts(entry)
-    rows = {r.action: r for r in eng.ruleset.stack(eng.encounter)}
+    rows = {r.action: r for r in eng.ruleset.views.stack(eng.encounter)}
     assert rows["Fierce -> Ryu"].note == "lost: Ken interrupted with the faster Jab"
 
 
@@ -208,14 +208,14 @@ def test_whole_stack_is_one_undo_step() -> None:
     begin(eng, [[6, 1], [6, 1]])
     before = eng.encounter.model_dump(mode="json")
     ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))
-    assert eng.ruleset.step_open(eng.encounter)
+    assert eng.ruleset.rules.step_open(eng.encounter)
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Block"))
     ok(eng, sf.ResolveNext())
     ok(eng, sf.ResolveNext())
     answer(eng, amount=1, expect="attack-ep")
     answer(eng, amount=0, expect="defend-ep", dice=[[9, 9]])
     answer(eng, choice="accept", expect="dodge")
-    assert not eng.ruleset.step_open(eng.encounter)
+    assert not eng.ruleset.rules.step_open(eng.encounter)
     steps = {e.step for e in eng.session.log[-7:]}
     assert len(steps) == 1
     assert eng.undo()
@@ -232,7 +232,7 @@ def test_gm_removes_a_fighter_in_the_middle_of_a_stack() -> None:
     ok(eng, sf.Interrupt(fighter_id="ryu", maneuver="Strong", target_id="ken", ep_speed=2))
     ok(eng, sf.ResolveNext())  # Ryu's Strong (10): Ken is asked about removing dice
     ok(eng, c.RemoveFighter(fighter_id="ken"))
-    assert eng.ruleset.stack(eng.encounter)  # the view still draws
+    assert eng.ruleset.views.stack(eng.encounter)  # the view still draws
     entry = answer(eng, amount=0)
     assert "The question lapsed: that fighter left the fight" in texts(entry)
     assert eng.encounter.state.stack == [] and eng.pending() is None

@@ -49,7 +49,7 @@ def _duel() -> Engine:
 
 def test_timeline_lanes_chips_and_current_phase() -> None:
     eng = _duel()
-    tl = eng.ruleset.timeline(eng.encounter)
+    tl = eng.ruleset.views.timeline(eng.encounter)
     assert tl.columns == tuple(str(p) for p in range(10, 0, -1))
     assert tl.current_column == 4  # phase 6
     assert [lane.title for lane in tl.lanes] == ["Ken", "Ryu", "Mook"]
@@ -60,7 +60,7 @@ def test_timeline_lanes_chips_and_current_phase() -> None:
     assert ken["6"].clickable and not ken["3"].clickable  # Ken's turn, on his 6
     ok(eng, sf.HoldDie(fighter_id="ken"))
     ok(eng, sf.Act(fighter_id="ryu", maneuver="Jab", target_id="ken"))
-    tl = eng.ruleset.timeline(eng.encounter)
+    tl = eng.ruleset.views.timeline(eng.encounter)
     ken = {ch.label: ch for ch in tl.lanes[0].chips}
     assert ken["H6"].state == "held" and ken["H6"].column == 4
     # While the stack takes interrupts, every unspent die is clickable.
@@ -74,13 +74,13 @@ def test_card_shows_ep_resources_conditions_and_group_size() -> None:
     eng = _duel()
     ok(eng, sf.Act(fighter_id="ken", maneuver="Block"))
     ok(eng, sf.ResolveNext())
-    card = eng.ruleset.card(eng.encounter, "ken")
+    card = eng.ruleset.views.card(eng.encounter, "ken")
     assert [(r.label, r.value, r.maximum) for r in card.resources] == [
         ("EP", 2, None), ("Chi", 3, 3), ("Willpower", 5, 5)]
     assert tuple(c.text for c in card.conditions) == ("Block (0/2 absorbed)",)
     assert card.dice == ("3",)
-    assert eng.ruleset.card(eng.encounter, "m1").group_size == 2
-    assert eng.ruleset.card(eng.encounter, "ryu").acting
+    assert eng.ruleset.views.card(eng.encounter, "m1").group_size == 2
+    assert eng.ruleset.views.card(eng.encounter, "ryu").acting
 
 
 def test_all_cards_at_once_match_the_cards_one_by_one() -> None:
@@ -90,10 +90,10 @@ def test_all_cards_at_once_match_the_cards_one_by_one() -> None:
     for step in (None, sf.Act(fighter_id="ken", maneuver="Block"), sf.ResolveNext()):
         if step is not None:
             ok(eng, step)
-        at_once = eng.ruleset.cards(eng.encounter)
+        at_once = eng.ruleset.views.cards(eng.encounter)
         assert [fid for fid, _ in at_once] == list(eng.encounter.order)
         for fid, card in at_once:
-            assert card == eng.ruleset.card(eng.encounter, fid)
+            assert card == eng.ruleset.views.card(eng.encounter, fid)
         sizes = {fid: card.group_size for fid, card in at_once}
         assert sizes == {"ken": 1, "ryu": 1, "m1": 2, "m2": 2}
 
@@ -101,30 +101,30 @@ def test_all_cards_at_once_match_the_cards_one_by_one() -> None:
 def test_action_forms_build_working_commands() -> None:
     eng = _duel()
     enc = eng.encounter
-    forms = {f.id: f for f in eng.ruleset.action_forms(enc, "ken")}
+    forms = {f.id: f for f in eng.ruleset.views.action_forms(enc, "ken")}
     assert forms["act"].enabled and not forms["interrupt"].enabled
     assert forms["interrupt"].reason == "no move is pending to interrupt"
     die_field = next(f for f in forms["act"].fields if f.name == "die")
     assert die_field.choices == ((f"ken:{die_id(eng, 'ken', 6)}", "6 (this phase)"),)
-    ryu_forms = {f.id: f for f in eng.ruleset.action_forms(enc, "ryu")}
+    ryu_forms = {f.id: f for f in eng.ruleset.views.action_forms(enc, "ryu")}
     assert ryu_forms["act"].reason == "it is Ken's turn"
     values = {f.name: f.default for f in forms["act"].fields}
     assert values["ep_damage"] == "ask"
-    command = eng.ruleset.build_command("act", "ken", values)
+    command = eng.ruleset.views.build_command("act", "ken", values)
     assert isinstance(command, sf.Act) and command.ep_damage is None
     ok(eng, command)
-    ryu_forms = {f.id: f for f in eng.ruleset.action_forms(enc, "ryu")}
+    ryu_forms = {f.id: f for f in eng.ruleset.views.action_forms(enc, "ryu")}
     assert ryu_forms["interrupt"].enabled
-    assert eng.ruleset.round_controls(enc).extra["interrupt"]
-    assert isinstance(eng.ruleset.build_command("resolve-all", "", {}), sf.ResolveNext)
-    assert isinstance(eng.ruleset.build_command("cancel-stack", "", {}), sf.CancelInterrupts)
+    assert eng.ruleset.views.round_controls(enc).extra["interrupt"]
+    assert isinstance(eng.ruleset.views.build_command("resolve-all", "", {}), sf.ResolveNext)
+    assert isinstance(eng.ruleset.views.build_command("cancel-stack", "", {}), sf.CancelInterrupts)
 
 
 def test_preview_shows_speed_pool_and_exact_odds() -> None:
     eng = _duel()
     enc = eng.encounter
     # Ken's Strong on Ryu: Strength 3 + Punch 2 + 1 - Stamina 2 = 4 dice at TN 6.
-    shown = eng.ruleset.preview(enc, "act", "ken", {
+    shown = eng.ruleset.views.preview(enc, "act", "ken", {
         "maneuver": "Strong", "target": "ryu", "die": f"ken:{die_id(eng, 'ken', 6)}",
         "ep_speed": 1, "ep_damage": "ask"})
     assert shown.error is None
@@ -143,7 +143,7 @@ def test_preview_shows_speed_pool_and_exact_odds() -> None:
 def test_preview_of_an_invalid_interrupt_says_why() -> None:
     eng = _duel()
     ok(eng, sf.Act(fighter_id="ken", maneuver="Jab", target_id="ryu"))  # 8
-    shown = eng.ruleset.preview(eng.encounter, "interrupt", "ryu", {
+    shown = eng.ruleset.views.preview(eng.encounter, "interrupt", "ryu", {
         "maneuver": "Short", "target": "ken", "die": f"ryu:{die_id(eng, 'ryu', 6)}",
         "ep_speed": 0, "ep_damage": "ask", "interrupts": "1"})
     assert shown.error == "Ryu cannot interrupt: speed 7 is not above Ken's 8"
@@ -153,7 +153,7 @@ def test_opposed_preview_matches_enumeration() -> None:
     # Intimidation 2 dice against Willpower 1 die, both at TN 6 with 1s cancelling.
     eng = make_engine(fighter("ivo", charisma=1, intimidation=1), fighter("tom", willpower=1))
     ok(eng, c.StartFight())
-    shown = eng.ruleset.preview(eng.encounter, "intimidate", "ivo", {"target": "tom"})
+    shown = eng.ruleset.views.preview(eng.encounter, "intimidate", "ivo", {"target": "tom"})
 
     def net(faces: tuple[int, ...]) -> int:
         return max(0, sum(f >= 6 for f in faces) - sum(f == 1 for f in faces))
@@ -165,21 +165,21 @@ def test_opposed_preview_matches_enumeration() -> None:
 
 def test_round_controls_follow_the_round() -> None:
     eng = make_engine(fighter("ken", dexterity=1, perception=1))
-    rc = eng.ruleset.round_controls(eng.encounter)
+    rc = eng.ruleset.views.round_controls(eng.encounter)
     assert rc.can_start_fight and rc.next_step_label == "Start the fight"
     ok(eng, c.StartFight())
-    assert eng.ruleset.round_controls(eng.encounter).next_step_label == "Start round 1"
+    assert eng.ruleset.views.round_controls(eng.encounter).next_step_label == "Start round 1"
     ok(eng, c.StartRound())
-    assert eng.ruleset.round_controls(eng.encounter).next_step_label == "Roll action dice"
+    assert eng.ruleset.views.round_controls(eng.encounter).next_step_label == "Roll action dice"
     ok(eng, c.NextStep(dice=[[4]]))
-    rc = eng.ruleset.round_controls(eng.encounter)
+    rc = eng.ruleset.views.round_controls(eng.encounter)
     assert rc.next_step_label == "Ken lets the 4 go" and rc.can_end_round
     ok(eng, c.NextStep())
     answer(eng, choice="lose")
-    assert eng.ruleset.round_controls(eng.encounter).next_step_label == "End of round"
+    assert eng.ruleset.views.round_controls(eng.encounter).next_step_label == "End of round"
     ok(eng, c.NextStep())
-    assert eng.ruleset.round_controls(eng.encounter).next_step_label == "Start round 2"
-    assert eng.ruleset.describe_state(eng.encounter) == "Round 1 over"
+    assert eng.ruleset.views.round_controls(eng.encounter).next_step_label == "Start round 2"
+    assert eng.ruleset.views.describe_state(eng.encounter) == "Round 1 over"
 
 
 def test_views_handle_two_hundred_fighters() -> None:
@@ -188,6 +188,6 @@ def test_views_handle_two_hundred_fighters() -> None:
     ok(eng, c.StartFight())
     ok(eng, c.StartRound())
     ok(eng, c.NextStep())
-    tl = eng.ruleset.timeline(eng.encounter)
+    tl = eng.ruleset.views.timeline(eng.encounter)
     assert len(tl.lanes) == 200 and sum(len(lane.chips) for lane in tl.lanes) == 400
-    assert eng.ruleset.card(eng.encounter, "f199").title == "F199"
+    assert eng.ruleset.views.card(eng.encounter, "f199").title == "F199"

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import commands as c
 from ...changes import RuleViolation
 from ...odds import challenge_success
+from ...ruleset import LegalOption
+from ...turn_ruleset import TurnAutopilot
 from . import commands as ash
 from .totals import (
     attacking_total,
@@ -31,15 +33,57 @@ from .totals import (
 
 if TYPE_CHECKING:
     from ...model import Encounter, Fighter
-    from ...turn_ruleset import TurnOrderRuleset
+    from ...pending_roll import PendingRoll
+    from ...ruleset import ContributionOption
+    from .rules import Ashes
 
 
-def next_command(ruleset: TurnOrderRuleset, enc: Encounter, rng: random.Random) -> c.Command | None:
-    return ruleset.autopilot_step(enc, roll=lambda roll: _defend_or_flip(ruleset, enc),
-                                  turn=lambda me: _turn(ruleset, enc, me, rng))
+class Table(Protocol):
+    """What the autopilot asks of the rules (rules.Ashes is one): who is out, and what
+    a defender may still add to a waiting challenge."""
+
+    def is_out(self, fighter: Fighter) -> bool: ...
+
+    def contribution_options(self, enc: Encounter,
+                             roll: PendingRoll) -> tuple[ContributionOption, ...]: ...
 
 
-def _turn(ruleset: TurnOrderRuleset, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
+class AshesAutopilot(TurnAutopilot):
+    """The ashes autopilot (docs/rulesets/ashes.md#autopilot)."""
+
+    rules: Ashes
+
+    def next_command(self, enc: Encounter, rng: random.Random) -> c.Command | None:
+        rules = self.rules
+        return self.autopilot_step(enc, roll=lambda roll: _defend_or_flip(rules, enc),
+                                   turn=lambda me: _turn(rules, enc, me, rng))
+
+    def legal_commands(self, enc: Encounter) -> tuple[LegalOption, ...]:
+        """The views' commands, and while a challenge waits: each defense the defender may
+        add, taking the latest back, and the flip."""
+        roll = enc.state.roll
+        if roll is None:
+            return super().legal_commands(enc)
+        rid = roll.id
+        out = [LegalOption("make-roll", roll.roller_id or "", (),
+                           lambda _v: c.MakeRoll(roll_id=rid))]
+        for opt in self.rules.contribution_options(enc, roll):
+            amounts = tuple(range(opt.minimum, max(opt.minimum, opt.maximum) + 1))
+            out.append(LegalOption("contribute", opt.fighter_id, (("amount", amounts),),
+                                   _contribute(rid, opt.fighter_id, opt.kind)))
+        if roll.contributions:
+            last = roll.contributions[-1].id
+            out.append(LegalOption("withdraw", "", (),
+                                   lambda _v: c.Withdraw(roll_id=rid, contribution_id=last)))
+        return tuple(out)
+
+
+def _contribute(rid: int, fid: str, kind: str) -> Any:
+    return lambda v: c.Contribute(roll_id=rid, fighter_id=fid, contribution=kind,
+                                  amount=int(v.get("amount", 0)))
+
+
+def _turn(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
     st = me.status
     if st.offense is None or st.attacks_left > 0:
         choice = _best_challenge(ruleset, enc, me, rng)
@@ -54,7 +98,7 @@ def _stake(enc: Encounter, damage: int, defender: Fighter) -> Fraction:
     return Fraction(damage) if damage else Fraction(max(1, int(defender.status.hp) // 4))
 
 
-def _best_challenge(ruleset: TurnOrderRuleset, enc: Encounter, me: Fighter,
+def _best_challenge(ruleset: Table, enc: Encounter, me: Fighter,
                     rng: random.Random) -> c.Command | None:
     auto = bool(enc.options.automatic_beyond_six)
     penalty = int(enc.options.unskilled_penalty)
@@ -95,7 +139,7 @@ def _best_challenge(ruleset: TurnOrderRuleset, enc: Encounter, me: Fighter,
     return ash.Challenge(fighter_id=me.id, target_id=target, skill=skill_name, auxiliaries=aux)
 
 
-def _defend_or_flip(ruleset: TurnOrderRuleset, enc: Encounter) -> c.Command:
+def _defend_or_flip(ruleset: Table, enc: Encounter) -> c.Command:
     roll = enc.state.roll
     assert roll is not None
     make = c.MakeRoll(roll_id=roll.id)

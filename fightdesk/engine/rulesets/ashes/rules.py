@@ -9,15 +9,13 @@ that rises with each use and is capped by burst.
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from ... import commands as c
 from ... import pending_roll, rulesets, turns
 from ...odds import AUTOMATIC_BEYOND, challenge_odds
 from ...pending_roll import Contribution, PendingRoll
-from ...ruleset import ContributionOption, LegalOption, Odds, register
-from ...turn_ruleset import ROLL
+from ...ruleset import ContributionOption, Odds
+from ...turn_ruleset import ROLL, TurnOrderRules
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ash
 from . import health
@@ -36,26 +34,22 @@ from .totals import (
     status_path,
     with_skill,
 )
-from .views import AshesViews
 
 if TYPE_CHECKING:
-    from ...commands import Command
     from ...dice import Roll
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 
-class Ashes(AshesViews):
+class Ashes(TurnOrderRules):
+    """The ashes rules (docs/rulesets/ashes.md)."""
+
     id = "ashes"
     title = rulesets.info("ashes").title
     roll_waiting_line = "a challenge is waiting: flip it first"
     # Injuries and spent Force and physical stats outlast one fight (recovery brings them back).
     lasting_status = ("hp", "force", "physical")
     quick_fields = ("speed", "passive_defense", "skills.name", "skills.rating")
-    stack_columns = ("Fighter", "Challenge or defense", "Coins", "Advantage", "Spent", "Cost")
-    role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}
-    card_roles = ("act",)
     condition_names = ("Stunned", "Unconscious")
 
     def value_set(self, ctx: Context, fighter_id: str, field: str, before: Any,
@@ -72,43 +66,29 @@ class Ashes(AshesViews):
         return values
 
     # --- the round ----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        state = ctx.enc.state
-        if isinstance(command, c.StartFight):
-            self._start_fight(ctx)
-        elif isinstance(command, c.StartRound):
-            if state.stage == "turns":
-                ctx.fail("finish this round first (End Round)")
-            self._begin_round(ctx)
-        elif isinstance(command, ash.Challenge):
-            self._challenge(ctx, command)
-        elif isinstance(command, ash.DcChallenge):
-            self._dc(ctx, command)
-        elif isinstance(command, ash.Stance):
-            self._stance(ctx, command)
-        elif isinstance(command, ash.Move):
-            self._move(ctx, command)
-        elif isinstance(command, ash.FreeAction):
-            self._free(ctx, command)
-        elif isinstance(command, ash.StartCooperative):
-            self._coop_start(ctx, command)
-        elif isinstance(command, ash.JoinCooperative):
-            self._coop_join(ctx, command)
-        elif isinstance(command, ash.SetInitiator):
-            self._set_initiator(ctx, command)
-        elif isinstance(command, ash.Damage):
-            health.gm_damage(ctx, command)
-        elif isinstance(command, ash.Recover):
-            health.recover(ctx, command)
-        elif isinstance(command, ash.FlipWaiting):
-            roll = state.roll
-            if roll is None:
-                ctx.fail("no challenge is waiting")
-            pending_roll.make(ctx, ROLL, self, roll.id)
-        else:
-            super().handle(ctx, command)
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "start-fight": self._start_fight, "start-round": self._start_round,
+            "ash-challenge": self._challenge, "ash-dc": self._dc, "ash-stance": self._stance,
+            "ash-move": self._move, "ash-free": self._free,
+            "ash-coop-start": self._coop_start, "ash-coop-join": self._coop_join,
+            "ash-initiator": self._set_initiator, "ash-damage": health.gm_damage,
+            "ash-recover": health.recover, "ash-flip": self._flip,
+        }
 
-    def _start_fight(self, ctx: Context) -> None:
+    def _start_round(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage == "turns":
+            ctx.fail("finish this round first (End Round)")
+        self._begin_round(ctx)
+
+    def _flip(self, ctx: Context, command: Any) -> None:
+        roll = ctx.enc.state.roll
+        if roll is None:
+            ctx.fail("no challenge is waiting")
+        pending_roll.make(ctx, ROLL, self, roll.id)
+
+    def _start_fight(self, ctx: Context, command: Any) -> None:
         """docs/rulesets/ashes.md#surprise-round: only the fighters who start the fight act
         in it (and those a skill lets act); without them round 1 is a normal round."""
         enc = ctx.enc
@@ -543,8 +523,14 @@ class Ashes(AshesViews):
             return ()
         cost = f"{use} speed" if use else "free"
         used = {x.kind for x in roll.contributions}
+        automatic = bool(enc.options.automatic_beyond_six)
+
+        def chance(defense: int) -> str:  # the challenge's chance with this defense added
+            return str(challenge_odds(roll.total - defense,
+                                      automatic_beyond_six=automatic).success)
+
         options = [ContributionOption(me.id, me.name, f"skill:{s.name}", f"{s.name} (+{s.rating} defense)",
-                                      0, 0, 0, cost)
+                                      0, 0, 0, cost, chance(int(s.rating)))
                    for s in defensive_skills(me) if f"skill:{s.name}" not in used]
         most = min(int(me.sheet.burst) - int(st.dodge_speed), int(st.speed) - use)
         if most >= 1:
@@ -554,15 +540,17 @@ class Ashes(AshesViews):
         return tuple(options)
 
     def roll_purpose(self, roll: PendingRoll, who: str) -> str:
-        """"Han: 8 coins for a challenge on Vader with Blaster at +1", at the advantage
-        the defenses left."""
+        """"Han: 8 coins for a challenge on Vader with Blaster at +1 (+3, defenses -2)",
+        at the advantage the defenses left, the advantage before them beside it."""
         data = roll.data
         what = {"counter": "a counter-challenge", "cooperative": "a cooperative challenge",
                 "dc": "a challenge"}.get(str(data.get("kind")), "a challenge")
         on = f"against difficulty {data.get('defense')}" if data.get("kind") == "dc" else \
             f"on {data.get('target_name') or 'the target'}"
         how = "" if data.get("kind") == "cooperative" else f" {with_skill(str(data.get('skill')))}"
-        return f"{what} {on}{how} at {roll.total:+d}"
+        moved = roll.total - roll.base
+        before = f" ({roll.base:+d}, defenses {moved:+d})" if moved else ""
+        return f"{what} {on}{how} at {roll.total:+d}{before}"
 
     def roll_count(self, roll: PendingRoll) -> int:
         """docs/rulesets/ashes.md#challenges: 5 + |advantage| coins, and 2 for criticals."""
@@ -641,31 +629,6 @@ class Ashes(AshesViews):
                                  parts=[f"{counter.name} {counter.rating}"],
                                  reacts_to=roll.label)
 
-    # --- the simulator ------------------------------------------------------------------------
-    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
-        """docs/rulesets/ashes.md#autopilot."""
-        from .autopilot import next_command
-
-        return next_command(self, enc, rng)
-
-    def legal_commands(self, enc: Encounter) -> tuple[LegalOption, ...]:
-        """The views' commands, and while a challenge waits: each defense the defender may
-        add, taking the latest back, and the flip."""
-        roll = enc.state.roll
-        if roll is None:
-            return super().legal_commands(enc)
-        rid = roll.id
-        out = [LegalOption("make-roll", roll.roller_id or "", (),
-                           lambda _v: c.MakeRoll(roll_id=rid))]
-        for opt in self.contribution_options(enc, roll):
-            amounts = tuple(range(opt.minimum, max(opt.minimum, opt.maximum) + 1))
-            out.append(LegalOption("contribute", opt.fighter_id, (("amount", amounts),),
-                                   _contribute(rid, opt.fighter_id, opt.kind)))
-        if roll.contributions:
-            last = roll.contributions[-1].id
-            out.append(LegalOption("withdraw", "", (),
-                                   lambda _v: c.Withdraw(roll_id=rid, contribution_id=last)))
-        return tuple(out)
 
     def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
         problems = super().check_state(enc)
@@ -685,10 +648,3 @@ class Ashes(AshesViews):
     def is_out(self, fighter: Fighter) -> bool:
         return is_out_of_fight(fighter)
 
-
-def _contribute(rid: int, fid: str, kind: str) -> Any:
-    return lambda v: c.Contribute(roll_id=rid, fighter_id=fid, contribution=kind,
-                                  amount=int(v.get("amount", 0)))
-
-
-register(Ashes())

@@ -3,7 +3,7 @@ action dialog show, and the commands the forms make (docs/rulesets/ashes.md)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import commands as c
 from ... import turns
@@ -21,7 +21,7 @@ from ...ruleset import (
     RollView,
     StackRow,
 )
-from ...turn_ruleset import TurnOrderRuleset
+from ...turn_ruleset import TurnViews
 from . import commands as ash
 from .model import AshesSkill
 from .totals import (
@@ -42,10 +42,17 @@ from .totals import (
 if TYPE_CHECKING:
     from ...commands import Command
     from ...model import Encounter, Fighter
+    from .rules import Ashes
 
 
-class AshesViews(TurnOrderRuleset):
-    """The views of the ashes ruleset; its rules (``rules.py``) subclass it."""
+class AshesViews(TurnViews):
+    """The views of the ashes ruleset, read from its rules (``rules.py``)."""
+
+    rules: Ashes
+    stack_columns = ("Fighter", "Challenge or defense", "Coins", "Advantage", "Spent", "Cost")
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}
+    card_roles = ("act",)
     starts_with_fight = True
 
     def roll_view(self, enc: Encounter) -> RollView | None:
@@ -134,7 +141,7 @@ class AshesViews(TurnOrderRuleset):
         roll = enc.state.roll
         if roll is None:
             return tuple(rows)
-        rows += stack_rows(enc, roll, source=f"{self.roll_count(roll)} coins",
+        rows += stack_rows(enc, roll, source=f"{self.rules.roll_count(roll)} coins",
                            choice="defense", speed=lambda x: x.amount,
                            spent=lambda x: x.paid.get("use", 0) + x.paid.get("dodge", 0),
                            reacts_to=str(roll.data.get("reacts_to") or ""))
@@ -235,7 +242,7 @@ class AshesViews(TurnOrderRuleset):
         """A defense on the waiting challenge, as a reaction (the stack dialog's Add; the
         roll panel offers the same)."""
         roll = enc.state.roll
-        options = [o for o in self.contribution_options(enc, roll) if o.fighter_id == fighter_id] \
+        options = [o for o in self.rules.contribution_options(enc, roll) if o.fighter_id == fighter_id] \
             if roll is not None else []
         why = "" if options else (
             "no challenge is waiting" if roll is None else

@@ -8,4 +8,5 @@ from .. import RulesetInfo
 RULESET = RulesetInfo(
     "d100", "d100",
     "d100 strikes against parry, dodge, entangle or counterstrike; damage chart, armour",
-    __name__, order=1, health=("hp", "max_hp"), odds=True)
+    __name__, order=1, health=("hp", "max_hp"), odds=True,
+    rules="rules:D100", views="views:D100Views", autopilot="autopilot:D100Autopilot")

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ... import commands as c
 from ...odds import d100_counterstrike, d100_damage
+from ...turn_ruleset import TurnAutopilot
 from . import commands as dc
 from . import exchange as ex
 from . import values as v
+from .damage import Rulebook
 
 if TYPE_CHECKING:
+    from ...base import Decision
     from ...model import Encounter, Fighter
     from ...pending_roll import PendingRoll
     from .rules import D100
@@ -30,18 +33,31 @@ if TYPE_CHECKING:
 PARTY = ("pc", "ally")
 
 
-def next_command(ruleset: D100, enc: Encounter, rng: random.Random) -> c.Command | None:
-    pending = ruleset.pending(enc)
-    if pending is not None and pending.choices:
-        # After a failed parry: strike the defender unless only the weapon would suffer.
-        hit = enc.state.hit or {}
-        pick = "defender" if int(hit.get("to_defender", 0)) > 0 else "weapon"
-        return c.Answer(decision_id=pending.id, choice=pick, by="autopilot")
-    return ruleset.autopilot_step(enc, roll=lambda roll: _answer_roll(ruleset, enc, roll),
-                                  turn=lambda me: _turn(ruleset, enc, me, rng))
+class Table(Rulebook, Protocol):
+    """What the autopilot asks of the rules besides the exchange's: the question
+    waiting."""
+
+    def pending(self, enc: Encounter) -> Decision | None: ...
 
 
-def _turn(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
+class D100Autopilot(TurnAutopilot):
+    """The d100 autopilot (docs/rulesets/d100.md#autopilot)."""
+
+    rules: D100
+
+    def next_command(self, enc: Encounter, rng: random.Random) -> c.Command | None:
+        ruleset = self.rules
+        pending = ruleset.pending(enc)
+        if pending is not None and pending.choices:
+            # After a failed parry: strike the defender unless only the weapon would suffer.
+            hit = enc.state.hit or {}
+            pick = "defender" if int(hit.get("to_defender", 0)) > 0 else "weapon"
+            return c.Answer(decision_id=pending.id, choice=pick, by="autopilot")
+        return self.autopilot_step(enc, roll=lambda roll: _answer_roll(ruleset, enc, roll),
+                                   turn=lambda me: _turn(ruleset, enc, me, rng))
+
+
+def _turn(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:
     if int(me.status.actions) <= 0:
         return c.NextStep()
     if v.entangled_by(me):
@@ -69,7 +85,7 @@ def strike_value(enc: Encounter, me: Fighter, foe: Fighter, weapon: int | None,
     return expected(dist)
 
 
-def _best_strike(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command | None:
+def _best_strike(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command | None:
     best: list[tuple[Fraction, int, str, int | None, bool]] = []
     for fid in enc.order:
         foe = enc.fighters[fid]
@@ -89,7 +105,7 @@ def _best_strike(ruleset: D100, enc: Encounter, me: Fighter, rng: random.Random)
     return dc.Strike(fighter_id=me.id, target_id=pick[2], weapon=pick[3], fierce=pick[4])
 
 
-def _answer_roll(ruleset: D100, enc: Encounter, roll: PendingRoll) -> c.Command:
+def _answer_roll(ruleset: Table, enc: Encounter, roll: PendingRoll) -> c.Command:
     kind = roll.data.get("kind")
     if kind == "strike" and not roll.contributions:
         counter = _counter_if_it_pays(ruleset, enc, roll)
@@ -103,7 +119,7 @@ def _answer_roll(ruleset: D100, enc: Encounter, roll: PendingRoll) -> c.Command:
     return c.MakeRoll(roll_id=roll.id)
 
 
-def _counter_if_it_pays(ruleset: D100, enc: Encounter, roll: PendingRoll) -> str | None:
+def _counter_if_it_pays(ruleset: Table, enc: Encounter, roll: PendingRoll) -> str | None:
     attacker = enc.fighters.get(str(roll.data.get("actor")))
     me = enc.fighters.get(str(roll.data.get("target")))
     if attacker is None or me is None or int(me.status.actions) <= 0:

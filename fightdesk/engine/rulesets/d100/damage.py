@@ -4,15 +4,27 @@ that parried it (docs/rulesets/d100.md#damage), and the alternative hit point ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ...odds import chart_multiplier, d100_hit_damage
 from . import values as v
 
 if TYPE_CHECKING:
     from ...model import Fighter
+    from ...pending_roll import PendingRoll
     from ...ruleset import Context
-    from .rules import D100
+
+
+class Rulebook(Protocol):
+    """What the exchange's helpers (here, ``exchange``, ``defense``, the autopilot) ask
+    of the d100 rules (rules.D100 is one): who is out of the fight, putting a roll on
+    hold for the defender, and letting go of everyone a fighter entangles."""
+
+    def is_out(self, fighter: Fighter) -> bool: ...
+
+    def open_roll(self, ctx: Context, roll: PendingRoll) -> PendingRoll: ...
+
+    def release(self, ctx: Context, fighter_id: str) -> None: ...
 
 STATUS = "status"
 
@@ -22,7 +34,7 @@ def path(fid: str) -> tuple[str, ...]:
     return ("fighters", fid, STATUS)
 
 
-def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
+def deal_damage(rules: Rulebook, ctx: Context, attacker: Fighter, target: Fighter,
                 weapon: v.Weapons, natural: int, *, fierce: bool) -> int:
     """docs/rulesets/d100.md#damage: the weapon's damage times the chart's multiplier for
     the natural roll, rounded down; inside the cover's range nothing; inside the armour's
@@ -61,7 +73,7 @@ def deal_damage(rules: D100, ctx: Context, attacker: Fighter, target: Fighter,
     return amount
 
 
-def health_changed(rules: D100, ctx: Context, fighter_id: str, before: int) -> None:
+def health_changed(rules: Rulebook, ctx: Context, fighter_id: str, before: int) -> None:
     """What a change of health from ``before`` does, whoever made it (a hit, the GM's
     typed change): out of the fight at 0 (docs/rulesets/d100.md#damage), seriously
     wounded at once at 1/5 or less, and no longer once healed above it

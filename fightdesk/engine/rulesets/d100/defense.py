@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ...dice import Roll
     from ...model import Fighter
     from ...ruleset import Context
-    from .rules import D100
+    from .damage import Rulebook
 
 TAKE = "none"
 
@@ -100,15 +100,21 @@ def choices(enc: Any, roll: PendingRoll, foe: Fighter) -> list[tuple[str, str]]:
     return out
 
 
-def defense_options(rules: D100, enc: Any, roll: PendingRoll) -> list[ContributionOption]:
+def defense_options(rules: Rulebook, enc: Any, roll: PendingRoll) -> list[ContributionOption]:
     """The defender's choices, free and unlimited except a strike with the other weapon
     (docs/rulesets/d100.md#defense); choosing another replaces the one chosen."""
     foe = enc.fighters.get(str(roll.data.get("target")))
     if foe is None:
         return []
     chosen = {c.kind for c in roll.contributions}
+    strike = int(roll.data["strike_total"])
+
+    def chance(kind: str) -> str:  # the chance this defense beats the strike total
+        bonus = v.value(foe, defense_kind(kind)) + roll.base
+        return str(d100_beats_total(bonus, strike))
+
     out = [ContributionOption(foe.id, foe.name, kind, label, 0, 0, 0,
-                              "action" if kind in BOTH else "")
+                              "action" if kind in BOTH else "", chance(kind))
            for kind, label in choices(enc, roll, foe) if kind not in chosen]
     if TAKE not in chosen:
         out.append(ContributionOption(foe.id, foe.name, TAKE, "no defense (take the strike)",
@@ -149,7 +155,7 @@ def pay_defense(ctx: Context, roll: PendingRoll, fighter_id: str | None, kind: s
                         cost=cost, paid=paid)
 
 
-def defense_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
+def defense_odds(rules: Rulebook, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     """The exact chance each defense beats the strike total, before the roll."""
     foe = enc.fighters.get(str(roll.data.get("target")))
     if foe is None:
@@ -175,7 +181,7 @@ def chosen_defense(roll: PendingRoll) -> str | None:
     return roll.contributions[0].kind if roll.contributions else None
 
 
-def take_the_strike(rules: D100, ctx: Context, roll: PendingRoll) -> None:
+def take_the_strike(rules: Rulebook, ctx: Context, roll: PendingRoll) -> None:
     """No defense: nothing to roll, the strike hits."""
     ctx.set(("state",), "roll", None)
     enc = ctx.enc
@@ -189,7 +195,7 @@ def take_the_strike(rules: D100, ctx: Context, roll: PendingRoll) -> None:
                 fierce=bool(roll.data.get("fierce")))
 
 
-def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+def resolve_defense(rules: Rulebook, ctx: Context, roll: PendingRoll, result: Roll) -> None:
     """docs/rulesets/d100.md#defense: the defense total must beat the strike total; ties
     go to the attacker. A successful entangle holds the attacker; a shot-down projectile
     is gone; a parry or entangle with a strike after it opens that strike."""
@@ -233,7 +239,7 @@ def resolve_defense(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
         strike_back(rules, ctx, foe.id, me.id, held)
 
 
-def strike_back(rules: D100, ctx: Context, fid: str, at: str, held: bool,
+def strike_back(rules: Rulebook, ctx: Context, fid: str, at: str, held: bool,
                 weapon: int | None = None) -> None:
     """docs/rulesets/d100.md#multiple-weapons: the other weapon's strike, which the
     opponent can only dodge, at -50 after a successful parry or entangle, else -20."""
@@ -258,7 +264,7 @@ def strike_back(rules: D100, ctx: Context, fid: str, at: str, held: bool,
 # --- a failed parry with a weapon ------------------------------------------------------------
 
 
-def ask_weapon_or_defender(rules: D100, ctx: Context, me: Fighter, foe: Fighter, index: int,
+def ask_weapon_or_defender(rules: Rulebook, ctx: Context, me: Fighter, foe: Fighter, index: int,
                            roll: PendingRoll, *, then_strike_back: bool = False) -> None:
     """docs/rulesets/d100.md#weapon-destruction: after a failed parry with a weapon the
     attacker chooses: damage the weapon or the defender."""
@@ -292,7 +298,7 @@ def ask_weapon_or_defender(rules: D100, ctx: Context, me: Fighter, foe: Fighter,
     ctx.summary = f"{me.name}'s strike beats {foe.name}'s parry: the weapon or {foe.name}?"
 
 
-def answer_hit(rules: D100, ctx: Context, choice: str | None, by: str) -> None:
+def answer_hit(rules: Rulebook, ctx: Context, choice: str | None, by: str) -> None:
     enc = ctx.enc
     hit = enc.state.hit
     if choice not in ("weapon", "defender") or hit is None:

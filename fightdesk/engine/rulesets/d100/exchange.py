@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ...dice import Roll
     from ...model import Fighter
     from ...ruleset import Context
-    from .rules import D100
+    from .damage import Rulebook
 
 # --- actions ---------------------------------------------------------------------------------
 
@@ -70,7 +70,7 @@ def give_back(ctx: Context, fighter: Fighter, paid: dict[str, int]) -> None:
 # --- the strike ------------------------------------------------------------------------------
 
 
-def open_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter, weapon: v.Weapons,
+def open_strike(rules: Rulebook, ctx: Context, me: Fighter, foe: Fighter, weapon: v.Weapons,
                 fierce: bool) -> None:
     """docs/rulesets/d100.md#the-exchange: the strike roll waits for the defender to
     declare a counterstrike before it is made."""
@@ -92,7 +92,7 @@ def open_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter, weapon: v.
     ctx.summary = label
 
 
-def counter_options(rules: D100, ctx_enc: Any, roll: PendingRoll) -> list[ContributionOption]:
+def counter_options(rules: Rulebook, ctx_enc: Any, roll: PendingRoll) -> list[ContributionOption]:
     """The defender may declare a counterstrike on a waiting strike (with a weapon in
     hand, or punches and kicks), if they have an action or may borrow one."""
     enc = ctx_enc
@@ -148,7 +148,7 @@ def counter_weapon(contribution: Contribution) -> int | None:
     return None if contribution.kind == "counter" else int(contribution.kind.removeprefix("counter-"))
 
 
-def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
+def strike_odds(rules: Rulebook, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     """Before the strike roll: with a counterstrike declared, who connects; otherwise the
     chance the strike hits against each defense the defender may choose."""
     foe = enc.fighters.get(str(roll.data.get("target")))
@@ -170,7 +170,7 @@ def strike_odds(rules: D100, enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
     return tuple(out)
 
 
-def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+def resolve_strike(rules: Rulebook, ctx: Context, roll: PendingRoll, result: Roll) -> None:
     enc = ctx.enc
     data = roll.data
     me = enc.fighters.get(str(data["actor"]))
@@ -222,14 +222,31 @@ def resolve_strike(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -
     ctx.summary = f"{me.name} strikes {foe.name}: {total}; {foe.name} chooses a defense"
 
 
-def _counter_on_a_failed_strike(rules: D100, ctx: Context, me: Fighter, foe: Fighter,
+def _counter_on_a_failed_strike(rules: Rulebook, ctx: Context, me: Fighter, foe: Fighter,
                                 strike_total: int, counter: Contribution) -> None:
     """docs/rulesets/d100.md#counterstrike: against a natural 01-10 the attack never hits;
     the counter hits if its total beats the strike's."""
     weapon = counter_weapon(counter)
     bonus = v.value(foe, "counterstrike") + v.around_cover(foe)
+    if foe.rolls_own_dice and not ctx.dice.typed_waiting:
+        # The player rolls their own counter: it waits on the roll panel for the face.
+        label = f"{foe.name} rolls Counterstrike against {me.name}'s failed strike"
+        rules.open_roll(ctx, PendingRoll(
+            id=0, label=label, roller_id=foe.id, by_player=True, sides=100,
+            measure="counterstrike bonus", base=bonus,
+            data={"kind": "counter", "fumbled": True, "actor": me.id, "target": foe.id,
+                  "strike_total": strike_total, "counter_weapon": weapon}))
+        return
     record = ctx.roll(1, 100, who=foe.name, purpose=f"Counterstrike against {me.name}",
                       fighter_id=foe.id)
+    counter_after_a_failed_strike(rules, ctx, me, foe, strike_total, weapon, bonus, record)
+
+
+def counter_after_a_failed_strike(rules: Rulebook, ctx: Context, me: Fighter, foe: Fighter,
+                                  strike_total: int, weapon: int | None, bonus: int,
+                                  record: Roll) -> None:
+    """The counter's roll against a failed strike: it hits if its total beats the
+    strike's; its own 01-10 fails."""
     natural = record.faces[0]
     total = natural + bonus
     if natural <= FUMBLE_TOP or total <= strike_total:
@@ -267,6 +284,10 @@ def counter_odds(enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
         hi = min(high - bonus, 100)
         return max(0, hi - lo + 1)
 
+    if roll.data.get("fumbled"):  # the strike failed: the counter hits if it beats it
+        return (Odds(f"the counter hits ({strike + 1} or more, not 01-10)",
+                     Fraction(between(strike + 1, 10**6), 100)),)
+
     decisive = one_and_a_half(strike)
     only_counter = between(decisive, 10**6)
     both = between(strike + 1, decisive - 1)
@@ -276,7 +297,7 @@ def counter_odds(enc: Any, roll: PendingRoll) -> tuple[Odds, ...]:
             Odds(f"only the counter hits ({decisive} or more)", Fraction(only_counter, 100)))
 
 
-def resolve_counter(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+def resolve_counter(rules: Rulebook, ctx: Context, roll: PendingRoll, result: Roll) -> None:
     """docs/rulesets/d100.md#counterstrike: at or below the strike only the strike hits;
     above it but below 1.5 x the strike both hit; at or above 1.5 x only the counter."""
     enc = ctx.enc
@@ -285,9 +306,13 @@ def resolve_counter(rules: D100, ctx: Context, roll: PendingRoll, result: Roll) 
     if me is None or foe is None:
         return
     strike = int(roll.data["strike_total"])
+    weapon = roll.data.get("counter_weapon")
+    if roll.data.get("fumbled"):  # the player's counter against a natural 01-10 strike
+        counter_after_a_failed_strike(rules, ctx, me, foe, strike,
+                                      None if weapon is None else int(weapon), roll.total, result)
+        return
     natural = result.faces[0]
     total = natural + roll.total
-    weapon = roll.data.get("counter_weapon")
     attack_hits = counter_hits = False
     if natural <= FUMBLE_TOP:
         result.outcome = f"natural {natural:02d}: the counter fails"

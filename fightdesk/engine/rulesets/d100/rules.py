@@ -10,36 +10,27 @@ may be borrowed from the next round.
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ... import rulesets, turns
 from ...base import Decision, DecisionField
 from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import (
-    ActionForm,
-    Card,
     ContributionOption,
     Odds,
-    Preview,
-    StackRow,
-    register,
-    weapon_choice,
 )
-from ...turn_ruleset import TurnOrderRuleset
+from ...turn_ruleset import TurnOrderRules
 from ...turns import TurnSection, TurnSlot
 from . import commands as dc
 from . import damage as dm
 from . import defense as de
 from . import exchange as ex
 from . import values as v
-from . import views
 
 if TYPE_CHECKING:
-    from ...commands import Command
     from ...dice import Roll
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 PARTY = ("pc", "ally")
 # docs/rulesets/d100.md#initiative: the bonus each method adds to its 1d100.
@@ -48,49 +39,36 @@ METHOD_WORDS = {"A": "1d100", "B": "1d100 + Combat", "C": "1d100 + Wit",
                 "D": "1d100, then by seat"}
 
 
-class D100(TurnOrderRuleset):
+class D100(TurnOrderRules):
+    """The d100 rules (docs/rulesets/d100.md)."""
+
     id = "d100"
     title = rulesets.info("d100").title
-    starts_with_fight = True
     # Injuries outlast one fight, and so does the damage to armour.
     lasting_status = ("hp",)
     quick_fields = ("strike", "parry", "dodge", "weapons.name", "weapons.damage")
-    stack_columns = ("Fighter", "Roll or choice", "Roll", "Bonus", "Spent", "Cost")
-    role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Defense", "assist": "Defense", "gm": "GM"}
-    card_roles = ("act",)
     condition_names = ("Entangled",)
     condition_tick = "turn-start"
 
     # --- the round ----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        from ... import commands as c
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "start-fight": self._start, "start-round": self._start, "answer": self._answer,
+            "make-roll": self._make_roll, "d100-strike": self._strike,
+            "d100-break-free": self._break_free, "d100-disarm": self._disarm,
+            "d100-pick-up": self._pick_up, "d100-cover": self._cover,
+            "d100-recover": self._recover, "d100-repair": self._repair,
+        }
 
-        state = ctx.enc.state
-        if isinstance(command, c.StartFight | c.StartRound):
-            if state.stage in ("turns", "initiative"):
-                ctx.fail("finish this round first (End Round)")
-            self._new_round(ctx)
-        elif isinstance(command, c.Answer):
-            self._answer(ctx, command)
-        elif isinstance(command, c.MakeRoll) and self._takes_the_strike(ctx, command.roll_id):
-            return
-        elif isinstance(command, dc.Strike):
-            self._strike(ctx, command)
-        elif isinstance(command, dc.BreakFree):
-            self._break_free(ctx, command)
-        elif isinstance(command, dc.Disarm):
-            self._disarm(ctx, command)
-        elif isinstance(command, dc.PickUp):
-            self._pick_up(ctx, command)
-        elif isinstance(command, dc.SetCover):
-            self._cover(ctx, command)
-        elif isinstance(command, dc.Recover):
-            self._recover(ctx, command)
-        elif isinstance(command, dc.RepairWeapon):
-            self._repair(ctx, command)
-        else:
-            super().handle(ctx, command)
+    def _start(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage in ("turns", "initiative"):
+            ctx.fail("finish this round first (End Round)")
+        self._new_round(ctx)
+
+    def _make_roll(self, ctx: Context, command: Any) -> None:
+        if not self._takes_the_strike(ctx, command.roll_id):
+            super()._make_roll(ctx, command)
 
     def _new_round(self, ctx: Context) -> None:
         """docs/rulesets/d100.md#initiative: the declared order needs no roll; a method
@@ -438,29 +416,6 @@ class D100(TurnOrderRuleset):
         elif kind == "counter":
             ex.resolve_counter(self, ctx, roll, result)
 
-    def roll_view(self, enc: Encounter) -> Any:
-        """The roll panel's second line in the ruleset's words: the bonus, and the defense
-        or counterstrike chosen (not "help")."""
-        view = super().roll_view(enc)
-        roll = enc.state.roll
-        if view is None or roll is None:
-            return view
-        kind = roll.data.get("kind")
-        chosen = roll.contributions[0].label if roll.contributions else ""
-        if kind == "defense":
-            line = f"against a strike total of {roll.data['strike_total']}; "
-            line += (f"{chosen} {roll.total:+d}" if chosen else "no defense chosen yet")
-            if roll.base:
-                line += f" ({roll.base:+d} from cover or the strike)"
-        elif kind == "counter":
-            line = (f"counterstrike {roll.total:+d} against a strike total of "
-                    f"{roll.data['strike_total']}")
-        else:
-            line = f"strike bonus {roll.total:+d}"
-            if chosen:
-                line += f"; {enc.name_of(roll.contributions[0].fighter_id)} declared a {chosen}"
-        return view._replace(total_line=line)
-
     def contribution_options(self, enc: Encounter,
                              roll: PendingRoll) -> tuple[ContributionOption, ...]:
         kind = roll.data.get("kind")
@@ -480,57 +435,7 @@ class D100(TurnOrderRuleset):
             return ex.counter_odds(enc, roll)
         return ()
 
-    # --- the simulator ------------------------------------------------------------------------
-    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
-        """docs/rulesets/d100.md#autopilot."""
-        from .autopilot import next_command
 
-        return next_command(self, enc, rng)
-
-    # --- views --------------------------------------------------------------------------------
-    def card(self, enc: Encounter, fighter_id: str) -> Card:
-        return views.card(self, enc, fighter_id, super().card(enc, fighter_id))
-
-    def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
-        return views.stack(self, enc)
-
-    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
-        return views.action_forms(self, enc, fighter_id)
-
-    def preview(self, enc: Encounter, form_id: str, fighter_id: str,
-                values: dict[str, Any]) -> Preview:
-        shown = views.preview(self, enc, form_id, fighter_id, values)
-        return shown if shown is not None else super().preview(enc, form_id, fighter_id, values)
-
-    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
-        if form_id == "strike":
-            return dc.Strike(fighter_id=fighter_id, target_id=str(values.get("target") or ""),
-                             weapon=weapon_choice(values.get("weapon")),
-                             fierce=bool(values.get("fierce")),
-                             every_weapon=bool(values.get("every_weapon")))
-        if form_id == "break-free":
-            return dc.BreakFree(fighter_id=fighter_id)
-        if form_id == "disarm":
-            return dc.Disarm(fighter_id=fighter_id, target_id=str(values.get("target") or ""))
-        if form_id == "pick-up":
-            return dc.PickUp(fighter_id=fighter_id)
-        if form_id == "repair":
-            return dc.RepairWeapon(fighter_id=fighter_id,
-                                   weapon=int(values.get("weapon") or 0))
-        if form_id == "recover":
-            return dc.Recover(fighter_id=fighter_id, minutes=int(values.get("minutes") or 0),
-                              hours=int(values.get("hours") or 0),
-                              medical=bool(values.get("medical")))
-        if form_id == "cover":
-            return dc.SetCover(fighter_id=fighter_id, cover=values.get("cover") or "none")
-        return super().build_command(form_id, fighter_id, values)
-
-    def round_controls(self, enc: Encounter) -> Any:
-        controls = super().round_controls(enc)
-        stage = enc.state.stage
-        if stage == "initiative":
-            controls.status = "initiative: type the rolls or leave them to the app"
-        return controls
 
     def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
         problems = []
@@ -541,5 +446,3 @@ class D100(TurnOrderRuleset):
                                      f"names weapon {i}, which the sheet does not have"))
         return problems
 
-
-register(D100())

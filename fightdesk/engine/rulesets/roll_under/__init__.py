@@ -8,4 +8,5 @@ from .. import RulesetInfo
 RULESET = RulesetInfo(
     "roll-under", "Roll-under d20",
     "d20 roll-under: Wisdom initiative, player-facing attack and defense, assists",
-    __name__, order=2, health=("hp", "max_hp"), odds=True)
+    __name__, order=2, health=("hp", "max_hp"), odds=True,
+    rules="rules:RollUnder", views="views:RollUnderViews", autopilot="autopilot:RollUnderAutopilot")

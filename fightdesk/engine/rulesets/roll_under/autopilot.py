@@ -17,26 +17,20 @@ from typing import TYPE_CHECKING, Protocol
 
 from ... import commands as c
 from ...odds import d20_at_or_under
+from ...turn_ruleset import TurnAutopilot
 from . import commands as ru
 from .targets import PARTY, attack_target, defense_target, disarmed, maneuver_target, player_faces
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from ...model import Encounter, Fighter
     from ...pending_roll import PendingRoll
     from ...ruleset import ContributionOption
-
+    from .rules import RollUnder
 
 
 class Table(Protocol):
-    """What the autopilot asks of the rules (rules.RollUnder is one): the shared
-    turn-order steps, who is out, what may be added to a roll and what a helper adds, and
-    a weapon's die."""
-
-    def autopilot_step(self, enc: Encounter, *,
-                       roll: Callable[[PendingRoll], c.Command | None],
-                       turn: Callable[[Fighter], c.Command | None]) -> c.Command | None: ...
+    """What the autopilot asks of the rules (rules.RollUnder is one): who is out, what
+    may be added to a roll and what a helper adds, and a weapon's die."""
 
     def is_out(self, fighter: Fighter) -> bool: ...
 
@@ -49,11 +43,15 @@ class Table(Protocol):
     def weapon_die(fighter: Fighter, weapon: int | None) -> tuple[int, str]: ...
 
 
+class RollUnderAutopilot(TurnAutopilot):
+    """The roll-under autopilot (docs/rulesets/roll-under.md#autopilot)."""
 
+    rules: RollUnder
 
-def next_command(ruleset: Table, enc: Encounter, rng: random.Random) -> c.Command | None:
-    return ruleset.autopilot_step(enc, roll=lambda roll: _help_or_roll(ruleset, enc),
-                                  turn=lambda me: _turn(ruleset, enc, me, rng))
+    def next_command(self, enc: Encounter, rng: random.Random) -> c.Command | None:
+        table: Table = self.rules
+        return self.autopilot_step(enc, roll=lambda roll: _help_or_roll(table, enc),
+                                   turn=lambda me: _turn(table, enc, me, rng))
 
 
 def _turn(ruleset: Table, enc: Encounter, me: Fighter, rng: random.Random) -> c.Command:

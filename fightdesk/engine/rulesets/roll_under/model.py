@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from ...base import Condition, StateModel
 from ...turn_state import TurnRoundState
+from .targets import DAMAGE_DIE
 
 RULESET_ID = "roll-under"
 # docs/rulesets/roll-under.md#hit-points: "They max out at 20."
@@ -25,13 +26,17 @@ def assists_for_level(level: int) -> int:
 
 WeaponClass = Literal["light", "medium-one-handed", "medium-two-handed", "medium-ranged",
                       "rifle", "heavy"]
+# How a form offers each class: with the die it rolls, so the GM picks by the die.
+WEAPON_CLASS_WORDS = {name: f"{name.replace('-', ' ').capitalize()} (d{die})"
+                      for name, die in DAMAGE_DIE.items()}
 
 
 class RollUnderWeapon(StateModel):
     """A weapon: its class says its damage die (docs/rulesets/roll-under.md#damage)."""
 
     name: str = Field(min_length=1, max_length=60)
-    weapon_class: WeaponClass = "light"
+    weapon_class: WeaponClass = Field(
+        "light", json_schema_extra={"choice_labels": dict(WEAPON_CLASS_WORDS)})
 
 
 class RollUnderSheet(StateModel):

@@ -9,9 +9,8 @@ assists before they are made.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ... import rulesets, turns
 from ...base import Condition, Decision, DecisionField
@@ -21,29 +20,28 @@ from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import (
     ContributionOption,
     Odds,
-    register,
 )
-from ...turn_ruleset import ROLL, TURNS
+from ...turn_ruleset import ROLL, TURNS, TurnOrderRules
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
 from .model import MAX_HP, assists_for_level
 from .targets import (
+    DAMAGE_DIE,
     MANEUVER_STAT,
     PARTY,
     STATUS,
+    UNARMED_DIE,
     attack_target,
     defense_target,
     disarmed,
     maneuver_target,
     player_faces,
 )
-from .views import RollUnderViews
 
 if TYPE_CHECKING:
-    from ...commands import Command
     from ...dice import Roll
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 # docs/rulesets/roll-under.md#combat-maneuvers: the condition a maneuver leaves on the
 # one who loses it.
@@ -68,57 +66,44 @@ def _chance(need: int) -> str:
     return f"{odds.exact}, {odds.percent}"
 
 
-class RollUnder(RollUnderViews):
+class RollUnder(TurnOrderRules):
+    """The roll-under rules (docs/rulesets/roll-under.md)."""
+
+    @staticmethod
+    def weapon_die(fighter: Fighter, weapon: int | None) -> tuple[int, str]:
+        weapons = fighter.sheet.weapons
+        if weapon is None or not 0 <= weapon < len(weapons) or disarmed(fighter):
+            return UNARMED_DIE, "unarmed"
+        chosen = weapons[weapon]
+        return DAMAGE_DIE[chosen.weapon_class], chosen.name
+
     id = "roll-under"
     title = rulesets.info("roll-under").title
-    starts_with_fight = True
     # Injuries outlast one fight; assists come back only with rest. Rested (the shared
     # rested_values): full HP and every assist back, since "assists" is a sheet field too;
     # lethal damage and Fatal Wounds are not, so rest leaves them.
     lasting_status = ("hp", "lethal", "fatal_wounds", "assists")
     quick_fields = ("attack", "defense", "weapons.name", "weapons.weapon_class")
-    stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
-    role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Assist", "assist": "Assist", "gm": "GM"}
-    card_roles = ("act",)
     condition_names = ("Shoved", "Grappled", "Tripped", "Disarmed", "Prone")
     condition_tick = "turn-start"
 
     # --- the round ----------------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        from ... import commands as c
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            **super().handlers(),
+            "start-fight": self._start_fight, "start-round": self._start_round,
+            "answer": self._answer, "ru-attack": self._attack, "ru-maneuver": self._maneuver,
+            "ru-action": self._other_action, "ru-move": self._move,
+            "ru-remove-wound": self._remove_wound, "ru-ambusher": self._set_ambusher,
+            "ru-rest": self._rest, "ru-pick-up": self._pick_up, "make-roll": self._make_roll,
+        }
 
-        state = ctx.enc.state
-        if isinstance(command, c.StartFight):
-            self._start_fight(ctx)
-        elif isinstance(command, c.StartRound):
-            if state.stage in ("turns", "initiative"):
-                ctx.fail("finish this round first (End Round)")
-            self._ask_initiative(ctx, new_round=True)
-        elif isinstance(command, c.Answer):
-            self._answer(ctx, command)
-        elif isinstance(command, ru.Attack):
-            self._attack(ctx, command)
-        elif isinstance(command, ru.CombatManeuver):
-            self._maneuver(ctx, command)
-        elif isinstance(command, ru.OtherTurnAction):
-            self._other_action(ctx, command)
-        elif isinstance(command, ru.Move):
-            self._move(ctx, command)
-        elif isinstance(command, ru.RemoveFatalWound):
-            self._remove_wound(ctx, command)
-        elif isinstance(command, ru.SetAmbusher):
-            self._set_ambusher(ctx, command)
-        elif isinstance(command, ru.Rest):
-            self._rest(ctx, command)
-        elif isinstance(command, ru.PickUpWeapon):
-            self._pick_up(ctx, command)
-        elif isinstance(command, c.MakeRoll):
-            self._make_roll(ctx, command)
-        else:
-            super().handle(ctx, command)
+    def _start_round(self, ctx: Context, command: Any) -> None:
+        if ctx.enc.state.stage in ("turns", "initiative"):
+            ctx.fail("finish this round first (End Round)")
+        self._ask_initiative(ctx, new_round=True)
 
-    def _start_fight(self, ctx: Context) -> None:
+    def _start_fight(self, ctx: Context, command: Any) -> None:
         """docs/rulesets/roll-under.md#surprise: ambushers act before the first round's
         initiative; so does a target of the ambush who cannot be surprised (a fighter on
         the ambushers' own side is no target, whatever its ability)."""
@@ -447,12 +432,6 @@ class RollUnder(RollUnderViews):
         ctx.say(ctx.summary, fighter_id=fighter.id, kind="points-gain", pool="assists",
                 amount=back, why="rest")
 
-    # --- the simulator ----------------------------------------------------------------------------
-    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
-        """docs/rulesets/roll-under.md#autopilot."""
-        from .autopilot import next_command
-
-        return next_command(self, enc, rng)
 
     # --- assists on a waiting roll ------------------------------------------------------------
     def helps(self, roll: PendingRoll, enc: Encounter, fid: str) -> int:
@@ -473,6 +452,8 @@ class RollUnder(RollUnderViews):
         enc = ctx.enc
         if kind != "assist":
             ctx.fail(f"no contribution {kind!r} in roll-under")
+        if roll.data.get("kind") == "damage":
+            ctx.fail("assists move a roll's target: a damage roll has none")
         if fighter_id is None or fighter_id not in enc.fighters:
             ctx.fail("who assists?")
         helper = enc.fighters[fighter_id]
@@ -506,6 +487,8 @@ class RollUnder(RollUnderViews):
         """Each fighter's assist, kept until the fighter, the roster or the exchange
         changes (derived.py): the roll panel asks on every click, 200 fighters each."""
         data = roll.data
+        if data.get("kind") == "damage":
+            return ()  # assists move a target; a damage roll has none
         reads = Reads(shared=(roll.roller_id, data.get("actor"), data.get("target")))
         options = per_fighter(enc, "roll-under:assists", reads,
                               lambda enc, fid: self._assist_option(enc, roll, fid))
@@ -524,6 +507,8 @@ class RollUnder(RollUnderViews):
             1, int(fighter.status.assists), 1, "1 assist a point")
 
     def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
+        if roll.data.get("kind") == "damage":
+            return ()  # no success or failure: the face is the damage
         face = roll.data.get("face")
         if face is not None:  # rolled, waiting for assists after the roll: known
             return (Odds(f"{face} against {roll.total} or less",
@@ -531,7 +516,10 @@ class RollUnder(RollUnderViews):
         return (Odds(f"{roll.total} or less on a d20", d20_at_or_under(roll.total)),)
 
     def roll_purpose(self, roll: PendingRoll, who: str) -> str:
-        return super().roll_purpose(roll, who).split(": rolled ", 1)[0]
+        """The roll as the log names it, with the target it is made against: the assists
+        so far included (docs/rulesets/roll-under.md#assists), "Defense against Ganger 1,
+        10 or less (8, assists +2)"."""
+        return with_assists(super().roll_purpose(roll, who).split(": rolled ", 1)[0], roll)
 
     # --- the result -----------------------------------------------------------------------------
     def _make_roll(self, ctx: Context, command: Any) -> None:
@@ -549,11 +537,17 @@ class RollUnder(RollUnderViews):
         data = {k: v for k, v in roll.data.items() if k != "face"}
         made = roll.model_copy(update={"data": data, "label": roll.label.split(": rolled ")[0]})
         outcome = self._settle(ctx, made, int(face))
-        ctx.say(f"{made.label}: {face} counts, {outcome}", fighter_id=roll.roller_id,
-                kind="note")
+        ctx.say(f"{with_assists(made.label, made)}: {face} counts, {outcome}",
+                fighter_id=roll.roller_id, kind="note")
 
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
         face = result.faces[0]
+        if roll.data.get("kind") == "damage":  # a player's own damage roll, now typed
+            attacker = ctx.enc.fighters.get(str(roll.data["actor"]))
+            target = ctx.enc.fighters.get(str(roll.data["target"]))
+            if attacker is not None and target is not None:
+                self.take_damage(ctx, attacker, target, face)
+            return
         if ctx.enc.options.assists_after_roll:
             # The face is known; assists may still move the target before it counts.
             label = f"{roll.label}: rolled {face}, assists may still change the target"
@@ -607,14 +601,28 @@ class RollUnder(RollUnderViews):
 
     def deal_damage(self, ctx: Context, attacker: Fighter, target: Fighter,
                     weapon: int | None) -> None:
+        """docs/rulesets/roll-under.md#damage: the weapon's die. A player who rolls their
+        own dice and has not typed this roll yet is asked for it: the damage waits on the
+        roll panel."""
+        sides, name = self.weapon_die(attacker, weapon)
+        if attacker.rolls_own_dice and not ctx.dice.typed_waiting:
+            label = f"{attacker.name} rolls damage ({name}) on {target.name}"
+            self.open_roll(ctx, PendingRoll(
+                id=0, label=label, roller_id=attacker.id, by_player=True, sides=sides,
+                measure="damage", data={"kind": "damage", "actor": attacker.id,
+                                        "target": target.id, "weapon": weapon}))
+            ctx.summary = f"{attacker.name} hits {target.name}: damage to roll"
+            return
+        record = ctx.roll(1, sides, who=attacker.name, purpose=f"damage ({name})",
+                          fighter_id=attacker.id)
+        self.take_damage(ctx, attacker, target, record.faces[0])
+
+    def take_damage(self, ctx: Context, attacker: Fighter, target: Fighter,
+                    amount: int) -> None:
         """docs/rulesets/roll-under.md#hit-points: damage past 0 HP is lethal damage, and
         each lethal hit is a roll on the Death and Dismemberment table."""
         from ...tables import roll_on_table
 
-        sides, name = self.weapon_die(attacker, weapon)
-        record = ctx.roll(1, sides, who=attacker.name, purpose=f"damage ({name})",
-                          fighter_id=attacker.id)
-        amount = record.faces[0]
         hp = int(target.status.hp)
         lethal = max(0, amount - hp)
         ctx.set(_path(target.id), "hp", max(0, hp - amount))
@@ -648,4 +656,12 @@ def _first_weapon(fighter: Fighter) -> int | None:
     return 0 if fighter.sheet.weapons else None
 
 
-register(RollUnder())
+
+def with_assists(text: str, roll: PendingRoll) -> str:
+    """``text`` ("..., 8 or less") naming the roll's target as the assists left it
+    ("..., 10 or less (8, assists +2)"); unchanged when nobody assisted."""
+    moved = roll.total - roll.base
+    written = f", {roll.base} or less"
+    if not moved or not text.endswith(written):
+        return text
+    return f"{text.removesuffix(written)}, {roll.total} or less ({roll.base}, assists {moved:+d})"

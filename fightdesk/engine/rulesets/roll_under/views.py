@@ -4,7 +4,7 @@ rules (``rules.py``) subclass them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import turns
 from ...odds import d20_at_or_under
@@ -19,13 +19,12 @@ from ...ruleset import (
     StackRow,
     weapon_choice,
 )
-from ...turn_ruleset import TurnOrderRuleset
+from ...turn_ruleset import TurnViews
 from . import commands as ru
 from .targets import (
     DAMAGE_DIE,
     MANEUVER_STAT,
     PARTY,
-    UNARMED_DIE,
     attack_target,
     defense_target,
     disarmed,
@@ -35,19 +34,20 @@ from .targets import (
 
 if TYPE_CHECKING:
     from ...commands import Command
-    from ...model import Encounter, Fighter
+    from ...model import Encounter
+    from .rules import RollUnder
 
 
-class RollUnderViews(TurnOrderRuleset):
-    """What the widgets show of a roll-under fight, as plain data."""
+class RollUnderViews(TurnViews):
+    """What the widgets show of a roll-under fight, as plain data, read from its rules
+    (``rules.py``)."""
 
-    @staticmethod
-    def weapon_die(fighter: Fighter, weapon: int | None) -> tuple[int, str]:
-        weapons = fighter.sheet.weapons
-        if weapon is None or not 0 <= weapon < len(weapons) or disarmed(fighter):
-            return UNARMED_DIE, "unarmed"
-        chosen = weapons[weapon]
-        return DAMAGE_DIE[chosen.weapon_class], chosen.name
+    rules: RollUnder
+    starts_with_fight = True
+    stack_columns = ("Fighter", "Roll or assist", "Rolls", "Target", "Assists", "Cost")
+    role_labels: ClassVar[dict[str, str]] = {
+        "act": "Act", "react": "Assist", "assist": "Assist", "gm": "GM"}
+    card_roles = ("act",)
 
     def round_shown(self, enc: Encounter) -> int:
         """The initiative asked after the surprise step is round 1's own, not the next
@@ -79,6 +79,16 @@ class RollUnderViews(TurnOrderRuleset):
         if st.ambusher and enc.state.stage == "setup":
             resources.append(Resource("Ambusher", 1, None, "Acts in the surprise step"))
         return base._replace(resources=tuple(resources))
+
+    def roll_view(self, enc: Encounter) -> Any:
+        """A player's damage roll reads as what it is: the weapon's die, whose face is
+        the damage (not a target of 0)."""
+        view = super().roll_view(enc)
+        roll = enc.state.roll
+        if view is None or roll is None or roll.data.get("kind") != "damage":
+            return view
+        return view._replace(total_line=f"the face of the d{roll.sides} is the damage to "
+                                        f"{enc.name_of(roll.data.get('target'))}")
 
     def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
         """The waiting roll and the assists on it: reactions to the roll they change."""
@@ -159,7 +169,7 @@ class RollUnderViews(TurnOrderRuleset):
                     line = f"{me.name} rolls Attack, {need} or less"
                     odds = (Odds("hit", d20_at_or_under(need)),)
                 weapon = weapon_choice(values.get("weapon"))
-                sides, name = self.weapon_die(me, weapon)
+                sides, name = self.rules.weapon_die(me, weapon)
                 return Preview(lines=(line, f"Damage on a hit: 1d{sides} ({name})",
                                       "Assists can still change the target on the roll panel"),
                                odds=odds)

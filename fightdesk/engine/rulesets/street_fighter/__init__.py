@@ -21,7 +21,9 @@ RULESET = RulesetInfo(
         ("Techniques", ("punch", "kick", "block", "grab", "athletics", "focus")),
         ("Health, Chi and Willpower", ("health", "chi", "willpower", "weenie")),
     ),
-    catalogue=f"{__name__}.catalogue:load_catalogue", odds=True)
+    catalogue=f"{__name__}.catalogue:load_catalogue", odds=True,
+    rules="rules:StreetFighter", views="views:StreetFighterViews",
+    autopilot="autopilot:StreetFighterAutopilot")
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ...changes import RuleViolation
 from ...odds import pool_successes
+from ...ruleset import Autopilot
 from .damage import damage_pool
 from .lazy_commands import core, sf
 from .model import Move
@@ -207,3 +208,10 @@ def autopilot(enc: Encounter, rng: random.Random) -> Command | None:
     if actor is not None:
         return _turn(enc, actor)
     return core.NextStep()
+
+
+class StreetFighterAutopilot(Autopilot):
+    """The street-fighter autopilot (docs/rulesets/street-fighter.md#autopilot)."""
+
+    def next_command(self, enc: Encounter, rng: random.Random) -> Command | None:
+        return autopilot(enc, rng)

@@ -111,8 +111,9 @@ def _update(ctx: Context, **changes: object) -> None:
     ctx.set(ROUND, "damage", data)
 
 
-def advance(ctx: Context) -> None:
-    """Run the damage until it needs a decision or is done."""
+def advance(ctx: Context, *, dice_offered: bool = False) -> None:
+    """Run the damage until it needs a decision or is done. ``dice_offered``: the
+    question just answered had a field for the damage dice."""
     enc = ctx.enc
     dmg = _dmg(enc)
     move = move_by_id(enc, dmg.move_id)
@@ -148,6 +149,18 @@ def advance(ctx: Context) -> None:
                                 f"{plural(total, 'die', 'dice')} before the roll (1 EP each)?",
                          minimum=0, maximum=min(total, available_ep(status(enc, dfn))),
                          dice_needed=f"up to {total}d10"))
+            return
+        attacker = enc.fighters[att]
+        if attacker.rolls_own_dice and not dice_offered and not ctx.dice.typed_waiting \
+                and total > 0:
+            # The player rolls their own damage dice: asked for them, never rolled unseen.
+            ask(ctx, Task(kind="damage", fighter_id=att, then="damage"),
+                Decision(id=f"m{move.id}-damage-dice", fighter_id=att,
+                         prompt=f"{attacker.name}: roll the "
+                                f"{plural(total, 'damage die', 'damage dice')} "
+                                f"(TN {tn_for(enc, att, 6)})",
+                         choices=[Choice(id="roll", label="Roll the damage")],
+                         dice_needed=f"{total}d10"))
             return
         roll_damage(ctx)
         dmg = _dmg(enc)
@@ -201,6 +214,11 @@ def answer(ctx: Context, decision_id: str, choice: str | None, amount: int | Non
         ctx.say(ctx.summary, fighter_id=move.fighter_id, kind="decision",
                 decision=decision_id, amount=value)
         _add_dice(ctx, value, declared=False)
+    elif decision_id.endswith("-damage-dice"):
+        ctx.summary = f"{name(enc, move.fighter_id)} rolls the damage"
+        ctx.say(ctx.summary, fighter_id=move.fighter_id, kind="decision",
+                decision=decision_id, choice=choice)
+        roll_damage(ctx)
     elif decision_id.endswith("-defend-ep"):
         value = _amount(decision, amount)
         ctx.summary = f"{name(enc, dfn)} removes {plural(value, 'damage die', 'damage dice')}"
@@ -228,7 +246,7 @@ def answer(ctx: Context, decision_id: str, choice: str | None, amount: int | Non
         raise RuleViolation(f"no decision {decision_id!r}")
     if enc.state.damage is not None and enc.state.damage.stage != "stand" \
             and enc.state.pending is None:
-        advance(ctx)
+        advance(ctx, dice_offered=bool(decision.dice_needed))
 
 
 def _amount(decision: Decision, amount: int | None) -> int:

@@ -315,7 +315,7 @@ class DamageRoll(StateModel):
     block_applied: bool = False
 
 
-TaskKind = Literal["die-going", "stand", "recovery-end", "damage"]
+TaskKind = Literal["die-going", "stand", "recovery-end", "damage", "concentration-end"]
 
 
 class Task(StateModel):

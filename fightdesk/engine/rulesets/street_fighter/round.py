@@ -533,8 +533,11 @@ def continue_end_of_round(ctx: Context) -> None:
     if enc.state.end_step == "concentration":
         for fid in in_fight(enc):
             conc = status(enc, fid).concentration
-            if conc is not None and not conc.broken:
-                later_steps().roll_concentration(ctx, fid)
+            if conc is None or conc.broken or fid in enc.state.end_done:
+                continue
+            ctx.tx.append((*ROUND, "end_done"), fid)
+            if later_steps().ask_concentration_end(ctx, fid):
+                return
         ctx.set(ROUND, "end_step", "recovery")
         ctx.set(ROUND, "end_done", [])
     if enc.state.end_step == "recovery":

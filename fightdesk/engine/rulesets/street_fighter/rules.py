@@ -3,20 +3,13 @@ the module that owns the rule, and answers the pending decisions."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from ...changes import RuleViolation
 from ...ruleset import (
-    ActionForm,
-    Card,
-    Preview,
-    RoundControls,
-    Ruleset,
-    StackRow,
-    Timeline,
-    register,
+    Rules,
 )
 from . import resolve, round, specials, stack
 from .lazy_commands import core, sf
@@ -51,15 +44,16 @@ def status_name(ctx: Context, fighter_id: str) -> str:
 
 
 if TYPE_CHECKING:
-    import random
 
     from ...base import Decision
     from ...commands import Command
     from ...model import Encounter, Fighter
-    from ...ruleset import Context
+    from ...ruleset import Context, Handler
 
 
-class StreetFighter(Ruleset):
+class StreetFighter(Rules):
+    """The street-fighter rules: each command goes to the module that owns its rule."""
+
     id = "street-fighter"
     title = "Street Fighter"
     # Injuries, spent chi and willpower persist between fights; EP vanish at the end of the
@@ -67,9 +61,6 @@ class StreetFighter(Ruleset):
     # (docs/rulesets/street-fighter.md#end-of-the-fight).
     lasting_status = ("health", "chi", "willpower")
     quick_fields = ("strength", "dexterity", "stamina", "punch", "kick", "block")
-    stack_columns = ("Fighter", "Maneuver", "Die", "Speed", "EP spent", "Cost")
-    role_labels: ClassVar[dict[str, str]] = {
-        "act": "Act", "react": "Interrupt", "assist": "Assist", "gm": "GM"}
     # The conditions the text knows, offered when the GM adds one (engine/conditions.py).
     # Phases have no fighter turns: the GM's conditions count down at the round's end.
     # "Knocked down" and "Stunned" put the rule's own state on (as a knockdown or a blow
@@ -79,12 +70,8 @@ class StreetFighter(Ruleset):
     condition_tick = "round-end"
     condition_turns = False
 
-    # --- rules -----------------------------------------------------------------------
-    def handle(self, ctx: Context, command: Command) -> None:
-        handler = _HANDLERS.get(command.kind)
-        if handler is None:
-            raise RuleViolation(f"Street Fighter has no rule for {command.kind!r}")
-        handler(ctx, command)
+    def handlers(self) -> dict[str, Handler]:
+        return _HANDLERS
 
     def pending(self, enc: Encounter) -> Decision | None:
         return enc.state.pending
@@ -134,15 +121,6 @@ class StreetFighter(Ruleset):
             gm_knock_down(ctx, fighter_id)
         return True
 
-    def where(self, enc: Encounter) -> str:
-        """The phase, as the log and the summaries have always said it."""
-        state = enc.state
-        if state.phase is not None:
-            return f"phase {state.phase}"
-        if not enc.round or state.stage in ("setup", "fight-start", "round-start"):
-            return ""
-        return "end of the phases"
-
     def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
         from .checks import state_problems
 
@@ -164,71 +142,15 @@ class StreetFighter(Ruleset):
             ctx.set(path, key, value)
         ctx.set(path, "rolled", enc.state.stage not in ("setup", "fight-start", "round-start"))
 
-    def autopilot(self, enc: Encounter, rng: random.Random) -> Command | None:
-        """A plain table's next command (docs/rulesets/street-fighter.md#autopilot)."""
-        from .autopilot import autopilot
 
-        return autopilot(enc, rng)
 
-    # --- views -----------------------------------------------------------------------
-    def timeline(self, enc: Encounter) -> Timeline:
-        from .views import timeline
 
-        return timeline(enc)
 
-    def card(self, enc: Encounter, fighter_id: str) -> Card:
-        from .views import card
 
-        return card(enc, fighter_id)
 
-    def cards(self, enc: Encounter) -> list[tuple[str, Card]]:
-        from .views import cards
 
-        return cards(enc)
 
-    def stack(self, enc: Encounter) -> tuple[StackRow, ...]:
-        from .views import stack_rows
 
-        return stack_rows(enc)
-
-    def attack_under_way(self, enc: Encounter) -> tuple[str, str] | None:
-        from .stack import latest_open_move
-
-        move = latest_open_move(enc)
-        return (move.fighter_id, move.target_id or "") if move is not None else None
-
-    def action_forms(self, enc: Encounter, fighter_id: str) -> tuple[ActionForm, ...]:
-        from .views import action_forms
-
-        return action_forms(enc, fighter_id)
-
-    def preview(self, enc: Encounter, form_id: str, fighter_id: str,
-                values: dict[str, Any]) -> Preview:
-        from .views import preview
-
-        return preview(enc, form_id, fighter_id, values)
-
-    def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
-        from .views import build_command
-
-        return build_command(form_id, fighter_id, values)
-
-    def round_controls(self, enc: Encounter) -> RoundControls:
-        from .views import round_controls
-
-        controls = round_controls(enc)
-        state = enc.state
-        # A question or the stack speaks first; "X to act" is in the title already, so
-        # one side down replaces it (docs/rulesets/README.md#the-end-of-a-fight).
-        if (state.stage not in ("setup", "fight-over") and state.pending is None
-                and not state.stack):
-            controls.status = self.side_down(enc) or controls.status
-        return controls
-
-    def describe_state(self, enc: Encounter) -> str:
-        from .views import describe_state
-
-        return describe_state(enc)
 
 
 # --- command handlers ---------------------------------------------------------------------
@@ -590,6 +512,9 @@ def _answer(ctx: Context, cmd: Command) -> None:
         if cmd.choice == "roll":
             specials.finish_recovery(ctx, fid)
         round.continue_end_of_round(ctx)
+    elif task.kind == "concentration-end":
+        specials.roll_concentration(ctx, fid)
+        round.continue_end_of_round(ctx)
 
 
 def _drop_orphan_question(ctx: Context) -> None:
@@ -612,7 +537,7 @@ def _drop_orphan_question(ctx: Context) -> None:
         round.continue_round_start(ctx)
 
 
-_HANDLERS: dict[str, Any] = {
+_HANDLERS: dict[str, Handler] = {
     "start-fight": _start_fight,
     "start-round": _start_round,
     "next-step": _next_step,
@@ -651,8 +576,8 @@ class _LaterSteps:
     resolve_move = staticmethod(resolve.resolve_move)
     finish_move = staticmethod(resolve.finish_move)
     roll_concentration = staticmethod(specials.roll_concentration)
+    ask_concentration_end = staticmethod(specials.ask_concentration_end)
     ask_recovery_end = staticmethod(specials.ask_recovery_end)
 
 
 hand_down(_LaterSteps())
-register(StreetFighter())

@@ -89,6 +89,25 @@ def _opening(enc: Encounter, fid: str) -> None:
         raise RuleViolation(f"{name(enc, fid)} is out of the fight")
 
 
+def ask_concentration_end(ctx: Context, fid: str) -> bool:
+    """End of round: a player who rolls their own dice is asked for the concentration
+    roll (never rolled unseen); anyone else's is rolled now. True when a question waits."""
+    enc = ctx.enc
+    conc = status(enc, fid).concentration
+    assert conc is not None
+    if enc.fighters[fid].rolls_own_dice and not ctx.dice.typed_waiting:
+        pool = concentration_pool(enc, fid, conc.kind)
+        ask(ctx, Task(kind="concentration-end", fighter_id=fid, then="end-round"),
+            Decision(id=f"concentration-{fid}-{enc.round}", fighter_id=fid,
+                     prompt=f"{name(enc, fid)}: roll the {CONCENTRATION_NAMES[conc.kind]} "
+                            f"concentration ({plural(pool, 'die', 'dice')})",
+                     choices=[Choice(id="roll", label="Roll the concentration")],
+                     dice_needed=f"{pool}d10"))
+        return True
+    roll_concentration(ctx, fid)
+    return False
+
+
 def roll_concentration(ctx: Context, fid: str) -> None:
     """End of round: the concentration roll, at +2 only when the fighter also recovers."""
     enc = ctx.enc
