@@ -36,7 +36,7 @@ def demo(window: MainWindow, ruleset: str, size: tuple[int, int] = (1093, 614)) 
 
 def autopilot_step(window: MainWindow, engine: Engine, rng: random.Random) -> None:
     """One step of the ruleset's own autopilot, applied as the window applies the GM's."""
-    command = engine.ruleset.autopilot(engine.encounter, rng)
+    command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
     assert command is not None
     assert window.document.apply(command).ok
 
@@ -142,14 +142,14 @@ def test_an_out_fighters_old_dice_leave_the_timeline(window: MainWindow, qtbot: 
     for _ in range(4):  # a few turns or actions of round 2
         autopilot_step(window, engine, rng)
     enc = engine.encounter
-    controls = engine.ruleset.round_controls(enc)
+    controls = engine.ruleset.views.round_controls(enc)
     victim = next(fid for fid in enc.order if chips_of(window, fid)
                   and fid != controls.actor and not enc.fighters[fid].group
-                  and not engine.ruleset.is_out(enc.fighters[fid]))
+                  and not engine.ruleset.rules.is_out(enc.fighters[fid]))
     old = [chip.id for chip in chips_of(window, victim)]
     field, value = OUT[ruleset]
     assert window.document.apply(c.SetValue(fighter_id=victim, field=field, value=value)).ok
-    assert engine.ruleset.is_out(engine.encounter.fighters[victim])
+    assert engine.ruleset.rules.is_out(engine.encounter.fighters[victim])
     assert chips_of(window, victim) == []
     assert all(window.timeline.chip_rect(chip_id).isEmpty() for chip_id in old)
     shown = window.timeline.timeline()
