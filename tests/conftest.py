@@ -121,6 +121,31 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     yield home
 
 
+_QT_MODULES: dict[str, bool] = {}
+
+
+def _module_uses_qt(module: object) -> bool:
+    """Whether a test module imported anything of Qt or of fightdesk's window."""
+    name = getattr(module, "__name__", "")
+    if name not in _QT_MODULES:
+        _QT_MODULES[name] = any(
+            str(getattr(value, "__module__", None) or getattr(value, "__name__", "")).startswith(
+                ("PySide6", "fightdesk.ui"))
+            for value in vars(module).values())
+    return _QT_MODULES[name]
+
+
+@pytest.fixture(autouse=True)
+def qt_application(request: pytest.FixtureRequest) -> None:
+    """A test in a module that uses Qt runs with the application made (pytest-qt's qapp),
+    whichever tests ran before it: Qt aborts the process when text is laid out with no
+    application, and with the suite spread over workers (``pytest -n``) a worker's first
+    Qt test may be one that does not ask for qapp itself."""
+    module = getattr(request.node, "module", None)
+    if module is not None and _module_uses_qt(module):
+        request.getfixturevalue("qapp")
+
+
 # --- the desktop bundle (tests/test_bundle.py) -----------------------------------------------
 
 
@@ -136,3 +161,14 @@ def pytest_report_header(config: pytest.Config) -> str:
     return (f"desktop bundle: NOT built; pass {RUN_BUNDLE_OPTION} (or set CI=true) to build "
             "and check it")
 
+
+
+# The longest test starts first when the suite runs on several workers (``pytest -n``):
+# the bundle's build waits on pip and PyInstaller for minutes, and started late it would
+# leave the other workers idle at the end of the run.
+LONGEST_FIRST = ("tests/test_bundle.py::test_linux_bundle_builds_starts_and_checks_every_demo",)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):  # an xdist worker; every worker sorts the same way
+        items.sort(key=lambda item: item.nodeid not in LONGEST_FIRST)

@@ -1,5 +1,5 @@
 """tools/mutate.py's own choices that need no mutmut run: how a big change is cut to a
-sample, and that a run past its time cap starts nothing (docs/mutation/ci-step.md)."""
+sample, and that a run past its time cap starts nothing (docs/testing.md, "Changed code only, and CI")."""
 
 from __future__ import annotations
 

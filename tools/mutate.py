@@ -8,7 +8,7 @@ one forked worker per core, each against only the tests that reach the mutated f
     python tools/mutate.py                        # every ruleset and the core
     python tools/mutate.py --ruleset street-fighter --files rules.py round.py
     python tools/mutate.py --changed              # what changed since the merge base with main
-    python tools/mutate.py --changed HEAD~1 --time-cap 150 --max-mutants 60   # what CI runs
+    python tools/mutate.py --changed HEAD~1 --time-cap 120 --max-mutants 60   # what CI runs
     python tools/mutate.py --rules --ruleset ashes   # the hand-made rule-level mutants
 
 Each target works in its own copy of the tree under .mutation/<target>/, so a run can go on
@@ -19,7 +19,7 @@ The report lists every surviving mutant as file:line and the changed line.
 --time-cap covers the whole run: copying the tree, mutmut's set-up (which tests reach
 which function), the mutants and the report. The targets of a capped run go side by side,
 their mutmut runs stop a little before the cap, and the report says what was checked by
-then (docs/mutation/ci-step.md).
+then (docs/testing.md, "Changed code only, and CI").
 """
 
 from __future__ import annotations

@@ -38,6 +38,11 @@ else:
 
     c = lazy_module("fightdesk.engine.commands")  # loads at the first command (lazy.py)
 
+# The commands that move the fight on: each is logged under the step it opens (a new
+# round's initiative is that round's, "Tariq's turn" is Tariq's), every other command
+# under the step it was given in.
+OPENS_A_STEP = frozenset({"start-fight", "start-round", "next-step", "end-round", "end-fight"})
+
 
 class StepFailed(Exception):
     """Undo, redo or revert could not apply a recorded step (a damaged file); nothing
@@ -226,6 +231,9 @@ class Engine:
         if keep and not self.logging:
             return self._run_lean(command)
         joins = bool(self.session.log) and self.ruleset.rules.step_open(enc)
+        # The step the command is given in: its entry is filed there (a hold, an attack
+        # that ends a turn), unless the command is the one that opens the next step.
+        when = None if not keep or command.kind in OPENS_A_STEP else self._when(enc)
         tx = Transaction(enc)
         tray = DiceTray(enc.dice_seed, enc.dice_drawn, command.dice)
         # Several edits at once (``Edits``) run one after the other in the one
@@ -250,8 +258,7 @@ class Engine:
                              summary=first.summary or _first_text(events, command), events=events)
             return Outcome(ok=True, entry=entry)
         log = self.session.log
-        # A handful of labels over a whole fight: one string each (memory).
-        where = sys.intern(self.ruleset.views.where(enc))
+        number, where = when or self._when(enc)
         entries: list[LogEntry] = []
         for n, (part, ctx, start) in enumerate(played):
             end = played[n + 1][2] if n + 1 < len(played) else len(tx.changes)
@@ -259,7 +266,7 @@ class Engine:
             entry = LogEntry(
                 seq=seq,
                 step=log[-1].step if joins or entries else seq,
-                round=enc.round,
+                round=number,
                 where=where,
                 command=part.model_dump(mode="json"),
                 summary=ctx.summary or _first_text(ctx.events, part),
@@ -272,6 +279,13 @@ class Engine:
         changes = tuple(tx.changes)
         self._notify(Notice("apply", tuple(entries), changes, _touched_fighters(changes)))
         return Outcome(ok=True, entry=entries[0], entries=tuple(entries))
+
+    def _when(self, enc: Encounter) -> tuple[int, str]:
+        """The round and the step the fight is in, as a log entry files them (the round
+        an initiative step is asked for, not the round before it)."""
+        views = self.ruleset.views
+        # A handful of labels over a whole fight: one string each (memory).
+        return views.round_shown(enc), sys.intern(views.where(enc))
 
     def _run_lean(self, command: c.Command) -> Outcome:
         """``apply`` without a log entry or a notice; the same rules, the same rollback."""

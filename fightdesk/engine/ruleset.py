@@ -516,6 +516,12 @@ class Views:
         turn", "surprise"): every log entry carries it."""
         return ""
 
+    def round_shown(self, enc: Encounter) -> int:
+        """The round the fight is in as the GM reads it (the window's title, the log):
+        a ruleset that asks a round's initiative before that round begins says that
+        round."""
+        return enc.round
+
     def describe_state(self, enc: Encounter) -> str:
         """One line for the status bar: round, phase or turn."""
         return f"Round {enc.round}"

@@ -142,6 +142,9 @@ class TurnOrderRules(Rules, TurnRules, RollRules):
         conditions.tick(ctx, "round-end")
 
     def end_round(self, ctx: Context) -> None:
+        # The turn under way when the round ends is taken: struck out on the timeline
+        # like every turn before it.
+        turns.take_current(ctx, TURNS)
         ctx.set(("state",), "stage", "round-over")
         ctx.set(TURNS, "current", None)
         ctx.summary = f"Round {ctx.enc.round} ends"

@@ -23,7 +23,7 @@ from .ruleset import Chip, Lane, Timeline
 
 if TYPE_CHECKING:
     from .model import Encounter
-    from .ruleset import Chip, Context, Lane, Timeline
+    from .ruleset import Context
 
 
 class TurnSlot(StateModel):
@@ -153,6 +153,13 @@ def end_turn(ctx: Context, path: Path, skips: Callable[[str], bool]) -> TurnSlot
     if order.current is not None:
         _update_slot(ctx, path, order.current, acted=True)
     return _give_turn(ctx, path, next_slot(_order(ctx, path), skips))
+
+
+def take_current(ctx: Context, path: Path) -> None:
+    """The current turn is taken (the round ends on it); nobody gets the next one."""
+    order = _order(ctx, path)
+    if order.current is not None:
+        _update_slot(ctx, path, order.current, acted=True)
 
 
 def give_turn_to(ctx: Context, path: Path, slot_id: str) -> TurnSlot:
@@ -340,9 +347,30 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
                     lanes.append(lane)
                     if slot.id == order.current:
                         current_column = col
+    if len(columns) > 1:
+        lanes = _each_fighter_once(lanes)
     return Timeline(columns=columns, lanes=tuple(lanes), current_column=current_column,
                     caption=caption, movable=True,
                     column_ids=tuple(sec.id for sec in order.sections))
+
+
+def _each_fighter_once(lanes: list[Lane]) -> list[Lane]:
+    """A fighter's turn in an earlier section (roll-under's surprise step) is drawn on
+    the lane of the same fighter's turn further on, in its own column: each fighter has
+    one lane. An extra turn in a round keeps its own lane (it is ordered on its own)."""
+    last: dict[tuple[tuple[str, ...], str], int] = {}
+    for n, lane in enumerate(lanes):
+        last[(lane.fighter_ids, lane.title)] = n
+    if len(last) == len(lanes):
+        return lanes
+    earlier: dict[int, list[Chip]] = {}
+    for n, lane in enumerate(lanes):
+        keep = last[(lane.fighter_ids, lane.title)]
+        if keep != n:
+            earlier.setdefault(keep, []).extend(lane.chips)
+    return [lane._replace(chips=(*lane.chips, *earlier[n])) if n in earlier else lane
+            for n, lane in enumerate(lanes)
+            if last[(lane.fighter_ids, lane.title)] == n]
 
 
 def _slot_lane(enc: Encounter, order: TurnOrder, col: int, sec: TurnSection, slot: TurnSlot,
@@ -364,6 +392,10 @@ def _slot_lane(enc: Encounter, order: TurnOrder, col: int, sec: TurnSection, slo
                 state=state,  # type: ignore[arg-type]
                 tooltip=tip,
                 clickable=clickable(slot) if clickable else is_current)
+    if is_out and not is_current:
+        # Out of the fight: the lane stays, greyed, with none of the fighter's turns on
+        # it, taken or to come (docs/rulesets/README.md#the-end-of-a-fight).
+        return _lane(fighter.name, slot, None, is_out)
     return _lane(fighter.name, slot, chip, is_out)
 
 
@@ -460,9 +492,10 @@ def _touched_slots(paths: list[tuple[tuple[object, ...], object, str]]
     return touched
 
 
-def _lane(name: str, slot: TurnSlot, chip: Chip, is_out: bool) -> Lane:
+def _lane(name: str, slot: TurnSlot, chip: Chip | None, is_out: bool) -> Lane:
     title = name + (" (extra turn)" if slot.extra else "")
-    return Lane(id=slot.id, title=title, fighter_ids=(slot.fighter_id,), chips=(chip,), out=is_out)
+    return Lane(id=slot.id, title=title, fighter_ids=(slot.fighter_id,),
+                chips=() if chip is None else (chip,), out=is_out)
 
 
 def _slot_label(enc: Encounter, slot: TurnSlot) -> str:

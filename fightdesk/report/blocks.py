@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from .render import (
+    ACTION_WIDTHS,
+    SEPARATOR,
     _list,
     _other_lines,
     _resource_labels,
@@ -146,14 +148,15 @@ def _actions_table(rnd: RoundSummary) -> Table:
     rows = []
     for a, when in zip(rnd.actions, when_column(rnd.actions), strict=True):
         bold = Style.BOLD if a.kind in ("act", "interrupt") else Style.PLAIN
-        what: list[Line] = [((_p(a.headline), bold),)]
-        what += [((_p(x), Style.PLAIN),) for x in _other_lines(a)]
+        others = _other_lines(a)
+        tail = ((_p(SEPARATOR + SEPARATOR.join(others)), Style.PLAIN),) if others else ()
+        what: list[Line] = [((_p(a.headline), bold), *tail)]
         who: list[Run] = [(("↳ " if a.continues else "") + _p(a.actor), Style.PLAIN)]
         if a.kind == "interrupt":
             who += [(" ", Style.PLAIN), ("(interrupt)", Style.ITALIC)]
         rows.append((_text(when), (tuple(who),), tuple(what), _dice(a)))
     return Table(("When", "Who", "What happened", "Dice"), (False,) * 4, tuple(rows),
-                 widths=(8, 18, 42, 32))
+                 widths=ACTION_WIDTHS)
 
 
 def _round(rnd: RoundSummary, points: str) -> list[Block]:

@@ -21,6 +21,10 @@ from ..engine.bidi import isolating, unchanged
 from .summary import Action, FightChart, FighterState, FightSummary, RoundSummary, Tally
 
 SPARKS = "▁▂▃▄▅▆▇█"
+# One action is one line of the actions table: what it caused runs on after it, each
+# thing parted from the next by this.
+SEPARATOR = "; "
+ACTION_WIDTHS = (8, 16, 48, 28)  # When, Who, What happened, Dice (percent of the page)
 
 
 @dataclass(frozen=True)
@@ -271,7 +275,7 @@ def _html_actions(rnd: RoundSummary) -> str:
         what = f"<b>{_e(a.headline)}</b>" if a.kind in ("act", "interrupt") else _e(a.headline)
         extra = _other_lines(a)
         if extra:
-            what += "<br>" + "<br>".join(_e(x) for x in extra)
+            what += _e(SEPARATOR + SEPARATOR.join(extra))
         who = _e(a.actor)
         if a.kind == "interrupt":
             who += " <i>(interrupt)</i>"
@@ -282,7 +286,7 @@ def _html_actions(rnd: RoundSummary) -> str:
     if not rows:
         return "<p>Nothing was logged in this round.</p>"
     return _table([("When", False), ("Who", False), ("What happened", False), ("Dice", False)],
-                  rows, row_class=classes, widths=(8, 18, 42, 32))
+                  rows, row_class=classes, widths=ACTION_WIDTHS)
 
 
 def _html_round(rnd: RoundSummary, points: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from ..engine.changes import apply_all
+from ..engine.log_lines import action_line, action_lines
 from ..engine.model import Encounter, Event, LogEntry, Session
 from ..engine.ruleset import Ruleset, get_ruleset
 
@@ -460,7 +461,14 @@ class _LogReader:
                 tallies[fid] = Tally(fid, self.name(fid))
             return tallies[fid]
 
+        # One action a row: the entries of one undo step (a move, its interrupts, the
+        # answers to its questions) are read together.
+        steps: list[tuple[list[LogEntry], bool]] = []
         for entry, continues in entries:
+            if continues and steps:
+                steps[-1][0].append(entry)
+            else:
+                steps.append(([entry], continues))
             source: str | None = None  # who the damage and healing of this entry come from
             for event in entry.events:
                 kind = event.kind
@@ -506,7 +514,8 @@ class _LogReader:
                 tally(fid).went_down = True
                 if self.name(fid) not in down:
                     down.append(self.name(fid))
-            action = self._action(entry, continues)
+        for step, continues in steps:
+            action = self._action(step, continues)
             if action is not None:
                 actions.append(action)
         order = end.order
@@ -521,21 +530,22 @@ class _LogReader:
             states=end.states,
         )
 
-    def _action(self, entry: LogEntry, continues: bool) -> Action | None:
+    def _action(self, step: list[LogEntry], continues: bool) -> Action | None:
+        """One row: the step's first entry says the action; what every entry of the step
+        caused follows, each thing said once (engine/log_lines.py)."""
+        entry = step[0]
         kinds = [e.kind for e in entry.events if e.kind != "ask"]
         # A bare "next phase" or "next turn" is shown as the heading, not as an action.
-        if kinds and all(k == "step" for k in kinds):
+        if len(step) == 1 and kinds and all(k == "step" for k in kinds):
             return None
         happenings = tuple(
-            Happening(
-                kind=e.kind,
-                text=e.text,
-                fighter=self.name(e.fighter_id),
-                roll=_dice(e),
-            )
-            for e in entry.events
+            Happening(kind="note", text=line.summary,
+                      fighter=self.name(next((e.fighter_id for e in line.events), None)))
+            if event is None else
+            Happening(kind=event.kind, text=event.text, fighter=self.name(event.fighter_id),
+                      roll=_dice(event))
             # The questions the rules asked are not what happened; the answers are.
-            if e.kind != "ask"
+            for line, event in action_lines(step) if event is None or event.kind != "ask"
         )
         kind = _action_kind(kinds)
         actor_event = next((e for e in entry.events if e.kind in ("act", "interrupt")), None)
@@ -549,7 +559,7 @@ class _LogReader:
             where=entry.where,
             kind=kind,
             actor=self.name(actor_event.fighter_id) if actor_event else "",
-            headline=entry.summary,
+            headline=action_line(step),
             happenings=happenings,
             continues=continues,
         )

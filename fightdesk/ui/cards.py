@@ -531,6 +531,10 @@ class CardsView(QScrollArea):
         model.dataChanged.connect(self._rows_changed)
         self._rebuild()
 
+    def keep_acting_in_view(self) -> None:
+        """Scroll to the card of whoever acts (once the grid has laid it out)."""
+        self._keep_acting_in_view()
+
     def _keep_acting_in_view(self, *_: object) -> None:
         """The cards moved or grew: the one whose turn it is stays in view."""
         acting = next((key for key, card in self._cards.items() if card.is_acting()), None)
@@ -617,14 +621,30 @@ class CardsView(QScrollArea):
             return
         keys = {self._key_of_row[r] for r in range(top.row(), bottom.row() + 1)
                 if r < len(self._key_of_row)}
+        grew = False
         for key in keys:
             widget = self._cards.get(key)
             rows = self._rows_of.get(key, [])
             if widget is None or not rows:
                 continue
             first = model.index(rows[0], 0)
+            height = widget.height()
             widget.show_cards([model.index(r, 0).data(ItemRole) for r in rows],
                               first.data(GroupNameRole) or "")
+            grew = grew or widget.height() != height
+        if grew:
+            self._settle()
+
+    def _settle(self) -> None:
+        """A card's new height takes effect at once (a fixed height resizes the card on
+        the spot): the grid places the rows again now, before anything is painted, so a
+        taller card never lies over the card below it until the grid's turn comes. The
+        inner widget first gets the height the rows need (the scroll area would give it
+        later): in less, the grid would squeeze the rows over each other."""
+        need = self._grid.totalMinimumSize().height()
+        if self._inner.height() < need:
+            self._inner.resize(self._inner.width(), need)
+        self._grid.activate()
 
     def _reflow(self) -> None:
         """As many cards per row as fit, each stretched so the row fills the width; the
@@ -645,6 +665,7 @@ class CardsView(QScrollArea):
             card.setFixedWidth(card_width)
             card.fit_height()
         if not relayout:
+            self._settle()
             return
         take_widgets(self._grid)  # not takeAt: that leaked an item per card (layouts.py)
         if not self._order and self.empty_hint.isVisible():
@@ -652,6 +673,7 @@ class CardsView(QScrollArea):
         for n, key in enumerate(self._order):
             self._grid.addWidget(self._cards[key], n // columns, n % columns,
                                  Qt.AlignmentFlag.AlignTop)
+        self._settle()
 
     def _chain_focus(self) -> None:
         """Tab goes through the cards in fight order (the order they are read in), not
@@ -660,6 +682,16 @@ class CardsView(QScrollArea):
         for first, second in pairwise(stops):
             QWidget.setTabOrder(first, second)
 
+    def least_height(self) -> int:
+        """The height the cards area needs to show one card whole: the card of whoever
+        acts (else the tallest), with the gaps and the frame around it."""
+        cards = [c for c in self._cards.values() if not c.isHidden()]
+        if not cards:
+            return 0
+        acting = [c for c in cards if c.is_acting()]
+        card = max(acting or cards, key=lambda c: c.height())
+        return card.height() + 2 * GAP + 2 * self.frameWidth()
+
     def columns(self) -> int:
         """How many cards a row holds now."""
         return self._flow[0]
@@ -667,6 +699,9 @@ class CardsView(QScrollArea):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._reflow()
+        if event.size().height() < event.oldSize().height():
+            # A panel opened above the cards: the card of whoever acts stays in view.
+            self._keep_acting_in_view()
 
     def sizeHint(self) -> QSize:
         return QSize(MIN_CARD_WIDTH * 2 + 3 * GAP + 20, 320)

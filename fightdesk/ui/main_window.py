@@ -328,8 +328,10 @@ class MainWindow(QMainWindow):
         self.fight_menu.addAction(self.pass_action)
         self.fight_menu.addSeparator()
         for act in self.round_actions:
-            self.fight_menu.addAction(act)
-        self.fight_menu.addSeparator()
+            # Listed in the menu only while they do something of their own (view_refresh
+            # name_round_items); their shortcuts are the window's all the time.
+            self.addAction(act)
+        self.round_items_end = self.fight_menu.addSeparator()
         self.fight_menu.addAction(self.act_action)
         self.fight_menu.addAction(self.health_action)
         self.fight_menu.addAction(self.quick_add_action)

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
+from fightdesk.engine.log_lines import action_line, action_lines
 from fightdesk.engine.views import fighter_cards
 
 from .plain import plain_tip
@@ -339,6 +340,7 @@ class LogModel(QAbstractItemModel):
         self._entries: list[LogEntry] = []  # the log as the rows show it
         self._starts: list[int] = []  # where each action starts in ``_entries``
         self._lines: dict[int, list[LogLine]] = {}  # an action's folded lines, once asked
+        self._heads: dict[int, str] = {}  # an action's own line, once asked
         self._first = 0  # the action in row 0
         self._size = SHOWN_ACTIONS  # the most actions the rows hold
 
@@ -356,6 +358,7 @@ class LogModel(QAbstractItemModel):
                 self._starts.append(n)
                 step = entry.step
         self._lines = {}
+        self._heads = {}
         self._size = SHOWN_ACTIONS
         self._first = max(0, len(self._starts) - self._size)
         self.endResetModel()
@@ -407,6 +410,14 @@ class LogModel(QAbstractItemModel):
             lines = self._lines[action] = folded_lines(self._action(action))
         return lines
 
+    def _head(self, action: int) -> str:
+        """The action's own line (``engine.log_lines.action_line``), kept until its
+        entries change: every paint asks for it."""
+        head = self._heads.get(action)
+        if head is None:
+            head = self._heads[action] = action_line(self._action(action))
+        return head
+
     def _cut(self, keep: int) -> None:
         """Take every entry from ``keep`` on out of the rows."""
         starts, root = self._starts, QModelIndex()
@@ -421,6 +432,8 @@ class LogModel(QAbstractItemModel):
             del starts[action:]
             for gone in [a for a in self._lines if a >= action]:
                 del self._lines[gone]
+            for gone in [a for a in self._heads if a >= action]:
+                del self._heads[gone]
             self._first = min(self._first, len(starts))
             if rows:
                 self.endRemoveRows()
@@ -460,6 +473,7 @@ class LogModel(QAbstractItemModel):
     def _refold(self, action: int, old: list[LogLine] | None) -> None:
         """An action whose entries changed: its folded lines grow or shrink at the end (a
         step only gains or loses entries at its end), and its own row may read anew."""
+        self._heads.pop(action, None)
         if action < self._first or old is None:  # no view has asked for these lines
             self._lines.pop(action, None)
             if action < self._first:
@@ -503,6 +517,8 @@ class LogModel(QAbstractItemModel):
         self._first += count
         for action in [a for a in self._lines if a < self._first]:
             del self._lines[action]
+        for action in [a for a in self._heads if a < self._first]:
+            del self._heads[action]
         self.endRemoveRows()
 
     # --- Qt ------------------------------------------------------------------------------
@@ -583,9 +599,9 @@ class LogModel(QAbstractItemModel):
         if top:
             head = entries[0]
             if role == Qt.ItemDataRole.DisplayRole:
-                return _when(head) if index.column() == 0 else self._names(head.summary)
+                return _when(head) if index.column() == 0 else self._names(self._head(action))
             if role == Qt.ItemDataRole.ToolTipRole:  # whole, with when
-                return plain_tip(f"{self._names(head.summary)}\n({_when(head)})")
+                return plain_tip(f"{self._names(self._head(action))}\n({_when(head)})")
             if role in (ItemRole, EntryRole):
                 return head
             if role == HasRollsRole:
@@ -631,16 +647,9 @@ _LOG_ROLES = _TEXT_ROLES | {int(ItemRole), int(KeyRole), int(HasRollsRole), int(
 
 
 def folded_lines(entries: list[LogEntry]) -> list[LogLine]:
-    """What an action folds under its line: each event (an event that only repeats its
-    entry's summary left out), and each later command of the step (an answer to a
-    question) followed by its own events."""
-    lines: list[LogLine] = []
-    for n, entry in enumerate(entries):
-        if n:
-            lines.append((entry, None))
-        lines.extend((entry, event) for event in entry.events
-                     if event.roll is not None or event.text != entry.summary)
-    return lines
+    """What an action folds under its line: its events and later commands, each thing
+    said once (``engine.log_lines.action_lines``); the details pane has every one."""
+    return action_lines(entries)
 
 
 def _when(entry: LogEntry) -> str:

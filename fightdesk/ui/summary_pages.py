@@ -5,8 +5,8 @@ laid out twice, its format copied dozens of times; benchmarks/storage.py). Here
 the summary's blocks (``fightdesk.report.blocks``) are laid out once with the device's
 own font metrics: each cell's lines wrapped to its column (a word wider than its column
 is broken where it must, never cut), rows never split across pages unless a row is
-taller than a page, a table's heading row repeated at the top of each page it runs on,
-a heading kept with what follows it, the page number at the foot of each page. Then
+tall (a fifth of a page: one long action) and would leave the page's foot empty, a
+table's heading row repeated at the top of each page it runs on, a heading kept with what follows it, the page number at the foot of each page. Then
 the pages are painted with ``QPainter`` on any paged device: a ``QPdfWriter`` for the
 PDF, a ``QPrinter`` for paper and the print preview, so paper and PDF show the same
 pages. Text is drawn as plain text, never read as markup.
@@ -53,6 +53,9 @@ _LIST_SPACE = (0, 4)
 _TABLE_SPACE = (2, 6)
 _LIST_INDENT = 40
 _CELL_PAD_X, _CELL_PAD_Y = 5, 3
+# A table row taller than this share of the page may run on over a page's foot; a
+# shorter one moves whole to the next page.
+TALL_ROW = 0.2
 # A column that keeps its text on one line (fighter names) takes at most this share of
 # the page before it wraps too.
 _NOWRAP_SHARE = 0.4
@@ -332,7 +335,7 @@ class Layout:
                 k += 1
             first.append(lines[:k])
             rest.append(lines[k:])
-        if not any(first):
+        if not any(first) or not any(rest):
             return None
         head = self._row(unit.columns, first, unit.aligns_right, unit.pad_y)
         tail = self._row(unit.columns, rest, unit.aligns_right, unit.pad_y)
@@ -344,6 +347,11 @@ class Layout:
 
     def pages(self, units: Sequence[_Unit]) -> list[Page]:
         return _Paginator(self).run(units)
+
+
+def _tall(unit: _Unit, full: float) -> bool:
+    """A table row taller than ``TALL_ROW`` of a page (``full``): it may be split."""
+    return unit.cells is not None and unit.height > full * TALL_ROW
 
 
 class _Paginator:
@@ -371,13 +379,17 @@ class _Paginator:
             j = i
             while units[j].keep_with_next and j + 1 < len(units):
                 j += 1
-                need += max(units[j - 1].space_below, units[j].space_above) + units[j].height
+                # (of a tall row, the part that would stand on this page with it)
+                kept = units[j].height if not _tall(units[j], full) else full * TALL_ROW
+                need += max(units[j - 1].space_below, units[j].space_above) + kept
             if j > i and need > full:
                 need = self.gap(unit) + unit.height
-            if self.y + need > layout.bottom and self.y > layout.top:
+            # A tall row (one long action) starts where there is room and runs on over
+            # the page's foot, rather than leaving the rest of the page empty.
+            if self.y + need > layout.bottom and self.y > layout.top and not _tall(unit, full):
                 self.new_page(unit)
-            if self.y + unit.height > layout.bottom and unit.cells is not None:
-                parts = layout._split_row(unit, layout.bottom - self.y)
+            if self.y + self.gap(unit) + unit.height > layout.bottom and unit.cells is not None:
+                parts = layout._split_row(unit, layout.bottom - self.y - self.gap(unit))
                 if parts is None and self.y > layout.top:
                     self.new_page(unit)
                     parts = layout._split_row(unit, layout.bottom - self.y)

@@ -124,6 +124,7 @@ class ViewRefresh(QObject):
         self.show_round_title(state, status_line(state, controls))
         w.cards.set_empty_hint("" if anyone else NO_FIGHTERS_HINT)
         self.show_stack(ruleset, decision, controls, state)
+        w.placement.room_for_cards()
         # A roll waiting on the roll panel is typed there: the stack dialog never opens
         # over it by itself, whatever the ruleset's flags say (docs/ui.md).
         if (auto_open and has_stack and w._action_dialog is None and not stack_open
@@ -236,6 +237,39 @@ class ViewRefresh(QObject):
             w.pass_action.setText(forward.pass_text.replace("&", "&&"))
             w.pass_action.setIconText("Pass")
             set_tip(w.pass_action, f"{forward.pass_text}: the turn goes by unused")
+        self.name_round_items(forward)
+
+    def name_round_items(self, forward: Forward) -> None:
+        """The Fight menu's round items say what each does now, none the same as another:
+        the forward item (first) does what the fight needs next, so the round item that
+        would do the same is left out, as is any that cannot be done now; Start Round and
+        End Round name their round. Their shortcuts work whether listed or not."""
+        w = self.w
+        engine = w.document.engine
+        number = engine.encounter.round if engine is not None else 0
+        labels = {w.start_fight_action: "Start the &Fight",
+                  w.start_round_action: f"Start &Round {number + 1}" if engine else "Start &Round",
+                  w.end_round_action: f"&End Round {number}" if number else "&End Round"}
+        for act, label in labels.items():
+            if act.text() != label:
+                act.setText(label)
+                act.setIconText(label.replace("&", "").rsplit(" ", 1)[0]
+                                if act is w.end_round_action else label.replace("&", ""))
+        doing = {"start-fight": w.start_fight_action, "start-round": w.start_round_action,
+                 "end-round": w.end_round_action, "next-step": w.next_step_action}
+        said = {forward.label, forward.pass_text}
+        shown = [act for act in w.round_actions
+                 if act.isEnabled() and doing.get(forward.what) is not act
+                 and not (act is w.next_step_action and act.text() in said)]
+        menu = w.fight_menu
+        listed = [act for act in menu.actions() if act in w.round_actions]
+        if listed == shown:
+            return
+        for act in listed:
+            menu.removeAction(act)
+        before = w.round_items_end
+        for act in shown:
+            menu.insertAction(before, act)
 
     # --- room for the timeline -------------------------------------------------------------
     def fit_timeline_height(self) -> None:

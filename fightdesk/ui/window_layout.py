@@ -69,6 +69,8 @@ class WindowLayout(QObject):
         self.saved_state: object = None
         self.saved_widths = {}
         self.library_auto_hidden = False
+        # The timeline gave some of its height to the cards while a panel is open.
+        self._timeline_gave_way = False
 
     def restore_geometry(self) -> None:
         """Size and place the window as the GM left it, whole on a screen there is now;
@@ -188,6 +190,33 @@ class WindowLayout(QObject):
         w.library.follow_round(w.views.round_going)
         self.fit_docks()
         self.fit_docks_soon()
+
+    def room_for_cards(self) -> None:
+        """An open roll panel or question sits above the cards: the timeline gives way
+        (down to its least, it scrolls) so that the cards keep room for the card of
+        whoever acts; once the panels close, the timeline gets its own height back."""
+        w = self.w
+        if not w.body_built:
+            return
+        panels = [p for p in (w.roll_panel, w.decision_panel) if not p.isHidden()]
+        sizes = w.splitter.sizes()
+        if len(sizes) != 2 or sum(sizes) <= 0:
+            return
+        if not panels:
+            if self._timeline_gave_way:
+                self._timeline_gave_way = False
+                w.views.refit_timeline()
+            return
+        lower = w.splitter.widget(1)
+        layout = lower.layout() if lower is not None else None
+        spacing = layout.spacing() if layout is not None else 0
+        taken = sum(p.sizeHint().height() + spacing for p in panels)
+        short = w.cards.least_height() - (sizes[1] - taken)
+        give = min(short, sizes[0] - w.timeline.minimumSizeHint().height())
+        if give > 0:
+            self._timeline_gave_way = True
+            w.splitter.setSizes([sizes[0] - give, sizes[1] + give])
+        w.cards.keep_acting_in_view()
 
     def window_resized(self) -> None:
         if self.w.body_built:

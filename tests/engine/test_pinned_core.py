@@ -502,13 +502,23 @@ def test_an_answer_is_worked_out_once_per_state() -> None:
 def test_typed_dice_that_do_not_fit_name_the_roll_or_call_it_a_roll() -> None:
     """Typed faces are checked (engine/dice.py): the refusal names the roll's purpose, or
     "roll" when it has none."""
-    for typed, message in (([1, 2], "roll: typed 2 dice, expected 1d20"),
-                           ([25], "roll: face 25 is not on a d20 (1..20)")):
+    for typed, message in (([[1, 2], [3]], "roll: typed 2 dice, expected 1d20"),
+                           ([[25]], "roll: face 25 is not on a d20 (1..20)")):
         with pytest.raises(RuleViolation) as refused:
-            DiceTray(0, 0, [typed]).roll(1, 20)
+            DiceTray(0, 0, typed).roll(1, 20)
         assert str(refused.value) == message
     with pytest.raises(RuleViolation, match=r"^Wisdom: typed 2 dice, expected 1d20$"):
-        DiceTray(0, 0, [[1, 2]]).roll(1, 20, purpose="Wisdom")
+        DiceTray(0, 0, [[1, 2], [3]]).roll(1, 20, purpose="Wisdom")
+
+
+def test_faces_typed_as_one_list_are_one_roll_each_where_each_roll_is_one_die() -> None:
+    """engine/dice.py: "14 6" typed with no ';' is the first one-die roll's 14, then the
+    next one's 6; a face no roll takes is left over for the engine to refuse."""
+    tray = DiceTray(0, 0, [[14, 6]])
+    assert tray.roll(1, 20).faces == [14] and tray.unused_typed == 1
+    assert tray.roll(1, 6).faces == [6] and tray.unused_typed == 0
+    left = DiceTray(0, 0, [[1, 2]])
+    assert left.roll(1, 20).faces == [1] and left.unused_typed == 1
 
 
 def test_a_waiting_rolls_stack_rows_are_the_roll_then_each_contribution_reacting_to_it(

@@ -135,7 +135,8 @@ def test_initiative_rows_typed_or_rolled_split_the_round_in_two_sections() -> No
     assert [(s.id, [x.fighter_id for x in s.slots]) for s in order.sections] == [
         ("quick", ["kaede"]), ("slow", ["brannock", "thug-1", "thug-2"])]
     assert current_fighter(order) == "kaede"
-    assert engine.session.log[-1].where == "quick, Kaede's turn"
+    # The answer rolled the initiative: it is filed under the initiative step.
+    assert engine.session.log[-1].where == "initiative"
     rolls = [e.roll for e in engine.session.log[-1].events if e.roll]
     assert [(r.who, r.source, r.faces) for r in rolls] == [
         ("Kaede", "typed", [5]), ("Brannock", "typed", [15])]

@@ -113,5 +113,10 @@ def test_questions_asked_are_left_out_answers_kept(fight: Session, summary: Figh
     assert asked, "the demo rounds answer decisions, so the log holds questions"
     lines = [h.text for r in summary.rounds for a in r.actions for h in a.happenings]
     assert not set(asked) & set(lines)
-    answered = [e.text for entry in fight.log for e in entry.events if e.kind == "decision"]
-    assert answered and set(answered) <= set(lines)
+    said = set(lines + [a.headline for r in summary.rounds for a in r.actions])
+    # Each answer is told: by its own line, or by what the choice did ("spends 1 EP on
+    # a dodge" for "dodges for 1 EP").
+    answers = [[entry.summary, *(e.text for e in entry.events if e.roll is None
+                                 and e.kind not in ("ask", "decision"))]
+               for entry in fight.log if entry.command.get("kind") == "answer"]
+    assert answers and all(said & set(told) for told in answers)

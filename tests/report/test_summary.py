@@ -78,13 +78,17 @@ def test_actions_keep_log_order_phases_and_exchanges(whole: FightSummary) -> Non
     r1 = whole.rounds[0]
     # The bare "Phase 9/6/4" entries become headings, not actions.
     assert [a.where for a in r1.actions] == [
-        *[f"phase {p}" for p in (10, 9, 9, 9, 9, 9, 6, 4, 4)], "end of the phases"]
-    assert [a.kind for a in r1.actions][:5] == ["round", "act", "interrupt", "resolve", "resolve"]
-    # The interrupt and both resolutions are one undo step with the act they answer.
-    assert [a.continues for a in r1.actions[1:5]] == [False, True, True, True]
-    assert [a.actor for a in r1.actions[1:5]] == [
-        "Kaede Moriyama", "Brannock Vale", "Brannock Vale", "Kaede Moriyama"
-    ]
+        *[f"phase {p}" for p in (10, 9, 9, 6, 4, 4)], "end of the phases"]
+    assert [a.kind for a in r1.actions][:3] == ["round", "act", "other"]
+    # The interrupt and both resolutions are one undo step with the act they answer: one
+    # row, the act's, with what each of them did after it.
+    exchange = r1.actions[1]
+    assert (exchange.actor, exchange.continues) == ("Kaede Moriyama", False)
+    said = [h.text for h in exchange.happenings]
+    assert said[0] == "Brannock Vale interrupts with Short (speed 12)"
+    assert "Brannock Vale's Short hits Kaede Moriyama for 2" in said
+    assert "Kaede Moriyama's Jab hits Brannock Vale for 1" in said
+    assert not any(a.continues for a in r1.actions)
     assert r1.actions[0].actor == ""  # round start belongs to nobody
     note = r1.actions[-2]
     assert (note.kind, note.headline) == ("note", "Dock Thug 3 runs for the stairs")

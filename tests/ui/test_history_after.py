@@ -98,7 +98,9 @@ def test_the_history_arrives_by_itself_and_the_log_view_ends_up_complete(
     assert engine.session == saved
     model = window.log_model
     assert model.rowCount() + model.earlier == len(saved.log)
-    assert model.index(model.rowCount() - 1, 1).data() == "GM set Brannock Vale's health to 5"
+    # (the row says the override with its old value, the line of its event)
+    assert model.index(model.rowCount() - 1, 1).data() == \
+        "GM set Brannock Vale's health to 5 (was 12)"
     assert not window.log_view.loading_label.isVisible()
     window.edit_menu.aboutToShow.emit()  # the menu names the step as it opens
     assert window.undo_action.text() == "&Undo GM set Brannock Vale's health to 5"

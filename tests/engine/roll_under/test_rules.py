@@ -412,9 +412,9 @@ def test_with_every_foe_out_the_attack_starts_on_the_first_and_alone_on_nobody()
     assert target.choices == () and target.default is None
 
 
-def test_a_turn_to_come_of_a_fighter_out_of_the_fight_shows_lost_until_they_are_back() -> None:
+def test_a_turn_to_come_of_a_fighter_out_of_the_fight_leaves_until_they_are_back() -> None:
     """docs/rulesets/README.md#the-end-of-a-fight: the fallen's turns are passed by, so
-    the timeline shows such a turn lost, not waiting (it looked like a turn to come)."""
+    the timeline shows none of them (a waiting one looked like a turn to come)."""
     engine = fight()
     start(engine, miguel=5, ana=18)
 
@@ -425,6 +425,6 @@ def test_a_turn_to_come_of_a_fighter_out_of_the_fight_shows_lost_until_they_are_
     waiting = next(fid for fid in engine.encounter.order
                    if fid != turn_of(engine) and "waiting" in chips_of(fid))
     assert engine.apply(c.SetValue(fighter_id=waiting, field="status.lethal", value=2)).ok
-    assert "waiting" not in chips_of(waiting) and "lost" in chips_of(waiting)
+    assert chips_of(waiting) == []
     assert engine.apply(c.SetValue(fighter_id=waiting, field="status.lethal", value=0)).ok
     assert "lost" not in chips_of(waiting) and "waiting" in chips_of(waiting)

@@ -540,15 +540,17 @@ class Ashes(TurnOrderRules):
         return tuple(options)
 
     def roll_purpose(self, roll: PendingRoll, who: str) -> str:
-        """"Han: 8 coins for a challenge on Vader with Blaster at +1", at the advantage
-        the defenses left."""
+        """"Han: 8 coins for a challenge on Vader with Blaster at +1 (+3, defenses -2)",
+        at the advantage the defenses left, the advantage before them beside it."""
         data = roll.data
         what = {"counter": "a counter-challenge", "cooperative": "a cooperative challenge",
                 "dc": "a challenge"}.get(str(data.get("kind")), "a challenge")
         on = f"against difficulty {data.get('defense')}" if data.get("kind") == "dc" else \
             f"on {data.get('target_name') or 'the target'}"
         how = "" if data.get("kind") == "cooperative" else f" {with_skill(str(data.get('skill')))}"
-        return f"{what} {on}{how} at {roll.total:+d}"
+        moved = roll.total - roll.base
+        before = f" ({roll.base:+d}, defenses {moved:+d})" if moved else ""
+        return f"{what} {on}{how} at {roll.total:+d}{before}"
 
     def roll_count(self, roll: PendingRoll) -> int:
         """docs/rulesets/ashes.md#challenges: 5 + |advantage| coins, and 2 for criticals."""

@@ -514,7 +514,10 @@ class RollUnder(TurnOrderRules):
         return (Odds(f"{roll.total} or less on a d20", d20_at_or_under(roll.total)),)
 
     def roll_purpose(self, roll: PendingRoll, who: str) -> str:
-        return super().roll_purpose(roll, who).split(": rolled ", 1)[0]
+        """The roll as the log names it, with the target it is made against: the assists
+        so far included (docs/rulesets/roll-under.md#assists), "Defense against Ganger 1,
+        10 or less (8, assists +2)"."""
+        return with_assists(super().roll_purpose(roll, who).split(": rolled ", 1)[0], roll)
 
     # --- the result -----------------------------------------------------------------------------
     def _make_roll(self, ctx: Context, command: Any) -> None:
@@ -530,8 +533,8 @@ class RollUnder(TurnOrderRules):
         data = {k: v for k, v in roll.data.items() if k != "face"}
         made = roll.model_copy(update={"data": data, "label": roll.label.split(": rolled ")[0]})
         outcome = self._settle(ctx, made, int(face))
-        ctx.say(f"{made.label}: {face} counts, {outcome}", fighter_id=roll.roller_id,
-                kind="note")
+        ctx.say(f"{with_assists(made.label, made)}: {face} counts, {outcome}",
+                fighter_id=roll.roller_id, kind="note")
 
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
         face = result.faces[0]
@@ -646,3 +649,13 @@ class RollUnder(TurnOrderRules):
 def _first_weapon(fighter: Fighter) -> int | None:
     return 0 if fighter.sheet.weapons else None
 
+
+
+def with_assists(text: str, roll: PendingRoll) -> str:
+    """``text`` ("..., 8 or less") naming the roll's target as the assists left it
+    ("..., 10 or less (8, assists +2)"); unchanged when nobody assisted."""
+    moved = roll.total - roll.base
+    written = f", {roll.base} or less"
+    if not moved or not text.endswith(written):
+        return text
+    return f"{text.removesuffix(written)}, {roll.total} or less ({roll.base}, assists {moved:+d})"

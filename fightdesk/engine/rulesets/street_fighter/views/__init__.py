@@ -48,6 +48,8 @@ class StreetFighterViews(Views):
     def where(self, enc: Encounter) -> str:
         """The phase, as the log and the summaries have always said it."""
         state = enc.state
+        if state.stage == "round-end":  # the dice left over and the questions at the end
+            return "end of the phases"
         if state.phase is not None:
             return f"phase {state.phase}"
         if not enc.round or state.stage in ("setup", "fight-start", "round-start"):

@@ -243,6 +243,10 @@ def _chips(enc: Encounter, fid: str, actor: str | None, usable: str, *,
     out = st.health <= 0
     phase = enc.state.phase
     chips: list[Chip] = []
+    if out:
+        # Out of the fight: the dice rolled before leave the timeline (a new round gives
+        # the fallen none; the lane stays, greyed).
+        return chips
     for die in st.dice:
         face = effective_face(enc, die)
         state: ChipState = die.state
