@@ -103,40 +103,24 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'storage.sessions loads only for `fightdesk summary`, not for the other sub-commands or --version',
     ('fightdesk.cli_summary', 'fightdesk.ui.summary_files'):
         'ui.summary_files loads only for `fightdesk summary`, not for the other sub-commands or --version',
+    ('fightdesk.engine.ruleset', 'fightdesk.engine.model'):
+        'a circle through the entry points: engine.model loads engine.rulesets, whose registry loads the ruleset packages, which import engine.ruleset (Event is read only when a rule speaks)',
+    ('fightdesk.engine.ruleset', 'fightdesk.engine.rulesets'):
+        'a circle through the entry points: engine.rulesets loads the ruleset packages, which import engine.ruleset before it has finished loading',
+    ('fightdesk.engine.rulesets.street_fighter', 'fightdesk.engine.rulesets.street_fighter.rules'):
+        "engine.rulesets.street_fighter.rules loads only when StreetFighter is first read: the registry imports every ruleset package for its RULESET, so a fight on another ruleset does not load street-fighter's rules",
     ('fightdesk.engine.engine', 'fightdesk.engine.conditions'):
         'engine.conditions is not loaded by a start on the demo: only when this call in engine.engine runs',
     ('fightdesk.engine.engine', 'fightdesk.engine.notation'):
         'engine.notation is not loaded by a start on the demo: only when this call in engine.engine runs',
-    ('fightdesk.engine.engine', 'fightdesk.engine.tables'):
-        'engine.tables loads in the same start-up step ("loaded") as engine.engine; at the call, importing engine.engine alone does not load it',
-    ('fightdesk.engine.model', 'fightdesk.engine.tables'):
-        'engine.tables loads in the same start-up step ("loaded") as engine.model; at the call, importing engine.model alone does not load it',
-    ('fightdesk.engine.ruleset', 'fightdesk.engine.model'):
-        'engine.model loads in the same start-up step ("loaded") as engine.ruleset; at the call, importing engine.ruleset alone does not load it',
-    ('fightdesk.engine.ruleset', 'fightdesk.engine.rulesets'):
-        'engine.rulesets loads in the same start-up step ("loaded") as engine.ruleset; at the call, importing engine.ruleset alone does not load it',
-    ('fightdesk.engine.rulesets.roll_under.rules', 'fightdesk.engine.tables'):
-        'engine.tables loads in the same start-up step ("loaded") as engine.rulesets.roll_under.rules; at the call, importing engine.rulesets.roll_under.rules alone does not load it',
-    ('fightdesk.engine.rulesets.street_fighter', 'fightdesk.engine.rulesets.street_fighter.rules'):
-        'engine.rulesets.street_fighter.rules loads in the same start-up step ("loaded") as engine.rulesets.street_fighter; at the call, importing engine.rulesets.street_fighter alone does not load it',
-    ('fightdesk.engine.rulesets.street_fighter.demo', 'fightdesk.engine.model'):
-        'engine.model loads in the same start-up step ("loaded") as engine.rulesets.street_fighter.demo; at the call, importing engine.rulesets.street_fighter.demo alone does not load it',
     ('fightdesk.engine.rulesets.street_fighter.round', 'fightdesk.engine.conditions'):
         'engine.conditions is not loaded by a start on the demo: only when this call in engine.rulesets.street_fighter.round runs',
     ('fightdesk.engine.rulesets.street_fighter.views.cards', 'fightdesk.engine.conditions'):
         'engine.conditions is not loaded by a start on the demo: only when this call in engine.rulesets.street_fighter.views.cards runs',
-    ('fightdesk.engine.rulesets.street_fighter.views.preview', 'fightdesk.engine.odds'):
-        'engine.odds loads in the same start-up step ("loaded") as engine.rulesets.street_fighter.views.preview; at the call, importing engine.rulesets.street_fighter.views.preview alone does not load it',
-    ('fightdesk.engine.rulesets.street_fighter.views.preview', 'fightdesk.engine.rulesets.street_fighter.damage'):
-        'engine.rulesets.street_fighter.damage loads in the same start-up step ("loaded") as engine.rulesets.street_fighter.views.preview; at the call, importing engine.rulesets.street_fighter.views.preview alone does not load it',
-    ('fightdesk.engine.simulate', 'fightdesk.engine.engine'):
-        'engine.engine loads in the same start-up step ("loaded") as engine.simulate; at the call, importing engine.simulate alone does not load it',
     ('fightdesk.engine.tables', 'fightdesk.engine.commands'):
         'engine.commands loads at start-up\'s "settled" step, after engine.tables (at "loaded")',
     ('fightdesk.engine.tables', 'fightdesk.engine.notation'):
         'engine.notation is not loaded by a start on the demo: only when this call in engine.tables runs',
-    ('fightdesk.engine.turn_ruleset', 'fightdesk.engine.commands'):
-        'engine.commands loads in the same start-up step ("settled") as engine.turn_ruleset; at the call, importing engine.turn_ruleset alone does not load it',
     ('fightdesk.storage.autosave', 'fightdesk.engine.views'):
         'engine.views loads in the same start-up step ("shown") as storage.autosave; at the call, importing storage.autosave alone does not load it',
     ('fightdesk.storage.autosave', 'fightdesk.paths'):

@@ -30,6 +30,7 @@ from .dice import DiceTray
 from .listeners import Listeners
 from .model import Encounter, Fighter, Group, LogEntry, Session
 from .ruleset import Context, QuietContext, Ruleset, get_ruleset
+from .tables import handle_table_command
 
 if TYPE_CHECKING:
     from . import commands as c
@@ -450,8 +451,6 @@ class Engine:
             ctx.summary = f"GM: the player view shows the enemies' health {words[command.show]}"
             ctx.say(ctx.summary, kind="override")
         elif isinstance(command, c.SetTable | c.RemoveTable | c.RollOnTable):
-            from .tables import handle_table_command
-
             handle_table_command(ctx, command)
         else:  # pragma: no cover - every core command is listed above
             ctx.fail(f"no handler for {command.kind}")

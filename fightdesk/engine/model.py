@@ -18,7 +18,7 @@ from .base import Side, StateModel
 from .changes import Change
 from .dice import Roll
 from .rulesets import OLDEST, data_classes, known_ids, missing_line
-from .tables import RollTable
+from .tables import RollTable, default_tables
 
 # 2: log entries say where in the round they happened (``where``, was ``phase``), and
 # point events name their pool (``points-gain``/``points-spend``, were ``ep-*``).
@@ -248,8 +248,6 @@ def _upgrade_event_v1(event: Any) -> Any:
 def new_encounter(ruleset: str, name: str = "New fight") -> Encounter:
     """An empty fight of ``ruleset``: its own options and round state, no fighters, and
     the roll tables the ruleset ships."""
-    from .tables import default_tables
-
     return Encounter(ruleset=ruleset, name=name, tables=default_tables(ruleset))
 
 

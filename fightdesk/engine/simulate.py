@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 from pydantic import ValidationError
 
 from .changes import RuleViolation
+from .engine import Engine
 from .model import Encounter, Session
 from .ruleset import Autopilot, LegalOption, Ruleset, get_ruleset
 
@@ -159,8 +160,6 @@ def play_fight(fight: str | bytes, fighter_ids: Sequence[str], index: int, seed:
     or :func:`fight_copies` of it (quicker than a deep copy either way). ``make_engine``
     (default: a lean engine) lets the benchmark and the tests play the same fight on a
     full one."""
-    from .engine import Engine
-
     enc: Encounter = (Encounter.model_validate_json(fight) if isinstance(fight, str)
                       else pickle.loads(fight))
     ruleset = get_ruleset(enc.ruleset)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from . import commands as c
 from . import conditions, pending_roll, turns
 from .changes import RuleViolation
 from .derived import Reads, by_roster, kept
@@ -450,8 +451,6 @@ class TurnViews(Views):
                           shortcut="H", verb="Hold", rolls=False)
 
     def build_command(self, form_id: str, fighter_id: str, values: dict[str, Any]) -> Command:
-        from . import commands as c
-
         if form_id == "hold-turn":
             return c.HoldTurn(after=str(values.get("after") or ""))
         if form_id in ("resolve-next", "resolve-all"):  # the stack dialog: the waiting roll
@@ -539,8 +538,6 @@ class TurnAutopilot(Autopilot):
         a question gets the values it suggests, the fight and each round are started, a
         waiting roll goes to ``roll``, the turn holder's move to ``turn``; a turn whose
         fighter is gone or out of the fight passes."""
-        from . import commands as c
-
         state = enc.state
         pending = self.rules.pending(enc)
         if pending is not None:

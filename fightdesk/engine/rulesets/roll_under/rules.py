@@ -21,6 +21,7 @@ from ...ruleset import (
     ContributionOption,
     Odds,
 )
+from ...tables import roll_on_table
 from ...turn_ruleset import ROLL, TURNS, TurnOrderRules
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
@@ -615,8 +616,6 @@ class RollUnder(TurnOrderRules):
                     amount: int) -> None:
         """docs/rulesets/roll-under.md#hit-points: damage past 0 HP is lethal damage, and
         each lethal hit is a roll on the Death and Dismemberment table."""
-        from ...tables import roll_on_table
-
         hp = int(target.status.hp)
         lethal = max(0, amount - hp)
         ctx.set(_path(target.id), "hp", max(0, hp - amount))

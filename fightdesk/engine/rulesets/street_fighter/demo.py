@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ...model import Encounter, Session
 from .catalogue import CATALOGUE, load_catalogue
 from .model import Maneuver
 
@@ -38,8 +39,6 @@ def _fighter(fid: str, name: str, side: str, sheet: dict[str, Any], maneuvers: t
 
 def demo_session() -> dict[str, Any]:
     """The demo as plain JSON data, validated through the real models."""
-    from ...model import Encounter, Session
-
     kaede = _fighter(
         "kaede", "Kaede Moriyama", "pc",
         {"strength": 3, "dexterity": 4, "stamina": 3, "charisma": 2, "manipulation": 2,

@@ -6,10 +6,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ....changes import RuleViolation
+from ....odds import at_least, damage_after_dodges, pool_successes
 from ....ruleset import (
     Odds,
     Preview,
 )
+from ..damage import damage_pool
 from ..lazy_commands import sf
 from ..model import Move
 from ..specials import (
@@ -136,9 +138,6 @@ def _tie(enc: Encounter, move: Move) -> tuple[int, int, int, int]:
 
 def _damage_odds(enc: Encounter, move: Move, lines: list[str],
                  ep_damage: int | None) -> list[Odds]:
-    from ....odds import at_least, damage_after_dodges, pool_successes
-    from ..damage import damage_pool
-
     assert move.target_id is not None
     pool = damage_pool(enc, move)
     lines.append(f"Damage pool after soak: {pool.describe()}")
@@ -168,8 +167,6 @@ def _damage_odds(enc: Encounter, move: Move, lines: list[str],
 
 
 def _success_odds(pool: int, tn: int, ones: bool, what: str) -> list[Odds]:
-    from ....odds import at_least, pool_successes
-
     dist = pool_successes(pool, tn, ones_cancel=ones)
     return [Odds(f"at least {k} {what}", at_least(dist, k)) for k in range(1, min(pool, 3) + 1)]
 
@@ -177,8 +174,6 @@ def _success_odds(pool: int, tn: int, ones: bool, what: str) -> list[Odds]:
 def _opposed_odds(enc: Encounter, fid: str, pool: int, target: str, against: int,
                   what: str) -> list[Odds]:
     """Each side at its own TN (concentration or recovery can raise one side's)."""
-    from ....odds import pool_successes
-
     ones = enc.options.ones_cancel_on_other_rolls
     mine = pool_successes(pool, tn_for(enc, fid, 6), ones_cancel=ones)
     theirs = pool_successes(against, tn_for(enc, target, 6), ones_cancel=ones)
