@@ -121,66 +121,16 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'engine.commands loads at start-up\'s "settled" step, after engine.tables (at "loaded")',
     ('fightdesk.engine.tables', 'fightdesk.engine.notation'):
         'engine.notation is not loaded by a start on the demo: only when this call in engine.tables runs',
-    ('fightdesk.storage.autosave', 'fightdesk.engine.views'):
-        'engine.views loads in the same start-up step ("shown") as storage.autosave; at the call, importing storage.autosave alone does not load it',
-    ('fightdesk.storage.autosave', 'fightdesk.paths'):
-        'paths loads in the same start-up step ("first-paint") as storage.autosave; at the call, importing storage.autosave alone does not load it',
-    ('fightdesk.storage.autosave', 'fightdesk.storage.picture'):
-        'storage.picture loads in the same start-up step ("shown") as storage.autosave; at the call, importing storage.autosave alone does not load it',
-    ('fightdesk.storage.autosave', 'fightdesk.storage.sessions'):
-        'storage.sessions loads in the same start-up step ("loaded") as storage.autosave; at the call, importing storage.autosave alone does not load it',
-    ('fightdesk.storage.history', 'fightdesk.engine.model'):
-        'engine.model loads in the same start-up step ("loaded") as storage.history; at the call, importing storage.history alone does not load it',
-    ('fightdesk.storage.history', 'fightdesk.storage.sessions'):
-        'storage.sessions loads in the same start-up step ("loaded") as storage.history; at the call, importing storage.history alone does not load it',
-    ('fightdesk.storage.history', 'fightdesk.storage.trust'):
-        'storage.trust loads in the same start-up step ("loaded") as storage.history; at the call, importing storage.history alone does not load it',
-    ('fightdesk.storage.journal', 'fightdesk.engine.model'):
-        'engine.model loads in the same start-up step ("loaded") as storage.journal; at the call, importing storage.journal alone does not load it',
-    ('fightdesk.storage.library', 'fightdesk.engine.changes'):
-        'engine.changes loads in the same start-up step ("loaded") as storage.library; at the call, importing storage.library alone does not load it',
-    ('fightdesk.storage.library', 'fightdesk.engine.ruleset'):
-        'engine.ruleset loads in the same start-up step ("loaded") as storage.library; at the call, importing storage.library alone does not load it',
-    ('fightdesk.storage.library', 'fightdesk.paths'):
-        'paths loads in the same start-up step ("first-paint") as storage.library; at the call, importing storage.library alone does not load it',
-    ('fightdesk.storage.library', 'fightdesk.resources_path'):
-        'resources_path loads in the same start-up step ("shown") as storage.library; at the call, importing storage.library alone does not load it',
     ('fightdesk.storage.picture', 'fightdesk.engine.engine'):
         'engine.engine loads at start-up\'s "loaded" step, after storage.picture (at "shown")',
-    ('fightdesk.storage.picture', 'fightdesk.engine.views'):
-        'engine.views loads in the same start-up step ("shown") as storage.picture; at the call, importing storage.picture alone does not load it',
-    ('fightdesk.storage.picture', 'fightdesk.resources_path'):
-        'resources_path loads in the same start-up step ("shown") as storage.picture; at the call, importing storage.picture alone does not load it',
     ('fightdesk.storage.picture', 'fightdesk.storage.sessions'):
         'storage.sessions loads at start-up\'s "loaded" step, after storage.picture (at "shown")',
-    ('fightdesk.storage.sessions', 'fightdesk.engine.model'):
-        'engine.model loads in the same start-up step ("loaded") as storage.sessions; at the call, importing storage.sessions alone does not load it',
-    ('fightdesk.storage.sessions', 'fightdesk.engine.rulesets'):
-        'engine.rulesets loads in the same start-up step ("loaded") as storage.sessions; at the call, importing storage.sessions alone does not load it',
-    ('fightdesk.storage.sessions', 'fightdesk.resources_path'):
-        'resources_path loads in the same start-up step ("shown") as storage.sessions; at the call, importing storage.sessions alone does not load it',
-    ('fightdesk.storage.trust', 'fightdesk.engine.changes'):
-        'engine.changes loads in the same start-up step ("loaded") as storage.trust; at the call, importing storage.trust alone does not load it',
-    ('fightdesk.storage.trust', 'fightdesk.engine.model'):
-        'engine.model loads in the same start-up step ("loaded") as storage.trust; at the call, importing storage.trust alone does not load it',
-    ('fightdesk.storage.trust', 'fightdesk.engine.ruleset'):
-        'engine.ruleset loads in the same start-up step ("loaded") as storage.trust; at the call, importing storage.trust alone does not load it',
     ('fightdesk.ui.decision', 'fightdesk.engine.ruleset'):
         'engine.ruleset loads at start-up\'s "loaded" step, after ui.decision (at "shown")',
     ('fightdesk.ui.document', 'fightdesk.engine.engine'):
         'engine.engine loads at start-up\'s "loaded" step, after ui.document (at "first-paint")',
     ('fightdesk.ui.document', 'fightdesk.engine.views'):
         'engine.views loads at start-up\'s "shown" step, after ui.document (at "first-paint")',
-    ('fightdesk.ui.error_report', 'fightdesk.paths'):
-        'paths loads in the same start-up step ("first-paint") as ui.error_report; at the call, importing ui.error_report alone does not load it',
-    ('fightdesk.ui.fighter_form', 'fightdesk.engine.changes'):
-        'engine.changes loads in the same start-up step ("loaded") as ui.fighter_form; at the call, importing ui.fighter_form alone does not load it',
-    ('fightdesk.ui.fighter_form', 'fightdesk.engine.model'):
-        'engine.model loads in the same start-up step ("loaded") as ui.fighter_form; at the call, importing ui.fighter_form alone does not load it',
-    ('fightdesk.ui.fighter_form', 'fightdesk.engine.rulesets'):
-        'engine.rulesets loads in the same start-up step ("loaded") as ui.fighter_form; at the call, importing ui.fighter_form alone does not load it',
-    ('fightdesk.ui.fighter_form', 'fightdesk.storage.library'):
-        'storage.library loads in the same start-up step ("settled") as ui.fighter_form; at the call, importing ui.fighter_form alone does not load it',
     ('fightdesk.ui.gm_actions', 'fightdesk.engine.notation'):
         'engine.notation is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
     ('fightdesk.ui.gm_actions', 'fightdesk.engine.tables'):
@@ -193,12 +143,8 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'ui.action_dialog is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
     ('fightdesk.ui.gm_actions', 'fightdesk.ui.condition_dialog'):
         'ui.condition_dialog is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
-    ('fightdesk.ui.gm_actions', 'fightdesk.ui.decision'):
-        'ui.decision loads in the same start-up step ("shown") as ui.gm_actions; at the call, importing ui.gm_actions alone does not load it',
     ('fightdesk.ui.gm_actions', 'fightdesk.ui.fighter_editor'):
         'ui.fighter_editor is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
-    ('fightdesk.ui.gm_actions', 'fightdesk.ui.form_fields'):
-        'ui.form_fields loads in the same start-up step ("shown") as ui.gm_actions; at the call, importing ui.gm_actions alone does not load it',
     ('fightdesk.ui.gm_actions', 'fightdesk.ui.health_dialog'):
         'ui.health_dialog is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
     ('fightdesk.ui.gm_actions', 'fightdesk.ui.options_dialog'):
@@ -207,8 +153,6 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'ui.player_view is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
     ('fightdesk.ui.gm_actions', 'fightdesk.ui.quick_add'):
         'ui.quick_add is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
-    ('fightdesk.ui.gm_actions', 'fightdesk.ui.settings'):
-        'ui.settings loads in the same start-up step ("first-paint") as ui.gm_actions; at the call, importing ui.gm_actions alone does not load it',
     ('fightdesk.ui.gm_actions', 'fightdesk.ui.simulate_dialog'):
         'ui.simulate_dialog is not loaded by a start on the demo: only when this call in ui.gm_actions runs',
     ('fightdesk.ui.gm_actions', 'fightdesk.ui.stack_dialog'):
@@ -219,10 +163,6 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'storage.library loads at start-up\'s "settled" step, after ui.library_dock (at "shown")',
     ('fightdesk.ui.library_dock', 'fightdesk.ui.library_panel'):
         'ui.library_panel loads at start-up\'s "settled" step, after ui.library_dock (at "shown")',
-    ('fightdesk.ui.library_panel', 'fightdesk.engine.rulesets'):
-        'engine.rulesets loads in the same start-up step ("loaded") as ui.library_panel; at the call, importing ui.library_panel alone does not load it',
-    ('fightdesk.ui.library_panel', 'fightdesk.storage.library'):
-        'storage.library loads in the same start-up step ("settled") as ui.library_panel; at the call, importing ui.library_panel alone does not load it',
     ('fightdesk.ui.library_panel', 'fightdesk.ui.ruleset_choice'):
         'ui.ruleset_choice is not loaded by a start on the demo: only when this call in ui.library_panel runs',
     ('fightdesk.ui.log_view', 'fightdesk.engine.ruleset'):
@@ -241,8 +181,6 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'ui.log_view loads at start-up\'s "shown" step, after ui.main_window (at "first-paint")',
     ('fightdesk.ui.main_window', 'fightdesk.ui.models'):
         'ui.models loads at start-up\'s "shown" step, after ui.main_window (at "first-paint")',
-    ('fightdesk.ui.main_window', 'fightdesk.ui.paint_watch'):
-        'ui.paint_watch loads in the same start-up step ("first-paint") as ui.main_window; at the call, importing ui.main_window alone does not load it',
     ('fightdesk.ui.main_window', 'fightdesk.ui.palettes'):
         'ui.palettes loads at start-up\'s "shown" step, after ui.main_window (at "first-paint")',
     ('fightdesk.ui.main_window', 'fightdesk.ui.plain'):
@@ -253,8 +191,6 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'ui.roll_panel loads at start-up\'s "shown" step, after ui.main_window (at "first-paint")',
     ('fightdesk.ui.main_window', 'fightdesk.ui.save_questions'):
         'ui.save_questions loads at start-up\'s "loaded" step, after ui.main_window (at "first-paint")',
-    ('fightdesk.ui.main_window', 'fightdesk.ui.settings'):
-        'ui.settings loads in the same start-up step ("first-paint") as ui.main_window; at the call, importing ui.main_window alone does not load it',
     ('fightdesk.ui.main_window', 'fightdesk.ui.share_dialog'):
         'ui.share_dialog loads at start-up\'s "shown" step, after ui.main_window (at "first-paint")',
     ('fightdesk.ui.main_window', 'fightdesk.ui.status_label'):
@@ -267,8 +203,6 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'ui.view_refresh loads at start-up\'s "shown" step, after ui.main_window (at "first-paint")',
     ('fightdesk.ui.main_window', 'fightdesk.ui.window_files'):
         'ui.window_files loads at start-up\'s "shown" step, after ui.main_window (at "first-paint")',
-    ('fightdesk.ui.models', 'fightdesk.engine.views'):
-        'engine.views loads in the same start-up step ("shown") as ui.models; at the call, importing ui.models alone does not load it',
     ('fightdesk.ui.operations', 'fightdesk.engine.changes'):
         'engine.changes loads at start-up\'s "loaded" step, after ui.operations (at "shown")',
     ('fightdesk.ui.operations', 'fightdesk.engine.commands'):
@@ -283,24 +217,8 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'report is not loaded by a start on the demo: only when this call in ui.printing runs',
     ('fightdesk.ui.printing', 'fightdesk.ui.summary_pages'):
         'ui.summary_pages is not loaded by a start on the demo: only when this call in ui.printing runs',
-    ('fightdesk.ui.recovery', 'fightdesk.engine.engine'):
-        'engine.engine loads in the same start-up step ("loaded") as ui.recovery; at the call, importing ui.recovery alone does not load it',
-    ('fightdesk.ui.recovery', 'fightdesk.storage.autosave'):
-        'storage.autosave loads in the same start-up step ("loaded") as ui.recovery; at the call, importing ui.recovery alone does not load it',
-    ('fightdesk.ui.recovery', 'fightdesk.storage.files'):
-        'storage.files loads in the same start-up step ("shown") as ui.recovery; at the call, importing ui.recovery alone does not load it',
-    ('fightdesk.ui.recovery', 'fightdesk.ui.settings'):
-        'ui.settings loads in the same start-up step ("first-paint") as ui.recovery; at the call, importing ui.recovery alone does not load it',
     ('fightdesk.ui.roll_panel', 'fightdesk.engine.ruleset'):
         'engine.ruleset loads at start-up\'s "loaded" step, after ui.roll_panel (at "shown")',
-    ('fightdesk.ui.ruleset_choice', 'fightdesk.engine.ruleset'):
-        'engine.ruleset loads in the same start-up step ("loaded") as ui.ruleset_choice; at the call, importing ui.ruleset_choice alone does not load it',
-    ('fightdesk.ui.ruleset_choice', 'fightdesk.engine.rulesets'):
-        'engine.rulesets loads in the same start-up step ("loaded") as ui.ruleset_choice; at the call, importing ui.ruleset_choice alone does not load it',
-    ('fightdesk.ui.save_questions', 'fightdesk.storage.files'):
-        'storage.files loads in the same start-up step ("shown") as ui.save_questions; at the call, importing ui.save_questions alone does not load it',
-    ('fightdesk.ui.save_questions', 'fightdesk.ui.recovery'):
-        'ui.recovery loads in the same start-up step ("loaded") as ui.save_questions; at the call, importing ui.save_questions alone does not load it',
     ('fightdesk.ui.settings', 'fightdesk.storage.files'):
         'storage.files loads at start-up\'s "shown" step, after ui.settings (at "first-paint")',
     ('fightdesk.ui.share_dialog', 'fightdesk.engine.commands'):
@@ -321,24 +239,14 @@ LOCAL_IMPORTS: dict[tuple[str, str], str] = {
         'ui.summary_pages is not loaded by a start on the demo: only when this call in ui.summary_files runs',
     ('fightdesk.ui.summary_pages', 'fightdesk.ui.chart'):
         'ui.chart is not loaded by a start on the demo: only when this call in ui.summary_pages runs',
-    ('fightdesk.ui.table_editor', 'fightdesk.engine.commands'):
-        'engine.commands loads in the same start-up step ("settled") as ui.table_editor; at the call, importing ui.table_editor alone does not load it',
     ('fightdesk.ui.view_refresh', 'fightdesk.engine.player_view'):
         'engine.player_view is not loaded by a start on the demo: only when this call in ui.view_refresh runs',
     ('fightdesk.ui.view_refresh', 'fightdesk.engine.ruleset'):
         'engine.ruleset loads at start-up\'s "loaded" step, after ui.view_refresh (at "shown")',
-    ('fightdesk.ui.view_refresh', 'fightdesk.engine.views'):
-        'engine.views loads in the same start-up step ("shown") as ui.view_refresh; at the call, importing ui.view_refresh alone does not load it',
-    ('fightdesk.ui.view_refresh', 'fightdesk.ui.operations'):
-        'ui.operations loads in the same start-up step ("shown") as ui.view_refresh; at the call, importing ui.view_refresh alone does not load it',
-    ('fightdesk.ui.view_refresh', 'fightdesk.ui.plain'):
-        'ui.plain loads in the same start-up step ("shown") as ui.view_refresh; at the call, importing ui.view_refresh alone does not load it',
     ('fightdesk.ui.window_files', 'fightdesk.engine.engine'):
         'engine.engine loads at start-up\'s "loaded" step, after ui.window_files (at "shown")',
     ('fightdesk.ui.window_files', 'fightdesk.engine.model'):
         'engine.model loads at start-up\'s "loaded" step, after ui.window_files (at "shown")',
-    ('fightdesk.ui.window_files', 'fightdesk.storage.files'):
-        'storage.files loads in the same start-up step ("shown") as ui.window_files; at the call, importing ui.window_files alone does not load it',
     ('fightdesk.ui.window_files', 'fightdesk.storage.history'):
         'storage.history loads at start-up\'s "loaded" step, after ui.window_files (at "shown")',
     ('fightdesk.ui.window_files', 'fightdesk.storage.sessions'):

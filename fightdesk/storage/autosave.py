@@ -37,6 +37,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..engine.engine import Engine, Notice
 from ..engine.model import Session
+from ..engine.views import fight_title, picture_of
+from ..paths import autosave_dir
 from .autosave_folder import (
     BASE,
     FIGHT_ID,
@@ -65,6 +67,8 @@ from .journal import (
     replay,
     step_record,
 )
+from .picture import keep_picture
+from .sessions import check_consistency, session_from_json
 from .trust import check_session
 
 log = logging.getLogger(__name__)
@@ -131,8 +135,6 @@ def new_fight_id() -> str:
 
 
 def default_root() -> Path:
-    from ..paths import autosave_dir
-
     return autosave_dir()
 
 
@@ -315,8 +317,6 @@ class Autosave:
         engine, fight_id = self._engine, self._fight_id
         if engine is None or fight_id is None:
             return
-        from ..engine.views import fight_title, picture_of
-        from .picture import keep_picture
 
         title = fight_title(engine.encounter.name, self._path)
         journal = self._journal
@@ -837,10 +837,8 @@ def load_snapshot(path: Path) -> Session:
             session = Session.model_validate_json(data)
         except ValidationError:
             # Slow path for the wording (and for snapshots of an older schema version).
-            from .sessions import session_from_json
 
             return session_from_json(data, path)
-        from .sessions import check_consistency
 
         check_consistency(session, path)
         check_session(session, path)  # a snapshot is trusted no more than any file

@@ -24,7 +24,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fightdesk.engine import model
+from fightdesk.engine.model import Encounter, LogEntry, Session
+
 from .files import FileProblem, gc_paused, one_error_type, read_text
+from .sessions import check_consistency, check_parts_agree, session_from_json
+from .trust import HistoryProblem, history_proof, state_problems
 
 if TYPE_CHECKING:
     from fightdesk.engine.model import Session
@@ -52,8 +57,6 @@ def open_live_first(path: Path | str) -> tuple[Session, HistoryLoad | None]:
     that fills in ``log`` and ``redo``), or, for a file the head reading does not
     expect, or a short one, loaded whole (None). Raises FileProblem as
     ``load_session`` does."""
-    from .sessions import session_from_json
-
     path = Path(path)
     with one_error_type(path):
         text = read_text(path)
@@ -72,10 +75,7 @@ def _read_head(text: str, source: Path) -> tuple[Session, int, tuple[bool, bool]
     log and the redo list hold anything."""
     from pydantic import ValidationError
 
-    from fightdesk.engine.model import SCHEMA_VERSION, Encounter, Session
 
-    from .sessions import check_consistency, check_parts_agree
-    from .trust import state_problems
 
     text = text.removeprefix("\ufeff")
     pos = _skip(text, 0)
@@ -102,13 +102,13 @@ def _read_head(text: str, source: Path) -> tuple[Session, int, tuple[bool, bool]
         if not text.startswith(",", pos):
             raise _Unexpected  # a file of no history: nothing to put off
         pos += 1
-    if set(head) != HEAD or head["schema_version"] != SCHEMA_VERSION or \
+    if set(head) != HEAD or head["schema_version"] != model.SCHEMA_VERSION or \
             isinstance(head["schema_version"], bool):
         raise _Unexpected
     try:
         for root in ("encounter", "start"):
             check_parts_agree(head[root], root, source)
-        session = Session(schema_version=SCHEMA_VERSION,
+        session = Session(schema_version=model.SCHEMA_VERSION,
                           encounter=Encounter.model_validate(head["encounter"]),
                           start=Encounter.model_validate(head["start"]))
         check_consistency(session, source)
@@ -198,9 +198,6 @@ class HistoryLoad:
     def _load_whole(self) -> None:
         """A slice found something amiss: the load of the whole file decides, and gives
         the message a load gives."""
-        from .sessions import session_from_json
-        from .trust import HistoryProblem
-
         session = self.session
         try:
             with one_error_type(self.source):  # whatever it is, one line for the GM
@@ -286,8 +283,6 @@ class HistoryLoad:
     def _prove(self, log: list[Any], redo: list[Any]) -> Iterator[None]:
         """trust.py's history proof, in slices: the log replays from the start to the
         live fight, and the undone steps redo onto it."""
-        from .trust import history_proof
-
         session = self.session
         misfit = yield from history_proof(session.start, session.encounter, log, redo,
                                           BATCH)
@@ -303,7 +298,6 @@ def _validated(rows: list[Any]) -> list[Any]:
     if _LOG_ADAPTER is None:
         from pydantic import TypeAdapter
 
-        from fightdesk.engine.model import LogEntry
 
         _LOG_ADAPTER = TypeAdapter(list[LogEntry])
     try:

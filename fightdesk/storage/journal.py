@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..engine.changes import MISFIT_ERRORS, apply_all_or_none
 from ..engine.engine import Engine, StepFailed
-from ..engine.model import LogEntry, Session
+from ..engine.model import LogEntry, Session, upgrade_entry_v1
 from .files import FileProblem, describe_os_error, fsync_dir
 
 
@@ -168,7 +168,6 @@ def _older_record(line: bytes) -> ApplyRecord | None:
     by the version before), read in today's words; None for any other line."""
     import json
 
-    from ..engine.model import upgrade_entry_v1
 
     try:
         raw = json.loads(line)

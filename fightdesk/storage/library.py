@@ -29,7 +29,11 @@ from fightdesk.engine.listeners import Listeners
 from fightdesk.engine.model import ID_PATTERN, KNOWN_RULESETS, Encounter, Fighter, Sheet, Status
 from fightdesk.engine.rulesets import OLDEST
 from fightdesk.engine.tables import RollTable, describe_error
+from fightdesk.paths import data_dir
+from fightdesk.resources_path import MissingResource, resource_dir
 
+from ..engine.changes import RuleViolation
+from ..engine.ruleset import get_ruleset
 from .files import (
     FileProblem,
     atomic_write_bytes,
@@ -105,9 +109,6 @@ STATUSES: dict[str, type[BaseModel]] = _by_ruleset(Status)
 def lasting_fields(ruleset: str) -> tuple[str, ...]:
     """What of a fighter's status outlasts one fight: each ruleset declares it
     (``Rules.lasting_status``); it is carried into the next fight and written back."""
-    from ..engine.changes import RuleViolation
-    from ..engine.ruleset import get_ruleset
-
     try:
         return get_ruleset(ruleset).rules.lasting_status
     except RuleViolation:
@@ -117,9 +118,6 @@ def lasting_fields(ruleset: str) -> tuple[str, ...]:
 def rested_pairs(ruleset: str) -> dict[str, str]:
     """Each lasting status value -> the sheet field holding its full rating, as the
     ruleset pairs them (``Rules.rested_pairs``: d100's Hp is full at Max hp)."""
-    from ..engine.changes import RuleViolation
-    from ..engine.ruleset import get_ruleset
-
     try:
         return get_ruleset(ruleset).rules.rested_pairs()
     except RuleViolation:
@@ -128,9 +126,6 @@ def rested_pairs(ruleset: str) -> dict[str, str]:
 
 def rested_status(sheet: BaseModel) -> Any:
     """A fresh status: every lasting value at the sheet's full rating."""
-    from ..engine.changes import RuleViolation
-    from ..engine.ruleset import get_ruleset
-
     ruleset = str(getattr(sheet, "ruleset", ""))
     try:
         values = get_ruleset(ruleset).rules.rested_values(sheet)
@@ -945,15 +940,11 @@ def plan_write_back(campaign: Campaign, encounter: Encounter) -> WriteBackPlan:
 
 
 def default_folder() -> Path:
-    from fightdesk.paths import data_dir
-
     return data_dir() / "campaigns"
 
 
 def sample_folder() -> Path:
     """Where the bundled sample campaign lives (installed package, checkout or bundle)."""
-    from fightdesk.resources_path import MissingResource, resource_dir
-
     try:
         return resource_dir() / "campaigns"
     except MissingResource:

@@ -31,7 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from fightdesk import __version__
-from fightdesk.engine.views import FightPicture, NotAPicture, picture_from_plain, to_plain
+from fightdesk.engine.views import (
+    FightPicture,
+    NotAPicture,
+    fight_title,
+    picture_from_plain,
+    picture_of,
+    to_plain,
+)
+from fightdesk.resources_path import DEMO_FILE, DEMO_PICTURE, resource_path
 
 from .autosave_folder import FIGHT_ID, RECORD, STATE_FILE, in_use
 from .files import FileProblem, atomic_write_text
@@ -201,8 +209,6 @@ def _write_demo_picture() -> None:
     """Make the bundled demo's picture again from the demo fight (after the demo or the
     views change; tests/storage/test_picture.py says when)."""
     from fightdesk.engine.engine import Engine
-    from fightdesk.engine.views import fight_title, picture_of
-    from fightdesk.resources_path import DEMO_FILE, DEMO_PICTURE, resource_path
     from fightdesk.storage.sessions import load_session
 
     demo = resource_path(DEMO_FILE)

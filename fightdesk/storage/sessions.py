@@ -18,6 +18,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fightdesk.engine import model
+from fightdesk.engine.model import (
+    KNOWN_RULESETS,
+    LogEntry,
+    Session,
+    upgrade_entry_v1,
+)
+from fightdesk.engine.rulesets import OLDEST, broken_line
+from fightdesk.resources_path import DEMO_FILE, MissingResource, resource_path
+
 from .files import FileProblem, atomic_write_text, gc_paused, one_error_type, read_text
 from .trust import check_session
 
@@ -35,8 +45,6 @@ Migration = Callable[[dict[str, Any]], dict[str, Any]]
 def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Version 2: log entries say where in the round they happened in the ruleset's words
     (``where``, was the street-fighter ``phase``), and EP events name their pool."""
-    from fightdesk.engine.model import upgrade_entry_v1
-
     rounds_with_phases: set[Any] = set()
     for key in ("log", "redo"):
         entries = data.get(key)
@@ -76,11 +84,10 @@ def session_from_json(text: str, source: Path | str) -> Session:
     """Validate session JSON (already read from ``source``, which is named in errors)."""
     from pydantic import ValidationError
 
-    from fightdesk.engine.model import SCHEMA_VERSION, Session
 
     source = Path(source)
     with gc_paused():
-        session = _current_session(text, Session, SCHEMA_VERSION)
+        session = _current_session(text, Session, model.SCHEMA_VERSION)
         if session is not None:
             for root in ("encounter", "start"):
                 _check_fighters_agree(getattr(session, root), root, source)
@@ -91,7 +98,7 @@ def session_from_json(text: str, source: Path | str) -> Session:
             return session
     with gc_paused():
         data = _parse_json(text, source)
-        version = _schema_version(data, source, SCHEMA_VERSION)
+        version = _schema_version(data, source, model.SCHEMA_VERSION)
         data = migrate(data, version, source)
         try:
             session = Session.model_validate(data)
@@ -196,9 +203,7 @@ def _schema_version(data: dict[str, Any], source: Path, newest: int) -> int:
 
 def migrate(data: dict[str, Any], version: int, source: Path | str) -> dict[str, Any]:
     """Bring raw session JSON of an older schema version up to the current one."""
-    from fightdesk.engine.model import SCHEMA_VERSION
-
-    while version < SCHEMA_VERSION:
+    while version < model.SCHEMA_VERSION:
         step = MIGRATIONS.get(version)
         if step is None:
             raise FileProblem(
@@ -215,9 +220,6 @@ def migrate(data: dict[str, Any], version: int, source: Path | str) -> dict[str,
 def _check_ruleset_ids(data: dict[str, Any], source: Path) -> None:
     """Name an unknown ruleset plainly (pydantic would only say a tag does not match),
     and a part of another ruleset than its fight's by its field."""
-    from fightdesk.engine.model import KNOWN_RULESETS
-    from fightdesk.engine.rulesets import broken_line
-
     for root in ("encounter", "start"):
         for loc, value in _ruleset_ids(data.get(root), (root,)):
             if isinstance(value, str) and value not in KNOWN_RULESETS:
@@ -233,8 +235,6 @@ def _check_ruleset_ids(data: dict[str, Any], source: Path) -> None:
 
 def check_parts_agree(enc: Any, root: str, source: Path) -> None:
     """The parts of one fight name one ruleset (its options, sheets and round state)."""
-    from fightdesk.engine.rulesets import OLDEST
-
     if not isinstance(enc, dict):
         return
     fight = enc.get("ruleset", OLDEST)
@@ -286,8 +286,6 @@ def _validation_problem(exc: ValidationError, source: Path) -> FileProblem:
 def _clean_loc(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
     """Drop the parts pydantic adds for unions (ruleset tags, class and validator names),
     leaving the path as the GM would find it in the file."""
-    from fightdesk.engine.model import KNOWN_RULESETS
-
     cleaned: list[str | int] = []
     for part in loc:
         if isinstance(part, str):
@@ -349,10 +347,8 @@ def session_to_json(session: Session) -> str:
     an event's empty ``data``; see their fields), and the entries are not indented: the
     two were two thirds of a long fight's file. Any fightdesk that reads
     schema version 2 reads it, as the defaults fill back in."""
-    from fightdesk.engine.model import SCHEMA_VERSION
-
-    if session.schema_version != SCHEMA_VERSION:
-        session = session.model_copy(update={"schema_version": SCHEMA_VERSION})
+    if session.schema_version != model.SCHEMA_VERSION:
+        session = session.model_copy(update={"schema_version": model.SCHEMA_VERSION})
     head = session.model_dump_json(indent=1, exclude={"log", "redo"})
     parts = [head.removesuffix("}").rstrip()]
     for name in ("log", "redo"):
@@ -372,7 +368,6 @@ def session_to_json(session: Session) -> str:
 def _entries_json(entries: list[Any]) -> str:
     from pydantic import TypeAdapter
 
-    from fightdesk.engine.model import LogEntry
 
     global _LOG_ADAPTER
     if _LOG_ADAPTER is None:
@@ -401,8 +396,6 @@ def save_session(session: Session, path: Path | str) -> None:
 
 def demo_session() -> Session:
     """The demo fight shipped in ``resources/`` (what the app opens the very first time)."""
-    from fightdesk.resources_path import DEMO_FILE, MissingResource, resource_path
-
     try:
         path = resource_path(DEMO_FILE)
     except MissingResource as exc:

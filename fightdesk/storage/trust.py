@@ -24,6 +24,11 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fightdesk.engine import changes
+from fightdesk.engine.changes import RuleViolation
+from fightdesk.engine.model import Session
+from fightdesk.engine.ruleset import get_ruleset
+
 from .files import FileProblem, shorten
 
 if TYPE_CHECKING:
@@ -42,8 +47,6 @@ class HistoryProblem(FileProblem):
 
     def without_history(self) -> Session:
         """The live fight with an empty log: it starts from here, nothing to undo."""
-        from fightdesk.engine.model import Session
-
         live = self.session.encounter
         return Session(schema_version=self.session.schema_version, encounter=live,
                        start=live.model_copy(deep=True))
@@ -66,9 +69,6 @@ def check_session(session: Session, source: Path | str) -> None:
 
 def state_problems(enc: Encounter) -> list[tuple[str, str]]:
     """The ruleset's checks of one encounter: ``(field path, problem)`` pairs."""
-    from fightdesk.engine.changes import RuleViolation
-    from fightdesk.engine.ruleset import get_ruleset
-
     try:
         ruleset = get_ruleset(enc.ruleset)
     except RuleViolation as exc:
@@ -152,7 +152,6 @@ class _Replay:
     def __init__(self, enc: Encounter) -> None:
         from pydantic import BaseModel
 
-        from fightdesk.engine import changes
 
         self.enc = enc
         self._model = BaseModel

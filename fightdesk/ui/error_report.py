@@ -20,6 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from fightdesk import paths
+
 if TYPE_CHECKING:
     from PySide6.QtCore import QMessageLogContext, QtMsgType
     from PySide6.QtWidgets import QMainWindow
@@ -43,8 +45,6 @@ class ErrorReport:
     # --- where it is written -------------------------------------------------------------
     def log_path(self) -> Path | None:
         """The log file, or None when the log folder cannot be used."""
-        from fightdesk import paths
-
         try:
             folder = paths.checked_folder(self._log_dir) if self._log_dir else paths.log_dir()
         except OSError:

@@ -37,6 +37,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fightdesk.engine.changes import RuleViolation
+from fightdesk.engine.model import Fighter as FighterModel
+from fightdesk.engine.rulesets import registered
+from fightdesk.storage import library
+
 from .form_fields import (
     CappedSpinBox,
     FieldEditor,
@@ -61,8 +66,6 @@ Index = QModelIndex | QPersistentModelIndex
 def _sections(ruleset: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Layout hints only (which sheet fields sit together), from the ruleset's
     registration; any field not named there still gets a widget, in an "Other" section."""
-    from fightdesk.engine.rulesets import registered
-
     found = registered().get(ruleset)
     return found.sections if found is not None else ()
 
@@ -385,8 +388,6 @@ class ModelTable(QWidget):
 
 def _catalogue_for(ruleset: str) -> Callable[[], list[BaseModel]] | None:
     """The ruleset's editable catalogue of maneuvers, if its registration names one."""
-    from fightdesk.engine.rulesets import registered
-
     found = registered().get(ruleset)
     if found is None or not found.catalogue:
         return None
@@ -395,7 +396,6 @@ def _catalogue_for(ruleset: str) -> Callable[[], list[BaseModel]] | None:
     def load() -> list[BaseModel]:
         import importlib
 
-        from fightdesk.engine.changes import RuleViolation
 
         try:
             return list(getattr(importlib.import_module(where), name)())
@@ -416,8 +416,6 @@ class FighterForm(QWidget):
 
     def __init__(self, fighter: Fighter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from fightdesk.engine.model import Fighter as FighterModel
-        from fightdesk.storage import library
 
         self._library = library
         self._fighter_model = FighterModel
@@ -463,8 +461,6 @@ class FighterForm(QWidget):
         return editor
 
     def _build_identity(self) -> None:
-        from fightdesk.engine.model import Fighter as FighterModel
-
         box = QGroupBox("Fighter")
         grid = QGridLayout(box)
         fields = FighterModel.model_fields

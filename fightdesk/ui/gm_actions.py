@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
-from . import operations
+from . import operations, settings
+from .decision import DecisionPanel
+from .form_fields import field_spec, label_for
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QDialog, QInputDialog, QMessageBox
@@ -186,7 +188,6 @@ class GMActions(QObject):
         """View > Player View: the players' window, on the other screen when there is one."""
         from PySide6.QtCore import QByteArray
 
-        from . import settings
 
         w = self.w
         if on:
@@ -308,7 +309,6 @@ class GMActions(QObject):
 
     # --- the interrupt stack -----------------------------------------------------------------
     def open_stack_dialog(self) -> None:
-        from .decision import DecisionPanel
         from .stack_dialog import InterruptStackDialog
 
         w = self.w
@@ -609,8 +609,6 @@ class GMActions(QObject):
 def quick_fields(paths: tuple[str, ...], sheet: Any) -> tuple[tuple[str, str, Any, Any], ...]:
     """Quick Add's inputs for a ruleset's quick fields: (path, label, field spec, the
     blank sheet's value); "list.field" reads the list's row model ("Weapon class")."""
-    from .form_fields import field_spec, label_for
-
     out = []
     fields = type(sheet).model_fields
     for path in paths:

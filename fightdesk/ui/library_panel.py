@@ -48,6 +48,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fightdesk.engine.rulesets import health_of, registered
+from fightdesk.storage import library as storage
+from fightdesk.storage.library import FIGHTER_MIME, describe_value, drag_payload
+
 from .fighter_form import FighterDialog
 from .form_fields import label_for, warning_color
 from .plain import confirm, plain_label, plain_tip
@@ -186,12 +190,9 @@ class LibraryModel(QAbstractTableModel):
 
     # --- dragging fighters onto the fight -----------------------------------------------------
     def mimeTypes(self) -> list[str]:
-        from fightdesk.storage.library import FIGHTER_MIME
-
         return [FIGHTER_MIME]
 
     def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:  # type: ignore[override]
-        from fightdesk.storage.library import FIGHTER_MIME, drag_payload
 
         rows = sorted({i.row() for i in indexes if i.isValid()})
         fighters = [self.fighter_at(r) for r in rows]
@@ -243,8 +244,6 @@ class WriteBackDialog(QDialog):
 
     def __init__(self, plan: WriteBackPlan, campaign_name: str,
                  parent: QWidget | None = None) -> None:
-        from fightdesk.storage.library import describe_value
-
         super().__init__(parent)
         self.setWindowTitle("Write back to the campaign")
         intro = plain_label(f"These lasting changes from the fight will be written to "
@@ -294,7 +293,6 @@ class LibraryPanel(QWidget):
 
     def __init__(self, library: Library | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from fightdesk.storage import library as storage
 
         self._storage = storage
         self.setObjectName("LibraryPanel")
@@ -357,7 +355,6 @@ class LibraryPanel(QWidget):
         self.ruleset_filter = QComboBox()
         self.side_filter = QComboBox()
         self.tag_filter = QComboBox()
-        from fightdesk.engine.rulesets import registered
 
         self.ruleset_filter.addItem("All rulesets", None)
         for info in registered().values():
@@ -798,8 +795,6 @@ class LibraryPanel(QWidget):
     def _add_refusal(self, chosen: list[Fighter]) -> str:
         """Why the selection cannot join the open fight ("" when it can): a fight holds
         fighters of its own ruleset only."""
-        from fightdesk.engine.rulesets import registered
-
         found = registered()
         ruleset = self._fight_ruleset()
         if ruleset is None:
@@ -961,6 +956,4 @@ class LibraryPanel(QWidget):
 
 def _health(fighter: Fighter) -> tuple[int | None, int | None]:
     """(now, full) by the fighter's ruleset's own fields (its registration's ``health``)."""
-    from fightdesk.engine.rulesets import health_of
-
     return health_of(fighter)

@@ -35,7 +35,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QPushButton, QToolBar, QWidget
 
+from . import settings
 from .document import FightDocument
+from .paint_watch import after_next_paint
 from .window_layout import WindowLayout
 
 # The classes the frame does not use (dialogs, docks, layouts) are imported where used:
@@ -411,7 +413,6 @@ class MainWindow(QMainWindow):
         remembered."""
         from PySide6.QtGui import QActionGroup
 
-        from . import settings
         from .palettes import THEMES, apply_theme
 
         menu = self.view_menu.addMenu("&Theme")
@@ -433,7 +434,6 @@ class MainWindow(QMainWindow):
             apply_theme(saved)
 
     def set_theme(self, theme: str) -> None:
-        from . import settings
         from .palettes import apply_theme
 
         apply_theme(theme)
@@ -541,7 +541,6 @@ class MainWindow(QMainWindow):
             self.files.remember(path)
         if engine.pending_history is not None:
             # The fight first; its history a slice at a time once the fight is painted.
-            from .paint_watch import after_next_paint
 
             after_next_paint(self, self.document.load_history_in_background)
 

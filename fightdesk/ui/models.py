@@ -22,7 +22,7 @@ from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from fightdesk.engine.log_lines import action_line, action_lines
-from fightdesk.engine.views import fighter_cards
+from fightdesk.engine.views import fighter_cards, names_isolated
 
 from .plain import plain_tip
 
@@ -627,7 +627,6 @@ class LogModel(QAbstractItemModel):
         right to left, or with direction controls, leaves the rest of its line alone."""
         if text.isascii() or self.engine is None:
             return text
-        from fightdesk.engine.views import names_isolated
 
         return names_isolated(self.engine.encounter)(text)
 

@@ -17,8 +17,13 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 
+from fightdesk.engine.engine import Engine
+from fightdesk.storage.autosave import Autosave
+from fightdesk.storage.files import FileProblem, describe_os_error, remove_leftovers
+
 from .paint_watch import after_next_paint
 from .plain import message_box, warn
+from .settings import recent_files
 
 if TYPE_CHECKING:
     from fightdesk.engine.engine import Engine
@@ -101,8 +106,6 @@ def choose_start(parent: QWidget | None, autosave: Autosave, file: Path | None) 
     """What to show first: after a crash, the fight if the GM wants it back (every
     fight whose window crashed is asked about, newest first); else, after a normal quit,
     the last fight (unless a file was named on the command line)."""
-    from fightdesk.storage.files import FileProblem
-
     crashed = autosave.crashed_fights()
     info: RecoveryInfo | None = None
     for number, offered in enumerate(crashed, start=1):
@@ -148,15 +151,11 @@ class AutosaveBinder(QObject):
 
     @classmethod
     def install(cls, window: QMainWindow, autosave: Autosave | None = None) -> AutosaveBinder:
-        from fightdesk.storage.autosave import Autosave
-
         return cls(window, autosave if autosave is not None else Autosave())
 
     def show_restored(self, choice: StartChoice, show: Any) -> None:
         """Show a restored fight with ``show(engine, path)`` (the window's
         ``show_session``), continuing its autosave folder and its unsaved marker."""
-        from fightdesk.engine.engine import Engine
-
         self._next = (choice.fight_id, not choice.unsaved)
         show(Engine(choice.session, history=choice.history), choice.path)
         if choice.unsaved:
@@ -233,9 +232,6 @@ class AutosaveBinder(QObject):
 def start_autosave(window: QMainWindow, file: Path | None) -> tuple[AutosaveBinder | None, StartChoice | None]:
     """At start-up: keep every fight the window shows autosaved, and pick the fight to
     bring back (None: show ``file`` or the demo as usual)."""
-    from fightdesk.storage.autosave import Autosave
-    from fightdesk.storage.files import describe_os_error
-
     try:
         autosave = Autosave()
     except OSError as exc:  # the data folder itself cannot be made
@@ -250,10 +246,6 @@ def remove_leftovers_near(autosave: Autosave, file: Path | None) -> None:
     """A save cut off by a kill leaves a temporary file beside the GM's file: a start
     removes those fightdesk left (and only those: storage.files.remove_leftovers) in the
     folders of the file named, the autosaved fights' files and the recent files."""
-    from fightdesk.storage.files import remove_leftovers
-
-    from .settings import recent_files
-
     known = [*([file] if file is not None else []), *autosave.gm_files(), *recent_files()]
     for folder in sorted({Path(path).parent for path in known}):
         remove_leftovers(folder)

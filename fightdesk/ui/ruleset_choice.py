@@ -19,15 +19,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fightdesk.engine.ruleset import get_ruleset
+from fightdesk.engine.rulesets import BROKEN, registered
+
 
 class RulesetChoice(QDialog):
     """A list of the rulesets with a line each; ``chosen()`` is the id picked."""
 
     def __init__(self, title: str, prompt: str, preselect: str | None = None,
                  parent: QWidget | None = None, *, name: str | None = None) -> None:
-        from fightdesk.engine.ruleset import get_ruleset
-        from fightdesk.engine.rulesets import BROKEN, registered
-
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setObjectName("rulesetChoice")

@@ -20,7 +20,10 @@ from typing import Any
 
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
+from fightdesk.storage.files import file_stamp, is_read_only
+
 from .plain import message_box
+from .recovery import AutosaveBinder
 
 SAVE_AS_BUTTON = "saveAsButton"
 OVERWRITE_BUTTON = "overwriteButton"
@@ -37,8 +40,6 @@ def _same(one: Path, other: Path) -> bool:
 def opened(window: QMainWindow, path: Path | None) -> None:
     """The window shows the fight of ``path`` (None: a fight without a file): remember
     what the file is now, and say so when another fightdesk window has it open too."""
-    from fightdesk.storage.files import file_stamp
-
     setattr(window, _KEPT, (path, file_stamp(path)) if path is not None else None)
     if path is not None and _open_elsewhere(window, path):
         window.statusBar().showMessage(
@@ -48,8 +49,6 @@ def opened(window: QMainWindow, path: Path | None) -> None:
 
 def saved(window: QMainWindow, path: Path) -> None:
     """The window just wrote ``path``: this is now the file it knows."""
-    from fightdesk.storage.files import file_stamp
-
     setattr(window, _KEPT, (path, file_stamp(path)))
 
 
@@ -57,8 +56,6 @@ def before_save(window: Any, path: Path) -> bool | None:
     """Ask what the GM wants when saving to ``path`` would replace a read-only file or
     a file that changed since this window had it. None: save as usual; else the save
     was answered here (True: saved, under another name; False: not saved)."""
-    from fightdesk.storage.files import file_stamp, is_read_only
-
     if is_read_only(path):
         return _read_only(window, path)
     kept = getattr(window, _KEPT, None)
@@ -117,8 +114,6 @@ def _changed(window: Any, path: Path) -> bool:
 
 def _open_elsewhere(window: QMainWindow, path: Path) -> bool:
     """Another fightdesk window keeps a fight of ``path`` (its autosave says so)."""
-    from .recovery import AutosaveBinder
-
     binder = window.findChild(AutosaveBinder)
     if binder is None:
         return False

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fightdesk.engine.commands import RemoveTable, RollOnTable, SetTable
 from fightdesk.engine.tables import (
     RollTable,
     TableRow,
@@ -489,8 +490,6 @@ class RollTablesDialog(QDialog):
 
     def apply_edits(self) -> bool:
         """One ``SetTable`` with the edited table; refused or invalid edits change nothing."""
-        from fightdesk.engine.commands import SetTable
-
         table, problem = self.edited_table()
         if table is None:
             self.problem_label.setText(problem or "nothing to apply")
@@ -562,15 +561,11 @@ class RollTablesDialog(QDialog):
         return self._add_table(table)
 
     def _add_table(self, table: RollTable) -> bool:
-        from fightdesk.engine.commands import SetTable
-
         if not self._may_leave_edits():
             return False
         return self._run(SetTable(table=table.model_dump(mode="json")), show=table.id)
 
     def remove_table(self) -> bool:
-        from fightdesk.engine.commands import RemoveTable
-
         table = self.shown_table()
         if table is None or not self._may_leave_edits():
             return False
@@ -578,8 +573,6 @@ class RollTablesDialog(QDialog):
 
     def add_builtin(self) -> bool:
         """Each built-in table the fight lacks, as one ``SetTable`` each."""
-        from fightdesk.engine.commands import SetTable
-
         missing = [t for tid, t in self._builtin.items() if tid not in self.fight_tables()]
         for table in missing:
             if not self._run(SetTable(table=table.model_dump(mode="json")), show=table.id):
@@ -588,8 +581,6 @@ class RollTablesDialog(QDialog):
 
     def roll(self) -> bool:
         """``RollOnTable`` on the applied table, with the typed-in faces if any."""
-        from fightdesk.engine.commands import RollOnTable
-
         table = self.shown_table()
         if table is None or self.is_dirty():
             return False
@@ -648,8 +639,6 @@ class RollTablesDialog(QDialog):
         return box.exec() == QMessageBox.StandardButton.Yes
 
     def use_campaign_version(self) -> bool:
-        from fightdesk.engine.commands import SetTable
-
         campaign, table = self.campaign, self.shown_table()
         if campaign is None or table is None or self.is_dirty():
             return False

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from fightdesk.engine.views import shown_timeline
+from fightdesk.engine.views import forward_of, shown_timeline, status_line
 
-from .plain import plain_tip
+from . import operations
+from .plain import message_box, plain_tip
 
 if TYPE_CHECKING:
     from fightdesk.engine.base import Decision
@@ -118,7 +119,6 @@ class ViewRefresh(QObject):
         w.keep_fighter_action.setEnabled(bool(enc.order))
         has_stack = w.stack_model.rowCount() > 0
         w.stack_action.setEnabled(has_stack)
-        from fightdesk.engine.views import status_line
 
         state = ruleset.views.describe_state(enc)
         self.show_round_title(state, status_line(state, controls))
@@ -205,7 +205,6 @@ class ViewRefresh(QObject):
         """The forward action's text and what it does, from the ruleset's round controls
         (engine/views.py ``forward_of``). Passing a turn is the separate Pass action."""
         from fightdesk.engine.ruleset import RoundControls
-        from fightdesk.engine.views import forward_of
 
         assert isinstance(controls, RoundControls)
         self.show_forward_button(forward_of(
@@ -319,8 +318,6 @@ class ViewRefresh(QObject):
         return time.monotonic()
 
     def tick_turn_timer(self) -> None:
-        from . import operations
-
         w = self.w
         engine = w.document.engine
         if engine is None or self._timed is None:
@@ -393,7 +390,6 @@ class ViewRefresh(QObject):
         could not be read, and the GM is told the fight goes on without it."""
         from PySide6.QtWidgets import QMessageBox
 
-        from .plain import message_box
 
         w = self.w
         engine = w.document.engine

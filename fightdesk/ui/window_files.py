@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
+from fightdesk.storage.files import FileProblem
+
 from . import settings
 from .plain import message_box, plain_tip, warn
 
@@ -45,7 +47,6 @@ class WindowFiles(QObject):
         """Load and show a session file; a bad file gets a dialog and changes nothing.
         A long fight shows at once and its history follows (storage/history.py)."""
         from fightdesk.engine.engine import Engine
-        from fightdesk.storage.files import FileProblem
         from fightdesk.storage.history import open_live_first
         from fightdesk.storage.trust import HistoryProblem
 
@@ -144,7 +145,6 @@ class WindowFiles(QObject):
         return self.save_to(Path(name))
 
     def save_to(self, path: Path) -> bool:
-        from fightdesk.storage.files import FileProblem
         from fightdesk.storage.sessions import save_session
 
         from . import save_questions
