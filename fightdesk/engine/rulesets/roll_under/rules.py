@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ... import rulesets, turns
-from ...base import Condition, Decision, DecisionField
+from ...base import Choice, Condition, Decision, DecisionField
 from ...derived import Reads, per_fighter
 from ...odds import d20_at_or_under
 from ...pending_roll import Contribution, PendingRoll
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 MANEUVER_CONDITION = {"shove": "Shoved", "grapple": "Grappled", "trip": "Tripped",
                       "disarm": "Disarmed"}
 DEATH_TABLE = "death-and-dismemberment"
+# The question Start Fight asks (docs/rulesets/roll-under.md#surprise).
+SURPRISE_QUESTION = "surprise"
 
 
 def _path(fid: str) -> tuple[str, ...]:
@@ -104,12 +106,48 @@ class RollUnder(TurnOrderRules):
         self._ask_initiative(ctx, new_round=True)
 
     def _start_fight(self, ctx: Context, command: Any) -> None:
+        """docs/rulesets/roll-under.md#surprise: starting the fight asks, in one step, who
+        attacks by surprise (each fighter's row starts on what the fighter was marked)."""
+        enc = ctx.enc
+        if enc.round or enc.state.stage != "setup":
+            ctx.fail("the fight has already started")
+        if enc.state.pending is not None:
+            ctx.fail("answer who attacks by surprise first")
+        rows = [DecisionField(
+            name=fid, label=enc.fighters[fid].name, kind="choice",
+            choices=[Choice(id="no", label="is not an ambusher"),
+                     Choice(id="yes", label="attacks by surprise")],
+            default="yes" if enc.fighters[fid].status.ambusher else "no")
+            for fid in enc.order if not self.is_out(enc.fighters[fid])]
+        if not rows:
+            self._begin(ctx)
+            return
+        ctx.set(("state",), "pending", Decision(
+            id=SURPRISE_QUESTION, prompt="Starting the fight: who attacks by surprise?",
+            fields=rows, asks="the GM"))
+        ctx.summary = "Starting the fight: who attacks by surprise?"
+        ctx.say(ctx.summary, kind="ask")
+
+    def _answer_surprise(self, ctx: Context, command: Any, pending: Decision) -> None:
+        """The GM's answer: the ambushers, all at once; then the fight begins."""
+        enc = ctx.enc
+        for row in pending.fields:
+            fighter = enc.fighters.get(row.name)
+            if fighter is None:
+                continue
+            picked = command.values.get(row.name, row.default)
+            if picked not in ("yes", "no"):
+                ctx.fail(f"{fighter.name}: answer 'yes' or 'no' (attacks by surprise?)")
+            if (picked == "yes") != bool(fighter.status.ambusher):
+                ctx.set(_path(fighter.id), "ambusher", picked == "yes")
+        ctx.set(("state",), "pending", None)
+        self._begin(ctx)
+
+    def _begin(self, ctx: Context) -> None:
         """docs/rulesets/roll-under.md#surprise: ambushers act before the first round's
         initiative; so does a target of the ambush who cannot be surprised (a fighter on
         the ambushers' own side is no target, whatever its ability)."""
         enc = ctx.enc
-        if enc.round or enc.state.stage != "setup":
-            ctx.fail("the fight has already started")
         ambushers = [fid for fid in enc.order if enc.fighters[fid].status.ambusher]
         if not ambushers:
             self._ask_initiative(ctx, new_round=True)
@@ -163,6 +201,9 @@ class RollUnder(TurnOrderRules):
         pending = enc.state.pending
         if pending is None or pending.id != command.decision_id:
             ctx.fail("no such question is waiting")
+        if pending.id == SURPRISE_QUESTION:
+            self._answer_surprise(ctx, command, pending)
+            return
         rolled: dict[str, int] = {}
         for row in pending.fields:
             fighter = enc.fighters.get(row.name)

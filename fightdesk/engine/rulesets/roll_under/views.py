@@ -103,12 +103,6 @@ class RollUnderViews(TurnViews):
         f = enc.fighters[fighter_id]
         forms: list[ActionForm] = []
         stage = enc.state.stage
-        if stage == "setup":
-            forms.append(ActionForm("ambusher-off", "GM: does not attack by surprise", role="gm",
-                                    rolls=False)
-                         if f.status.ambusher else
-                         ActionForm("ambusher-on", "GM: attacks by surprise", role="gm",
-                                    rolls=False))
         mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
         why = "" if mine else "not this fighter's turn"
         if mine and enc.state.roll is not None:
@@ -210,6 +204,8 @@ class RollUnderViews(TurnViews):
             return ru.RemoveFatalWound(fighter_id=fighter_id, target_id=target)
         if form_id == "rest":
             return ru.Rest(fighter_id=fighter_id)
+        # The ambushers are picked when the fight starts (docs/rulesets/roll-under.md#surprise);
+        # a form id from an older layout still builds the GM's mark.
         if form_id in ("ambusher-on", "ambusher-off"):
             return ru.SetAmbusher(fighter_id=fighter_id, ambusher=form_id == "ambusher-on")
         return super().build_command(form_id, fighter_id, values)
