@@ -115,8 +115,8 @@ class RollUnder(TurnOrderRules):
             ctx.fail("answer who attacks by surprise first")
         rows = [DecisionField(
             name=fid, label=enc.fighters[fid].name, kind="choice",
-            choices=[Choice(id="no", label="is not an ambusher"),
-                     Choice(id="yes", label="attacks by surprise")],
+            choices=[Choice(id="no", label=f"{enc.fighters[fid].name}: no surprise"),
+                     Choice(id="yes", label=f"{enc.fighters[fid].name} attacks by surprise")],
             default="yes" if enc.fighters[fid].status.ambusher else "no")
             for fid in enc.order if not self.is_out(enc.fighters[fid])]
         if not rows:
@@ -125,8 +125,8 @@ class RollUnder(TurnOrderRules):
         ctx.set(("state",), "pending", Decision(
             id=SURPRISE_QUESTION, prompt="Starting the fight: who attacks by surprise?",
             fields=rows, asks="the GM"))
-        ctx.summary = "Starting the fight: who attacks by surprise?"
-        ctx.say(ctx.summary, kind="ask")
+        ctx.summary = "Starting the fight: the GM picks who attacks by surprise"
+        ctx.say("Who attacks by surprise?", kind="ask")
 
     def _answer_surprise(self, ctx: Context, command: Any, pending: Decision) -> None:
         """The GM's answer: the ambushers, all at once; then the fight begins."""
