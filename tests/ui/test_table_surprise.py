@@ -4,21 +4,27 @@ surprise step follows from the answer (docs/rulesets/roll-under.md#surprise)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QApplication, QComboBox
 from pytestqt.qtbot import QtBot
 
+from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
+from fightdesk.engine.model import Session
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
 
 if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
 
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_roll-under.json"
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+DEMO = RESOURCES / "demo_roll-under.json"
 
 
 def pick(window: MainWindow, fighter_id: str, answer: str) -> None:
@@ -84,3 +90,82 @@ def test_nobody_ambushes_and_round_one_starts_with_its_initiative(
     pending = enc.state.pending
     assert pending is not None and pending.id.startswith("initiative-1")
     assert not any(f.status.ambusher for f in enc.fighters.values())
+
+
+# --- condition labels end with their state -------------------------------------------------
+
+DEMOS = {"street-fighter": "demo_fight.json", "d100": "demo_d100.json",
+         "roll-under": "demo_roll-under.json", "ashes": "demo_ashes.json"}
+
+
+def _play(window: MainWindow, engine: Engine, rng: random.Random,
+          until: Callable[[], bool], limit: int = 1500) -> None:
+    """The autopilot's commands through the window's command path until ``until``."""
+    for _ in range(limit):
+        if until():
+            return
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
+        assert command is not None
+        out = window.document.apply(command)
+        assert out.ok, out.error
+    raise AssertionError("the fight never got there")
+
+
+def _label(window: MainWindow, fighter_id: str) -> str:
+    QApplication.processEvents()  # the cards are painted as the window gets to them
+    card = window.cards.card_for_fighter(fighter_id)
+    assert card is not None
+    return card.conditions.text()
+
+
+def test_a_stun_leaves_the_card_when_its_round_is_over(window: MainWindow) -> None:
+    """Street-fighter: "Stunned" shows for the rest of the round the stun came in; once
+    End Round closed it (the lost die still kept until the next roll), the card says
+    nothing of it (docs/rulesets/street-fighter.md#gm-changes: the GM's stun is the
+    rules' stun)."""
+    engine = Engine(Session.begin(load_session(RESOURCES / DEMOS["street-fighter"]).start))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    rng = random.Random(1)
+    alone = [fid for fid in enc.order if not enc.fighters[fid].group]
+    _play(window, engine, rng, lambda: enc.state.stage == "phases"
+          and enc.state.pending is None and not enc.state.stack)
+    who = alone[0]
+    out = window.document.apply(c.AddCondition(fighter_id=who, name="Stunned"))
+    assert out.ok, out.error
+    assert "Stunned" in _label(window, who)
+    _play(window, engine, rng, lambda: enc.state.stage == "round-over")
+    assert "Stunned" not in _label(window, who)
+
+
+@pytest.mark.parametrize("ruleset", sorted(DEMOS))
+def test_a_condition_for_one_round_leaves_every_card_when_it_runs_out(
+        window: MainWindow, ruleset: str) -> None:
+    """Every ruleset: a condition the GM puts on every fighter for one round is on each
+    card while it lasts and off each card once the fighter's state no longer has it; the
+    roll-under ambusher's mark is gone once the surprise step has begun."""
+    engine = Engine(Session.begin(load_session(RESOURCES / DEMOS[ruleset]).start))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    rng = random.Random(2)
+    if ruleset == "roll-under":
+        card = window.cards.card_for_fighter("rooftop-sniper")
+        assert card is not None and "Ambusher" in card.resources.text()
+    _play(window, engine, rng, lambda: enc.round >= 1 and enc.state.stage not in ("setup",)
+          and enc.state.pending is None and getattr(enc.state, "roll", None) is None)
+    if ruleset == "roll-under":
+        QApplication.processEvents()
+        card = window.cards.card_for_fighter("rooftop-sniper")
+        assert card is not None and "Ambusher" not in card.resources.text()
+    for fid in enc.order:
+        out = window.document.apply(c.AddCondition(fighter_id=fid, name="Dazed",
+                                                   duration="rounds", rounds=1))
+        assert out.ok, out.error
+    alone = [fid for fid in enc.order if not enc.fighters[fid].group]  # a group card
+    assert alone and all("Dazed" in _label(window, fid) for fid in alone)  # shows a member
+    start = enc.round
+    _play(window, engine, rng, lambda: enc.round >= start + 2)
+    for fid in alone:
+        has = any(x.name == "Dazed" for x in enc.fighters[fid].status.conditions)
+        assert ("Dazed" in _label(window, fid)) == has, fid
+    assert not all("Dazed" in _label(window, fid) for fid in alone)

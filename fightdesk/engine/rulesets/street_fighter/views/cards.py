@@ -54,7 +54,10 @@ def cards(enc: Encounter) -> list[tuple[str, Card]]:
     # holds the fighter, a move of the fighter's lost to a stun on the stack.
     concerned = {*holders, *stunned, *([actor] if actor is not None else [])}
     special = {fid: (fid == actor, holders.get(fid), fid in stunned) for fid in concerned}
-    return per_fighter(enc, "street-fighter:cards", Reads(special=special), make)
+    # Every card reads whether the round is under way: a stun shows only while it is.
+    under_way = enc.state.stage in ("phases", "round-end")
+    return per_fighter(enc, "street-fighter:cards", Reads(shared=under_way, special=special),
+                       make)
 
 
 def _holders(enc: Encounter) -> dict[str, str]:
@@ -198,7 +201,10 @@ def _ruled(text: str, left: str, why: str) -> ConditionView:
 
 def _stunned(enc: Encounter, fid: str) -> bool:
     """Stun is instant in the text (a die or the pending move, and 1 EP): the card says
-    so for the rest of the round, while the lost die or move is there to show it."""
+    so for the rest of the round, while the lost die or move is there to show it; once
+    the round is over (its dice still kept until the next is rolled) the stun is done."""
+    if enc.state.stage not in ("phases", "round-end"):  # the round is over: so is the stun
+        return False
     st = status(enc, fid)
     if any(d.state == "lost" and d.why == "stunned" for d in st.dice):
         return True
