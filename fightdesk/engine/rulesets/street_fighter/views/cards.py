@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 
 
+# The stages of a round under way (its dice are its own: Start Round clears the last ones).
+ROUND_UNDER_WAY = frozenset({"round-start", "phases", "round-end"})
+
+
 def cards(enc: Encounter) -> list[tuple[str, Card]]:
     """All cards at once: whose turn it is, who holds whom and the group sizes are
     worked out once (a scan per card would be quadratic in a 200-fighter fight)."""
@@ -55,7 +59,7 @@ def cards(enc: Encounter) -> list[tuple[str, Card]]:
     concerned = {*holders, *stunned, *([actor] if actor is not None else [])}
     special = {fid: (fid == actor, holders.get(fid), fid in stunned) for fid in concerned}
     # Every card reads whether the round is under way: a stun shows only while it is.
-    under_way = enc.state.stage in ("phases", "round-end")
+    under_way = enc.state.stage in ROUND_UNDER_WAY
     return per_fighter(enc, "street-fighter:cards", Reads(shared=under_way, special=special),
                        make)
 
@@ -203,7 +207,7 @@ def _stunned(enc: Encounter, fid: str) -> bool:
     """Stun is instant in the text (a die or the pending move, and 1 EP): the card says
     so for the rest of the round, while the lost die or move is there to show it; once
     the round is over (its dice still kept until the next is rolled) the stun is done."""
-    if enc.state.stage not in ("phases", "round-end"):  # the round is over: so is the stun
+    if enc.state.stage not in ROUND_UNDER_WAY:  # the round is over: so is the stun
         return False
     st = status(enc, fid)
     if any(d.state == "lost" and d.why == "stunned" for d in st.dice):
