@@ -517,9 +517,10 @@ def _answer(ctx: Context, cmd: Command) -> None:
         round.continue_end_of_round(ctx)
     elif task.kind in ("resist-intimidate", "resist-deceive"):
         specials.resist(ctx, task)
-        waiting = next((m for m in enc.state.stack if m.id == task.move_id), None)
-        if waiting is not None:
-            resolve.finish_move(ctx, waiting, landed=True)
+        if task.move_id is not None:  # the move on the stack is done; the stack goes on
+            waiting = next((m for m in enc.state.stack if m.id == task.move_id), None)
+            if waiting is not None:
+                resolve.finish_move(ctx, waiting, landed=True)
             stack.after_move(ctx)
     elif task.kind == "action-dice":
         round.roll_action_dice(ctx, fid)
