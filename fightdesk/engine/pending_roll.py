@@ -19,6 +19,7 @@ from pydantic import Field
 
 from .base import StateModel
 from .changes import Path, resolve
+from .ruleset import StackRow
 
 if TYPE_CHECKING:
     from .dice import Roll
@@ -188,8 +189,6 @@ def stack_rows(enc: Encounter, roll: PendingRoll, *, source: str, choice: str,
     to it (an assist, a defense, a counterstrike) as a reaction to it. The rulesets say
     what their dice are called (``source``), what a contribution is (``choice``, the
     row id's prefix), its number and what it spent."""
-    from .ruleset import StackRow
-
     rows = [StackRow(id=f"roll-{roll.id}", fighter_id=roll.roller_id or "",
                      fighter=enc.name_of(roll.roller_id), action=roll.label, source=source,
                      speed=roll.total, spent=0, cost="", reacts_to=reacts_to)]

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from fightdesk.resources_path import MissingResource, resource_path
+
 from .base import StateModel
 from .changes import RuleViolation
 
@@ -245,8 +247,6 @@ def multiplier(effect: str) -> Fraction | None:
 
 def builtin_tables_file(ruleset_id: str) -> Path | None:
     """``resources/tables/<ruleset id>.json``, if that ruleset ships tables."""
-    from fightdesk.resources_path import MissingResource, resource_path
-
     if not _ID.match(ruleset_id):
         return None
     try:

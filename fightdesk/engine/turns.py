@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from .base import StateModel
-from .changes import Path
+from .changes import Path, resolve
 from .derived import stamps
+from .ruleset import Chip, Lane, Timeline
 
 if TYPE_CHECKING:
     from .model import Encounter
-    from .ruleset import Chip, Context, Lane, Timeline
+    from .ruleset import Context
 
 
 class TurnSlot(StateModel):
@@ -304,8 +305,6 @@ def _unique_ids(sections: list[TurnSection]) -> list[TurnSection]:
 
 
 def _order(ctx: Context, path: Path) -> TurnOrder:
-    from .changes import resolve
-
     found = resolve(ctx.enc, path)
     assert isinstance(found, TurnOrder)
     return found
@@ -336,8 +335,6 @@ def timeline(enc: Encounter, order: TurnOrder, *, out: Callable[[str], bool],
              label: Callable[[TurnSlot], str] | None = None) -> Timeline:
     """The round as the timeline widget draws it: a column per section, a lane per turn
     slot in turn order, the current turn marked acting and the taken ones done."""
-    from .ruleset import Timeline
-
     columns = tuple(sec.label for sec in order.sections)
     if clickable is None and label is None and getattr(enc.state, "turns", None) is order:
         lanes, current_column = _kept_lanes(enc, order, out)
@@ -380,8 +377,6 @@ def _slot_lane(enc: Encounter, order: TurnOrder, col: int, sec: TurnSection, slo
                out: Callable[[str], bool], clickable: Callable[[TurnSlot], bool] | None = None,
                label: Callable[[TurnSlot], str] | None = None) -> Lane | None:
     """One slot's lane (None: its fighter has left the fight)."""
-    from .ruleset import Chip
-
     fighter = enc.fighters.get(slot.fighter_id)
     if fighter is None:
         return None
@@ -498,8 +493,6 @@ def _touched_slots(paths: list[tuple[tuple[object, ...], object, str]]
 
 
 def _lane(name: str, slot: TurnSlot, chip: Chip | None, is_out: bool) -> Lane:
-    from .ruleset import Lane
-
     title = name + (" (extra turn)" if slot.extra else "")
     return Lane(id=slot.id, title=title, fighter_ids=(slot.fighter_id,),
                 chips=() if chip is None else (chip,), out=is_out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from ... import conditions
 from ...odds import chart_multiplier, d100_hit_damage
 from . import values as v
 
@@ -85,8 +86,6 @@ def health_changed(rules: Rulebook, ctx: Context, fighter_id: str, before: int) 
         ctx.say(f"{target.name} is out of the fight", fighter_id=target.id, kind="note")
         rules.release(ctx, target.id)
         if v.entangled_by(target):
-            from ... import conditions
-
             conditions.remove(ctx, target.id, "Entangled")
     elif v.below_the_line(enc, target) and target.status.wounded_round is None:
         ctx.set(path(target.id), "wounded_round", enc.round)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...base import Condition
+from ... import conditions
+from ...base import Choice, Condition, Decision
 from ...odds import chart_multiplier, d100_beats_total, d100_hit_damage
 from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import ContributionOption, Odds
@@ -214,8 +215,6 @@ def resolve_defense(rules: Rulebook, ctx: Context, roll: PendingRoll, result: Ro
         ctx.summary = f"{foe.name}'s {kind} beats {me.name}'s strike ({total} to {strike})"
         ctx.say(ctx.summary, fighter_id=foe.id, kind="resolve")
         if kind == "entangle":
-            from ... import conditions
-
             conditions.add(ctx, me.id, Condition(name="Entangled", duration="until-removed",
                                                  imposed_by=foe.id))
             ctx.summary = f"{foe.name} entangles {me.name} ({total} to {strike})"
@@ -268,8 +267,6 @@ def ask_weapon_or_defender(rules: Rulebook, ctx: Context, me: Fighter, foe: Figh
                            roll: PendingRoll, *, then_strike_back: bool = False) -> None:
     """docs/rulesets/d100.md#weapon-destruction: after a failed parry with a weapon the
     attacker chooses: damage the weapon or the defender."""
-    from ...base import Choice, Decision
-
     enc = ctx.enc
     natural = int(roll.data["strike_natural"])
     fierce = bool(roll.data.get("fierce"))

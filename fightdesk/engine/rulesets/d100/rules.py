@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ... import rulesets, turns
+from ... import conditions, rulesets, turns
 from ...base import Decision, DecisionField
 from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import (
@@ -189,8 +189,6 @@ class D100(TurnOrderRules):
         if holder is not None:
             other = ctx.enc.fighters.get(holder)
             if other is None or self.is_out(other):
-                from ... import conditions
-
                 conditions.remove(ctx, fighter_id, "Entangled")
 
     def has_turn_action(self, fighter: Fighter) -> bool:
@@ -213,8 +211,6 @@ class D100(TurnOrderRules):
 
     def release(self, ctx: Context, fighter_id: str) -> None:
         """A fighter out of the fight lets go of everyone they entangle."""
-        from ... import conditions
-
         for fid in ctx.enc.order:
             if v.entangled_by(ctx.enc.fighters[fid]) == fighter_id:
                 conditions.remove(ctx, fid, "Entangled")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ... import rulesets, turns
+from ... import conditions, pending_roll, rulesets, turns
 from ...base import Condition, Decision, DecisionField
 from ...derived import Reads, per_fighter
 from ...odds import d20_at_or_under
@@ -402,8 +402,6 @@ class RollUnder(TurnOrderRules):
 
     def _pick_up(self, ctx: Context, command: ru.PickUpWeapon) -> None:
         """docs/rulesets/roll-under.md#combat-maneuvers: taking the weapon back is free."""
-        from ... import conditions
-
         me = self._actor(ctx, command.fighter_id, action=False)
         if not disarmed(me):
             ctx.fail(f"{me.name} is not disarmed")
@@ -526,8 +524,6 @@ class RollUnder(TurnOrderRules):
         """docs/rulesets/roll-under.md#assists: with assists after the roll (an option),
         the roll is made first and waits with its face known; making it again counts
         that face against the target as the assists left it."""
-        from ... import pending_roll
-
         roll = ctx.enc.state.roll
         face = roll.data.get("face") if roll is not None else None
         if roll is None or face is None or command.roll_id not in (None, roll.id):
@@ -590,8 +586,6 @@ class RollUnder(TurnOrderRules):
         maneuver = str(data["maneuver"])
         works = not made if data["defends"] else made
         if works:
-            from ... import conditions
-
             ctx.say(f"{actor.name}'s {maneuver} on {target.name} works", fighter_id=actor.id,
                     kind="resolve")
             conditions.add(ctx, target.id, Condition(name=MANEUVER_CONDITION[maneuver],

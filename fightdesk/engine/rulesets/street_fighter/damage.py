@@ -10,13 +10,18 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ...base import Choice, Decision
 from ...changes import RuleViolation
+from ...odds import at_least, pool_successes
+from ...ruleset import Odds
 from .model import DamageRoll, Move, Task
 from .round import ask, clear_pending, stand_up
+from .stack import lose_move, lose_move_or_highest_die
 from .state import (
     ROUND,
     available_ep,
     can_use_ep,
+    gain_ep,
     later_steps,
+    lose_ep,
     move_by_id,
     name,
     pending_moves,
@@ -285,9 +290,6 @@ def roll_damage(ctx: Context) -> None:
 def pool_odds(dice: int, tn: int, ones_cancel: bool, what: str) -> tuple[Odds, ...]:
     """The exact chances of at least one, two, three successes of a pool (logged with
     the roll, as the action dialog showed them)."""
-    from ...odds import at_least, pool_successes
-    from ...ruleset import Odds
-
     dist = pool_successes(dice, tn, ones_cancel=ones_cancel)
     return tuple(Odds(f"at least {plural(k, what)} (TN {tn})", at_least(dist, k))
                  for k in range(1, min(dice, 3) + 1))
@@ -354,8 +356,6 @@ def _count_attack(ctx: Context, att: str, dfn: str, block_applied: bool) -> None
     if block_applied and block is not None:
         absorbed = block.absorbed + 1
         if block.gives_ep:
-            from .state import gain_ep
-
             gain_ep(ctx, dfn, 1, f"blocked with {block.maneuver}")
         if absorbed >= block.limit:
             ctx.set(status_path(dfn), "block", None)
@@ -389,8 +389,6 @@ def knock_out(ctx: Context, fid: str) -> None:
     ctx.say(f"{name(enc, fid)} is out of the fight", fighter_id=fid, kind="down")
     for die in unspent(status(enc, fid)):
         set_die(ctx, fid, die.id, "lost", "out of the fight")
-    from .stack import lose_move
-
     for move in pending_moves(enc, fid):
         lose_move(ctx, move.id, f"{name(enc, fid)} is out of the fight")
     path = status_path(fid)
@@ -405,23 +403,17 @@ def knock_out(ctx: Context, fid: str) -> None:
 def stun(ctx: Context, fid: str, why: str) -> None:
     """Stun: lose the pending move if one is pending, otherwise the highest unspent die;
     and 1 EP (docs/rulesets/street-fighter.md#stun)."""
-    from .stack import lose_move_or_highest_die
-
     enc = ctx.enc
     ctx.say(f"{name(enc, fid)} is stunned ({why})", fighter_id=fid, kind="condition-on",
             name="Stunned")
     lose_move_or_highest_die(ctx, fid, "stunned")
     if can_use_ep(enc, fid):
-        from .state import lose_ep
-
         lose_ep(ctx, fid, 1, "stunned")
 
 
 def knock_down(ctx: Context, fid: str, move: Move) -> bool:
     """Knockdown: pending moves are lost; the highest die is spent at once to stand, or
     1 EP with Kippup (a decision). Returns True when the Kippup question is pending."""
-    from .stack import lose_move
-
     enc = ctx.enc
     ctx.say(f"{name(enc, fid)} is knocked down", fighter_id=fid, kind="condition-on",
             name="Knocked down")
@@ -439,9 +431,6 @@ def gm_knock_down(ctx: Context, fid: str) -> None:
     """The GM knocks a fighter down: the knockdown rule as after a blow (pending moves
     lost; in the phases the highest die spent at once to stand, or 1 EP with Kippup;
     otherwise, or with no die left, standing at the start of the next round)."""
-    from .round import stand_up
-    from .stack import lose_move
-
     enc = ctx.enc
     if status(enc, fid).knocked_down:
         ctx.fail(f"{name(enc, fid)} is already knocked down")

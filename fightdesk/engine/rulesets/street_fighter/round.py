@@ -23,6 +23,7 @@ from .state import (
     highest_unspent,
     in_fight,
     later_steps,
+    lose_ep,
     name,
     plural,
     set_die,
@@ -197,8 +198,6 @@ def start_round(ctx: Context) -> None:
         gain_ep(ctx, fid, gain, f"round {number} start")
         debt = status(enc, fid).ep_debt
         if debt:
-            from .state import lose_ep
-
             lose_ep(ctx, fid, debt, "lost to a fight-start intimidation or deception")
             ctx.set(path, "ep_debt", 0)
         if has_special(enc, fid, "zen-no-mind"):

@@ -11,7 +11,10 @@ from ...changes import RuleViolation
 from ...ruleset import (
     Rules,
 )
-from . import resolve, round, specials, stack
+from . import damage, resolve, round, specials, stack
+from .catalogue import find
+from .checks import state_problems
+from .damage import gm_knock_down, knock_out, stun
 from .lazy_commands import core, sf
 from .model import Maneuver
 from .state import (
@@ -20,6 +23,8 @@ from .state import (
     can_use_ep,
     die_by_id,
     fighter_or_fail,
+    find_maneuver,
+    gain_ep,
     hand_down,
     highest_unspent,
     is_out,
@@ -89,8 +94,6 @@ class StreetFighter(Rules):
         out of the fight at 0, stunned when more than Stamina at once."""
         if field != "status.health" or int(after) >= int(before):
             return
-        from .damage import knock_out, stun
-
         lost = int(before) - int(after)
         stamina = sheet(ctx.enc, fighter_id).stamina
         if int(after) <= 0 < int(before):
@@ -101,8 +104,6 @@ class StreetFighter(Rules):
     def condition_rule(self, ctx: Context, fighter_id: str, name: str) -> bool:
         """docs/rulesets/street-fighter.md#gm-changes: a condition named like a state of
         the rules is that state, or is refused with what sets it."""
-        from .damage import gm_knock_down, stun
-
         wanted = name.casefold()
         if wanted in MANEUVER_STATES:
             ctx.fail(f"{name} is set by {MANEUVER_STATES[wanted]}, not as a condition "
@@ -122,8 +123,6 @@ class StreetFighter(Rules):
         return True
 
     def check_state(self, enc: Encounter) -> list[tuple[str, str]]:
-        from .checks import state_problems
-
         return state_problems(enc)
 
     def on_fighter_added(self, ctx: Context, fighter_id: str) -> None:
@@ -330,8 +329,6 @@ def _willpower(ctx: Context, cmd: Command) -> None:
         raise RuleViolation(f"{who} has no Willpower left")
     ctx.set(status_path(fid), "willpower", st.willpower - 1)
     ctx.set(status_path(fid), "willpower_ep_used", True)
-    from .state import gain_ep
-
     gain_ep(ctx, fid, 1, "1 Willpower")
     ctx.summary = f"{who} spends 1 Willpower for 1 EP"
     _refresh_pending(ctx)
@@ -395,15 +392,11 @@ def _set_maneuver(ctx: Context, cmd: Command) -> None:
     if cmd.maneuver is not None:
         base = cmd.maneuver
     elif cmd.catalogue:
-        from .catalogue import find
-
         found = find(cmd.catalogue)
         if found is None:
             raise RuleViolation(f"the catalogue has no maneuver {cmd.catalogue!r}")
         base = found
     elif cmd.replaces:
-        from .state import find_maneuver
-
         base = find_maneuver(enc, fid, cmd.replaces)
     else:
         raise RuleViolation("name the maneuver to add or change")
@@ -471,8 +464,6 @@ def _answer(ctx: Context, cmd: Command) -> None:
     label = next((c.label for c in decision.choices if c.id == cmd.choice), str(cmd.amount))
     ctx.summary = f"{who}: {label}"
     if task.kind == "damage":
-        from . import damage  # the damage rules load with the first damage roll
-
         damage.answer(ctx, cmd.decision_id, cmd.choice, cmd.amount)
         stack.after_move(ctx)
         return

@@ -14,10 +14,12 @@ from ...base import Choice, Decision
 from ...changes import RuleViolation
 from .model import COUNTED_EFFECTS, ROUND_EFFECTS, ConcentrationKind, LastingEffect, Task
 from .round import ask
+from .stack import end_block, lose_move_or_highest_die
 from .state import (
     ROUND,
     can_use_ep,
     concentration_tn,
+    find_maneuver,
     gain_ep,
     is_out,
     lose_ep,
@@ -369,8 +371,6 @@ def opening_move(ctx: Context, fid: str, target: str, kind: str) -> None:
 def stunning_shout(ctx: Context, fid: str, target: str, pool_attrs: list[str]) -> None:
     """Pool (default Wits + Focus) against current Willpower: the first net success costs
     the pending move, or else the highest die; each further one 1 EP."""
-    from .stack import lose_move_or_highest_die
-
     enc = ctx.enc
     sh = sheet(enc, fid)
     pool = sum(sh.rating(a) for a in pool_attrs)
@@ -426,8 +426,6 @@ def start_round_effect(ctx: Context, fid: str, maneuver_name: str, special: str)
 
 def activate(ctx: Context, fid: str, maneuver_name: str) -> None:
     """Flame Fist and Toughskin: switched on at any time, for Focus attacks."""
-    from .state import find_maneuver
-
     enc = ctx.enc
     if fid not in enc.fighters:
         raise RuleViolation(f"no fighter {fid!r}")
@@ -469,8 +467,6 @@ def drop(ctx: Context, fid: str, what: str) -> None:
         ctx.say(ctx.summary, fighter_id=fid, kind="condition-off", name="Held")
         return
     if key == "block":
-        from .stack import end_block
-
         if st.block is None:
             raise RuleViolation(f"{who} is not blocking")
         end_block(ctx, fid, "dropped")

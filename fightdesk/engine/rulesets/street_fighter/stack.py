@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ...changes import RuleViolation
 from .lazy_commands import sf
 from .model import PASSIVE, ActionDie, Maneuver, Move
-from .round import current_actor, mark_passed, phase_dice
+from .round import current_actor, lose_die, mark_passed, phase_dice
 from .state import (
     ROUND,
     available_ep,
@@ -21,6 +21,7 @@ from .state import (
     effective_face,
     find_maneuver,
     held_die,
+    highest_unspent,
     is_out,
     later_steps,
     move_by_id,
@@ -458,9 +459,6 @@ def lose_move_or_highest_die(ctx: Context, fid: str, why: str) -> bool:
     """The victim loses the pending move if one is pending, otherwise the highest unspent
     die (docs/rulesets/street-fighter.md#stun; Stunning Shout's first net success,
     docs/rulesets/street-fighter.md#stunning-shout). False when there was neither to lose."""
-    from .round import lose_die
-    from .state import highest_unspent
-
     pending = victims_pending_move(ctx.enc, fid)
     if pending is not None:
         lose_move(ctx, pending.id, why)
