@@ -417,7 +417,11 @@ def test_a_street_fighter_player_is_asked_for_the_damage_dice(window: Any,
     enc = engine.encounter
     decision = window.decision_panel
     for _ in range(20):  # to Kaede's first die, at phase 6; the others let theirs go
-        if decision.isVisible():
+        if decision.isVisible() and "action dice" in decision.prompt.text():
+            qtbot.keyClicks(decision.dice, "-")  # Kaede's own action dice: the app rolls
+            qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"),
+                             Qt.MouseButton.LeftButton)
+        elif decision.isVisible():
             qtbot.mouseClick(decision.findChild(QPushButton, "choice-lose"),
                              Qt.MouseButton.LeftButton)
         elif enc.state.stage == "phases" and window.pass_action.text().startswith("Kaede"):
@@ -558,7 +562,11 @@ def test_a_street_fighter_player_is_asked_for_the_concentration_roll(window: Any
     enc = engine.encounter
     decision = window.decision_panel
     for _ in range(20):  # to Kaede's first die, at phase 6; the others let theirs go
-        if decision.isVisible():
+        if decision.isVisible() and "action dice" in decision.prompt.text():
+            qtbot.keyClicks(decision.dice, "-")  # Kaede's own action dice: the app rolls
+            qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"),
+                             Qt.MouseButton.LeftButton)
+        elif decision.isVisible():
             qtbot.mouseClick(decision.findChild(QPushButton, "choice-lose"),
                              Qt.MouseButton.LeftButton)
         elif enc.state.stage == "phases" and window.pass_action.text().startswith("Kaede"):

@@ -81,10 +81,13 @@ class RollUnderViews(TurnViews):
         return base._replace(resources=tuple(resources))
 
     def roll_view(self, enc: Encounter) -> Any:
-        """A player's damage roll reads as what it is: the weapon's die, whose face is
-        the damage (not a target of 0)."""
+        """A player's damage or Death table roll reads as what it is: the die whose face
+        is the damage or the table's row (not a target of 0)."""
         view = super().roll_view(enc)
         roll = enc.state.roll
+        if view is not None and roll is not None and roll.data.get("kind") == "death":
+            return view._replace(total_line=f"the face of the d{roll.sides} is the row of "
+                                            "the Death and Dismemberment table")
         if view is None or roll is None or roll.data.get("kind") != "damage":
             return view
         return view._replace(total_line=f"the face of the d{roll.sides} is the damage to "
