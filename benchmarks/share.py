@@ -178,12 +178,14 @@ def click_ms(window: MainWindow) -> tuple[float, float]:
 
 def click_cost(window: MainWindow, clicks: int, blocks: int) -> dict[str, float]:
     """Clicks shared with 20 pages against not shared, in alternating blocks."""
-    from fightdesk.engine.commands import StartFight
+    from fightdesk.engine.commands import Answer, StartFight
 
     controller = window.share
     server = controller.server
     assert server is not None
     window.document.apply(StartFight())
+    # The roll-under start asks who attacks by surprise: the demo's marks, as they are.
+    window.document.apply(Answer(decision_id="surprise", values={}, by="the GM"))
     child = PagesProcess(server.url(), 20, "never")
     wait_devices(window, 20)
     for _ in range(5):  # warm up both ways

@@ -176,6 +176,7 @@ def test_rule_derived_conditions_show_but_are_not_removable() -> None:
 def test_a_stun_shows_for_the_rest_of_its_round() -> None:
     """Stun is instant in the text; the card says so while the die it took is there."""
     engine = sf_engine()
+    ok(engine, c.StartRound())  # a round under way: its dice are the stun's
     ok(engine, c.SetValue(fighter_id="kaede", field="status.dice",
                           value=[{"id": 1, "face": 7, "state": "lost", "why": "stunned"},
                                  {"id": 2, "face": 3, "state": "lost", "why": "not used"}]))

@@ -415,7 +415,7 @@ def test_the_player_view_says_who_is_to_act_when_the_round_does_not() -> None:
     adds who is acting (the autopilot's fight, seeded)."""
     engine = Engine(demo_session())
     rng = random.Random(1)
-    for _ in range(19):
+    for _ in range(20):  # the 20th: the phases go on after Kaede's own action dice
         command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None and engine.apply(command).ok
     view = public_fight(engine.ruleset, engine.encounter)

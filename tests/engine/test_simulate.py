@@ -274,6 +274,9 @@ def _to_phases(engine: Engine) -> None:
     engine.apply(c.NextStep())  # the fight starts
     engine.apply(c.NextStep())  # round 1
     engine.apply(c.NextStep())  # dice rolled: the phases
+    asked = engine.pending()
+    if asked is not None:  # Kaede rolls her own action dice: the GM lets the app roll them
+        assert engine.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
 
 
 def test_autopilot_attacks_the_foe_most_likely_to_be_hurt() -> None:

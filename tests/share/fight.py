@@ -12,6 +12,7 @@ from fightdesk.engine.rulesets.roll_under.commands import Attack
 from fightdesk.share.snapshot import Snapshot, snapshot
 from fightdesk.storage.library import new_fighter
 from fightdesk.storage.sessions import load_session
+from tests.start_step import answer_surprise
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_roll-under.json"
 HIDDEN_NAME = "Razor Quill"
@@ -36,6 +37,7 @@ def table_fight() -> Engine:
 def shoot_at_ji_woo(engine: Engine) -> None:
     """The surprise step: the sniper fires; Ji-woo's player rolls Defense."""
     assert engine.apply(c.StartFight()).ok
+    answer_surprise(engine, engine)
     outcome = engine.apply(Attack(fighter_id="rooftop-sniper", target_id="ji-woo"))
     assert outcome.ok, outcome.error
     roll = engine.encounter.state.roll

@@ -24,6 +24,7 @@ from pytestqt.qtbot import QtBot
 from fightdesk.engine import commands as c
 from fightdesk.engine.rulesets.roll_under.commands import Attack
 from fightdesk.share.server import ShareServer
+from tests.start_step import answer_surprise
 
 from .fight import HIDDEN_HEALTH, HIDDEN_NAME, SECRET_NOTE, shot, table_fight
 
@@ -104,6 +105,7 @@ def test_the_page_follows_the_fight_and_a_typed_roll_resolves(
 
     # A GM action reaches the page.
     assert window.document.apply(c.StartFight()).ok
+    answer_surprise(window.document, engine)
     wait_for(browser, lambda d: text_of(d, "headline").startswith("Round 1"), "the new round")
     assert window.document.apply(Attack(fighter_id="rooftop-sniper", target_id="ji-woo")).ok
 
@@ -157,6 +159,7 @@ def test_a_dropped_connection_comes_back_by_itself(browser: WebDriver) -> None:
     first.stop()
     wait_for(browser, lambda d: "reconnecting" in text_of(d, "status"), "the drop")
     assert engine.apply(c.StartFight()).ok
+    answer_surprise(engine, engine)
     again = ShareServer("127.0.0.1", port, secret=secret)
     again.start()
     try:

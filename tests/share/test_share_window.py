@@ -19,6 +19,7 @@ from fightdesk.engine.rulesets.roll_under.commands import Attack
 from fightdesk.share.network import LOOPBACK
 from fightdesk.ui import settings
 from fightdesk.ui.share_dialog import WHO_SEES, ShareDialog
+from tests.start_step import answer_surprise
 
 from .fight import shoot_at_ji_woo, table_fight
 from .pages import Page, PhoneInThread
@@ -111,6 +112,7 @@ def test_a_players_typed_roll_waits_for_the_gm_then_resolves(
     window.show_session(engine, None)
     start_sharing(window)
     assert window.document.apply(c.StartFight()).ok
+    answer_surprise(window.document, engine)
     assert window.document.apply(Attack(fighter_id="rooftop-sniper", target_id="ji-woo")).ok
     roll = engine.encounter.state.roll
     assert roll is not None and roll.roller_id == "ji-woo"

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import load_session
+from tests.start_step import answer_surprise
 
 if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
@@ -132,6 +133,7 @@ def test_every_dialog_names_its_controls(window: MainWindow, qtbot: QtBot,
     engine = open_demo(window, ruleset)
     window.add_library_panel(Library(tmp_path / "campaigns"))
     assert window.document.apply(c.StartFight()).ok
+    answer_surprise(window.document, engine)
     qtbot.wait(1)
     assert accessibility_problems(window) == []
     dialogs = dialogs_of(window, engine)
@@ -334,7 +336,8 @@ def test_return_in_a_questions_field_answers_it(window: MainWindow, qtbot: QtBot
     for _ in range(10):
         qtbot.wait(1)
         decision = panel.decision()
-        if panel.isVisible() and decision is not None and decision.fields:
+        if (panel.isVisible() and decision is not None and decision.fields
+                and decision.fields[0].kind != "choice"):  # a typed field, not a pick
             break
         command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
         assert command is not None and window.document.apply(command).ok

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
+from tests.start_step import answer_surprise_on_panel
 
 if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
@@ -37,6 +38,7 @@ def test_surprise_then_a_split_initiative_through_the_widgets(window: MainWindow
     # The surprise step: the sniper ambushes; the Vault Warden cannot be surprised, but
     # is on the sniper's side, no target of the ambush: it waits for the initiative.
     window.start_fight_action.trigger()
+    answer_surprise_on_panel(window)
     tl = window.timeline.timeline()
     assert tl is not None and tl.columns == ("Surprise",)
     assert [lane.title for lane in tl.lanes] == ["Rooftop Sniper"]

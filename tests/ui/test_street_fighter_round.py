@@ -75,6 +75,11 @@ def test_one_street_fighter_round_through_the_widgets(window: Any, qtbot: Any) -
     click(qtbot, forward)
     assert forward.text() == "Roll action dice" == window.next_step_action.text()
     click(qtbot, forward)
+    # Kaede's player rolls her own dice: she is asked; "-" lets the app roll them.
+    asked = window.decision_panel
+    assert asked.prompt.text().startswith("Kaede Moriyama: roll the action dice")
+    qtbot.keyClicks(asked.dice, "-")
+    click(qtbot, asked.findChild(QPushButton, "choice-roll"))
     assert enc.state.phase == 10
     assert window.round_title.text().startswith("Round 1 · phase 10")
     assert forward.text() == "Act: Dock Thug 1\N{HORIZONTAL ELLIPSIS}"
@@ -210,8 +215,12 @@ def test_cancelling_the_stack_gives_back_dice_and_ep(window: Any, qtbot: Any) ->
     engine = window.document.engine
     enc = engine.encounter
     doc = window.document
-    for command in (c.StartFight(), c.StartRound(), c.NextStep(), c.NextStep()):
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert doc.apply(command).ok
+    asked = engine.pending()  # Kaede rolls her own action dice: the GM lets the app roll
+    assert asked is not None and asked.id.startswith("action-dice-kaede")
+    assert doc.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
+    assert doc.apply(c.NextStep()).ok
     decision = engine.pending()
     assert decision is not None
     doc.apply(c.Answer(decision_id=decision.id, choice="lose"))

@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import load_session
+from tests.start_step import answer_surprise_on_panel
 
 if TYPE_CHECKING:
     from fightdesk.engine.ruleset import Chip
@@ -106,6 +107,7 @@ def test_the_timeline_shows_each_fighter_once_after_the_surprise_step(
     enc = engine.encounter
     assert [f for f in enc.order if enc.fighters[f].status.ambusher] == ["rooftop-sniper"]
     qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)  # Start the fight
+    answer_surprise_on_panel(window)  # as the demo marks: the sniper
     assert enc.state.surprise
     window.pass_action.trigger()  # the sniper's surprise turn goes by
     decision = window.decision_panel

@@ -22,8 +22,12 @@ def demo_in_phases(window: Any) -> Engine:
     (hold or lose) is open for Dock Thug 1."""
     window.show_session(Engine(demo_session()), None)
     engine = window.document.engine
-    for command in (c.StartFight(), c.StartRound(), c.NextStep(), c.NextStep()):
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert window.document.apply(command).ok
+    asked = engine.pending()  # Kaede rolls her own action dice: the GM lets the app roll
+    assert asked is not None and asked.id.startswith("action-dice-kaede")
+    assert window.document.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
+    assert window.document.apply(c.NextStep()).ok
     assert engine.pending() is not None
     return engine
 
@@ -420,6 +424,11 @@ def test_one_forward_button_stays_put_and_one_key_drives_the_fight(window: Any, 
         QApplication.processEvents()
         assert (button.x(), button.width()) == place
     assert seen == ["Start the fight", "Start round 1", "Roll action dice"]
+    # Kaede's player rolls her own dice: asked; "-" and Return let the app roll them.
+    asked = window.decision_panel
+    assert asked.prompt.text().startswith("Kaede Moriyama: roll the action dice")
+    qtbot.keyClicks(asked.dice, "-")
+    qtbot.keyClick(asked.dice, Qt.Key.Key_Return)
     assert engine.encounter.state.phase == 10
     assert button.text().startswith("Act: Dock Thug 1")
     assert window.round_title.text().startswith("Round 1 · phase 10")

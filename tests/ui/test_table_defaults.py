@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox
+from PySide6.QtWidgets import QApplication, QComboBox, QPushButton, QSpinBox
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import demo_session, load_session
@@ -64,6 +64,10 @@ def test_an_interrupt_starts_on_the_fighter_it_interrupts(window: Any, qtbot: An
     forward = window.forward_button
     for _ in range(3):
         qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    # Kaede's player rolls her own dice: asked; "-" lets the app roll them.
+    qtbot.keyClicks(window.decision_panel.dice, "-")
+    qtbot.mouseClick(window.decision_panel.findChild(QPushButton, "choice-roll"),
+                     Qt.MouseButton.LeftButton)
     assert enc.state.phase == 10
     dialog = window.open_action_dialog("dock-thug-1", role="act")
     assert dialog is not None and dialog.current_form().id == "act"

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox, QWidget
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import load_session
+from tests.start_step import answer_surprise_on_panel
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 CLASS_DICE = {"light": "d6", "medium-one-handed": "d8", "medium-two-handed": "d10",
@@ -255,6 +256,7 @@ def roll_under_pcs_roll_their_own(window: Any, qtbot: Any) -> Engine:
     engine = Engine(session)
     window.show_session(engine, None)
     window.start_fight_action.trigger()
+    answer_surprise_on_panel(window)
     window.next_step_action.trigger()  # the sniper's surprise turn goes by
     decision = window.decision_panel
     for fid in ("miguel", "ji-woo", "tomasz", "dee"):
@@ -333,6 +335,7 @@ def test_a_d100_defense_is_one_pick_with_its_odds_and_rolls_at_once(window: Any,
     engine = Engine(load_session(RESOURCES / "demo_d100.json"))
     window.show_session(engine, None)
     window.start_fight_action.trigger()
+    answer_surprise_on_panel(window)
     decision = window.decision_panel
     for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
                       "tariq": "23", "bandit-1": "12"}.items():
@@ -414,7 +417,11 @@ def test_a_street_fighter_player_is_asked_for_the_damage_dice(window: Any,
     enc = engine.encounter
     decision = window.decision_panel
     for _ in range(20):  # to Kaede's first die, at phase 6; the others let theirs go
-        if decision.isVisible():
+        if decision.isVisible() and "action dice" in decision.prompt.text():
+            qtbot.keyClicks(decision.dice, "-")  # Kaede's own action dice: the app rolls
+            qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"),
+                             Qt.MouseButton.LeftButton)
+        elif decision.isVisible():
             qtbot.mouseClick(decision.findChild(QPushButton, "choice-lose"),
                              Qt.MouseButton.LeftButton)
         elif enc.state.stage == "phases" and window.pass_action.text().startswith("Kaede"):
@@ -505,6 +512,7 @@ def test_a_d100_player_is_asked_for_the_counter_against_a_failed_strike(
     enc = engine.encounter
     window.show_session(engine, None)
     window.start_fight_action.trigger()
+    answer_surprise_on_panel(window)
     decision = window.decision_panel
     for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
                       "tariq": "23", "bandit-1": "12"}.items():
@@ -554,7 +562,11 @@ def test_a_street_fighter_player_is_asked_for_the_concentration_roll(window: Any
     enc = engine.encounter
     decision = window.decision_panel
     for _ in range(20):  # to Kaede's first die, at phase 6; the others let theirs go
-        if decision.isVisible():
+        if decision.isVisible() and "action dice" in decision.prompt.text():
+            qtbot.keyClicks(decision.dice, "-")  # Kaede's own action dice: the app rolls
+            qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"),
+                             Qt.MouseButton.LeftButton)
+        elif decision.isVisible():
             qtbot.mouseClick(decision.findChild(QPushButton, "choice-lose"),
                              Qt.MouseButton.LeftButton)
         elif enc.state.stage == "phases" and window.pass_action.text().startswith("Kaede"):

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLineEdit
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
+from tests.start_step import answer_surprise_on_panel
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 SHOTS = Path("/tmp/log-shots")
@@ -56,6 +57,7 @@ def test_a_new_rounds_initiative_and_a_hold_are_filed_where_they_happened(
     engine = Engine(load_session(RESOURCES / "demo_d100.json"))
     window.show_session(engine, None)
     window.start_fight_action.trigger()
+    answer_surprise_on_panel(window)
     assert log_rows(window)[-1] == ("R1 · initiative", "Round 1: initiative (method B)")
     type_initiative(window, qtbot, D100_INITIATIVE)
     assert current_fighter(engine.encounter.state.turns) == "rook"
@@ -97,6 +99,7 @@ def test_a_typed_roll_names_the_target_the_assists_left(window: Any, qtbot: Any)
     window.show_session(engine, None)
     enc = engine.encounter
     window.start_fight_action.trigger()
+    answer_surprise_on_panel(window)
     dialog = window.open_action_dialog("rooftop-sniper", role="act")
     assert dialog is not None
     target = dialog.findChild(QComboBox, "field-target")
@@ -131,6 +134,7 @@ def test_a_coin_flip_names_the_advantage_the_defenses_left(window: Any, qtbot: A
     window.show_session(engine, None)
     enc = engine.encounter
     window.start_fight_action.trigger()
+    answer_surprise_on_panel(window)
     dialog = window.open_action_dialog("ash-hound", role="act")
     assert dialog is not None
     for name, key in (("target", "oren"), ("skill", "Bite")):

@@ -80,6 +80,7 @@ def test_typed_dice_are_taken_by_the_question_that_rolls_them(window: Any,
     forward = window.forward_button
     for _ in range(3):
         qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    app_rolls_kaedes_action_dice(window, qtbot)
     window.pass_action.trigger()
     qtbot.mouseClick(window.decision_panel.findChild(QPushButton, "choice-lose"),
                      Qt.MouseButton.LeftButton)
@@ -228,6 +229,17 @@ def test_a_number_typed_above_the_most_is_capped_with_a_message(qtbot: Any) -> N
     assert panel.error.text() == "At most 2: 7 became 2"
 
 
+def app_rolls_kaedes_action_dice(window: Any, qtbot: Any) -> None:
+    """Kaede's player rolls her own dice: asked for the action dice, the GM answers "-"
+    and the app rolls them."""
+    from PySide6.QtWidgets import QPushButton
+
+    asked = window.decision_panel
+    assert asked.prompt.text().startswith("Kaede Moriyama: roll the action dice")
+    qtbot.keyClicks(asked.dice, "-")
+    qtbot.mouseClick(asked.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+
+
 def sf_brannock_roundhouse(window: Any, qtbot: Any) -> Any:
     """The street-fighter demo at phase 9: Brannock's Roundhouse on Kaede declared, the
     stack dialog open with it."""
@@ -239,6 +251,7 @@ def sf_brannock_roundhouse(window: Any, qtbot: Any) -> Any:
     forward = window.forward_button
     for _ in range(3):
         qtbot.mouseClick(forward, Qt.MouseButton.LeftButton)
+    app_rolls_kaedes_action_dice(window, qtbot)
     window.pass_action.trigger()
     qtbot.mouseClick(window.decision_panel.findChild(QPushButton, "choice-lose"),
                      Qt.MouseButton.LeftButton)

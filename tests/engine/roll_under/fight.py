@@ -51,9 +51,19 @@ def start(engine: Engine, **wisdom: int | None) -> None:
 
     ruleset: Ruleset = engine.ruleset
     enc = engine.encounter
-    command = c.StartFight() if enc.state.stage == "setup" else c.StartRound()
-    assert engine.apply(command).ok
+    out = begin(engine) if enc.state.stage == "setup" else engine.apply(c.StartRound())
+    assert out.ok, out.error
     pending = engine.pending()
     assert pending is not None and ruleset is engine.ruleset
     out = engine.apply(c.Answer(decision_id=pending.id, values=dict(wisdom), by="the players"))
     assert out.ok, out.error
+
+
+def begin(engine: Engine) -> Any:
+    """Start the fight and answer who attacks by surprise with the fighters' marks (the
+    ambushers a test set before): the start as it was before the question."""
+    out = engine.apply(c.StartFight())
+    pending = engine.pending()
+    if not out.ok or pending is None or pending.id != "surprise":
+        return out
+    return engine.apply(c.Answer(decision_id="surprise", values={}, by="the GM"))

@@ -16,7 +16,7 @@ from fightdesk.engine.rulesets.roll_under.model import RollUnderWeapon
 from fightdesk.engine.turns import current_fighter, slots
 from tests.hold_offered import hold_offered
 
-from .fight import fight, start
+from .fight import begin, fight, start
 
 
 def turn_of(engine: Engine) -> str | None:
@@ -69,7 +69,7 @@ def test_an_initiative_roll_above_twenty_is_refused() -> None:
     """Initiative is a d20 roll of Wisdom: a typed roll is 1 to 20
     (docs/rulesets/roll-under.md#initiative)."""
     engine = fight()
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     decision = engine.pending()
     assert decision is not None
     assert [(f.minimum, f.maximum) for f in decision.fields] == [(1, 20), (1, 20)]
@@ -133,7 +133,7 @@ def test_ending_round_one_in_the_surprise_step_ends_the_surprise_too() -> None:
     (docs/rulesets/roll-under.md#surprise). Found by reading a golden fight."""
     engine = fight()
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert engine.session.log[-1].summary == "Surprise! Rent-A-Cop acts first"
     assert engine.apply(c.EndRound()).ok
     assert not engine.encounter.state.surprise
@@ -150,7 +150,7 @@ def test_several_ambushers_act_first_together() -> None:
     engine = fight()
     for fid in ("rent-a-cop", "mook-1"):
         assert engine.apply(ru.SetAmbusher(fighter_id=fid)).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert engine.session.log[-1].summary == "Surprise! Rent-A-Cop, Mook 1 act first"
 
 
@@ -184,9 +184,9 @@ def test_the_fight_cannot_start_twice_even_before_a_round_is_counted() -> None:
     """Start Fight works in setup only: during the first initiative the round is still 0
     (docs/rulesets/roll-under.md#surprise)."""
     engine = fight()
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert engine.encounter.round == 0 and engine.pending() is not None
-    assert engine.apply(c.StartFight()).error == "the fight has already started"
+    assert begin(engine).error == "the fight has already started"
 
 
 def test_an_assist_is_refused_unless_it_is_one_to_all_of_a_fighters_assists() -> None:
@@ -258,7 +258,7 @@ def test_with_no_pc_in_the_fight_the_round_starts_without_initiative() -> None:
     """Only PCs and allies roll Wisdom: with none, the enemies' section is the round
     (docs/rulesets/roll-under.md#initiative)."""
     engine = fight(without=("miguel", "ana"))
-    out = engine.apply(c.StartFight())
+    out = begin(engine)
     assert out.ok and engine.pending() is None
     assert engine.encounter.round == 1 and engine.encounter.state.stage == "turns"
     assert turn_of(engine) == "rent-a-cop"
@@ -269,7 +269,7 @@ def test_a_pc_removed_while_initiative_waits_rolls_nothing() -> None:
     """The initiative answer rolls for the PCs still in the fight
     (docs/rulesets/roll-under.md#initiative)."""
     engine = fight()
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     pending = engine.pending()
     assert pending is not None
     assert engine.apply(c.RemoveFighter(fighter_id="miguel")).ok
@@ -407,7 +407,7 @@ def test_the_initiative_question_names_the_wisdom_penalty_only_when_there_is_one
     """The worst Wisdom penalty an enemy in the fight imposes comes off every PC's
     target, and the question says so (docs/rulesets/roll-under.md#unusual-enemies)."""
     plain = fight(without=("enforcer",))
-    assert plain.apply(c.StartFight()).ok
+    assert begin(plain).ok
     question = plain.pending()
     assert question is not None
     assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
@@ -415,7 +415,7 @@ def test_the_initiative_question_names_the_wisdom_penalty_only_when_there_is_one
         "Miguel: Wisdom, 12 or less (3/5, 60.0% to act before the enemies)",
         "Ana: Wisdom, 14 or less (7/10, 70.0% to act before the enemies)"]
     alone = fight(without=("cop", "enforcer", "mook"))
-    assert alone.apply(c.StartFight()).ok
+    assert begin(alone).ok
     question = alone.pending()
     assert question is not None
     assert question.prompt == "Round 1 initiative: each PC rolls Wisdom"
@@ -423,7 +423,7 @@ def test_the_initiative_question_names_the_wisdom_penalty_only_when_there_is_one
         "Miguel: Wisdom, 12 or less (3/5, 60.0% to act before the enemies)",
         "Ana: Wisdom, 14 or less (7/10, 70.0% to act before the enemies)"]
     penalised = fight()
-    assert penalised.apply(c.StartFight()).ok
+    assert begin(penalised).ok
     question = penalised.pending()
     assert question is not None
     assert question.prompt == ("Round 1 initiative: each PC rolls Wisdom "
@@ -488,7 +488,7 @@ def test_end_round_in_the_surprise_step_leaves_no_surprise_column_on_the_timelin
     (docs/rulesets/roll-under.md#surprise)."""
     engine = fight()
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert engine.ruleset.views.timeline(engine.encounter).columns == ("Surprise",)
     assert engine.apply(c.EndRound()).ok
     timeline = engine.ruleset.views.timeline(engine.encounter)
@@ -505,7 +505,7 @@ def test_the_end_of_the_surprise_step_is_no_round_end_for_durations() -> None:
     when round 1 itself ends (docs/rulesets/roll-under.md#surprise)."""
     engine = fight()
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert engine.apply(c.AddCondition(fighter_id="miguel", name="Blinded", duration="rounds",
                                        rounds=1, tick="round-end")).ok
     assert engine.apply(c.NextStep()).ok
@@ -574,7 +574,7 @@ def test_removing_the_ambusher_on_their_surprise_turn_ends_the_surprise_step() -
     the surprise turn back."""
     engine = fight()
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert turn_of(engine) == "rent-a-cop"
     out = engine.apply(c.RemoveFighter(fighter_id="rent-a-cop"))
     assert out.ok and out.entry is not None
@@ -595,13 +595,13 @@ def test_the_title_names_the_round_whose_initiative_is_asked() -> None:
     (docs/rulesets/roll-under.md#initiative)."""
     engine = fight()
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert engine.apply(c.NextStep()).ok  # the ambusher's surprise turn ends the step
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 1 initiative")
     assert engine.ruleset.views.describe_state(engine.encounter) == "Round 1 · initiative"
     engine = fight()
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 1 initiative")
     assert engine.ruleset.views.describe_state(engine.encounter) == "Round 1 · initiative"

@@ -11,7 +11,7 @@ from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.roll_under import commands as ru
 from fightdesk.engine.turns import current_fighter
 
-from .fight import fight, start
+from .fight import begin, fight, start
 
 
 def go_to(engine: Engine, fid: str) -> None:
@@ -35,7 +35,7 @@ def with_ally(**sheet: int) -> Engine:
 
 def wisdom_rows(engine: Engine) -> dict[str, str]:
     """Each row's "Name: Wisdom, N or less" (any odds shown after it left out)."""
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     pending = engine.pending()
     assert pending is not None
     return {row.name: row.label.split(" (")[0] for row in pending.fields}

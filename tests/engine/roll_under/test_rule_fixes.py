@@ -9,7 +9,7 @@ from fightdesk.engine.rulesets.roll_under import commands as ru
 from fightdesk.engine.rulesets.roll_under.model import RollUnderSheet
 from fightdesk.storage.library import new_fighter
 
-from .fight import fight, start
+from .fight import begin, fight, start
 from .test_rules import roll_id
 
 
@@ -20,7 +20,7 @@ def test_an_unsurprisable_fighter_on_the_ambushers_side_does_not_act_in_the_surp
     engine.encounter.fighters["enforcer"].sheet.immune_to_surprise = True
     engine.encounter.fighters["ana"].sheet.immune_to_surprise = True
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     order = engine.encounter.state.turns
     assert [[s.fighter_id for s in sec.slots] for sec in order.sections] == [
         ["rent-a-cop", "ana"]]
@@ -81,7 +81,7 @@ def test_assists_after_the_roll_is_an_option_off_by_default() -> None:
 
 def test_the_wisdom_roll_shows_its_exact_chance_on_every_row_and_logs_it() -> None:
     engine = fight()
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     pending = engine.pending()
     assert pending is not None
     # Miguel Wisdom 12, Ana 14, less the Enforcer's penalty 2.

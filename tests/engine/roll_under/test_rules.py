@@ -11,7 +11,7 @@ from fightdesk.engine.rulesets.roll_under import commands as ru
 from fightdesk.engine.rulesets.roll_under.rules import attack_target, defense_target
 from fightdesk.engine.turns import current_fighter, slots
 
-from .fight import fight, start
+from .fight import begin, fight, start
 
 
 def turn_of(engine: Engine) -> str | None:
@@ -52,7 +52,7 @@ def test_the_texts_two_worked_examples() -> None:
 def test_wisdom_splits_the_pcs_before_and_after_the_enemies() -> None:
     engine = fight()
     # The Enforcer imposes -2: Miguel needs 10 or less, Ana 12 or less.
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     pending = engine.pending()
     assert pending is not None
     assert [f.label for f in pending.fields] == [
@@ -94,11 +94,11 @@ def test_ambushers_act_before_the_first_initiative_and_so_does_the_unsurprisable
     engine = fight()
     assert engine.apply(ru.SetAmbusher(fighter_id="rent-a-cop")).ok
     engine.encounter.fighters["ana"].sheet.immune_to_surprise = True
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     order = engine.encounter.state.turns
     assert [(s.id, [x.id for x in s.slots]) for s in order.sections] == [
         ("surprise", ["rent-a-cop", "ana"])]
-    assert engine.session.log[-1].where == "surprise, Rent-A-Cop's turn"
+    assert engine.ruleset.views.where(engine.encounter) == "surprise, Rent-A-Cop's turn"
     assert engine.apply(c.NextStep()).ok and engine.apply(c.NextStep()).ok
     pending = engine.pending()
     assert pending is not None and pending.prompt.startswith("Round 1 initiative")
@@ -330,7 +330,7 @@ def test_an_unsurprisable_enemy_who_acts_twice_takes_each_turn_once() -> None:
     engine = fight()
     engine.encounter.fighters["enforcer"].sheet.immune_to_surprise = True
     assert engine.apply(ru.SetAmbusher(fighter_id="miguel")).ok
-    assert engine.apply(c.StartFight()).ok
+    assert begin(engine).ok
     assert engine.apply(c.NextStep()).ok and engine.apply(c.NextStep()).ok
     pending = engine.pending()
     assert pending is not None

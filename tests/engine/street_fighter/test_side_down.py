@@ -32,7 +32,11 @@ def test_one_side_down_replaces_whose_die_it_is_in_the_phases() -> None:
     enc = engine.encounter
     assert engine.apply(c.StartFight()).ok
     while engine.ruleset.views.round_controls(enc).actor is None:
-        assert engine.apply(c.NextStep()).ok
+        asked = engine.pending()
+        if asked is not None:  # Kaede's own action dice: the GM lets the app roll them
+            assert engine.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
+        else:
+            assert engine.apply(c.NextStep()).ok
     controls = engine.ruleset.views.round_controls(enc)
     assert enc.state.stage == "phases" and controls.status == "Dock Thug 1 to act"
     assert engine.apply(c.SetValue(fighter_id="kaede", field="status.health", value=0)).ok

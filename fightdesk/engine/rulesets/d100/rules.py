@@ -247,15 +247,44 @@ class D100(TurnOrderRules):
                 ctx.fail(why)
         ex.open_strike(self, ctx, me, foe, command.weapon, command.fierce)
 
-    def _opposed(self, ctx: Context, me: Fighter, other: Fighter, why: str) -> tuple[int, int]:
-        """Both roll 1d100 + Damage skill (docs/rulesets/d100.md#entangle)."""
+    def _opposed(self, ctx: Context, me: Fighter, other: Fighter,
+                 why: str) -> tuple[int, int] | None:
+        """Both roll 1d100 + Damage skill (docs/rulesets/d100.md#entangle). None: the
+        other's player rolls their own dice and has not typed them yet, so their roll
+        waits on the roll panel and the outcome follows when it is made."""
         mine = ctx.roll(1, 100, who=me.name, purpose=f"{why} (+ Damage skill)", fighter_id=me.id)
+        a = mine.faces[0] + v.value(me, "damage_skill")
+        mine.outcome = str(a)
+        if other.rolls_own_dice and not ctx.dice.typed_waiting:
+            self.open_roll(ctx, PendingRoll(
+                id=0, label=f"{other.name} rolls resisting {me.name}'s {why} (+ Damage skill)",
+                roller_id=other.id, by_player=True, sides=100, measure="Damage skill",
+                base=v.value(other, "damage_skill"),
+                data={"kind": "opposed", "why": why, "actor": me.id, "target": other.id,
+                      "opposed_total": a}))
+            ctx.summary = f"{me.name}: {a}; {other.name} rolls to resist"
+            return None
         theirs = ctx.roll(1, 100, who=other.name, purpose=f"resisting {me.name}'s {why} (+ Damage skill)",
                           fighter_id=other.id)
-        a = mine.faces[0] + v.value(me, "damage_skill")
         b = theirs.faces[0] + v.value(other, "damage_skill")
-        mine.outcome, theirs.outcome = str(a), str(b)
+        theirs.outcome = str(b)
         return a, b
+
+    def _resolve_opposed(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
+        """The other player's own roll against a break free or a disarm, now made."""
+        enc = ctx.enc
+        me = enc.fighters.get(str(roll.data["actor"]))
+        other = enc.fighters.get(str(roll.data["target"]))
+        b = result.faces[0] + roll.total
+        result.outcome = str(b)
+        if me is None or other is None:
+            ctx.summary = f"{roll.label}: nobody left to roll against"
+            return
+        a = int(roll.data["opposed_total"])
+        if roll.data["why"] == "breaking free":
+            self._broke_free(ctx, me, other, a, b)
+        else:
+            self._disarmed(ctx, me, other, a, b)
 
     def _break_free(self, ctx: Context, command: dc.BreakFree) -> None:
         """docs/rulesets/d100.md#entangle: the entangled fighter's action; only winning
@@ -268,7 +297,13 @@ class D100(TurnOrderRules):
         ex.use_action(ctx, me, "breaking free")
         ctx.say(f"{me.name} tries to break free", fighter_id=me.id, kind="act",
                 maneuver="break free")
-        a, b = self._opposed(ctx, me, other, "breaking free")
+        rolled = self._opposed(ctx, me, other, "breaking free")
+        if rolled is not None:
+            self._broke_free(ctx, me, other, *rolled)
+
+    def _broke_free(self, ctx: Context, me: Fighter, other: Fighter, a: int, b: int) -> None:
+        from ... import conditions
+
         if a > b:
             conditions.remove(ctx, me.id, "Entangled")
             ctx.summary = f"{me.name} breaks free of {other.name} ({a} to {b})"
@@ -288,7 +323,11 @@ class D100(TurnOrderRules):
         ex.use_action(ctx, me, "a disarm")
         ctx.say(f"{me.name} tries to disarm {foe.name}", fighter_id=me.id, kind="act",
                 maneuver="disarm")
-        a, b = self._opposed(ctx, me, foe, "disarm")
+        rolled = self._opposed(ctx, me, foe, "disarm")
+        if rolled is not None:
+            self._disarmed(ctx, me, foe, *rolled)
+
+    def _disarmed(self, ctx: Context, me: Fighter, foe: Fighter, a: int, b: int) -> None:
         need = b + b // 2
         if a > need:
             ctx.set(dm.path(foe.id), "dropped", list(range(len(foe.sheet.weapons))))
@@ -409,6 +448,8 @@ class D100(TurnOrderRules):
             de.resolve_defense(self, ctx, roll, result)
         elif kind == "counter":
             ex.resolve_counter(self, ctx, roll, result)
+        elif kind == "opposed":
+            self._resolve_opposed(ctx, roll, result)
 
     def contribution_options(self, enc: Encounter,
                              roll: PendingRoll) -> tuple[ContributionOption, ...]:

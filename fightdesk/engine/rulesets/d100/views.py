@@ -60,6 +60,9 @@ class D100Views(TurnViews):
         elif kind == "counter":
             line = (f"counterstrike {roll.total:+d} against a strike total of "
                     f"{roll.data['strike_total']}")
+        elif kind == "opposed":
+            line = (f"Damage skill {roll.total:+d} against {roll.data['opposed_total']} "
+                    f"({enc.name_of(roll.data.get('actor'))}'s {roll.data['why']})")
         else:
             line = f"strike bonus {roll.total:+d}"
             if chosen:

@@ -81,7 +81,8 @@ class RollUnderStatus(StateModel):
     fatal_wounds: int = Field(0, ge=0)
     assists: int = Field(0, ge=0)
     conditions: list[Condition] = Field(default_factory=list)
-    # Attacks by surprise: acts in the surprise step before round 1 (set by the GM).
+    # Attacks by surprise: acts in the surprise step before round 1 (the GM's answer when
+    # the fight starts).
     ambusher: bool = False
     # This turn: the one action taken (its name), and whether the fighter moved.
     action: str | None = None

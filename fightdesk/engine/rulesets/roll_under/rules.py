@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ... import conditions, pending_roll, rulesets, turns
-from ...base import Condition, Decision, DecisionField
+from ...base import Choice, Condition, Decision, DecisionField
 from ...derived import Reads, per_fighter
 from ...odds import d20_at_or_under
 from ...pending_roll import Contribution, PendingRoll
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 MANEUVER_CONDITION = {"shove": "Shoved", "grapple": "Grappled", "trip": "Tripped",
                       "disarm": "Disarmed"}
 DEATH_TABLE = "death-and-dismemberment"
+# The question Start Fight asks (docs/rulesets/roll-under.md#surprise).
+SURPRISE_QUESTION = "surprise"
 
 
 def _path(fid: str) -> tuple[str, ...]:
@@ -105,12 +107,48 @@ class RollUnder(TurnOrderRules):
         self._ask_initiative(ctx, new_round=True)
 
     def _start_fight(self, ctx: Context, command: Any) -> None:
+        """docs/rulesets/roll-under.md#surprise: starting the fight asks, in one step, who
+        attacks by surprise (each fighter's row starts on what the fighter was marked)."""
+        enc = ctx.enc
+        if enc.round or enc.state.stage != "setup":
+            ctx.fail("the fight has already started")
+        if enc.state.pending is not None:
+            ctx.fail("answer who attacks by surprise first")
+        rows = [DecisionField(
+            name=fid, label=enc.fighters[fid].name, kind="choice",
+            choices=[Choice(id="no", label=f"{enc.fighters[fid].name}: no surprise"),
+                     Choice(id="yes", label=f"{enc.fighters[fid].name} attacks by surprise")],
+            default="yes" if enc.fighters[fid].status.ambusher else "no")
+            for fid in enc.order if not self.is_out(enc.fighters[fid])]
+        if not rows:
+            self._begin(ctx)
+            return
+        ctx.set(("state",), "pending", Decision(
+            id=SURPRISE_QUESTION, prompt="Starting the fight: who attacks by surprise?",
+            fields=rows, asks="the GM"))
+        ctx.summary = "Starting the fight: the GM picks who attacks by surprise"
+        ctx.say("Who attacks by surprise?", kind="ask")
+
+    def _answer_surprise(self, ctx: Context, command: Any, pending: Decision) -> None:
+        """The GM's answer: the ambushers, all at once; then the fight begins."""
+        enc = ctx.enc
+        for row in pending.fields:
+            fighter = enc.fighters.get(row.name)
+            if fighter is None:
+                continue
+            picked = command.values.get(row.name, row.default)
+            if picked not in ("yes", "no"):
+                ctx.fail(f"{fighter.name}: answer 'yes' or 'no' (attacks by surprise?)")
+            if (picked == "yes") != bool(fighter.status.ambusher):
+                ctx.set(_path(fighter.id), "ambusher", picked == "yes")
+        ctx.set(("state",), "pending", None)
+        self._begin(ctx)
+
+    def _begin(self, ctx: Context) -> None:
         """docs/rulesets/roll-under.md#surprise: ambushers act before the first round's
         initiative; so does a target of the ambush who cannot be surprised (a fighter on
         the ambushers' own side is no target, whatever its ability)."""
         enc = ctx.enc
-        if enc.round or enc.state.stage != "setup":
-            ctx.fail("the fight has already started")
         ambushers = [fid for fid in enc.order if enc.fighters[fid].status.ambusher]
         if not ambushers:
             self._ask_initiative(ctx, new_round=True)
@@ -164,6 +202,9 @@ class RollUnder(TurnOrderRules):
         pending = enc.state.pending
         if pending is None or pending.id != command.decision_id:
             ctx.fail("no such question is waiting")
+        if pending.id == SURPRISE_QUESTION:
+            self._answer_surprise(ctx, command, pending)
+            return
         rolled: dict[str, int] = {}
         for row in pending.fields:
             fighter = enc.fighters.get(row.name)
@@ -451,8 +492,8 @@ class RollUnder(TurnOrderRules):
         enc = ctx.enc
         if kind != "assist":
             ctx.fail(f"no contribution {kind!r} in roll-under")
-        if roll.data.get("kind") == "damage":
-            ctx.fail("assists move a roll's target: a damage roll has none")
+        if roll.data.get("kind") in ("damage", "death"):
+            ctx.fail("assists move a roll's target: this roll has none")
         if fighter_id is None or fighter_id not in enc.fighters:
             ctx.fail("who assists?")
         helper = enc.fighters[fighter_id]
@@ -486,8 +527,8 @@ class RollUnder(TurnOrderRules):
         """Each fighter's assist, kept until the fighter, the roster or the exchange
         changes (derived.py): the roll panel asks on every click, 200 fighters each."""
         data = roll.data
-        if data.get("kind") == "damage":
-            return ()  # assists move a target; a damage roll has none
+        if data.get("kind") in ("damage", "death"):
+            return ()  # assists move a target; a damage or table roll has none
         reads = Reads(shared=(roll.roller_id, data.get("actor"), data.get("target")))
         options = per_fighter(enc, "roll-under:assists", reads,
                               lambda enc, fid: self._assist_option(enc, roll, fid))
@@ -506,8 +547,8 @@ class RollUnder(TurnOrderRules):
             1, int(fighter.status.assists), 1, "1 assist a point")
 
     def roll_odds(self, enc: Encounter, roll: PendingRoll) -> tuple[Odds, ...]:
-        if roll.data.get("kind") == "damage":
-            return ()  # no success or failure: the face is the damage
+        if roll.data.get("kind") in ("damage", "death"):
+            return ()  # no success or failure: the face is the damage or the table's row
         face = roll.data.get("face")
         if face is not None:  # rolled, waiting for assists after the roll: known
             return (Odds(f"{face} against {roll.total} or less",
@@ -539,6 +580,11 @@ class RollUnder(TurnOrderRules):
 
     def resolve(self, ctx: Context, roll: PendingRoll, result: Roll) -> None:
         face = result.faces[0]
+        if roll.data.get("kind") == "death":  # a player's own Death table roll
+            target = ctx.enc.fighters.get(str(roll.data["target"]))
+            if target is not None:
+                self._death_roll_typed(ctx, target, result)
+            return
         if roll.data.get("kind") == "damage":  # a player's own damage roll, now typed
             attacker = ctx.enc.fighters.get(str(roll.data["actor"]))
             target = ctx.enc.fighters.get(str(roll.data["target"]))
@@ -627,15 +673,49 @@ class RollUnder(TurnOrderRules):
             ctx.say(f"{target.name} takes {lethal} lethal damage", fighter_id=target.id,
                     kind="note")
             if DEATH_TABLE in ctx.enc.tables:
-                row = roll_on_table(ctx, DEATH_TABLE, who=target.name, fighter_id=target.id)
-                if row.effect.strip().lower() == "fatal-wound":
-                    ctx.set(_path(target.id), "fatal_wounds", int(target.status.fatal_wounds) + 1)
-                    ctx.say(f"{target.name} suffers a Fatal Wound", fighter_id=target.id,
-                            kind="condition-on", name="Fatal Wound")
+                sides = _one_die(ctx.enc.tables[DEATH_TABLE].die)
+                if target.rolls_own_dice and sides and not ctx.dice.typed_waiting:
+                    # The player rolls on the table: it waits on the roll panel for the face.
+                    table = ctx.enc.tables[DEATH_TABLE]
+                    self.open_roll(ctx, PendingRoll(
+                        id=0, label=f"{target.name} rolls {table.name}",
+                        roller_id=target.id, by_player=True, sides=sides,
+                        measure="table row",
+                        data={"kind": "death", "actor": attacker.id, "target": target.id}))
+                else:
+                    row = roll_on_table(ctx, DEATH_TABLE, who=target.name,
+                                        fighter_id=target.id)
+                    self._death_row(ctx, target, row.effect)
             else:
                 ctx.say("No Death and Dismemberment table in this fight (Fight > Roll Tables)",
                         fighter_id=target.id, kind="note")
             ctx.summary += f" ({lethal} lethal)"
+
+    def _death_row(self, ctx: Context, target: Fighter, effect: str) -> None:
+        """docs/rulesets/roll-under.md#hit-points: the row a lethal hit lands on."""
+        if effect.strip().lower() == "fatal-wound":
+            wounds = int(ctx.enc.fighters[target.id].status.fatal_wounds)
+            ctx.set(_path(target.id), "fatal_wounds", wounds + 1)
+            ctx.say(f"{target.name} suffers a Fatal Wound", fighter_id=target.id,
+                    kind="condition-on", name="Fatal Wound")
+
+    def _death_roll_typed(self, ctx: Context, target: Fighter, result: Roll) -> None:
+        """A player's own roll on the Death and Dismemberment table, now made."""
+        from ...tables import lookup, show_total
+
+        table = ctx.enc.tables.get(DEATH_TABLE)
+        if table is None:
+            ctx.say("No Death and Dismemberment table in this fight (Fight > Roll Tables)",
+                    fighter_id=target.id, kind="note")
+            return
+        total = result.faces[0]
+        row = lookup(table, total)
+        shown = show_total(table.die, total)
+        result.outcome = shown
+        effect = f" [{row.effect}]" if row.effect else ""
+        ctx.say(f"{table.name}: {shown} -> {row.text}{effect}", fighter_id=target.id,
+                kind="table", table=table.id, total=total, row=row.text, effect=row.effect)
+        self._death_row(ctx, target, row.effect)
 
     # --- who is out -----------------------------------------------------------------------------
     def is_out(self, fighter: Fighter) -> bool:
@@ -643,6 +723,21 @@ class RollUnder(TurnOrderRules):
         fighter is out once they took lethal damage (the GM decides the rest)."""
         return int(fighter.status.lethal) > 0
 
+
+
+def _one_die(die: str) -> int:
+    """The sides of a table die that is one die ("1d6": 6); 0 for anything else, which
+    the app rolls through the table itself."""
+    from ...changes import RuleViolation
+    from ...notation import parse
+
+    try:
+        terms = parse(die).terms
+    except RuleViolation:
+        return 0
+    if len(terms) == 1 and terms[0].count == 1 and terms[0].sign == 1 and terms[0].sides >= 2:
+        return terms[0].sides
+    return 0
 
 
 def _first_weapon(fighter: Fighter) -> int | None:

@@ -81,10 +81,13 @@ class RollUnderViews(TurnViews):
         return base._replace(resources=tuple(resources))
 
     def roll_view(self, enc: Encounter) -> Any:
-        """A player's damage roll reads as what it is: the weapon's die, whose face is
-        the damage (not a target of 0)."""
+        """A player's damage or Death table roll reads as what it is: the die whose face
+        is the damage or the table's row (not a target of 0)."""
         view = super().roll_view(enc)
         roll = enc.state.roll
+        if view is not None and roll is not None and roll.data.get("kind") == "death":
+            return view._replace(total_line=f"the face of the d{roll.sides} is the row of "
+                                            "the Death and Dismemberment table")
         if view is None or roll is None or roll.data.get("kind") != "damage":
             return view
         return view._replace(total_line=f"the face of the d{roll.sides} is the damage to "
@@ -103,12 +106,6 @@ class RollUnderViews(TurnViews):
         f = enc.fighters[fighter_id]
         forms: list[ActionForm] = []
         stage = enc.state.stage
-        if stage == "setup":
-            forms.append(ActionForm("ambusher-off", "GM: does not attack by surprise", role="gm",
-                                    rolls=False)
-                         if f.status.ambusher else
-                         ActionForm("ambusher-on", "GM: attacks by surprise", role="gm",
-                                    rolls=False))
         mine = stage == "turns" and turns.current_fighter(enc.state.turns) == fighter_id
         why = "" if mine else "not this fighter's turn"
         if mine and enc.state.roll is not None:
@@ -210,6 +207,8 @@ class RollUnderViews(TurnViews):
             return ru.RemoveFatalWound(fighter_id=fighter_id, target_id=target)
         if form_id == "rest":
             return ru.Rest(fighter_id=fighter_id)
+        # The ambushers are picked when the fight starts (docs/rulesets/roll-under.md#surprise);
+        # a form id from an older layout still builds the GM's mark.
         if form_id in ("ambusher-on", "ambusher-off"):
             return ru.SetAmbusher(fighter_id=fighter_id, ambusher=form_id == "ambusher-on")
         return super().build_command(form_id, fighter_id, values)

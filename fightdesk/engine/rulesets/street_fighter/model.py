@@ -315,7 +315,8 @@ class DamageRoll(StateModel):
     block_applied: bool = False
 
 
-TaskKind = Literal["die-going", "stand", "recovery-end", "damage", "concentration-end"]
+TaskKind = Literal["die-going", "stand", "recovery-end", "damage", "concentration-end",
+                   "action-dice", "resist-intimidate", "resist-deceive"]
 
 
 class Task(StateModel):
@@ -324,7 +325,12 @@ class Task(StateModel):
     kind: TaskKind
     fighter_id: str
     die_id: int | None = None
-    then: Literal["pass", "end-round", "round-start", "damage"] = "pass"
+    then: Literal["pass", "end-round", "round-start", "damage", "roll-all"] = "pass"
+    # A roll against an intimidation or deception: who made it, their successes, and
+    # the move on the stack it finishes (None before round 1).
+    actor_id: str | None = None
+    successes: int = 0
+    move_id: int | None = None
 
 
 class StreetFighterRound(StateModel):

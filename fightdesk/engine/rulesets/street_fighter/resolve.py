@@ -58,9 +58,11 @@ def resolve_move(ctx: Context, move: Move) -> None:
         assert move.concentration is not None and move.tn is not None
         start_concentration(ctx, fid, move.concentration, move.tn, move.id)
     elif move.action == "intimidate" and target:
-        intimidate(ctx, fid, target, opening=False)
+        if intimidate(ctx, fid, target, opening=False, move_id=move.id):
+            return  # the target's player is asked for their roll; the answer finishes it
     elif move.action == "deceive" and target:
-        deceive(ctx, fid, target, opening=False)
+        if deceive(ctx, fid, target, opening=False, move_id=move.id):
+            return
     elif move.action == "break-free" and target:
         break_free(ctx, fid, target)
     elif move.action == "sustain-hold":

@@ -229,7 +229,10 @@ def dice_count(enc: Encounter, fid: str) -> int:
     return sh.dexterity + status(enc, fid).bought_dice
 
 
-def roll_dice_for(ctx: Context, fid: str) -> None:
+def roll_dice_for(ctx: Context, fid: str, *, then: str = "pass") -> bool:
+    """Roll the fighter's action dice; a player who rolls their own dice and has not typed
+    them yet is asked for them instead (never rolled unseen). True when a question waits;
+    ``then`` says what its answer goes on to ("roll-all": the others' dice, then phase 10)."""
     enc = ctx.enc
     who = name(enc, fid)
     if enc.state.stage != "round-start":
@@ -239,7 +242,22 @@ def roll_dice_for(ctx: Context, fid: str) -> None:
     if status(enc, fid).rolled:
         raise RuleViolation(f"{who} has already rolled action dice this round")
     count = dice_count(enc, fid)
-    roll = ctx.roll(count, 10, who=who, purpose="action dice", fighter_id=fid)
+    if enc.fighters[fid].rolls_own_dice and count > 0 and not ctx.dice.typed_waiting:
+        ask(ctx, Task(kind="action-dice", fighter_id=fid, then=then),
+            Decision(id=f"action-dice-{fid}-{enc.round}", fighter_id=fid,
+                     prompt=f"{who}: roll the action dice ({count}d10)",
+                     choices=[Choice(id="roll", label="Roll the action dice")],
+                     dice_needed=f"{count}d10"))
+        return True
+    roll_action_dice(ctx, fid)
+    return False
+
+
+def roll_action_dice(ctx: Context, fid: str) -> None:
+    """The action dice: typed faces if the GM gave them, else the app's."""
+    enc = ctx.enc
+    count = dice_count(enc, fid)
+    roll = ctx.roll(count, 10, who=name(enc, fid), purpose="action dice", fighter_id=fid)
     faces = sorted(roll.faces, reverse=True)
     roll.outcome = "phases " + ", ".join(str(f) for f in faces) if faces else "no dice"
     ctx.set(status_path(fid), "dice", [{"id": i + 1, "face": f, "state": "ready"}
@@ -248,13 +266,14 @@ def roll_dice_for(ctx: Context, fid: str) -> None:
 
 
 def roll_all_and_begin(ctx: Context) -> None:
-    """NextStep at round start: roll whoever has not rolled, stand up the knocked down,
-    then phase 10."""
+    """NextStep at round start: roll whoever has not rolled (a player who rolls their own
+    dice is asked, one at a time), stand up the knocked down, then phase 10."""
     enc = ctx.enc
-    for fid in in_fight(enc):
-        if not status(enc, fid).rolled:
-            roll_dice_for(ctx, fid)
     ctx.summary = f"Round {enc.round}: action dice rolled"
+    for fid in in_fight(enc):
+        if not status(enc, fid).rolled and roll_dice_for(ctx, fid, then="roll-all"):
+            ctx.summary = f"Round {enc.round}: {name(enc, fid)} rolls the action dice"
+            return
     continue_round_start(ctx)
 
 

@@ -506,6 +506,17 @@ def _answer(ctx: Context, cmd: Command) -> None:
     elif task.kind == "concentration-end":
         specials.roll_concentration(ctx, fid)
         round.continue_end_of_round(ctx)
+    elif task.kind in ("resist-intimidate", "resist-deceive"):
+        specials.resist(ctx, task)
+        if task.move_id is not None:  # the move on the stack is done; the stack goes on
+            waiting = next((m for m in enc.state.stack if m.id == task.move_id), None)
+            if waiting is not None:
+                resolve.finish_move(ctx, waiting, landed=True)
+            stack.after_move(ctx)
+    elif task.kind == "action-dice":
+        round.roll_action_dice(ctx, fid)
+        if task.then == "roll-all":
+            round.roll_all_and_begin(ctx)
 
 
 def _drop_orphan_question(ctx: Context) -> None:
@@ -526,6 +537,13 @@ def _drop_orphan_question(ctx: Context) -> None:
         round.continue_end_of_round(ctx)
     elif task is not None and task.then == "round-start":
         round.continue_round_start(ctx)
+    elif task is not None and task.then == "roll-all":
+        round.roll_all_and_begin(ctx)
+    elif task is not None and task.move_id is not None:
+        move = next((m for m in enc.state.stack if m.id == task.move_id), None)
+        if move is not None:
+            resolve.finish_move(ctx, move, landed=False)
+        stack.after_move(ctx)
 
 
 _HANDLERS: dict[str, Handler] = {

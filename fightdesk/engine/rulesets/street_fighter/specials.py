@@ -256,23 +256,84 @@ def opposed(ctx: Context, actor: str, pool: int, what: str, target: str, against
     return a - b
 
 
-def intimidate(ctx: Context, fid: str, target: str, *, opening: bool) -> None:
+def intimidate(ctx: Context, fid: str, target: str, *, opening: bool,
+               move_id: int | None = None) -> bool:
     """Charisma + Intimidation against the target's current Willpower; each net success
-    costs the target 1 EP."""
-    enc = ctx.enc
-    sh = sheet(enc, fid)
-    net = opposed(ctx, fid, sh.charisma + sh.intimidation, "intimidation", target,
-                  status(enc, target).willpower, "Willpower against intimidation")
-    _ep_loss(ctx, fid, target, net, "intimidated", opening=opening)
+    costs the target 1 EP. True when the target's player is asked for their roll."""
+    sh = sheet(ctx.enc, fid)
+    return _opposed_for_ep(ctx, fid, sh.charisma + sh.intimidation, "intimidation", target,
+                           "intimidate", opening=opening, move_id=move_id)
 
 
-def deceive(ctx: Context, fid: str, target: str, *, opening: bool) -> None:
-    """Manipulation + Subterfuge against Wits + Insight; each net success costs 1 EP."""
+def deceive(ctx: Context, fid: str, target: str, *, opening: bool,
+            move_id: int | None = None) -> bool:
+    """Manipulation + Subterfuge against Wits + Insight; each net success costs 1 EP.
+    True when the target's player is asked for their roll."""
+    sh = sheet(ctx.enc, fid)
+    return _opposed_for_ep(ctx, fid, sh.manipulation + sh.subterfuge, "deception", target,
+                           "deceive", opening=opening, move_id=move_id)
+
+
+_RESISTED = {"intimidate": ("Willpower against intimidation", "intimidated"),
+             "deceive": ("Wits + Insight against deception", "deceived")}
+
+
+def _resist_pool(ctx: Context, target: str, kind: str) -> int:
+    if kind == "intimidate":
+        return status(ctx.enc, target).willpower
+    th = sheet(ctx.enc, target)
+    return th.wits + th.insight
+
+
+def _opposed_for_ep(ctx: Context, fid: str, pool: int, what: str, target: str, kind: str,
+                    *, opening: bool, move_id: int | None) -> bool:
+    """docs/rulesets/street-fighter.md#intimidation-and-deception: both sides roll; a
+    target whose player rolls their own dice and has not typed the roll yet is asked for
+    it (never rolled unseen)."""
     enc = ctx.enc
-    sh, th = sheet(enc, fid), sheet(enc, target)
-    net = opposed(ctx, fid, sh.manipulation + sh.subterfuge, "deception", target,
-                  th.wits + th.insight, "Wits + Insight against deception")
-    _ep_loss(ctx, fid, target, net, "deceived", opening=opening)
+    tn_a = tn_for(enc, fid, 6)
+    ra = ctx.roll(pool, 10, who=name(enc, fid), purpose=f"{what} (TN {tn_a})", fighter_id=fid)
+    a = successes(ra.faces, tn_a, ones_cancel=enc.options.ones_cancel_on_other_rolls)
+    ra.outcome = plural(a, "success", "successes")
+    against = _resist_pool(ctx, target, kind)
+    if enc.fighters[target].rolls_own_dice and against > 0 and not ctx.dice.typed_waiting:
+        ask(ctx, Task(kind="resist-intimidate" if kind == "intimidate" else "resist-deceive",
+                      fighter_id=target, actor_id=fid, successes=a, move_id=move_id),
+            Decision(id=f"resist-{kind}-{target}-{enc.round}-{move_id or 0}",
+                     fighter_id=target,
+                     prompt=f"{name(enc, target)}: roll {_RESISTED[kind][0]} by "
+                            f"{name(enc, fid)} ({against}d10)",
+                     choices=[Choice(id="roll", label="Roll")],
+                     dice_needed=f"{against}d10"))
+        ctx.summary = f"{name(enc, fid)}: {ra.outcome}; {name(enc, target)} rolls against it"
+        return True
+    b = _resist_roll(ctx, target, kind, against)
+    _ep_loss(ctx, fid, target, a - b, _RESISTED[kind][1], opening=opening)
+    return False
+
+
+def _resist_roll(ctx: Context, target: str, kind: str, against: int) -> int:
+    enc = ctx.enc
+    tn_b = tn_for(enc, target, 6)
+    rb = ctx.roll(against, 10, who=name(enc, target), purpose=f"{_RESISTED[kind][0]} (TN {tn_b})",
+                  fighter_id=target)
+    b = successes(rb.faces, tn_b, ones_cancel=enc.options.ones_cancel_on_other_rolls)
+    rb.outcome = plural(b, "success", "successes")
+    return b
+
+
+def resist(ctx: Context, task: Task) -> None:
+    """The answer: the target's roll (typed, or the app's), then the EP it costs."""
+    kind = "intimidate" if task.kind == "resist-intimidate" else "deceive"
+    target = task.fighter_id
+    b = _resist_roll(ctx, target, kind, _resist_pool(ctx, target, kind))
+    actor = task.actor_id or ""
+    if actor not in ctx.enc.fighters:
+        ctx.say(f"{name(ctx.enc, target)}'s roll has nobody left to resist", fighter_id=target,
+                kind="note")
+        return
+    _ep_loss(ctx, actor, target, task.successes - b, _RESISTED[kind][1],
+             opening=task.move_id is None)
 
 
 def _ep_loss(ctx: Context, fid: str, target: str, net: int, verb: str, *,

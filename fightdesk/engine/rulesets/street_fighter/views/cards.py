@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 
 
+# The stages of a round under way (its dice are its own: Start Round clears the last ones).
+ROUND_UNDER_WAY = frozenset({"round-start", "phases", "round-end"})
+
+
 def cards(enc: Encounter) -> list[tuple[str, Card]]:
     """All cards at once: whose turn it is, who holds whom and the group sizes are
     worked out once (a scan per card would be quadratic in a 200-fighter fight)."""
@@ -54,7 +58,10 @@ def cards(enc: Encounter) -> list[tuple[str, Card]]:
     # holds the fighter, a move of the fighter's lost to a stun on the stack.
     concerned = {*holders, *stunned, *([actor] if actor is not None else [])}
     special = {fid: (fid == actor, holders.get(fid), fid in stunned) for fid in concerned}
-    return per_fighter(enc, "street-fighter:cards", Reads(special=special), make)
+    # Every card reads whether the round is under way: a stun shows only while it is.
+    under_way = enc.state.stage in ROUND_UNDER_WAY
+    return per_fighter(enc, "street-fighter:cards", Reads(shared=under_way, special=special),
+                       make)
 
 
 def _holders(enc: Encounter) -> dict[str, str]:
@@ -198,7 +205,10 @@ def _ruled(text: str, left: str, why: str) -> ConditionView:
 
 def _stunned(enc: Encounter, fid: str) -> bool:
     """Stun is instant in the text (a die or the pending move, and 1 EP): the card says
-    so for the rest of the round, while the lost die or move is there to show it."""
+    so for the rest of the round, while the lost die or move is there to show it; once
+    the round is over (its dice still kept until the next is rolled) the stun is done."""
+    if enc.state.stage not in ROUND_UNDER_WAY:  # the round is over: so is the stun
+        return False
     st = status(enc, fid)
     if any(d.state == "lost" and d.why == "stunned" for d in st.dice):
         return True

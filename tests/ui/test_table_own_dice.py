@@ -1,0 +1,320 @@
+"""Players who roll their own dice, through the widgets: each roll the app used to make
+for them unseen is asked for (a question with a dice field, or the roll panel), and the
+GM can still let the app roll ("-")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+
+from fightdesk.engine.engine import Engine
+
+
+def _rolls(engine: Engine, purpose: str) -> list[Any]:
+    return [ev.roll for e in engine.session.log for ev in e.events
+            if ev.roll is not None and ev.roll.purpose.startswith(purpose)]
+
+
+def _to_round_start(window: Any, qtbot: Any, engine: Engine) -> None:
+    enc = engine.encounter
+    for _ in range(4):
+        if enc.state.stage == "round-start":
+            return
+        qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    assert enc.state.stage == "round-start"
+
+
+def test_a_street_fighter_player_is_asked_for_the_action_dice(window: Any,
+                                                              qtbot: Any) -> None:
+    """Kaede's player rolls her own dice: "Roll action dice" asks for hers and takes the
+    typed faces; everyone else's are rolled by the app, then the round goes on."""
+    from fightdesk.storage.sessions import demo_session
+
+    session = demo_session()
+    assert session.encounter.fighters["kaede"].rolls_own_dice
+    engine = Engine(session)
+    window.show_session(engine, None)
+    enc = engine.encounter
+    _to_round_start(window, qtbot, engine)
+    assert window.forward_button.text() == "Roll action dice"
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    decision = window.decision_panel
+    assert decision.isVisible()
+    assert decision.prompt.text().startswith("Kaede Moriyama: roll the action dice (")
+    assert not enc.fighters["kaede"].status.rolled
+    needed = int(decision.dice.toolTip().split("Dice needed: ")[1].split("d10")[0])
+    faces = [9, 4, 7, 2, 5][:needed]
+    qtbot.keyClicks(decision.dice, " ".join(str(f) for f in faces))
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not decision.error.isVisible(), decision.error.text()
+    rolls = _rolls(engine, "action dice")
+    kaede = [r for r in rolls if r.who == "Kaede Moriyama"]
+    assert [(r.faces, r.source) for r in kaede] == [(faces, "typed")]
+    assert [d.face for d in enc.fighters["kaede"].status.dice] == sorted(faces, reverse=True)
+    assert all(r.source == "app" for r in rolls if r.who != "Kaede Moriyama")
+    assert all(f.status.rolled for fid, f in enc.fighters.items() if fid in enc.order)
+    assert enc.state.stage == "phases"
+
+
+def test_a_street_fighter_players_action_dice_can_be_left_to_the_app(window: Any,
+                                                                     qtbot: Any) -> None:
+    """Answering the action dice question with "-" lets the app roll them."""
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    _to_round_start(window, qtbot, engine)
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    decision = window.decision_panel
+    assert decision.prompt.text().startswith("Kaede Moriyama: roll the action dice (")
+    qtbot.keyClicks(decision.dice, "-")
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not decision.error.isVisible(), decision.error.text()
+    kaede = [r for r in _rolls(engine, "action dice") if r.who == "Kaede Moriyama"]
+    assert [r.source for r in kaede] == ["app"]
+    assert engine.encounter.state.stage == "phases"
+
+
+def test_a_roll_under_player_is_asked_for_the_death_table_roll(window: Any,
+                                                               qtbot: Any) -> None:
+    """Miguel's player rolls his own dice. At 1 HP a foe's hit takes him past 0: his roll
+    on the Death and Dismemberment table waits on the roll panel for his face (the app
+    rolled it unseen before), and the row for that face is the one applied."""
+    from PySide6.QtWidgets import QComboBox
+
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.tables import lookup
+    from fightdesk.engine.turns import current_fighter
+
+    from .test_table_forms import roll_under_pcs_roll_their_own
+
+    engine = roll_under_pcs_roll_their_own(window, qtbot)
+    enc = engine.encounter
+    for _ in range(8):  # the PCs' turns go by, to the first foe's
+        fid = current_fighter(enc.state.turns)
+        if fid is not None and enc.fighters[fid].side != "pc":
+            break
+        window.next_step_action.trigger()
+    foe = current_fighter(enc.state.turns)
+    assert foe is not None and enc.fighters[foe].side != "pc"
+    assert window.document.apply(c.SetValue(fighter_id="miguel", field="status.hp",
+                                            value=1)).ok
+    dialog = window.open_action_dialog(foe, role="act")
+    assert dialog is not None
+    target = dialog.findChild(QComboBox, "field-target")
+    assert target is not None
+    target.setCurrentIndex(target.findData("miguel"))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    panel = window.roll_panel
+    roll = enc.state.roll
+    assert roll is not None and roll.roller_id == "miguel"  # his defense: a 20 fails
+    qtbot.keyClicks(panel.dice, "20")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert not panel.error.isVisible(), panel.error.text()
+    roll = enc.state.roll
+    if roll is not None and roll.data.get("kind") == "damage":  # a foe's damage: the app's
+        qtbot.mouseClick(panel.roll_button, Qt.MouseButton.LeftButton)
+        roll = enc.state.roll
+    miguel = enc.fighters["miguel"]
+    assert miguel.status.lethal > 0
+    table = enc.tables["death-and-dismemberment"]
+    assert roll is not None and roll.roller_id == "miguel" and roll.by_player
+    assert (roll.count, roll.sides) == (1, 6)
+    assert panel.isVisible()
+    assert panel.title.text().startswith(f"Miguel rolls {table.name}"), \
+        panel.title.text()
+    assert not [e for e in engine.session.log for ev in e.events if ev.kind == "table"]
+    wounds = miguel.status.fatal_wounds
+    qtbot.keyClicks(panel.dice, "6")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert not panel.error.isVisible(), panel.error.text()
+    assert enc.state.roll is None
+    rolls = _rolls(engine, table.name)
+    assert [(r.who, r.faces, r.source) for r in rolls] == [("Miguel", [6], "typed")]
+    row = lookup(table, 6)
+    lines = [ev.text for e in engine.session.log for ev in e.events if ev.kind == "table"]
+    assert lines == [f"{table.name}: 6 -> {row.text}" + (f" [{row.effect}]" if row.effect
+                                                         else "")]
+    fatal = row.effect.strip().lower() == "fatal-wound"
+    assert enc.fighters["miguel"].status.fatal_wounds == wounds + int(fatal)
+
+
+def _d100_at_bandit_2s_turn(window: Any, qtbot: Any, entangled: str,
+                            holder: str) -> Engine:
+    """The d100 demo, Vesna's player rolling her own dice, ``entangled`` held by
+    ``holder``, at Bandit 2's turn of round 1."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.turns import current_fighter
+    from fightdesk.storage.sessions import load_session
+
+    from .test_table_forms import RESOURCES
+
+    session = load_session(RESOURCES / "demo_d100.json")
+    fighters = session.encounter.fighters
+    fighters["vesna"] = fighters["vesna"].model_copy(update={"rolls_own_dice": True})
+    engine = Engine(session)
+    enc = engine.encounter
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    decision = window.decision_panel
+    for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
+                      "tariq": "23", "bandit-1": "12"}.items():
+        row = decision.field_input(fid)
+        assert isinstance(row, QLineEdit)
+        qtbot.keyClicks(row, text)
+    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    assert window.document.apply(c.AddCondition(fighter_id=entangled, name="Entangled",
+                                                imposed_by=holder)).ok
+    for _ in range(6):
+        if current_fighter(enc.state.turns) == "bandit-2":
+            break
+        window.next_step_action.trigger()
+    assert current_fighter(enc.state.turns) == "bandit-2"
+    return engine
+
+
+def test_a_d100_player_is_asked_for_the_roll_against_a_break_free(window: Any,
+                                                                  qtbot: Any) -> None:
+    """Vesna holds Bandit 2 entangled; he tries to break free. Her roll against it is
+    her player's: it waits on the roll panel (the app rolled it unseen before), and
+    her typed 99 (+15, 114) beats anything he can roll."""
+    engine = _d100_at_bandit_2s_turn(window, qtbot, "bandit-2", "vesna")
+    enc = engine.encounter
+    dialog = window.open_action_dialog("bandit-2", role="act")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("break-free"))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    panel = window.roll_panel
+    roll = enc.state.roll
+    assert roll is not None and roll.roller_id == "vesna" and roll.by_player
+    assert panel.isVisible()
+    assert panel.title.text().startswith("Vesna rolls resisting Bandit 2's breaking free"), \
+        panel.title.text()
+    qtbot.keyClicks(panel.dice, "99")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert not panel.error.isVisible(), panel.error.text()
+    assert enc.state.roll is None
+    rolls = _rolls(engine, "resisting Bandit 2's breaking free")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in rolls] == [
+        ("Vesna", [99], "typed", "114")]
+    assert [c.name for c in enc.fighters["bandit-2"].status.conditions] == ["Entangled"]
+    assert enc.fighters["bandit-2"].status.actions == 0
+
+
+def test_a_d100_player_is_asked_for_the_roll_against_a_disarm(window: Any,
+                                                              qtbot: Any) -> None:
+    """Bandit 2 holds Vesna entangled and tries to disarm her: her roll against it waits
+    for her player's face; a typed 99 (+15, 114: he needs more than 171) keeps her
+    weapons in hand."""
+    from PySide6.QtWidgets import QComboBox
+
+    engine = _d100_at_bandit_2s_turn(window, qtbot, "vesna", "bandit-2")
+    enc = engine.encounter
+    dialog = window.open_action_dialog("bandit-2", role="act")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("disarm"))
+    target = dialog.findChild(QComboBox, "field-target")
+    if target is not None:
+        target.setCurrentIndex(target.findData("vesna"))
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    panel = window.roll_panel
+    roll = enc.state.roll
+    assert roll is not None and roll.roller_id == "vesna" and roll.by_player
+    assert panel.title.text().startswith("Vesna rolls resisting Bandit 2's disarm"), \
+        panel.title.text()
+    assert not enc.fighters["vesna"].status.dropped
+    qtbot.keyClicks(panel.dice, "99")
+    qtbot.keyClick(panel.dice, Qt.Key.Key_Return)
+    assert not panel.error.isVisible(), panel.error.text()
+    assert enc.state.roll is None
+    rolls = _rolls(engine, "resisting Bandit 2's disarm")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in rolls] == [
+        ("Vesna", [99], "typed", "114")]
+    assert not enc.fighters["vesna"].status.dropped
+    assert engine.session.log[-1].summary.startswith("Bandit 2 fails to disarm Vesna (")
+
+
+def _sf_form(window: Any, qtbot: Any, fid: str, form: str, target: str) -> None:
+    from PySide6.QtWidgets import QComboBox
+
+    dialog = window.open_action_dialog(fid, role="act")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData(form))
+    assert dialog.current_form().id == form
+    box = dialog.findChild(QComboBox, "field-target")
+    assert box is not None
+    box.setCurrentIndex(box.findData(target))
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+
+
+def test_a_street_fighter_player_is_asked_to_resist_an_intimidation(window: Any,
+                                                                   qtbot: Any) -> None:
+    """Before round 1 Dock Thug 1 intimidates Kaede, whose player rolls her own dice:
+    her Willpower roll against it is asked for (the app rolled it unseen before); all
+    10s cancel every success the thug could have, so she loses no EP."""
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    enc = engine.encounter
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    assert enc.state.stage == "fight-start"
+    ep = enc.fighters["kaede"].status.ep
+    _sf_form(window, qtbot, "dock-thug-1", "intimidate", "kaede")
+    decision = window.decision_panel
+    assert decision.isVisible()
+    assert decision.prompt.text().startswith(
+        "Kaede Moriyama: roll Willpower against intimidation by Dock Thug 1 ("), \
+        decision.prompt.text()
+    assert not _rolls(engine, "Willpower against intimidation")
+    needed = int(decision.dice.toolTip().split("Dice needed: ")[1].split("d10")[0])
+    qtbot.keyClicks(decision.dice, " ".join(["10"] * needed))
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not decision.error.isVisible(), decision.error.text()
+    rolls = _rolls(engine, "Willpower against intimidation")
+    assert [(r.who, r.faces, r.source) for r in rolls] == [
+        ("Kaede Moriyama", [10] * needed, "typed")]
+    thug = _rolls(engine, "intimidation")[0]
+    assert thug.who == "Dock Thug 1" and thug.source == "app"
+    assert enc.fighters["kaede"].status.ep == ep
+    assert enc.state.pending is None
+
+
+def test_a_street_fighter_player_is_asked_to_resist_a_deception_on_the_stack(
+        window: Any, qtbot: Any) -> None:
+    """Dock Thug 1 deceives Kaede with his 10: when the move resolves her Wits + Insight
+    roll against it is asked for; the move is done once she answers, the stack closes."""
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    enc = engine.encounter
+    _to_round_start(window, qtbot, engine)
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    decision = window.decision_panel
+    assert decision.prompt.text().startswith("Kaede Moriyama: roll the action dice (")
+    qtbot.keyClicks(decision.dice, "-")  # her action dice: the app rolls them
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert enc.state.phase == 10
+    _sf_form(window, qtbot, "dock-thug-1", "deceive", "kaede")
+    qtbot.waitUntil(lambda: window._stack_dialog is not None and window._stack_dialog.isVisible())
+    stack = window._stack_dialog
+    panel = window._stack_decision
+    qtbot.mouseClick(stack.resolve_next, Qt.MouseButton.LeftButton)
+    assert panel.isVisible()
+    assert panel.prompt.text().startswith(
+        "Kaede Moriyama: roll Wits + Insight against deception by Dock Thug 1 ("), \
+        panel.prompt.text()
+    assert enc.state.stack and not _rolls(engine, "Wits + Insight against deception")
+    needed = int(panel.dice.toolTip().split("Dice needed: ")[1].split("d10")[0])
+    qtbot.keyClicks(panel.dice, " ".join(["1"] * needed))
+    qtbot.mouseClick(panel.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not panel.error.isVisible(), panel.error.text()
+    rolls = _rolls(engine, "Wits + Insight against deception")
+    assert [(r.who, r.faces, r.source) for r in rolls] == [
+        ("Kaede Moriyama", [1] * needed, "typed")]
+    assert enc.state.pending is None and not enc.state.stack

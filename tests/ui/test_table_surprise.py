@@ -1,0 +1,171 @@
+"""Roll-under's surprise as a step of starting the fight, through the widgets: Start the
+Fight asks who attacks by surprise, every fighter at once on the decision panel, and the
+surprise step follows from the answer (docs/rulesets/roll-under.md#surprise)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QComboBox
+from pytestqt.qtbot import QtBot
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.model import Session
+from fightdesk.engine.turns import current_fighter
+from fightdesk.storage.sessions import load_session
+
+if TYPE_CHECKING:
+    from fightdesk.ui.main_window import MainWindow
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+DEMO = RESOURCES / "demo_roll-under.json"
+
+
+def pick(window: MainWindow, fighter_id: str, answer: str) -> None:
+    box = window.decision_panel.field_input(fighter_id)
+    assert isinstance(box, QComboBox)
+    box.setCurrentIndex(box.findData(answer))
+
+
+def test_start_the_fight_asks_who_attacks_by_surprise_and_the_pcs_ambush(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """The demo marks the sniper; the GM answers that the PCs ambush instead: the
+    surprise step has the PCs and the Vault Warden (an enemy, the ambush's target, who
+    cannot be surprised); undo takes the whole start back."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    # No card action marks an ambusher any more: the question does.
+    for role in ("gm", "act"):
+        dialog = window.open_action_dialog("miguel", role=role)
+        if dialog is not None:
+            labels = [dialog.form_box.itemText(i) for i in range(dialog.form_box.count())]
+            assert not any("surprise" in label for label in labels)
+            dialog.reject()
+
+    window.start_fight_action.trigger()
+    panel = window.decision_panel
+    assert panel.isVisible()
+    assert "who attacks by surprise" in panel.prompt.text()
+    assert enc.round == 0 and not enc.state.surprise
+    sniper = panel.field_input("rooftop-sniper")
+    assert isinstance(sniper, QComboBox) and sniper.currentData() == "yes"  # as the demo marks
+    for fid in enc.order:
+        pick(window, fid, "yes" if enc.fighters[fid].side == "pc" else "no")
+    qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
+
+    assert not panel.isVisible() and enc.state.pending is None
+    assert enc.round == 1 and enc.state.surprise
+    tl = window.timeline.timeline()
+    assert tl is not None and tl.columns == ("Surprise",)
+    assert [lane.title for lane in tl.lanes] == ["Miguel", "Ji-woo", "Tomasz", "Dee",
+                                                 "Vault Warden"]
+    assert current_fighter(enc.state.turns) == "miguel"
+    assert [f for f in enc.order if enc.fighters[f].status.ambusher] == [
+        "miguel", "ji-woo", "tomasz", "dee"]
+
+    window.undo_action.trigger()
+    assert enc.round == 0 and enc.state.stage == "setup" and enc.state.pending is None
+    assert [f for f in enc.order if enc.fighters[f].status.ambusher] == ["rooftop-sniper"]
+
+
+def test_nobody_ambushes_and_round_one_starts_with_its_initiative(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Answering nobody for every fighter: no surprise step, straight to round 1's
+    Wisdom initiative."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    for fid in enc.order:
+        pick(window, fid, "no")
+    qtbot.mouseClick(window.decision_panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert not enc.state.surprise and enc.state.stage == "initiative"
+    pending = enc.state.pending
+    assert pending is not None and pending.id.startswith("initiative-1")
+    assert not any(f.status.ambusher for f in enc.fighters.values())
+
+
+# --- condition labels end with their state -------------------------------------------------
+
+DEMOS = {"street-fighter": "demo_fight.json", "d100": "demo_d100.json",
+         "roll-under": "demo_roll-under.json", "ashes": "demo_ashes.json"}
+
+
+def _play(window: MainWindow, engine: Engine, rng: random.Random,
+          until: Callable[[], bool], limit: int = 1500) -> None:
+    """The autopilot's commands through the window's command path until ``until``."""
+    for _ in range(limit):
+        if until():
+            return
+        command = engine.ruleset.autopilot.next_command(engine.encounter, rng)
+        assert command is not None
+        out = window.document.apply(command)
+        assert out.ok, out.error
+    raise AssertionError("the fight never got there")
+
+
+def _label(window: MainWindow, fighter_id: str) -> str:
+    QApplication.processEvents()  # the cards are painted as the window gets to them
+    card = window.cards.card_for_fighter(fighter_id)
+    assert card is not None
+    return card.conditions.text()
+
+
+def test_a_stun_leaves_the_card_when_its_round_is_over(window: MainWindow) -> None:
+    """Street-fighter: "Stunned" shows for the rest of the round the stun came in; once
+    End Round closed it (the lost die still kept until the next roll), the card says
+    nothing of it (docs/rulesets/street-fighter.md#gm-changes: the GM's stun is the
+    rules' stun)."""
+    engine = Engine(Session.begin(load_session(RESOURCES / DEMOS["street-fighter"]).start))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    rng = random.Random(1)
+    alone = [fid for fid in enc.order if not enc.fighters[fid].group]
+    _play(window, engine, rng, lambda: enc.state.stage == "phases"
+          and enc.state.pending is None and not enc.state.stack)
+    who = alone[0]
+    out = window.document.apply(c.AddCondition(fighter_id=who, name="Stunned"))
+    assert out.ok, out.error
+    assert "Stunned" in _label(window, who)
+    _play(window, engine, rng, lambda: enc.state.stage == "round-over")
+    assert "Stunned" not in _label(window, who)
+
+
+@pytest.mark.parametrize("ruleset", sorted(DEMOS))
+def test_a_condition_for_one_round_leaves_every_card_when_it_runs_out(
+        window: MainWindow, ruleset: str) -> None:
+    """Every ruleset: a condition the GM puts on every fighter for one round is on each
+    card while it lasts and off each card once the fighter's state no longer has it; the
+    roll-under ambusher's mark is gone once the surprise step has begun."""
+    engine = Engine(Session.begin(load_session(RESOURCES / DEMOS[ruleset]).start))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    rng = random.Random(2)
+    if ruleset == "roll-under":
+        card = window.cards.card_for_fighter("rooftop-sniper")
+        assert card is not None and "Ambusher" in card.resources.text()
+    _play(window, engine, rng, lambda: enc.round >= 1 and enc.state.stage not in ("setup",)
+          and enc.state.pending is None and getattr(enc.state, "roll", None) is None)
+    if ruleset == "roll-under":
+        QApplication.processEvents()
+        card = window.cards.card_for_fighter("rooftop-sniper")
+        assert card is not None and "Ambusher" not in card.resources.text()
+    for fid in enc.order:
+        out = window.document.apply(c.AddCondition(fighter_id=fid, name="Dazed",
+                                                   duration="rounds", rounds=1))
+        assert out.ok, out.error
+    alone = [fid for fid in enc.order if not enc.fighters[fid].group]  # a group card
+    assert alone and all("Dazed" in _label(window, fid) for fid in alone)  # shows a member
+    start = enc.round
+    _play(window, engine, rng, lambda: enc.round >= start + 2)
+    for fid in alone:
+        has = any(x.name == "Dazed" for x in enc.fighters[fid].status.conditions)
+        assert ("Dazed" in _label(window, fid)) == has, fid
+    assert not all("Dazed" in _label(window, fid) for fid in alone)
