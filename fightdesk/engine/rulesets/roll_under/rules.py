@@ -21,7 +21,7 @@ from ...ruleset import (
     ContributionOption,
     Odds,
 )
-from ...tables import roll_on_table
+from ...tables import lookup, roll_on_table, show_total
 from ...turn_ruleset import ROLL, TURNS, TurnOrderRules
 from ...turns import TurnOrder, TurnSection, TurnSlot
 from . import commands as ru
@@ -701,8 +701,6 @@ class RollUnder(TurnOrderRules):
 
     def _death_roll_typed(self, ctx: Context, target: Fighter, result: Roll) -> None:
         """A player's own roll on the Death and Dismemberment table, now made."""
-        from ...tables import lookup, show_total
-
         table = ctx.enc.tables.get(DEATH_TABLE)
         if table is None:
             ctx.say("No Death and Dismemberment table in this fight (Fight > Roll Tables)",
