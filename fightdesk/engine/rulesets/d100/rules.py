@@ -302,8 +302,6 @@ class D100(TurnOrderRules):
             self._broke_free(ctx, me, other, *rolled)
 
     def _broke_free(self, ctx: Context, me: Fighter, other: Fighter, a: int, b: int) -> None:
-        from ... import conditions
-
         if a > b:
             conditions.remove(ctx, me.id, "Entangled")
             ctx.summary = f"{me.name} breaks free of {other.name} ({a} to {b})"

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from ... import conditions, pending_roll, rulesets, turns
 from ...base import Choice, Condition, Decision, DecisionField
+from ...changes import RuleViolation
 from ...derived import Reads, per_fighter
+from ...notation import parse
 from ...odds import d20_at_or_under
 from ...pending_roll import Contribution, PendingRoll
 from ...ruleset import (
@@ -726,9 +728,6 @@ class RollUnder(TurnOrderRules):
 def _one_die(die: str) -> int:
     """The sides of a table die that is one die ("1d6": 6); 0 for anything else, which
     the app rolls through the table itself."""
-    from ...changes import RuleViolation
-    from ...notation import parse
-
     try:
         terms = parse(die).terms
     except RuleViolation:
