@@ -165,13 +165,25 @@ def spoken(widget: QWidget) -> str:
     return QAccessible.queryAccessibleInterface(widget).text(QAccessible.Text.Description)
 
 
+def to_the_phases(window: MainWindow) -> None:
+    """The street-fighter demo into round 1's phases; Kaede's player rolls her own dice,
+    and the GM lets the app roll her action dice ("roll")."""
+    from fightdesk.engine import commands as c
+
+    for _ in range(3):
+        window.forward_action.trigger()
+    asked = window.document.engine.pending()
+    if asked is not None:
+        assert window.document.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
+    assert window.document.engine.encounter.state.stage == "phases"
+
+
 def test_the_timeline_tells_a_screen_reader_what_it_shows(
         window: MainWindow, qtbot: QtBot, screen_reader: None) -> None:
     """The timeline is painted: its description reads each lane and its chips, in the
     order they are shown, and follows each step."""
     open_demo(window, "street-fighter")
-    for _ in range(3):
-        window.forward_action.trigger()
+    to_the_phases(window)
     qtbot.wait(1)
     shown = window.timeline.timeline()
     assert shown is not None and any(lane.chips for lane in shown.lanes)
@@ -196,8 +208,7 @@ def test_reaching_the_timeline_brings_its_words_up_to_date(window: MainWindow,
     lanes cost milliseconds); the focus on the timeline makes them."""
     assert not QAccessible.isActive()
     open_demo(window, "street-fighter")
-    for _ in range(3):
-        window.forward_action.trigger()
+    to_the_phases(window)
     qtbot.wait(1)
     shown = window.timeline.timeline()
     assert shown is not None

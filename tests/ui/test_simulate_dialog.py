@@ -75,6 +75,9 @@ def test_simulate_cancel_then_complete_matches_the_command_line(
     for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert window.document.apply(command).ok
     engine = window.document.engine
+    asked = engine.pending()  # Kaede rolls her own action dice: the app rolls them
+    if asked is not None:
+        assert window.document.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
     assert engine.encounter.round == 1 and engine.encounter.state.stage == "phases"
     during = engine.session.model_dump_json()
     dialog.fights.setValue(10)
