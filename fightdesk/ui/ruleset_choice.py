@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fightdesk.engine import rulesets as registry
 from fightdesk.engine.ruleset import get_ruleset
-from fightdesk.engine.rulesets import BROKEN, registered
 
 
 class RulesetChoice(QDialog):
@@ -37,7 +37,7 @@ class RulesetChoice(QDialog):
         self.list.setObjectName("rulesetList")
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
-        for info in registered().values():
+        for info in registry.registered().values():
             built = get_ruleset(info.id).rules.rules_built
             state = "" if built else "\nRules not built yet: fighters and editing only"
             item = QListWidgetItem(f"{info.title}\n{info.blurb}{state}")
@@ -47,7 +47,7 @@ class RulesetChoice(QDialog):
             self.list.addItem(item)
             if info.id == preselect:
                 self.list.setCurrentItem(item)
-        for _, line in BROKEN:  # a plugin that failed to load: named, not offered
+        for _, line in registry.BROKEN:  # a plugin that failed to load: named, not offered
             item = QListWidgetItem(line)
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.list.addItem(item)

@@ -5,13 +5,15 @@ say what they do now."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
+from pytestqt.exceptions import TimeoutError as WaitedTooLong
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
@@ -84,6 +86,13 @@ def test_an_open_roll_panel_leaves_room_for_the_card_of_whoever_acts(
         rolls_seen += 1
         acting = [card for card in window.cards.cards() if card.is_acting()]
         for card in acting:
+            # The layout settles within a few event-loop turns; on a busy machine that
+            # can take longer than the 50 ms above, so wait for it (up to 3 s).
+            def whole(card: Any = card) -> bool:
+                return bool(card.visibleRegion().boundingRect().height() == card.height())
+
+            with contextlib.suppress(WaitedTooLong):
+                qtbot.waitUntil(whole, timeout=3000)
             shown = card.visibleRegion().boundingRect()
             assert shown.height() == card.height(), (card.key, shown, card.height(),
                                                      window.cards.viewport().height())
