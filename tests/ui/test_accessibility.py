@@ -172,10 +172,12 @@ def to_the_phases(window: MainWindow) -> None:
 
     for _ in range(3):
         window.forward_action.trigger()
-    asked = window.document.engine.pending()
+    engine = window.document.engine
+    assert engine is not None
+    asked = engine.pending()
     if asked is not None:
         assert window.document.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
-    assert window.document.engine.encounter.state.stage == "phases"
+    assert engine.encounter.state.stage == "phases"
 
 
 def test_the_timeline_tells_a_screen_reader_what_it_shows(

@@ -26,7 +26,9 @@ def groups_fight(qtbot: Any) -> Any:
     assert window.gm.quick_add_fighter("Harbour Guard", "enemy", 6, 2) == ""
     for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert window.document.apply(command).ok
-    asked = window.document.engine.pending()  # Kaede's own action dice: the app rolls
+    engine = window.document.engine
+    assert engine is not None
+    asked = engine.pending()  # Kaede's own action dice: the app rolls
     assert asked is not None and asked.id.startswith("action-dice-kaede")
     assert window.document.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
     for fid in ("dock-thug-3", "harbour-guard-1"):

@@ -183,13 +183,15 @@ def test_the_turn_under_way_is_struck_out_after_end_round(window: MainWindow,
         autopilot_step(window, engine, rng)
         enc = engine.encounter
     current = enc.state.turns.current
-    chip = next(chip for lane in window.timeline.timeline().lanes for chip in lane.chips
-                if chip.id == current)
+    shown = window.timeline.timeline()
+    assert shown is not None
+    chip = next(chip for lane in shown.lanes for chip in lane.chips if chip.id == current)
     assert chip.state == "acting"
     window.end_round_action.trigger()
     assert engine.encounter.state.stage == "round-over"
-    chip = next(chip for lane in window.timeline.timeline().lanes for chip in lane.chips
-                if chip.id == current)
+    shown = window.timeline.timeline()
+    assert shown is not None
+    chip = next(chip for lane in shown.lanes for chip in lane.chips if chip.id == current)
     assert chip.state == "done"
 
 
@@ -231,7 +233,9 @@ def test_menu_items_say_what_they_do_now_and_never_the_same(window: MainWindow,
             window.end_round_action.trigger()  # a round over: "Start round 2" once
             box = window._end_round_box
             if box is not None:  # dice still to come: the GM says to end it anyway
-                box.findChild(QPushButton, "endRoundButton").click()
+                button = box.findChild(QPushButton, "endRoundButton")
+                assert button is not None
+                button.click()
             texts = menu_texts(window)
             assert [t.lower() for t in texts].count("start round 2") <= 1, texts
             assert len({t.lower() for t in texts}) == len(texts), texts
