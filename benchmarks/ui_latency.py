@@ -219,14 +219,14 @@ class Fight:
 
     def command(self, fid: str, form_id: str, engine: Any = None, **values: Any) -> Any:
         engine = engine or self.engine
-        rules, enc = engine.ruleset, engine.encounter
-        form = next((f for f in rules.action_forms(enc, fid) if f.id == form_id and f.enabled), None)
+        views, enc = engine.ruleset.views, engine.encounter
+        form = next((f for f in views.action_forms(enc, fid) if f.id == form_id and f.enabled), None)
         if form is None:
             return None
         data = {f.name: f.default for f in form.fields}
         data.update(values)
         try:
-            return rules.build_command(form_id, fid, data)
+            return views.build_command(form_id, fid, data)
         except Exception:  # a form a weenie cannot fill: not this one
             return None
 
