@@ -316,7 +316,8 @@ class DamageRoll(StateModel):
 
 
 TaskKind = Literal["die-going", "stand", "recovery-end", "damage", "concentration-end",
-                   "action-dice", "resist-intimidate", "resist-deceive"]
+                   "action-dice", "resist-intimidate", "resist-deceive", "shout-roll",
+                   "shout-resist", "break-free-roll", "break-free-resist"]
 
 
 class Task(StateModel):
@@ -327,7 +328,8 @@ class Task(StateModel):
     die_id: int | None = None
     then: Literal["pass", "end-round", "round-start", "damage", "roll-all"] = "pass"
     # A roll against an intimidation or deception: who made it, their successes, and
-    # the move on the stack it finishes (None before round 1).
+    # the move on the stack it finishes (None before round 1). A Stunning Shout's or a
+    # break free's roll: the move on the stack, and the actor's successes once rolled.
     actor_id: str | None = None
     successes: int = 0
     move_id: int | None = None

@@ -513,6 +513,13 @@ def _answer(ctx: Context, cmd: Command) -> None:
             if waiting is not None:
                 resolve.finish_move(ctx, waiting, landed=True)
             stack.after_move(ctx)
+    elif task.kind in specials.STACK_OPPOSED_TASKS:
+        if specials.answer_stack_opposed(ctx, task):
+            return  # the other side's player is asked next
+        waiting = next((m for m in enc.state.stack if m.id == task.move_id), None)
+        if waiting is not None:
+            resolve.finish_move(ctx, waiting, landed=True)
+        stack.after_move(ctx)
     elif task.kind == "action-dice":
         round.roll_action_dice(ctx, fid)
         if task.then == "roll-all":
