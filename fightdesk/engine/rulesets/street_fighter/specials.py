@@ -232,15 +232,23 @@ def ask_recovery_end(ctx: Context, fid: str) -> bool:
     if rec.full_rounds < 1:
         return False
     tn = recovery_tn(enc, rec.full_rounds)
-    shown = "all regained" if tn == 0 else f"TN {min(10, (tn or 8) + (2 if rec.did_something else 0))}"
+    down = points_down(enc, fid, rec.pool)
+    head = f"{name(enc, fid)} has recovered {rec.pool} for {plural(rec.full_rounds, 'round')}"
+    if tn == 0 or down <= 0:
+        # Nothing to roll (an hour regains everything): no dice to type.
+        shown, dice, what = "all regained" if tn == 0 else "nothing to regain", "", "stop now"
+    else:
+        shown = f"TN {min(10, (tn or 8) + (2 if rec.did_something else 0))}"
+        dice = f"{down}d10"
+        # A player who rolls their own dice types the faces at this very question.
+        what = f"roll the {dice} now" if enc.fighters[fid].rolls_own_dice else "roll now"
     ask(ctx, Task(kind="recovery-end", fighter_id=fid, then="end-round"),
         Decision(id=f"recover-{fid}-{enc.round}", fighter_id=fid,
-                 prompt=f"{name(enc, fid)} has recovered {rec.pool} for "
-                        f"{plural(rec.full_rounds, 'round')}: roll now ({shown}) or keep "
-                        "recovering?",
-                 choices=[Choice(id="roll", label=f"Stop and roll ({shown})"),
+                 prompt=f"{head}: {what} ({shown}) or keep recovering?",
+                 choices=[Choice(id="roll", label=f"Stop and roll ({shown})" if dice
+                                 else f"Stop ({shown})"),
                           Choice(id="continue", label="Keep recovering")],
-                 dice_needed=f"{points_down(enc, fid, rec.pool)}d10"))
+                 dice_needed=dice))
     return True
 
 
