@@ -548,3 +548,28 @@ def test_an_hour_of_recovery_asks_for_no_dice(window: Any, qtbot: Any) -> None:
     assert not decision.error.isVisible(), decision.error.text()
     assert engine.encounter.fighters["kaede"].status.chi == 3
     assert not _rolls(engine, "chi recovery")
+
+
+def test_a_street_fighter_player_is_asked_to_intimidate_on_the_stack(window: Any,
+                                                                     qtbot: Any) -> None:
+    """On her 10 Kaede intimidates Brannock: when the move resolves her Charisma +
+    Intimidation roll is her player's, asked for on the stack (the app rolled it unseen
+    before); her typed 10, 10, 10 count 3 successes, Brannock's Willpower is the app's
+    (seeded: 5, 10, 1, 6, 10 -> 3 - 1 = 2)."""
+    engine = _sf_round_one(window, qtbot, "10 9 8 7")
+    enc = engine.encounter
+    _sf_form(window, qtbot, "kaede", "intimidate", "brannock")
+    panel = _resolve_on_the_stack(window, qtbot)
+    assert panel.isVisible()
+    assert panel.prompt.text() == ("Kaede Moriyama: roll Charisma + Intimidation to "
+                                   "intimidate Brannock Vale (3d10)"), panel.prompt.text()
+    assert not _rolls(engine, "intimidation")
+    _answer_with_dice(qtbot, panel, "10 10 10")
+    mine = _rolls(engine, "intimidation")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in mine] == [
+        ("Kaede Moriyama", [10, 10, 10], "typed", "3 successes")]
+    his = _rolls(engine, "Willpower against intimidation")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in his] == [
+        ("Brannock Vale", [5, 10, 1, 6, 10], "app", "2 successes")]
+    assert enc.fighters["brannock"].status.ep == 1  # 3 - 2: 1 of his 2 EP lost
+    assert enc.state.pending is None and not enc.state.stack

@@ -193,3 +193,48 @@ def test_an_hour_of_recovery_asks_for_no_dice() -> None:
                             "keep recovering?")
     answer(eng, choice="roll", expect="recover-rin")
     assert st(eng, "rin").chi == 4 and not _rolls(eng, "chi recovery")
+
+
+def _ivo_intimidates_tom(*, ivo_own: bool, tom_own: bool, action: str = "Intimidate") -> Engine:
+    """Ivo (Charisma 2 + Intimidation 2, Manipulation 2 + Subterfuge 2) acts at his 6 on
+    Tom (Willpower 3, Wits 3 + Insight 0, 3 EP) (docs/rulesets/street-fighter.md
+    #intimidation-and-deception)."""
+    ivo = fighter("ivo", wits=1, charisma=2, intimidation=2, subterfuge=2, dexterity=1)
+    tom = fighter("tom", wits=3, willpower=3, intelligence=3, dexterity=1)
+    eng = make_engine(own(ivo) if ivo_own else ivo, own(tom) if tom_own else tom)
+    begin(eng, [[6], [2]])
+    command = sf.Intimidate if action == "Intimidate" else sf.Deceive
+    ok(eng, command(fighter_id="ivo", target_id="tom"))
+    assert st(eng, "tom").ep == 3
+    return eng
+
+
+def test_an_intimidating_player_is_asked_then_the_target_player() -> None:
+    """Ivo's player rolls 9, 9, 9, 1 -> 3 - 1 = 2; Tom's player rolls 6, 1, 1 -> 0: Tom
+    loses 2 EP."""
+    eng = _ivo_intimidates_tom(ivo_own=True, tom_own=True)
+    ok(eng, sf.ResolveNext())
+    assert pending(eng).prompt == "Ivo: roll Charisma + Intimidation to intimidate Tom (4d10)"
+    assert not _rolls(eng, "intimidation")
+    answer(eng, choice="roll", dice=[[9, 9, 9, 1]], expect="intimidate-ivo")
+    assert _rolls(eng, "intimidation") == [("Ivo", [9, 9, 9, 1], "typed", "2 successes")]
+    assert pending(eng).prompt == "Tom: roll Willpower against intimidation by Ivo (3d10)"
+    answer(eng, choice="roll", dice=[[6, 1, 1]], expect="resist-intimidate-tom")
+    assert _rolls(eng, "Willpower against intimidation") == [
+        ("Tom", [6, 1, 1], "typed", "0 successes")]
+    assert st(eng, "tom").ep == 1
+    assert eng.pending() is None and not eng.encounter.state.stack
+
+
+def test_a_deceiving_player_is_asked_and_the_target_is_the_apps() -> None:
+    """Only Ivo's player rolls their own dice: he is asked (10, 10, 10, 10 -> 4); Tom's
+    Wits + Insight is the app's (seeded: 3, 3, 7 -> 1). Net 3: Tom loses his 3 EP."""
+    eng = _ivo_intimidates_tom(ivo_own=True, tom_own=False, action="Deceive")
+    ok(eng, sf.ResolveNext())
+    assert pending(eng).prompt == "Ivo: roll Manipulation + Subterfuge to deceive Tom (4d10)"
+    answer(eng, choice="roll", dice=[[10, 10, 10, 10]], expect="deceive-ivo")
+    assert _rolls(eng, "deception") == [("Ivo", [10, 10, 10, 10], "typed", "4 successes")]
+    assert _rolls(eng, "Wits + Insight against deception") == [
+        ("Tom", [3, 3, 7], "app", "1 success")]
+    assert st(eng, "tom").ep == 0
+    assert eng.pending() is None and not eng.encounter.state.stack

@@ -316,7 +316,8 @@ class DamageRoll(StateModel):
 
 
 TaskKind = Literal["die-going", "stand", "recovery-end", "damage", "concentration-end",
-                   "action-dice", "resist-intimidate", "resist-deceive", "shout-roll",
+                   "action-dice", "resist-intimidate", "resist-deceive", "intimidate-roll",
+                   "deceive-roll", "shout-roll",
                    "shout-resist", "break-free-roll", "break-free-resist"]
 
 

@@ -286,14 +286,32 @@ def _resist_pool(ctx: Context, target: str, kind: str) -> int:
 
 def _opposed_for_ep(ctx: Context, fid: str, pool: int, what: str, target: str, kind: str,
                     *, opening: bool, move_id: int | None) -> bool:
-    """docs/rulesets/street-fighter.md#intimidation-and-deception: both sides roll; a
-    target whose player rolls their own dice and has not typed the roll yet is asked for
-    it (never rolled unseen)."""
+    """docs/rulesets/street-fighter.md#intimidation-and-deception: both sides roll; a side
+    whose player rolls their own dice and has not typed the roll yet is asked for it
+    (never rolled unseen: before round 1 the actor's dice are typed in the action's own
+    form). True when a question waits."""
     enc = ctx.enc
-    tn_a = tn_for(enc, fid, 6)
-    ra = ctx.roll(pool, 10, who=name(enc, fid), purpose=f"{what} (TN {tn_a})", fighter_id=fid)
-    a = successes(ra.faces, tn_a, ones_cancel=enc.options.ones_cancel_on_other_rolls)
-    ra.outcome = plural(a, "success", "successes")
+    if move_id is not None and _asks(ctx, fid, pool):
+        ask(ctx, Task(kind="intimidate-roll" if kind == "intimidate" else "deceive-roll",
+                      fighter_id=fid, actor_id=fid, move_id=move_id),
+            Decision(id=f"{kind}-{fid}-{enc.round}-{move_id}", fighter_id=fid,
+                     prompt=f"{name(enc, fid)}: roll {_ATTEMPT[kind]} to {kind} "
+                            f"{name(enc, target)} ({pool}d10)",
+                     choices=[Choice(id="roll", label="Roll")],
+                     dice_needed=f"{pool}d10"))
+        ctx.summary = f"{name(enc, fid)} rolls to {kind} {name(enc, target)}"
+        return True
+    a = _side_roll(ctx, fid, pool, what)
+    return _target_side(ctx, fid, a, target, kind, opening=opening, move_id=move_id)
+
+
+_ATTEMPT = {"intimidate": "Charisma + Intimidation", "deceive": "Manipulation + Subterfuge"}
+
+
+def _target_side(ctx: Context, fid: str, a: int, target: str, kind: str, *, opening: bool,
+                 move_id: int | None) -> bool:
+    """The target's roll against the actor's ``a`` successes, or the question for it."""
+    enc = ctx.enc
     against = _resist_pool(ctx, target, kind)
     if enc.fighters[target].rolls_own_dice and against > 0 and not ctx.dice.typed_waiting:
         ask(ctx, Task(kind="resist-intimidate" if kind == "intimidate" else "resist-deceive",
@@ -304,11 +322,31 @@ def _opposed_for_ep(ctx: Context, fid: str, pool: int, what: str, target: str, k
                             f"{name(enc, fid)} ({against}d10)",
                      choices=[Choice(id="roll", label="Roll")],
                      dice_needed=f"{against}d10"))
-        ctx.summary = f"{name(enc, fid)}: {ra.outcome}; {name(enc, target)} rolls against it"
+        ctx.summary = (f"{name(enc, fid)}: {plural(a, 'success', 'successes')}; "
+                       f"{name(enc, target)} rolls against it")
         return True
     b = _resist_roll(ctx, target, kind, against)
     _ep_loss(ctx, fid, target, a - b, _RESISTED[kind][1], opening=opening)
     return False
+
+
+def attempt(ctx: Context, task: Task) -> bool:
+    """The answer to an intimidator's or deceiver's question: their roll (typed, or the
+    app's), then the target's. True when the target's player is asked next."""
+    enc = ctx.enc
+    kind = "intimidate" if task.kind == "intimidate-roll" else "deceive"
+    fid = task.fighter_id
+    move = next((m for m in enc.state.stack if m.id == task.move_id), None)
+    target = move.target_id if move is not None else None
+    if target is None or target not in enc.fighters:
+        ctx.say(f"{name(enc, fid)}'s roll has nobody left to {kind}", fighter_id=fid,
+                kind="note")
+        return False
+    sh = sheet(enc, fid)
+    pool = sh.charisma + sh.intimidation if kind == "intimidate" else \
+        sh.manipulation + sh.subterfuge
+    a = _side_roll(ctx, fid, pool, "intimidation" if kind == "intimidate" else "deception")
+    return _target_side(ctx, fid, a, target, kind, opening=False, move_id=task.move_id)
 
 
 def _resist_roll(ctx: Context, target: str, kind: str, against: int) -> int:
