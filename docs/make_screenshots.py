@@ -59,20 +59,24 @@ def mid_round_window():  # type: ignore[no-untyped-def]
     window.show_session(engine, None)
     window.show()
     doc = window.document
-    for command in (c.StartFight(), c.StartRound(), c.NextStep(), c.NextStep()):
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         doc.apply(command)
+    asked = engine.pending()  # Kaede rolls her own action dice: the GM lets the app roll
+    assert asked is not None
+    doc.apply(c.Answer(decision_id=asked.id, choice="roll"))
+    doc.apply(c.NextStep())
     decision = engine.pending()
     assert decision is not None
     doc.apply(c.Answer(decision_id=decision.id, choice="lose"))
     doc.apply(c.NextStep())
-    rules = engine.ruleset
+    views = engine.ruleset.views
     enc = engine.encounter
 
     def act(fid: str, form: str, **values: object) -> None:
-        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        chosen = next(f for f in views.action_forms(enc, fid) if f.id == form)
         data = {f.name: f.default for f in chosen.fields}
         data.update(values)
-        out = doc.apply(rules.build_command(form, fid, data))
+        out = doc.apply(views.build_command(form, fid, data))
         assert out.ok, out.error
 
     act("brannock", "act", maneuver="Roundhouse")
@@ -184,7 +188,7 @@ def shoot_log(suffix: str) -> None:
                 c.Answer(decision_id=decision.id, amount=decision.minimum or 0)
             assert window.document.apply(answer).ok
         elif engine.encounter.state.stack:
-            assert window.document.apply(engine.ruleset.build_command("resolve-all", "", {})).ok
+            assert window.document.apply(engine.ruleset.views.build_command("resolve-all", "", {})).ok
         else:
             break
     if stack is not None:
@@ -227,6 +231,9 @@ def groups_window(width: int, height: int):  # type: ignore[no-untyped-def]
     doc = window.document
     for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert doc.apply(command).ok
+    asked = doc.engine.pending()  # Kaede rolls her own action dice: the app rolls them
+    assert asked is not None
+    assert doc.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
     enc = doc.engine.encounter
     for fid in ("dock-thug-3", "harbour-guard-1"):
         doc.apply(c.SetValue(fighter_id=fid, field="status.dice.0.face", value=10))
@@ -313,14 +320,17 @@ def shoot_roll_under(suffix: str) -> None:
     window.show_session(engine, None)
     window.show()
     doc = window.document
-    for command in (c.StartFight(),
-                    ru.Attack(fighter_id="rooftop-sniper", target_id="ji-woo", weapon=0)):
-        assert doc.apply(command).ok
+    assert doc.apply(c.StartFight()).ok
+    # Who attacks by surprise: the question's rows start on the demo's marks (the sniper).
+    asked = engine.pending()
+    assert asked is not None
+    assert doc.apply(c.Answer(decision_id=asked.id, values={}, by="the GM")).ok
+    assert doc.apply(ru.Attack(fighter_id="rooftop-sniper", target_id="ji-woo", weapon=0)).ok
     roll = engine.encounter.state.roll
     assert roll is not None
     assert doc.apply(c.MakeRoll(roll_id=roll.id, dice=[[14], [6]])).ok
-    for command in (c.NextStep(), c.NextStep()):
-        assert doc.apply(command).ok
+    while engine.pending() is None:  # to the end of the surprise step: initiative
+        assert doc.apply(c.NextStep()).ok
     pending = engine.pending()
     assert pending is not None
     assert doc.apply(c.Answer(decision_id=pending.id, by="the players",
