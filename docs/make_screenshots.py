@@ -1,7 +1,7 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
     python docs/make_screenshots.py [--tables | --player | --roll-under | --d100 | --ashes |
-                                     --simulate | --log]
+                                     --simulate | --log | --fight] [--light] [--out DIR]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its odds, a fight with two groups sharing a
@@ -13,7 +13,10 @@ from light to dark while it runs, and Fight > Roll Tables
 d100 demo mid-round with a defense to choose (``--d100``), the ashes demo in round 2
 with a challenge waiting on its defenses (``--ashes``), Fight > Simulate with the
 result of 500 demo fights (``--simulate``), and the log dock narrow and wide with a
-resolved exchange selected (``--log``). The user directories are pointed at a temp
+resolved exchange selected (``--log``); ``--fight`` makes the street-fighter demo's
+shots only (the window, the stack, the action dialog, the groups). ``--light`` makes the light shots only and
+``--out DIR`` writes them to DIR instead (the test suite runs the script that way, so
+the script keeps working as the window changes). The user directories are pointed at a temp
 folder so no real settings are read or written.
 """
 
@@ -34,6 +37,9 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 from fightdesk.ui.palettes import dark_palette  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "screenshots"
+if "--out" in sys.argv[1:-1]:
+    OUT = Path(sys.argv[sys.argv.index("--out") + 1]).resolve()
+SUFFIXES = ("light",) if "--light" in sys.argv[1:] else ("light", "dark")
 
 
 def settle() -> None:
@@ -105,7 +111,7 @@ def grab(widget: QWidget, name: str) -> None:
     widget.repaint()
     path = OUT / name
     widget.grab().save(str(path))
-    print(path.relative_to(OUT.parent.parent))
+    print(path)
 
 
 def small_screen(window: QWidget, name: str) -> None:
@@ -298,7 +304,7 @@ def shoot_player_view(suffix: str) -> None:
     painter.end()
     path = OUT / f"player-view-{suffix}.png"
     both.save(str(path))
-    print(path.relative_to(OUT.parent.parent))
+    print(path)
     window.player_view_action.setChecked(False)
     window.document.undo_stack.setClean()
     window.close()
@@ -512,15 +518,24 @@ def main() -> int:
     only_ashes = "--ashes" in sys.argv[1:]
     only_d100 = "--d100" in sys.argv[1:]
     only_log = "--log" in sys.argv[1:]
+    only_fight = "--fight" in sys.argv[1:]
     if only_log:
-        for suffix in ("light", "dark"):
+        for suffix in SUFFIXES:
             if suffix == "dark":
                 app.setPalette(dark_palette())
             shoot_log(suffix)
         app.setPalette(light)
         return 0
+    if only_fight:
+        for suffix in SUFFIXES:
+            if suffix == "dark":
+                app.setPalette(dark_palette())
+            shoot(suffix)
+            shoot_groups(suffix)
+        app.setPalette(light)
+        return 0
     if only_roll_under or only_simulate or only_ashes or only_d100:
-        for suffix in ("light", "dark"):
+        for suffix in SUFFIXES:
             if suffix == "dark":
                 app.setPalette(dark_palette())
             if only_roll_under:
@@ -533,7 +548,7 @@ def main() -> int:
                 shoot_simulate(suffix)
         app.setPalette(light)
         return 0
-    for suffix in ("light", "dark"):
+    for suffix in SUFFIXES:
         if suffix == "dark":
             app.setPalette(dark_palette())
         if not (only_tables or only_player):
@@ -549,7 +564,7 @@ def main() -> int:
             shoot_d100(suffix)
             shoot_ashes(suffix)
             shoot_simulate(suffix)
-    if not (only_tables or only_player):
+    if not (only_tables or only_player) and "dark" in SUFFIXES:
         shoot_live_switch(app, light)
     app.setPalette(light)
     return 0
