@@ -238,3 +238,28 @@ def test_a_deceiving_player_is_asked_and_the_target_is_the_apps() -> None:
         ("Tom", [3, 3, 7], "app", "1 success")]
     assert st(eng, "tom").ep == 0
     assert eng.pending() is None and not eng.encounter.state.stack
+
+
+def test_the_autopilot_lets_the_app_roll_what_a_player_is_asked() -> None:
+    """docs/rulesets/street-fighter.md#autopilot: each side's question is answered "roll"
+    with no faces, so the app rolls both and the stack closes."""
+    import random
+
+    from fightdesk.engine.rulesets.street_fighter.autopilot import autopilot
+
+    for setup in (lambda: _shout_at_toms_fierce(sid_own=True, tom_own=True),
+                  lambda: _vic_held_by_hal(vic_own=True, hal_own=True),
+                  lambda: _ivo_intimidates_tom(ivo_own=True, tom_own=True)):
+        eng = setup()
+        ok(eng, sf.ResolveNext())
+        asked = 0
+        while eng.pending() is not None:
+            command = autopilot(eng.encounter, random.Random(0))
+            assert isinstance(command, c.Answer) and command.choice == "roll"
+            assert not command.dice
+            ok(eng, command)
+            asked += 1
+        assert asked == 2 and not eng.encounter.state.stack
+        sources = [ev.roll.source for e in eng.session.log for ev in e.events
+                   if ev.roll is not None and ev.roll.purpose != "action dice"]
+        assert sources[-2:] == ["app", "app"]
