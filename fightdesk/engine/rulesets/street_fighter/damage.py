@@ -13,12 +13,14 @@ from ...changes import RuleViolation
 from ...odds import at_least, pool_successes
 from ...ruleset import Odds
 from .model import DamageRoll, Move, Task
-from .round import ask, clear_pending, stand_up
+from .round import stand_up
 from .stack import lose_move, lose_move_or_highest_die
 from .state import (
     ROUND,
+    ask,
     available_ep,
     can_use_ep,
+    clear_pending,
     gain_ep,
     later_steps,
     lose_ep,

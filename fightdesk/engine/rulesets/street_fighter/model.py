@@ -320,7 +320,21 @@ class DamageRoll(StateModel):
 TaskKind = Literal["die-going", "stand", "recovery-end", "damage", "concentration-end",
                    "action-dice", "resist-intimidate", "resist-deceive", "intimidate-roll",
                    "deceive-roll", "shout-roll", "shout-resist", "break-free-roll",
-                   "break-free-resist"]
+                   "break-free-resist", "roll-off"]
+
+
+class RollOffLeft(StateModel):
+    """An acting-order roll-off waiting for a player's die: the tied group being settled,
+    as its places so far (a place of several fighters is still tied), the faces already
+    rolled for the place being rolled, and the tied groups of the phase still to roll."""
+
+    places: list[list[str]] = Field(default_factory=list)
+    faces: dict[str, int] = Field(default_factory=dict)
+    # The place being rolled is a re-roll (its group has rolled once already).
+    again: bool = False
+    later: list[list[str]] = Field(default_factory=list)
+    # Questions asked in this phase's roll-offs so far (keeps each question's id its own).
+    asked: int = 0
 
 
 class Task(StateModel):
@@ -336,6 +350,8 @@ class Task(StateModel):
     actor_id: str | None = None
     successes: int = 0
     move_id: int | None = None
+    # The acting-order roll-off a player's die is asked for.
+    roll_off: RollOffLeft | None = None
 
 
 class StreetFighterRound(StateModel):

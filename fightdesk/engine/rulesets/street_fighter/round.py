@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 from ...base import Choice, Decision
 from ...changes import RuleViolation
 from ...derived import fighter_values, kept
+from . import roll_off
 from .model import BREAKS_FOCUS, ROUND_EFFECTS, ActionDie, Task
 from .state import (
     ROUND,
+    ask,
     available_ep,
     can_use_ep,
     effective_face,
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
 
 def acting_key(enc: Encounter, fid: str) -> tuple[int, int, int, int]:
     """Lowest Wits first, then lowest Perception, then lowest Dexterity, then the roll-off
-    (lower goes first): docs/rulesets/street-fighter.md#acting-order."""
+    (lower goes first, roll_off.py): docs/rulesets/street-fighter.md#acting-order."""
     sh = sheet(enc, fid)
     return (sh.wits, sh.perception, sh.dexterity, enc.state.rolloff.get(fid, 0))
 
@@ -79,7 +81,7 @@ def find_current_actor(enc: Encounter) -> str | None:
     die (their faces kept per fighter until the fighter is written: derived.py), no
     sorting."""
     rs = enc.state
-    if rs.stage != "phases" or rs.phase is None:
+    if rs.stage != "phases" or rs.phase is None or roll_off.waiting(enc):
         return None
     phase = rs.phase
     passed = set(rs.passed)
@@ -346,43 +348,7 @@ def enter_phase(ctx: Context, phase: int) -> None:
     ctx.set(ROUND, "rolloff", {})
     ctx.say(f"Phase {phase}", kind="step", phase=phase)
     _break_long_effects(ctx, phase)
-    _roll_offs(ctx)
-
-
-def _roll_offs(ctx: Context) -> None:
-    """The acting-order roll-off: lower goes first, ties roll again
-    (docs/rulesets/street-fighter.md#acting-order)."""
-    enc = ctx.enc
-    groups: dict[tuple[int, int, int], list[str]] = {}
-    for fid in in_fight(enc):
-        if phase_dice(enc, fid):
-            sh = sheet(enc, fid)
-            groups.setdefault((sh.wits, sh.perception, sh.dexterity), []).append(fid)
-    result: dict[str, int] = {}
-    for tied in groups.values():
-        if len(tied) < 2:
-            continue
-        settled = _settle(ctx, tied, again=False)
-        for rank, fid in enumerate(settled, start=1):
-            result[fid] = rank
-        ctx.say("Acting-order roll-off: " + ", ".join(name(enc, f) for f in settled),
-                kind="note")
-    ctx.set(ROUND, "rolloff", result)
-
-
-def _settle(ctx: Context, group: list[str], *, again: bool) -> list[str]:
-    """Roll a die each, lowest first; a group still tied rolls again in its place."""
-    enc = ctx.enc
-    by_face: dict[int, list[str]] = {}
-    for fid in group:
-        roll = ctx.roll(1, 10, who=name(enc, fid), fighter_id=fid,
-                        purpose="acting-order roll-off" + (" (re-roll)" if again else ""))
-        by_face.setdefault(roll.faces[0], []).append(fid)
-    order: list[str] = []
-    for face in sorted(by_face):
-        same = by_face[face]
-        order.extend(same if len(same) == 1 else _settle(ctx, same, again=True))
-    return order
+    roll_off.roll_offs(ctx)
 
 
 def _break_long_effects(ctx: Context, phase: int) -> None:
@@ -435,17 +401,6 @@ def die_going_choices(enc: Encounter, fid: str, die: ActionDie, *,
     if choices:
         choices.append(Choice(id="lose", label="Let it be lost"))
     return choices
-
-
-def ask(ctx: Context, task: Task, decision: Decision) -> None:
-    ctx.set(ROUND, "task", task.model_dump())
-    ctx.set(ROUND, "pending", decision.model_dump())
-    ctx.say(decision.prompt, fighter_id=decision.fighter_id, kind="ask")
-
-
-def clear_pending(ctx: Context) -> None:
-    ctx.set(ROUND, "pending", None)
-    ctx.set(ROUND, "task", None)
 
 
 def let_die_go(ctx: Context, fid: str, die: ActionDie, *, then: str, can_hold: bool) -> bool:

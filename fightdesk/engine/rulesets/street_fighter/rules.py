@@ -11,7 +11,7 @@ from ...changes import RuleViolation
 from ...ruleset import (
     Rules,
 )
-from . import damage, resolve, round, specials, stack
+from . import damage, resolve, roll_off, round, specials, stack
 from .catalogue import find
 from .checks import state_problems
 from .damage import gm_knock_down, knock_out, stun
@@ -21,6 +21,7 @@ from .state import (
     ROUND,
     available_ep,
     can_use_ep,
+    clear_pending,
     die_by_id,
     fighter_or_fail,
     find_maneuver,
@@ -300,7 +301,7 @@ def _convert(ctx: Context, cmd: Command) -> None:
                 and round.current_actor(enc) == fid and die.state == "ready"
                 and die.face == enc.state.phase)
     if settles:
-        round.clear_pending(ctx)
+        clear_pending(ctx)
     round.convert_die(ctx, fid, die)
     if turn_die:
         round.mark_passed(ctx, fid)
@@ -452,6 +453,9 @@ def _answer(ctx: Context, cmd: Command) -> None:
         raise RuleViolation(f"the open question is {decision.id!r}, not {cmd.decision_id!r}")
     if decision.choices and cmd.choice not in {c.id for c in decision.choices}:
         raise RuleViolation("choose one of: " + ", ".join(c.id for c in decision.choices))
+    if task.kind == "roll-off":  # its players may have left: the others roll on
+        roll_off.answer(ctx, task, decision.id)
+        return
     gone = task.fighter_id not in enc.fighters
     if rs.damage is not None:
         move = next((m for m in rs.stack if m.id == rs.damage.move_id), None)
@@ -469,7 +473,7 @@ def _answer(ctx: Context, cmd: Command) -> None:
         return
     ctx.say(f"{who} chooses: {label}", fighter_id=task.fighter_id, kind="decision",
             decision=decision.id, choice=cmd.choice)
-    round.clear_pending(ctx)
+    clear_pending(ctx)
     fid = task.fighter_id
     if task.kind == "die-going":
         die = die_by_id(status(enc, fid), task.die_id or 0)
@@ -537,7 +541,7 @@ def _drop_orphan_question(ctx: Context) -> None:
     enc = ctx.enc
     task = enc.state.task
     dmg = enc.state.damage
-    round.clear_pending(ctx)
+    clear_pending(ctx)
     ctx.summary = "The question lapsed: that fighter left the fight"
     ctx.say(ctx.summary, kind="note")
     if dmg is not None:

@@ -22,10 +22,10 @@ from .model import (
     Task,
     TaskKind,
 )
-from .round import ask
 from .stack import end_block, lose_move_or_highest_die, move_title
 from .state import (
     ROUND,
+    ask,
     can_use_ep,
     concentration_tn,
     find_maneuver,

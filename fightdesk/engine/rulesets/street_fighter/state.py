@@ -23,10 +23,28 @@ from .model import (
 )
 
 if TYPE_CHECKING:
+    from ...base import Decision
     from ...model import Encounter
     from ...ruleset import Context
+    from .model import Task
 
 ROUND: tuple[str, ...] = ("state",)
+
+
+# --- questions ----------------------------------------------------------------------------
+
+
+def ask(ctx: Context, task: Task, decision: Decision) -> None:
+    """Put a question to the table: the engine waits for its answer (``task`` says what
+    the answer goes on to)."""
+    ctx.set(ROUND, "task", task.model_dump())
+    ctx.set(ROUND, "pending", decision.model_dump())
+    ctx.say(decision.prompt, fighter_id=decision.fighter_id, kind="ask")
+
+
+def clear_pending(ctx: Context) -> None:
+    ctx.set(ROUND, "pending", None)
+    ctx.set(ROUND, "task", None)
 
 
 # --- the later steps ----------------------------------------------------------------------
