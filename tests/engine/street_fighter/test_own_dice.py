@@ -11,7 +11,18 @@ from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 
-from .helpers import answer, begin, fighter, make_engine, ok, pending, st, texts
+from .helpers import (
+    answer,
+    begin,
+    fighter,
+    make_engine,
+    ok,
+    pending,
+    refused,
+    same_as_rebuild,
+    st,
+    texts,
+)
 
 BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
 SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
@@ -263,3 +274,122 @@ def test_the_autopilot_lets_the_app_roll_what_a_player_is_asked() -> None:
         sources = [ev.roll.source for e in eng.session.log for ev in e.events
                    if ev.roll is not None and ev.roll.purpose != "action dice"]
         assert sources[-2:] == ["app", "app"]
+
+
+# --- the acting-order roll-off (docs/rulesets/street-fighter.md#acting-order) -------------
+
+
+def _tied_in_phase_7(*players: str, app: tuple[str, ...] = ()) -> Engine:
+    """Fighters with the same Wits, Perception and Dexterity (2, 2, 2), each with a 7 and a
+    lower die; ``players`` roll their own dice, ``app`` are the app's. The action dice are
+    typed, so phase 7 is entered at once with its roll-off."""
+    fighters = [own(fighter(fid)) for fid in players] + [fighter(fid) for fid in app]
+    eng = make_engine(*fighters)
+    begin(eng, [[7, 1 + n] for n in range(len(fighters))])
+    assert eng.encounter.state.phase == 7
+    return eng
+
+
+def test_a_player_in_a_roll_off_is_asked_and_the_typed_face_counts() -> None:
+    """Kaede's player rolls her own dice, Tom's d10 is the app's (seeded: 3). Nobody acts
+    while the question waits; her typed 9 puts Tom first, a typed 1 would put her first."""
+    from fightdesk.engine.rulesets.street_fighter.round import current_actor
+
+    for typed, first in ((9, "tom"), (1, "kaede")):
+        eng = _tied_in_phase_7("kaede", app=("tom",))
+        asked = pending(eng)
+        assert asked.prompt == ("Kaede: roll a d10 for the acting order in phase 7 (lower goes "
+                                "first; Tom rolled 3)")
+        assert asked.dice_needed == "1d10" and [ch.id for ch in asked.choices] == ["roll"]
+        assert _rolls(eng, "acting-order roll-off") == [("Tom", [3], "app", "")]
+        assert current_actor(eng.encounter) is None
+        refused(eng, sf.PassDie(fighter_id="tom"))
+        entry = answer(eng, choice="roll", dice=[[typed]], expect="roll-off")
+        assert _rolls(eng, "acting-order roll-off") == [("Tom", [3], "app", ""),
+                                                        ("Kaede", [typed], "typed", "")]
+        assert texts(entry, "decision") == [f"Kaede rolls {typed} for the acting order in "
+                                            "phase 7"]
+        order = "Tom, Kaede" if first == "tom" else "Kaede, Tom"
+        assert f"Acting-order roll-off: {order}" in texts(entry)
+        assert current_actor(eng.encounter) == first and eng.pending() is None
+
+
+def test_players_still_tied_are_asked_again_and_the_re_roll_decides() -> None:
+    """Kaede's and Tom's players both roll their own dice: one question for both. Typed
+    4 and 4, they are still tied and asked again (a re-roll); 6 and 2 put Tom first."""
+    from fightdesk.engine.rulesets.street_fighter.round import current_actor
+
+    eng = _tied_in_phase_7("kaede", "tom")
+    asked = pending(eng)
+    assert asked.prompt == ("Kaede and Tom: roll a d10 each for the acting order in phase 7 "
+                            "(lower goes first)")
+    assert asked.dice_needed == "1d10 each (Kaede, Tom)"
+    assert not _rolls(eng, "acting-order roll-off")
+    answer(eng, choice="roll", dice=[[4, 4]], expect="roll-off")
+    again = pending(eng)
+    assert again.id != asked.id
+    assert again.prompt == ("Kaede and Tom: roll again a d10 each for the acting order in "
+                            "phase 7 (lower goes first)")
+    assert current_actor(eng.encounter) is None
+    entry = answer(eng, choice="roll", dice=[[6], [2]], expect="roll-off")
+    assert _rolls(eng, "acting-order roll-off") == [
+        ("Kaede", [4], "typed", ""), ("Tom", [4], "typed", ""),
+        ("Kaede", [6], "typed", ""), ("Tom", [2], "typed", "")]
+    assert [r[0] for r in _rolls(eng, "acting-order roll-off (re-roll)")] == ["Kaede", "Tom"]
+    assert "Acting-order roll-off: Tom, Kaede" in texts(entry)
+    assert eng.encounter.state.rolloff == {"tom": 1, "kaede": 2}
+    assert current_actor(eng.encounter) == "tom" and eng.pending() is None
+
+
+def test_a_roll_off_of_the_apps_fighters_asks_nobody() -> None:
+    """Nobody in the tie rolls their own dice (Kaede, who does, has a die elsewhere): the
+    app rolls the roll-off at once, as before, and nobody is asked."""
+    eng = make_engine(own(fighter("kaede", wits=1)), fighter("tom"), fighter("sam"))
+    begin(eng, [[7, 2], [7, 5], [7, 4]])
+    assert eng.pending() is None
+    rolls = _rolls(eng, "acting-order roll-off")
+    assert [r[0] for r in rolls[:2]] == ["Tom", "Sam"] and {r[2] for r in rolls} == {"app"}
+    assert {r[0] for r in rolls} == {"Tom", "Sam"}
+    assert set(eng.encounter.state.rolloff) == {"tom", "sam"}
+
+
+def test_a_roll_off_answered_with_no_faces_is_the_apps_and_a_gone_player_drops_out() -> None:
+    """"-" (no faces) lets the app roll the asked die: seeded, Kaede's 3 ties Tom's 3, so
+    Tom's re-roll is the app's (7) and Kaede's player is asked again; a player who left
+    the fight while the question waits drops out of the roll-off, the others roll on."""
+    eng = _tied_in_phase_7("kaede", app=("tom",))
+    answer(eng, choice="roll", expect="roll-off")
+    assert _rolls(eng, "acting-order roll-off") == [
+        ("Tom", [3], "app", ""), ("Kaede", [3], "app", ""), ("Tom", [7], "app", "")]
+    assert pending(eng).prompt == ("Kaede: roll again a d10 for the acting order in phase 7 "
+                                   "(lower goes first; Tom rolled 7)")
+    answer(eng, choice="roll", dice=[[8]], expect="roll-off")
+    assert _rolls(eng, "acting-order roll-off (re-roll)")[-1] == ("Kaede", [8], "typed", "")
+    assert eng.pending() is None and eng.encounter.state.rolloff == {"tom": 1, "kaede": 2}
+    assert same_as_rebuild(eng)
+
+    eng = _tied_in_phase_7("kaede", "tom", app=("sam",))
+    ok(eng, c.RemoveFighter(fighter_id="kaede"))
+    entry = answer(eng, choice="roll", dice=[[5]], expect="roll-off")
+    assert ("Tom", [5], "typed", "") in _rolls(eng, "acting-order roll-off")
+    assert any(t.startswith("Acting-order roll-off: ") for t in texts(entry))
+    assert eng.pending() is None and set(eng.encounter.state.rolloff) == {"tom", "sam"}
+
+
+def test_the_autopilot_lets_the_app_roll_a_players_roll_off_die() -> None:
+    """docs/rulesets/street-fighter.md#autopilot: the roll-off question is answered "roll"
+    with no faces, as many times as the players stay tied."""
+    import random
+
+    from fightdesk.engine.rulesets.street_fighter.autopilot import autopilot
+    from fightdesk.engine.rulesets.street_fighter.round import current_actor
+
+    eng = _tied_in_phase_7("kaede", "tom")
+    asked = 0
+    while eng.pending() is not None:
+        command = autopilot(eng.encounter, random.Random(0))
+        assert isinstance(command, c.Answer) and command.choice == "roll" and not command.dice
+        ok(eng, command)
+        asked += 1
+    assert asked >= 1 and current_actor(eng.encounter) in ("kaede", "tom")
+    assert {r[2] for r in _rolls(eng, "acting-order roll-off")} == {"app"}
