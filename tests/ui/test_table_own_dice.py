@@ -573,3 +573,61 @@ def test_a_street_fighter_player_is_asked_to_intimidate_on_the_stack(window: Any
         ("Brannock Vale", [5, 10, 1, 6, 10], "app", "2 successes")]
     assert enc.fighters["brannock"].status.ep == 1  # 3 - 2: 1 of his 2 EP lost
     assert enc.state.pending is None and not enc.state.stack
+
+
+def test_street_fighter_players_tied_on_a_phase_are_asked_for_the_roll_off(
+        window: Any, qtbot: Any) -> None:
+    """Kaede and Brannock (whose player rolls his own dice here, and whose Wits,
+    Perception and Dexterity match hers) both have a 9: entering phase 9, one question
+    asks both players for their roll-off d10 (the app rolled it unseen before). Typed
+    5 5 they are still tied and asked again; 8 3 puts Brannock first."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.model import Session
+    from fightdesk.engine.rulesets.street_fighter.round import current_actor
+    from fightdesk.storage.sessions import demo_session
+
+    started = Engine(demo_session())
+    assert started.apply(c.StartFight()).ok and started.apply(c.StartRound()).ok
+    enc = started.encounter.model_copy(deep=True)
+    kaede = enc.fighters["kaede"].sheet
+    brannock = enc.fighters["brannock"]
+    brannock.sheet = brannock.sheet.model_copy(update={
+        "wits": kaede.wits, "perception": kaede.perception, "dexterity": kaede.dexterity})
+    brannock.rolls_own_dice = True
+    engine = Engine(Session.begin(enc))
+    enc = engine.encounter
+    window.show_session(engine, None)
+    decision = window.decision_panel
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    for who in ("Kaede Moriyama", "Brannock Vale"):
+        assert decision.prompt.text().startswith(f"{who}: roll the action dice ("), \
+            decision.prompt.text()
+        _answer_with_dice(qtbot, decision, " ".join(["9"] + ["2"] * (kaede.dexterity - 1)))
+    for _ in range(3):  # to phase 9 (a dock thug's 10, if any, passes)
+        if enc.state.pending is not None:
+            break
+        if current_actor(enc) is None:
+            window.next_step_action.trigger()
+        else:
+            window.pass_action.trigger()
+        lose = decision.findChild(QPushButton, "choice-lose")
+        if decision.isVisible() and lose is not None:
+            qtbot.mouseClick(lose, Qt.MouseButton.LeftButton)
+    assert enc.state.phase == 9 and decision.isVisible()
+    assert decision.prompt.text() == ("Kaede Moriyama and Brannock Vale: roll a d10 each for "
+                                      "the acting order in phase 9 (lower goes first)")
+    assert decision.dice.isVisible() and not _rolls(engine, "acting-order roll-off")
+    assert current_actor(enc) is None
+    _answer_with_dice(qtbot, decision, "5 5")
+    assert decision.prompt.text().startswith("Kaede Moriyama and Brannock Vale: roll again ")
+    assert decision.dice.text() == ""
+    _answer_with_dice(qtbot, decision, "8; 3")
+    rolls = _rolls(engine, "acting-order roll-off")
+    assert [(r.who, r.faces, r.source) for r in rolls] == [
+        ("Kaede Moriyama", [5], "typed"), ("Brannock Vale", [5], "typed"),
+        ("Kaede Moriyama", [8], "typed"), ("Brannock Vale", [3], "typed")]
+    assert enc.state.pending is None and not decision.isVisible()
+    assert current_actor(enc) == "brannock"
+    lines = [ev.text for e in engine.session.log for ev in e.events if ev.kind == "decision"]
+    assert lines[-1] == ("Kaede Moriyama rolls 8, Brannock Vale rolls 3 for the acting order "
+                         "in phase 9")
