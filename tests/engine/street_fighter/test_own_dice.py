@@ -393,3 +393,23 @@ def test_the_autopilot_lets_the_app_roll_a_players_roll_off_die() -> None:
         asked += 1
     assert asked >= 1 and current_actor(eng.encounter) in ("kaede", "tom")
     assert {r[2] for r in _rolls(eng, "acting-order roll-off")} == {"app"}
+
+
+def test_a_players_answered_roll_says_what_was_rolled_for_what() -> None:
+    """The answer's line is the roll it made, not the "Roll" chosen: the log dock shows
+    "Tom rolls 2d10 for Willpower against the shout (TN 6): 0 successes" (a summary the
+    rules already wrote, as Sid's with Tom asked next, stays)."""
+    eng = _shout_at_toms_fierce(sid_own=True, tom_own=True)
+    ok(eng, sf.ResolveNext())
+    entry = answer(eng, choice="roll", dice=[[6, 6, 2, 2, 2]], expect="shout-sid")
+    assert entry.summary == "Sid: 2 successes; Tom rolls against it"
+    assert texts(entry, "decision") == ["Sid rolls 5d10 for Stunning Shout (TN 6): 2 successes"]
+    entry = answer(eng, choice="roll", dice=[[10, 1]], expect="shout-resist-tom")
+    said = "Tom rolls 2d10 for Willpower against the shout (TN 6): 0 successes"
+    assert entry.summary == said and texts(entry, "decision") == [said]
+    eng = make_engine(own(fighter("kaede")), fighter("tom"))
+    ok(eng, c.StartFight())
+    ok(eng, c.StartRound())
+    ok(eng, c.NextStep())
+    entry = answer(eng, choice="roll", dice=[[9, 4]], expect="action-dice-kaede")
+    assert texts(entry, "decision") == ["Kaede rolls 2d10 for action dice: phases 9, 4"]

@@ -443,6 +443,36 @@ def _remove_maneuver(ctx: Context, cmd: Command) -> None:
 
 
 def _answer(ctx: Context, cmd: Command) -> None:
+    """Answer the open question; a player's own roll is logged as what was rolled for
+    what, not as the "Roll" chosen."""
+    decision = ctx.enc.state.pending
+    events, rolls = len(ctx.events), len(ctx.dice.rolls)
+    _apply_answer(ctx, cmd)
+    if decision is not None and decision.dice_needed and \
+            [c.id for c in decision.choices] == ["roll"] and decision.fighter_id is not None:
+        _say_the_players_roll(ctx, decision, events, rolls)
+
+
+def _say_the_players_roll(ctx: Context, decision: Decision, events: int, rolls: int) -> None:
+    """The answer's line names the first roll made for the asked fighter: "Tom rolls
+    2d10 for Willpower against the shout (TN 6): 0 successes"."""
+    who = name(ctx.enc, decision.fighter_id or "") if decision.fighter_id in ctx.enc.fighters \
+        else ""
+    roll = next((r for r in ctx.dice.rolls[rolls:] if who and r.who == who), None)
+    if roll is None:
+        return
+    said = f"{who} rolls {roll.notation} for {roll.purpose}: " + \
+        (roll.outcome or ", ".join(roll.shown_faces) or "no dice")
+    label = next(c.label for c in decision.choices)
+    if ctx.summary == f"{who}: {label}":
+        ctx.summary = said
+    for event in ctx.events[events:]:
+        if event.kind == "decision" and event.text == f"{who} chooses: {label}":
+            event.text = said
+            break
+
+
+def _apply_answer(ctx: Context, cmd: Command) -> None:
     assert isinstance(cmd, core.Answer)
     enc = ctx.enc
     rs = enc.state
