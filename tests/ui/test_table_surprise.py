@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session
+from fightdesk.engine.rulesets.roll_under.rules import AMBUSH_FIELD
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
 
@@ -90,6 +91,77 @@ def test_nobody_ambushes_and_round_one_starts_with_its_initiative(
     pending = enc.state.pending
     assert pending is not None and pending.id.startswith("initiative-1")
     assert not any(f.status.ambusher for f in enc.fighters.values())
+
+
+def test_one_pick_makes_a_whole_side_ambush_and_the_rows_count_only_as_picked(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """The question's first field answers the common case at once: "The PCs' side" and
+    Answer make every PC and ally an ambusher whatever their rows say (the Vault Warden,
+    who cannot be surprised, acts with them); the rows count only with "As picked below",
+    the field's default here because the demo marks the sniper."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    panel = window.decision_panel
+    who = panel.field_input(AMBUSH_FIELD)
+    assert isinstance(who, QComboBox)
+    assert [who.itemText(i) for i in range(who.count())] == [
+        "Nobody", "The PCs' side", "The enemies' side", "As picked below"]
+    assert who.currentData() == "picked"  # the demo's sniper is marked
+    pick(window, "miguel", "no")  # a row that does not count once a side is picked
+    pick(window, AMBUSH_FIELD, "party")
+    qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert enc.state.surprise and enc.state.pending is None
+    assert [f for f in enc.order if enc.fighters[f].status.ambusher] == [
+        "miguel", "ji-woo", "tomasz", "dee"]
+    tl = window.timeline.timeline()
+    assert tl is not None and [lane.title for lane in tl.lanes] == [
+        "Miguel", "Ji-woo", "Tomasz", "Dee", "Vault Warden"]
+
+    window.undo_action.trigger()
+    window.start_fight_action.trigger()
+    pick(window, AMBUSH_FIELD, "enemies")
+    qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
+    enemies = [f for f in enc.order if enc.fighters[f].side == "enemy"]
+    assert [f for f in enc.order if enc.fighters[f].status.ambusher] == enemies
+    assert current_fighter(enc.state.turns) == enemies[0]
+
+    window.undo_action.trigger()
+    window.start_fight_action.trigger()
+    pick(window, "miguel", "yes")
+    pick(window, AMBUSH_FIELD, "nobody")  # the rows (the sniper, Miguel) do not count
+    qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert not enc.state.surprise and enc.state.stage == "initiative"
+    assert not any(f.status.ambusher for f in enc.fighters.values())
+
+
+def test_the_side_field_starts_on_nobody_and_offers_only_the_sides_in_the_fight(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """With nobody marked, the question starts on "Nobody" (one Answer starts the fight
+    with its initiative); a fight of PCs alone offers no enemies' side."""
+    start = load_session(DEMO).start
+    for fighter in start.fighters.values():
+        fighter.status.ambusher = False
+    engine = Engine(Session.begin(start))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.start_fight_action.trigger()
+    who = window.decision_panel.field_input(AMBUSH_FIELD)
+    assert isinstance(who, QComboBox) and who.currentData() == "nobody"
+    qtbot.mouseClick(window.decision_panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert enc.state.stage == "initiative" and not enc.state.surprise
+
+    start = load_session(DEMO).start
+    for fid in [f.id for f in start.fighters.values() if f.side == "enemy"]:
+        del start.fighters[fid]
+        start.order.remove(fid)
+    engine = Engine(Session.begin(start))
+    window.show_session(engine, None)
+    window.start_fight_action.trigger()
+    who = window.decision_panel.field_input(AMBUSH_FIELD)
+    assert isinstance(who, QComboBox)
+    assert [who.itemData(i) for i in range(who.count())] == ["nobody", "party", "picked"]
 
 
 # --- condition labels end with their state -------------------------------------------------
