@@ -164,6 +164,27 @@ def test_the_side_field_starts_on_nobody_and_offers_only_the_sides_in_the_fight(
     assert [who.itemData(i) for i in range(who.count())] == ["nobody", "party", "picked"]
 
 
+def test_the_start_questions_log_line_is_filed_under_the_fights_start(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """The log's "When" of Start the Fight's question reads "Start" (its tooltip and the
+    details pane say "Start of the fight"), apart from the setup edits before it."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    out = window.document.apply(c.AddCondition(fighter_id="miguel", name="Prone"))
+    assert out.ok, out.error
+    window.start_fight_action.trigger()
+    model = window.log_view.tree.model()
+    rows = [(model.index(r, 0).data(), model.index(r, 1).data()) for r in range(model.rowCount())]
+    assert rows[-2][0] == "Setup"
+    assert rows[-1] == ("Start", "Starting the fight: the GM picks who attacks by surprise")
+    last = model.index(model.rowCount() - 1, 0)
+    assert "(Start)" in str(last.data(Qt.ItemDataRole.ToolTipRole))
+    window.log_view.tree.setCurrentIndex(last)
+    assert "Start of the fight · log entry" in window.log_view.details.toPlainText()
+    qtbot.mouseClick(window.decision_panel.fields_ok, Qt.MouseButton.LeftButton)
+    assert model.index(model.rowCount() - 1, 0).data() == "Start"  # the answer folds under it
+
+
 # --- condition labels end with their state -------------------------------------------------
 
 DEMOS = {"street-fighter": "demo_fight.json", "d100": "demo_d100.json",
