@@ -11,15 +11,17 @@ from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QComboBox
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QPushButton
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine import commands as c
+from fightdesk.engine.base import Choice, Decision
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.model import Session
 from fightdesk.engine.rulesets.roll_under.rules import AMBUSH_FIELD
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
+from fightdesk.ui.decision import DecisionPanel
 
 if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
@@ -183,6 +185,97 @@ def test_the_start_questions_log_line_is_filed_under_the_fights_start(
     assert "Start of the fight · log entry" in window.log_view.details.toPlainText()
     qtbot.mouseClick(window.decision_panel.fields_ok, Qt.MouseButton.LeftButton)
     assert model.index(model.rowCount() - 1, 0).data() == "Start"  # the answer folds under it
+
+
+# --- questions answered from the keyboard ------------------------------------------------
+
+
+def _focused() -> object:
+    return QApplication.focusWidget()
+
+
+def test_the_start_question_takes_the_focus_and_return_in_its_drop_down_answers_it(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Start the Fight's question puts the keyboard on its first drop-down: Up twice
+    ("The PCs' side") and Return answer it with no click; the next question (the Wisdom
+    rolls) has the focus on its first row, where Return answers too."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.start_fight_action.trigger()
+    panel = window.decision_panel
+    who = panel.field_input(AMBUSH_FIELD)
+    assert _focused() is who
+    qtbot.keyClick(who, Qt.Key.Key_Up)
+    qtbot.keyClick(who, Qt.Key.Key_Up)
+    assert who.currentData() == "party"
+    qtbot.keyClick(who, Qt.Key.Key_Return)
+    assert enc.state.surprise and enc.state.pending is None
+    assert [f for f in enc.order if enc.fighters[f].status.ambusher] == [
+        "miguel", "ji-woo", "tomasz", "dee"]
+
+    window.undo_action.trigger()
+    window.start_fight_action.trigger()
+    who = panel.field_input(AMBUSH_FIELD)
+    assert _focused() is who
+    qtbot.keyClick(who, Qt.Key.Key_Up)  # "The enemies' side"
+    qtbot.keyClick(who, Qt.Key.Key_Up)  # "The PCs' side"
+    qtbot.keyClick(who, Qt.Key.Key_Up)  # "Nobody"
+    qtbot.keyClick(who, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier)
+    assert enc.state.stage == "initiative" and not enc.state.surprise
+    pending = enc.state.pending
+    assert pending is not None and pending.id.startswith("initiative-1")
+    first = panel.field_input(pending.fields[0].name)
+    assert isinstance(first, QLineEdit) and _focused() is first
+    qtbot.keyClick(first, Qt.Key.Key_Return)
+    assert enc.state.pending is None and enc.state.stage == "turns"
+
+
+def test_return_in_an_open_drop_down_picks_and_leaves_the_question_waiting(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """With the drop-down's list open, Return picks the item under the cursor and closes
+    the list; the question still waits until Return on the closed drop-down."""
+    engine = Engine(load_session(DEMO))
+    window.show_session(engine, None)
+    enc = engine.encounter
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.start_fight_action.trigger()
+    who = window.decision_panel.field_input(AMBUSH_FIELD)
+    assert isinstance(who, QComboBox)
+    who.showPopup()
+    view = who.view()
+    qtbot.waitUntil(view.isVisible)
+    view.setCurrentIndex(who.model().index(who.findData("enemies"), 0))
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not view.isVisible())
+    assert who.currentData() == "enemies"
+    pending = enc.state.pending
+    assert pending is not None and pending.id == "surprise" and not enc.state.surprise
+    qtbot.keyClick(who, Qt.Key.Key_Return)
+    assert enc.state.surprise
+    assert all(enc.fighters[f].status.ambusher == (enc.fighters[f].side == "enemy")
+               for f in enc.order)
+
+
+def test_a_question_with_answers_puts_the_focus_on_the_first_and_return_gives_it(
+        qtbot: QtBot) -> None:
+    """A question of answer buttons: the first takes the focus, Return answers with it."""
+    panel = DecisionPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.activateWindow()
+    qtbot.waitUntil(panel.isActiveWindow)
+    panel.show_decision(Decision(id="keep", prompt="Keep the held die?", choices=[
+        Choice(id="keep", label="Keep it"), Choice(id="spend", label="Spend it")]))
+    button = _focused()
+    assert isinstance(button, QPushButton) and button.objectName() == "choice-keep"
+    with qtbot.waitSignal(panel.answered) as answered:
+        qtbot.keyClick(button, Qt.Key.Key_Return)
+    assert answered.args is not None and answered.args[:2] == ["keep", "keep"]
 
 
 # --- condition labels end with their state -------------------------------------------------
