@@ -19,6 +19,8 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
+    QPointF,
+    QRect,
     QSize,
     Qt,
     QTimer,
@@ -32,6 +34,8 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QResizeEvent,
+    QTextLayout,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -45,6 +49,9 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QScrollArea,
     QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
+    QStyleOptionFocusRect,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -92,7 +99,7 @@ class FighterCard(QFrame):
         self._shape: tuple[object, ...] | None = None
         self._fitted_width = -1
         self._member_buttons = QButtonGroup(self)
-        self._member_radios: list[QRadioButton] = []
+        self._member_radios: list[MemberLine] = []
         # The group member whose turn it was when the members were last shown: the
         # checked member follows each new turn (the GM may check another in between).
         self._acting_member = ""
@@ -197,6 +204,10 @@ class FighterCard(QFrame):
         layout = self.layout()
         if layout is None:
             return
+        # The members' lines wrap: their area keeps the heights it last measured (its
+        # own layout, and the card's layout item for it) until told they are stale.
+        self.members_layout.invalidate()
+        self.members.updateGeometry()
         layout.invalidate()
         need = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
             else layout.totalSizeHint().height()
@@ -303,7 +314,7 @@ class FighterCard(QFrame):
                 self.turnBegan.emit()
 
     def _show_members(self, cards: list[Card]) -> tuple[int, ...]:
-        """The members' lines; how many line breaks each one's text holds."""
+        """The members' lines; how many lines each one's text takes at the card's width."""
         selected = self.selected_fighter() if self._member_radios else None
         if len(self._member_radios) != len(cards):
             for radio in self._member_radios:
@@ -311,7 +322,7 @@ class FighterCard(QFrame):
                 radio.deleteLater()
             self._member_radios = []
             for _ in cards:
-                radio = QRadioButton()
+                radio = MemberLine()
                 _outline_indicator(radio, self.palette())
                 self._member_buttons.addButton(radio)
                 self.members_layout.addWidget(radio)
@@ -320,7 +331,6 @@ class FighterCard(QFrame):
         if acting and acting != self._acting_member:
             selected = acting
         self._acting_member = acting
-        texts: list[str] = []
         for radio, card in zip(self._member_radios, cards, strict=True):
             bits = [card.title, f"{card.health}/{card.health_max}"]
             if card.dice:
@@ -331,7 +341,6 @@ class FighterCard(QFrame):
             if card.out:
                 bits.append("out")
             text = "  ·  ".join(bits)
-            texts.append(text)
             # A member whose line reads the same is left alone (a step changes one or two
             # of a group's twelve): its tooltip is not made again.
             if radio.text() != text:
@@ -344,7 +353,11 @@ class FighterCard(QFrame):
             standing = [r for r, c in zip(self._member_radios, cards, strict=True) if not c.out]
             (standing or self._member_radios)[0].setChecked(True)
         self.members.setVisible(bool(cards))
-        return tuple(text.count("\n") for text in texts)
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else None
+        room = self.width() - 2 * self.frameWidth() - (
+            margins.left() + margins.right() if margins is not None else 0)
+        return tuple(radio.line_count(room) for radio in self._member_radios)
 
     def changeEvent(self, event: QEvent) -> None:
         """The palette changed under the card (light to dark while the app runs): the
@@ -443,6 +456,118 @@ class FighterCard(QFrame):
             act.triggered.connect(lambda _=False, i=cond.position: self.conditionRemoveRequested.emit(
                 fighter_id, i))
         menu.exec(where)
+
+
+class MemberLine(QRadioButton):
+    """A group member's line: a radio button whose text wraps at the card's width, so a
+    member's conditions and dropped weapons are read whole (a plain radio button draws
+    its text on one line and cuts it at the card's edge)."""
+
+    PAD = 2  # around the text: room for the focus frame
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        # (text, font, text width) -> (lines, height): the grid asks again and again.
+        self._measured: dict[tuple[str, str, int], tuple[int, int]] = {}
+
+    def _indicator(self) -> tuple[QStyleOptionButton, int, int, int]:
+        """The style's option, the circle's width and height, and the gap to the text."""
+        option = QStyleOptionButton()
+        self.initStyleOption(option)
+        style = self.style()
+        return (option,
+                style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, option, self),
+                style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorHeight, option, self),
+                style.pixelMetric(QStyle.PixelMetric.PM_RadioButtonLabelSpacing, option, self))
+
+    def _text_width(self, width: int) -> int:
+        _, circle, _, gap = self._indicator()
+        return max(1, width - circle - gap - 2 * self.PAD)
+
+    def _laid_out(self, text_width: int) -> tuple[QTextLayout, int]:
+        """The text broken into lines at ``text_width`` (between words; inside a word
+        only when the word alone is wider), and the lines' height."""
+        layout = QTextLayout(self.text(), self.font())
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        option.setTextDirection(self.layoutDirection())
+        layout.setTextOption(option)
+        layout.beginLayout()
+        height = 0.0
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(text_width)
+            line.setPosition(QPointF(0, height))
+            height += line.height()
+        layout.endLayout()
+        return layout, int(height + 0.999)
+
+    def _measure(self, text_width: int) -> tuple[int, int]:
+        key = (self.text(), self.font().key(), text_width)
+        found = self._measured.get(key)
+        if found is None:
+            if len(self._measured) > 16:
+                self._measured.clear()
+            layout, height = self._laid_out(text_width)
+            found = self._measured[key] = (layout.lineCount(), height)
+        return found
+
+    def line_count(self, width: int) -> int:
+        """How many lines the text takes in a line ``width`` wide."""
+        return self._measure(self._text_width(width))[0]
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        _, _, circle, _ = self._indicator()
+        text = self._measure(self._text_width(width))[1]
+        # One line is as tall as a plain radio button; each further line adds its height.
+        one = max(super().sizeHint().height(), circle + 2 * self.PAD)
+        return max(one, text + 2 * self.PAD)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width() + 2 * self.PAD, self.heightForWidth(hint.width() + 2 * self.PAD))
+
+    def minimumSizeHint(self) -> QSize:
+        # Any width will do: the text wraps (the card's width is set by its grid).
+        _, circle, _, gap = self._indicator()
+        width = circle + gap + 2 * self.PAD + 4 * self.fontMetrics().averageCharWidth()
+        return QSize(width, super().sizeHint().height())
+
+    def hitButton(self, pos: QPoint) -> bool:
+        return self.rect().contains(pos)  # every line of the text checks it, not the first
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        option, circle_w, circle_h, gap = self._indicator()
+        text_width = self._text_width(self.width())
+        layout, height = self._laid_out(text_width)
+        first = int(layout.lineAt(0).height()) if layout.lineCount() else self.fontMetrics().height()
+        top = max(self.PAD, (self.height() - height) // 2)
+        direction = self.layoutDirection()
+        painter = QPainter(self)
+        option.rect = QStyle.visualRect(direction, self.rect(), QRect(
+            0, top + max(0, (first - circle_h) // 2), circle_w, circle_h))
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorRadioButton, option,
+                                   painter, self)
+        text_rect = QStyle.visualRect(direction, self.rect(), QRect(
+            circle_w + gap + self.PAD, top, text_width, height))
+        group = QPalette.ColorGroup.Normal if self.isEnabled() else QPalette.ColorGroup.Disabled
+        painter.setPen(self.palette().color(group, self.foregroundRole()))
+        layout.draw(painter, QPointF(text_rect.topLeft()))
+        if self.hasFocus():
+            frame = QStyleOptionFocusRect()
+            frame.initFrom(self)
+            frame.rect = text_rect.adjusted(-self.PAD, -self.PAD, self.PAD, self.PAD)
+            self.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, frame,
+                                       painter, self)
+        painter.end()
 
 
 DEFAULT_ROLES: tuple[tuple[str, str], ...] = (("act", "Act"), ("react", "Interrupt"))
