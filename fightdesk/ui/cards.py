@@ -341,11 +341,15 @@ class FighterCard(QFrame):
             if card.out:
                 bits.append("out")
             text = "  ·  ".join(bits)
+            notes = _member_notes(card)
             # A member whose line reads the same is left alone (a step changes one or two
             # of a group's twelve): its tooltip is not made again.
-            if radio.text() != text:
+            if radio.text() != text or radio.notes != notes:
                 radio.setText(text)
-                _set_tip(radio, text)
+                radio.notes = notes
+                # What each condition and state is, as a single fighter's card tells it.
+                _set_tip(radio, "\n".join((text, *notes)))
+                radio.setAccessibleDescription("\n".join(notes))
             if radio.property("fighter_id") != card.fighter_id:
                 radio.setProperty("fighter_id", card.fighter_id)
             radio.setChecked(card.fighter_id == selected)
@@ -472,6 +476,8 @@ class MemberLine(QRadioButton):
         self.setSizePolicy(policy)
         # (text, font, text width) -> (lines, height): the grid asks again and again.
         self._measured: dict[tuple[str, str, int], tuple[int, int]] = {}
+        #: What the member's conditions and states are (the tooltips of a fighter's card).
+        self.notes: tuple[str, ...] = ()
 
     def _indicator(self) -> tuple[QStyleOptionButton, int, int, int]:
         """The style's option, the circle's width and height, and the gap to the text."""
@@ -893,6 +899,20 @@ def _set_tip(widget: QWidget, text: str) -> None:
 
 
 NO_BREAK = "\u00a0"
+
+
+def _member_notes(card: Card) -> tuple[str, ...]:
+    """A group member's conditions and states explained, one a line, each under its own
+    name ("Knocked down: stands up by spending..."), as a fighter's own card tells them."""
+    notes = []
+    for cond in card.conditions:
+        if cond.tooltip:
+            notes.append(cond.tooltip if cond.tooltip.startswith(cond.name)
+                         else f"{cond.text}: {cond.tooltip}")
+    for state in card.resources:
+        if state.maximum is None and state.value and state.tooltip:
+            notes.append(f"{state.label}: {state.tooltip}")
+    return tuple(notes)
 
 
 def _state_text(resource: Any) -> str:
