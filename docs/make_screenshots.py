@@ -1,7 +1,7 @@
 """Make the PNGs in docs/screenshots/ from the real app, offscreen, in light and dark.
 
     python docs/make_screenshots.py [--tables | --player | --roll-under | --d100 | --ashes |
-                                     --simulate | --log]
+                                     --simulate | --log | --fight] [--light] [--out DIR]
 
 Shows the demo fight mid-round (after an action and two interrupts), the interrupt stack
 with three moves, the action dialog with its odds, a fight with two groups sharing a
@@ -13,7 +13,10 @@ from light to dark while it runs, and Fight > Roll Tables
 d100 demo mid-round with a defense to choose (``--d100``), the ashes demo in round 2
 with a challenge waiting on its defenses (``--ashes``), Fight > Simulate with the
 result of 500 demo fights (``--simulate``), and the log dock narrow and wide with a
-resolved exchange selected (``--log``). The user directories are pointed at a temp
+resolved exchange selected (``--log``); ``--fight`` makes the street-fighter demo's
+shots only (the window, the stack, the action dialog, the groups). ``--light`` makes the light shots only and
+``--out DIR`` writes them to DIR instead (the test suite runs the script that way, so
+the script keeps working as the window changes). The user directories are pointed at a temp
 folder so no real settings are read or written.
 """
 
@@ -34,6 +37,9 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 from fightdesk.ui.palettes import dark_palette  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "screenshots"
+if "--out" in sys.argv[1:-1]:
+    OUT = Path(sys.argv[sys.argv.index("--out") + 1]).resolve()
+SUFFIXES = ("light",) if "--light" in sys.argv[1:] else ("light", "dark")
 
 
 def settle() -> None:
@@ -59,20 +65,24 @@ def mid_round_window():  # type: ignore[no-untyped-def]
     window.show_session(engine, None)
     window.show()
     doc = window.document
-    for command in (c.StartFight(), c.StartRound(), c.NextStep(), c.NextStep()):
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         doc.apply(command)
+    asked = engine.pending()  # Kaede rolls her own action dice: the GM lets the app roll
+    assert asked is not None
+    doc.apply(c.Answer(decision_id=asked.id, choice="roll"))
+    doc.apply(c.NextStep())
     decision = engine.pending()
     assert decision is not None
     doc.apply(c.Answer(decision_id=decision.id, choice="lose"))
     doc.apply(c.NextStep())
-    rules = engine.ruleset
+    views = engine.ruleset.views
     enc = engine.encounter
 
     def act(fid: str, form: str, **values: object) -> None:
-        chosen = next(f for f in rules.action_forms(enc, fid) if f.id == form)
+        chosen = next(f for f in views.action_forms(enc, fid) if f.id == form)
         data = {f.name: f.default for f in chosen.fields}
         data.update(values)
-        out = doc.apply(rules.build_command(form, fid, data))
+        out = doc.apply(views.build_command(form, fid, data))
         assert out.ok, out.error
 
     act("brannock", "act", maneuver="Roundhouse")
@@ -101,7 +111,7 @@ def grab(widget: QWidget, name: str) -> None:
     widget.repaint()
     path = OUT / name
     widget.grab().save(str(path))
-    print(path.relative_to(OUT.parent.parent))
+    print(path)
 
 
 def small_screen(window: QWidget, name: str) -> None:
@@ -184,7 +194,7 @@ def shoot_log(suffix: str) -> None:
                 c.Answer(decision_id=decision.id, amount=decision.minimum or 0)
             assert window.document.apply(answer).ok
         elif engine.encounter.state.stack:
-            assert window.document.apply(engine.ruleset.build_command("resolve-all", "", {})).ok
+            assert window.document.apply(engine.ruleset.views.build_command("resolve-all", "", {})).ok
         else:
             break
     if stack is not None:
@@ -227,6 +237,9 @@ def groups_window(width: int, height: int):  # type: ignore[no-untyped-def]
     doc = window.document
     for command in (c.StartFight(), c.StartRound(), c.NextStep()):
         assert doc.apply(command).ok
+    asked = doc.engine.pending()  # Kaede rolls her own action dice: the app rolls them
+    assert asked is not None
+    assert doc.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
     enc = doc.engine.encounter
     for fid in ("dock-thug-3", "harbour-guard-1"):
         doc.apply(c.SetValue(fighter_id=fid, field="status.dice.0.face", value=10))
@@ -291,7 +304,7 @@ def shoot_player_view(suffix: str) -> None:
     painter.end()
     path = OUT / f"player-view-{suffix}.png"
     both.save(str(path))
-    print(path.relative_to(OUT.parent.parent))
+    print(path)
     window.player_view_action.setChecked(False)
     window.document.undo_stack.setClean()
     window.close()
@@ -313,14 +326,17 @@ def shoot_roll_under(suffix: str) -> None:
     window.show_session(engine, None)
     window.show()
     doc = window.document
-    for command in (c.StartFight(),
-                    ru.Attack(fighter_id="rooftop-sniper", target_id="ji-woo", weapon=0)):
-        assert doc.apply(command).ok
+    assert doc.apply(c.StartFight()).ok
+    # Who attacks by surprise: the question's rows start on the demo's marks (the sniper).
+    asked = engine.pending()
+    assert asked is not None
+    assert doc.apply(c.Answer(decision_id=asked.id, values={}, by="the GM")).ok
+    assert doc.apply(ru.Attack(fighter_id="rooftop-sniper", target_id="ji-woo", weapon=0)).ok
     roll = engine.encounter.state.roll
     assert roll is not None
     assert doc.apply(c.MakeRoll(roll_id=roll.id, dice=[[14], [6]])).ok
-    for command in (c.NextStep(), c.NextStep()):
-        assert doc.apply(command).ok
+    while engine.pending() is None:  # to the end of the surprise step: initiative
+        assert doc.apply(c.NextStep()).ok
     pending = engine.pending()
     assert pending is not None
     assert doc.apply(c.Answer(decision_id=pending.id, by="the players",
@@ -502,15 +518,24 @@ def main() -> int:
     only_ashes = "--ashes" in sys.argv[1:]
     only_d100 = "--d100" in sys.argv[1:]
     only_log = "--log" in sys.argv[1:]
+    only_fight = "--fight" in sys.argv[1:]
     if only_log:
-        for suffix in ("light", "dark"):
+        for suffix in SUFFIXES:
             if suffix == "dark":
                 app.setPalette(dark_palette())
             shoot_log(suffix)
         app.setPalette(light)
         return 0
+    if only_fight:
+        for suffix in SUFFIXES:
+            if suffix == "dark":
+                app.setPalette(dark_palette())
+            shoot(suffix)
+            shoot_groups(suffix)
+        app.setPalette(light)
+        return 0
     if only_roll_under or only_simulate or only_ashes or only_d100:
-        for suffix in ("light", "dark"):
+        for suffix in SUFFIXES:
             if suffix == "dark":
                 app.setPalette(dark_palette())
             if only_roll_under:
@@ -523,7 +548,7 @@ def main() -> int:
                 shoot_simulate(suffix)
         app.setPalette(light)
         return 0
-    for suffix in ("light", "dark"):
+    for suffix in SUFFIXES:
         if suffix == "dark":
             app.setPalette(dark_palette())
         if not (only_tables or only_player):
@@ -539,7 +564,7 @@ def main() -> int:
             shoot_d100(suffix)
             shoot_ashes(suffix)
             shoot_simulate(suffix)
-    if not (only_tables or only_player):
+    if not (only_tables or only_player) and "dark" in SUFFIXES:
         shoot_live_switch(app, light)
     app.setPalette(light)
     return 0

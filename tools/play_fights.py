@@ -353,6 +353,11 @@ def _one_step(gm: Gm) -> str:
     if panel.isVisible() and panel.roll_button.isEnabled():
         gm.press(panel.roll_button, f"roll ({panel.title.text()[:40]})")
         return "rolled"
+    picks = [b for b in panel.pick_buttons() if b.isVisible() and b.isEnabled()]
+    if panel.isVisible() and picks:
+        # A defense offered as one pick each (d100): the first, which also rolls.
+        gm.press(picks[0], f"pick {picks[0].text().replace('&', '')[:40]}")
+        return "picked"
     if panel.isVisible() and panel.add_button.isVisible() and panel.add_button.isEnabled():
         # A roll that waits for a choice first (a d100 defense): the first one offered.
         gm.press(panel.add_button, f"add {panel.option.currentText()[:40]}")

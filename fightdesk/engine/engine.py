@@ -67,6 +67,18 @@ class Outcome(NamedTuple):
             return "; ".join(e.summary for e in self.entries)
         return self.entry.summary if self.entry else ""
 
+    @property
+    def headline(self) -> str:
+        """The status bar's line: the text, and the hits and the fighters out that an
+        answer landed (street-fighter's damage lands on the answer to its last damage or
+        dodge question, whose own summary only says what was answered)."""
+        if self.error:
+            return self.error
+        landed = [event.text for entry in (self.entries or (self.entry,)) if entry is not None
+                  and entry.command.get("kind") == "answer" for event in entry.events
+                  if event.kind in ("damage", "down") and event.text not in entry.summary]
+        return "; ".join([self.text, *landed]) if landed else self.text
+
 
 class Notice(NamedTuple):
     """Told to every listener after the state changed."""

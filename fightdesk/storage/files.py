@@ -201,7 +201,30 @@ def _still_writing(pid: int, path: Path) -> bool:
         return False
     except (OSError, OverflowError, ValueError):
         return True  # another user's process (PermissionError) or a number not a pid
-    return True
+    # The number may have been given to a new process since the writer died (process
+    # ids are reused): a process that started after the file was last written is not
+    # its writer.
+    started = _process_started(pid)
+    if started is None:
+        return True
+    try:
+        return started <= path.stat().st_mtime + 1.0
+    except OSError:
+        return True
+
+
+def _process_started(pid: int) -> float | None:
+    """When a running process started (seconds since the epoch), where the system says
+    (Linux's /proc); None elsewhere or when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat_file:
+            fields = stat_file.read().rsplit(b")", 1)[1].split()
+        ticks = int(fields[19])  # field 22, starttime, counted after the ")" that ends field 2
+        with open("/proc/stat", "rb") as system:
+            boot = next(int(line.split()[1]) for line in system if line.startswith(b"btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
 
 
 def _current_umask() -> int:

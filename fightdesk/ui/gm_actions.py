@@ -147,7 +147,7 @@ class GMActions(QObject):
         if not outcome.ok:
             panel.show_refusal(outcome.error or "")
         else:
-            self.w.statusBar().showMessage(outcome.text, 8000)
+            self.w.statusBar().showMessage(outcome.headline, 8000)
 
     def answer_values(self, panel: DecisionPanel, decision_id: str, values: dict,
                       by: str) -> None:
@@ -157,6 +157,8 @@ class GMActions(QObject):
         outcome = operations.answer_values(self.document, decision_id, values, by)
         if not outcome.ok:
             panel.show_refusal(outcome.error or "")
+        else:
+            self.w.statusBar().showMessage(outcome.headline, 8000)
 
     def contribute(self, roll_id: int, fighter_id: str, kind: str, amount: int) -> None:
         if self.document.engine is not None:
@@ -351,7 +353,7 @@ class GMActions(QObject):
         outcome = operations.stack_command(self.document, form_id)
         dialog.show_refusal(None if outcome.ok else outcome.error)
         if outcome.ok:
-            self.w.statusBar().showMessage(outcome.text, 8000)
+            self.w.statusBar().showMessage(outcome.headline, 8000)
             if form_id == "cancel-stack":
                 dialog.mark_cancelled()
 

@@ -327,3 +327,30 @@ def test_a_later_start_removes_the_leftover_of_a_killed_save_as(tmp_path: Path) 
     assert not killed and any(x.startswith("SHOWN ") for x in lines)
     assert not leftover.exists() and all(p.exists() for p in others)
     assert opened.stat().st_mtime < before  # only read
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_a_leftover_whose_process_number_was_given_to_a_newer_process_is_removed(
+        tmp_path: Path) -> None:
+    """Process numbers are reused: a running process that started after the leftover was
+    last written cannot be its writer, so the leftover goes; one that started before it
+    may still be writing, so that one stays."""
+    from fightdesk.storage.files import remove_leftovers
+
+    folder = tmp_path / "gm"
+    folder.mkdir()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        written_before = folder / f".old.json.fightdesk-{sleeper.pid}-dead1234.tmp"
+        written_before.write_text("cut off long ago")
+        an_hour_ago = time.time() - 3600
+        os.utime(written_before, (an_hour_ago, an_hour_ago))
+        time.sleep(0.05)
+        being_written = folder / f".new.json.fightdesk-{sleeper.pid}-live1234.tmp"
+        being_written.write_text("being written")
+        removed = remove_leftovers(folder)
+        assert removed == [written_before]
+        assert not written_before.exists() and being_written.exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
