@@ -474,28 +474,54 @@ class MemberLine(QRadioButton):
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
-        # (text, font, text width) -> (lines, height): the grid asks again and again.
-        self._measured: dict[tuple[str, str, int], tuple[int, int]] = {}
+        # The text laid out at a width, kept: the grid measures each line again and again,
+        # and a group of twelve is painted on every turn of one of them.
+        self._laid: dict[tuple[str, int], tuple[QTextLayout, int]] = {}
+        # The text and its width on one line: a line that fits is never laid out.
+        self._natural: tuple[str, int] = ("", 0)
+        # The style's circle (width, height), the gap to the text, one line's height.
+        self._style_sizes: tuple[int, int, int, int] | None = None
         #: What the member's conditions and states are (the tooltips of a fighter's card).
         self.notes: tuple[str, ...] = ()
 
-    def _indicator(self) -> tuple[QStyleOptionButton, int, int, int]:
-        """The style's option, the circle's width and height, and the gap to the text."""
-        option = QStyleOptionButton()
-        self.initStyleOption(option)
-        style = self.style()
-        return (option,
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange,
+                            QEvent.Type.LayoutDirectionChange):
+            self._style_sizes = None
+            self._laid.clear()
+            self._natural = ("", 0)
+        super().changeEvent(event)
+
+    def _sizes(self) -> tuple[int, int, int, int]:
+        if self._style_sizes is None:
+            option = QStyleOptionButton()
+            self.initStyleOption(option)
+            style = self.style()
+            self._style_sizes = (
                 style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, option, self),
                 style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorHeight, option, self),
-                style.pixelMetric(QStyle.PixelMetric.PM_RadioButtonLabelSpacing, option, self))
+                style.pixelMetric(QStyle.PixelMetric.PM_RadioButtonLabelSpacing, option, self),
+                super().sizeHint().height())
+        return self._style_sizes
 
     def _text_width(self, width: int) -> int:
-        _, circle, _, gap = self._indicator()
+        circle, _, gap, _ = self._sizes()
         return max(1, width - circle - gap - 2 * self.PAD)
+
+    def _fits(self, text_width: int) -> bool:
+        """Whether the text fits on one line ``text_width`` wide (most members' lines)."""
+        text = self.text()
+        if self._natural[0] != text or not text:
+            self._natural = (text, self.fontMetrics().horizontalAdvance(text))
+        return self._natural[1] <= text_width
 
     def _laid_out(self, text_width: int) -> tuple[QTextLayout, int]:
         """The text broken into lines at ``text_width`` (between words; inside a word
         only when the word alone is wider), and the lines' height."""
+        key = (self.text(), text_width)
+        found = self._laid.get(key)
+        if found is not None:
+            return found
         layout = QTextLayout(self.text(), self.font())
         option = QTextOption()
         option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
@@ -511,53 +537,52 @@ class MemberLine(QRadioButton):
             line.setPosition(QPointF(0, height))
             height += line.height()
         layout.endLayout()
-        return layout, int(height + 0.999)
-
-    def _measure(self, text_width: int) -> tuple[int, int]:
-        key = (self.text(), self.font().key(), text_width)
-        found = self._measured.get(key)
-        if found is None:
-            if len(self._measured) > 16:
-                self._measured.clear()
-            layout, height = self._laid_out(text_width)
-            found = self._measured[key] = (layout.lineCount(), height)
+        if len(self._laid) > 8:
+            self._laid.clear()
+        found = self._laid[key] = (layout, int(height + 0.999))
         return found
 
     def line_count(self, width: int) -> int:
         """How many lines the text takes in a line ``width`` wide."""
-        return self._measure(self._text_width(width))[0]
+        text_width = self._text_width(width)
+        return 1 if self._fits(text_width) else self._laid_out(text_width)[0].lineCount()
 
     def hasHeightForWidth(self) -> bool:
         return True
 
     def heightForWidth(self, width: int) -> int:
-        _, _, circle, _ = self._indicator()
-        text = self._measure(self._text_width(width))[1]
-        # One line is as tall as a plain radio button; each further line adds its height.
-        one = max(super().sizeHint().height(), circle + 2 * self.PAD)
-        return max(one, text + 2 * self.PAD)
+        _, circle, _, one = self._sizes()
+        least = max(one, circle + 2 * self.PAD)  # one line: as tall as a plain radio button
+        text_width = self._text_width(width)
+        if self._fits(text_width):
+            return least
+        return max(least, self._laid_out(text_width)[1] + 2 * self.PAD)
 
     def sizeHint(self) -> QSize:
-        hint = super().sizeHint()
-        return QSize(hint.width() + 2 * self.PAD, self.heightForWidth(hint.width() + 2 * self.PAD))
+        width = super().sizeHint().width() + 2 * self.PAD
+        return QSize(width, self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:
         # Any width will do: the text wraps (the card's width is set by its grid).
-        _, circle, _, gap = self._indicator()
-        width = circle + gap + 2 * self.PAD + 4 * self.fontMetrics().averageCharWidth()
-        return QSize(width, super().sizeHint().height())
+        circle, _, gap, one = self._sizes()
+        return QSize(circle + gap + 2 * self.PAD + 4 * self.fontMetrics().averageCharWidth(), one)
 
     def hitButton(self, pos: QPoint) -> bool:
         return self.rect().contains(pos)  # every line of the text checks it, not the first
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        option, circle_w, circle_h, gap = self._indicator()
         text_width = self._text_width(self.width())
+        if self._fits(text_width):
+            super().paintEvent(event)  # one line: drawn as any radio button (and quicker)
+            return
+        circle_w, circle_h, gap, _ = self._sizes()
         layout, height = self._laid_out(text_width)
-        first = int(layout.lineAt(0).height()) if layout.lineCount() else self.fontMetrics().height()
+        first = int(layout.lineAt(0).height()) if layout.lineCount() else height
         top = max(self.PAD, (self.height() - height) // 2)
         direction = self.layoutDirection()
         painter = QPainter(self)
+        option = QStyleOptionButton()
+        self.initStyleOption(option)
         option.rect = QStyle.visualRect(direction, self.rect(), QRect(
             0, top + max(0, (first - circle_h) // 2), circle_w, circle_h))
         self.style().drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorRadioButton, option,
