@@ -575,20 +575,23 @@ class MemberLine(QRadioButton):
         if self._fits(text_width):
             super().paintEvent(event)  # one line: drawn as any radio button (and quicker)
             return
-        circle_w, circle_h, gap, _ = self._sizes()
         layout, height = self._laid_out(text_width)
         first = int(layout.lineAt(0).height()) if layout.lineCount() else height
         top = max(self.PAD, (self.height() - height) // 2)
-        direction = self.layoutDirection()
         painter = QPainter(self)
         option = QStyleOptionButton()
         self.initStyleOption(option)
-        option.rect = QStyle.visualRect(direction, self.rect(), QRect(
-            0, top + max(0, (first - circle_h) // 2), circle_w, circle_h))
-        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorRadioButton, option,
-                                   painter, self)
-        text_rect = QStyle.visualRect(direction, self.rect(), QRect(
-            circle_w + gap + self.PAD, top, text_width, height))
+        style = self.style()
+        # The circle and the text where the style puts them on a one-line radio button
+        # (so wrapped and one-line members align), the circle beside the first line.
+        circle = style.subElementRect(QStyle.SubElement.SE_RadioButtonIndicator, option, self)
+        room = style.subElementRect(QStyle.SubElement.SE_RadioButtonContents, option, self)
+        option.rect = QRect(circle.x(), top + max(0, (first - circle.height()) // 2),
+                            circle.width(), circle.height())
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorRadioButton, option, painter, self)
+        left = room.x() if self.layoutDirection() == Qt.LayoutDirection.LeftToRight \
+            else room.right() + 1 - text_width
+        text_rect = QRect(left, top, text_width, height)
         group = QPalette.ColorGroup.Normal if self.isEnabled() else QPalette.ColorGroup.Disabled
         painter.setPen(self.palette().color(group, self.foregroundRole()))
         layout.draw(painter, QPointF(text_rect.topLeft()))
@@ -596,8 +599,7 @@ class MemberLine(QRadioButton):
             frame = QStyleOptionFocusRect()
             frame.initFrom(self)
             frame.rect = text_rect.adjusted(-self.PAD, -self.PAD, self.PAD, self.PAD)
-            self.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, frame,
-                                       painter, self)
+            style.drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, frame, painter, self)
         painter.end()
 
 
