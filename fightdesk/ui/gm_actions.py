@@ -183,7 +183,11 @@ class GMActions(QObject):
         self._roll_outcome(outcome)
 
     def _roll_outcome(self, outcome: Outcome) -> None:
+        """The roll panel says a refusal; what a roll or a help did goes to the status bar
+        (the roll's result, not the line of the action that opened it)."""
         self.w.roll_panel.show_refusal(None if outcome.ok else outcome.error)
+        if outcome.ok:
+            self.w.statusBar().showMessage(outcome.headline, 8000)
 
     # --- the player view ------------------------------------------------------------------
     def toggle_player_view(self, on: bool) -> None:

@@ -66,6 +66,10 @@ class RollPanel(QFrame):
         self.odds.setObjectName("rollOdds")
         self.rows = QGridLayout()
         self.rows.setContentsMargins(0, 0, 0, 0)
+        # The lines take the width; each Take back button only what its text needs (a
+        # line squeezed to half the panel wraps and is cut at its row's height).
+        self.rows.setColumnStretch(0, 1)
+        self.rows.setColumnStretch(1, 0)
         self.option = QComboBox()
         self.option.setObjectName("contributionOption")
         self.option.currentIndexChanged.connect(self._option_chosen)

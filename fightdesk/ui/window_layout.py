@@ -210,7 +210,12 @@ class WindowLayout(QObject):
         lower = w.splitter.widget(1)
         layout = lower.layout() if lower is not None else None
         spacing = layout.spacing() if layout is not None else 0
-        taken = sum(p.sizeHint().height() + spacing for p in panels)
+        # A panel's wrapped lines take the height they need at the panel's width (its
+        # size hint is worked out for another width, and a squeezed panel cuts its rows).
+        width = lower.width() if lower is not None else 0
+        taken = sum(max(p.sizeHint().height(),
+                        p.heightForWidth(width) if p.hasHeightForWidth() and width > 0 else 0)
+                    + spacing for p in panels)
         short = w.cards.least_height() - (sizes[1] - taken)
         give = min(short, sizes[0] - w.timeline.minimumSizeHint().height())
         if give > 0:
@@ -220,7 +225,13 @@ class WindowLayout(QObject):
 
     def window_resized(self) -> None:
         if self.w.body_built:
-            QTimer.singleShot(0, self.w, self.give_way_to_timeline)
+            QTimer.singleShot(0, self.w, self._refit_after_resize)
+
+    def _refit_after_resize(self) -> None:
+        """A smaller window: the docks narrow for the timeline, then an open roll panel or
+        question keeps its height and the cards their room (the timeline gives way)."""
+        self.give_way_to_timeline()
+        self.room_for_cards()
 
     def give_way_to_timeline(self) -> None:
         """On a small screen the side docks narrow (down to what they need) so that the

@@ -244,3 +244,57 @@ def test_menu_items_say_what_they_do_now_and_never_the_same(window: MainWindow,
             break
         autopilot_step(window, engine, rng)
     assert ended and "setup" in seen
+
+
+def squeezed_rows(window: MainWindow) -> list[str]:
+    """The roll panel's rows drawn lower than they need: a Take back button shorter than
+    its size hint, or a line that wraps in a row too short for its lines."""
+    panel = window.roll_panel
+    problems = []
+    for button in panel.findChildren(QPushButton):
+        if button.objectName().startswith("takeBack-") and button.isVisible() \
+                and button.height() < button.sizeHint().height():
+            problems.append(f"{button.accessibleName()}: {button.height()} px")
+    for label in (panel.title, panel.total, panel.odds):
+        if label.isVisible() and label.height() < label.heightForWidth(label.width()):
+            problems.append(f"{label.text()[:40]}: {label.height()} px")
+    return problems
+
+
+def test_the_roll_panel_keeps_its_rows_when_the_window_shrinks(window: MainWindow,
+                                                                qtbot: QtBot) -> None:
+    """A challenge with two defenses on it waits on the roll panel; the window goes from
+    1280x800 to a small laptop's 1093x614: the panel keeps the height its rows need (the
+    timeline gives way), and the acting fighter's card still shows whole."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.rulesets.ashes import commands as ash
+
+    engine = demo(window, "ashes", (1280, 800))
+    doc = window.document
+    assert doc.apply(c.StartFight()).ok
+    # A tall timeline, as in a later round with every lane (or as the GM dragged it).
+    sizes = window.splitter.sizes()
+    window.splitter.setSizes([320, sum(sizes) - 320])
+    assert doc.apply(ash.Challenge(fighter_id="ash-hound", target_id="kestrel", skill="Bite")).ok
+    roll = engine.encounter.state.roll
+    assert roll is not None
+    assert doc.apply(c.Contribute(roll_id=roll.id, fighter_id="kestrel",
+                                  contribution="skill:Dodge roll")).ok
+    assert doc.apply(c.Contribute(roll_id=roll.id, fighter_id="kestrel",
+                                  contribution="dodge", amount=3)).ok
+    qtbot.waitUntil(lambda: window.roll_panel.isVisible())
+    QTest.qWait(50)
+    assert not squeezed_rows(window)
+    window.resize(1093, 614)
+    qtbot.waitUntil(lambda: not squeezed_rows(window), timeout=3000)
+    # Each line beside its button reads whole, on one line: the buttons take only their width.
+    for label in window.roll_panel.findChildren(type(window.roll_panel.title)):
+        if label.isVisible() and label.text().startswith("Kestrel:"):
+            assert label.width() >= label.fontMetrics().horizontalAdvance(label.text()), label.text()
+    acting = [card for card in window.cards.cards() if card.is_acting()]
+    assert acting
+    for card in acting:
+        def whole(card: Any = card) -> bool:
+            return bool(card.visibleRegion().boundingRect().height() == card.height())
+
+        qtbot.waitUntil(whole, timeout=3000)
