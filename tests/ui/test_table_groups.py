@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyle, QStyleOptionButton
@@ -259,3 +261,33 @@ def test_a_members_line_is_never_cut_short(window: MainWindow, qtbot: QtBot, qap
         assert card.selected_fighter() == long_one
     finally:
         qapp.setPalette(before)
+
+
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:/·",
+               min_size=1, max_size=14)
+# A member's line: words joined by spaces, some by no-break spaces (a state's label, which
+# never breaks), as the card writes them.
+LINE = st.lists(st.tuples(WORD, st.sampled_from([" ", "  ·  ", "\N{NO-BREAK SPACE}"])),
+                min_size=1, max_size=30).map(lambda parts: "".join(w + sep for w, sep in parts))
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=LINE, width=st.integers(min_value=180, max_value=700))
+def test_a_member_line_is_as_tall_as_its_words_need_at_any_width(qapp: Any, text: str,
+                                                                  width: int) -> None:
+    """Whatever the line says and however wide the card is, the height the line asks
+    for holds every word (a word wider than the line alone is broken, not cut)."""
+    from fightdesk.ui.cards import MemberLine
+
+    line = MemberLine()
+    try:
+        line.setText(text)
+        line.resize(width, line.heightForWidth(width))
+        longest = max(QFontMetrics(line.font()).horizontalAdvance(w)
+                      for w in text.replace("\N{NO-BREAK SPACE}", "_").split())
+        if longest < width - 60:  # no word wider than the room beside the circle
+            assert wholly_shown(line), (text, width, line.height())
+        assert line.line_count(width) >= 1
+        assert line.heightForWidth(width) >= line.line_count(width) * line.fontMetrics().height()
+    finally:
+        line.deleteLater()
