@@ -4,12 +4,17 @@ GM can still let the app roll ("-")."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 from fightdesk.engine.engine import Engine
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from fightdesk.engine.model import Encounter
 
 
 def _rolls(engine: Engine, purpose: str) -> list[Any]:
@@ -317,4 +322,254 @@ def test_a_street_fighter_player_is_asked_to_resist_a_deception_on_the_stack(
     rolls = _rolls(engine, "Wits + Insight against deception")
     assert [(r.who, r.faces, r.source) for r in rolls] == [
         ("Kaede Moriyama", [1] * needed, "typed")]
+    assert enc.state.pending is None and not enc.state.stack
+
+
+def _sf_round_one(window: Any, qtbot: Any, kaede_dice: str,
+                  saved: Callable[[Encounter], None] | None = None) -> Engine:
+    """The demo at round 1's first phase, Kaede's player having typed her action dice
+    (the others are the app's). ``saved``: the fight opens from a file saved at round 1's
+    start, changed by it (a hold, a long recovery)."""
+    from fightdesk.engine import commands as c
+    from fightdesk.engine.model import Session
+    from fightdesk.storage.sessions import demo_session
+
+    session = demo_session()
+    if saved is not None:
+        started = Engine(session)
+        assert started.apply(c.StartFight()).ok and started.apply(c.StartRound()).ok
+        enc = started.encounter.model_copy(deep=True)
+        saved(enc)
+        session = Session.begin(enc)
+    engine = Engine(session)
+    window.show_session(engine, None)
+    _to_round_start(window, qtbot, engine)
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    decision = window.decision_panel
+    assert decision.prompt.text().startswith("Kaede Moriyama: roll the action dice (")
+    qtbot.keyClicks(decision.dice, kaede_dice)
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not decision.error.isVisible(), decision.error.text()
+    assert engine.encounter.state.stage == "phases"
+    return engine
+
+
+def _resolve_on_the_stack(window: Any, qtbot: Any) -> Any:
+    """Resolve the stack's next move in the stack dialog; its question panel."""
+    qtbot.waitUntil(lambda: window._stack_dialog is not None and window._stack_dialog.isVisible())
+    qtbot.mouseClick(window._stack_dialog.resolve_next, Qt.MouseButton.LeftButton)
+    return window._stack_decision
+
+
+def _answer_with_dice(qtbot: Any, panel: Any, faces: str) -> None:
+    qtbot.keyClicks(panel.dice, faces)
+    qtbot.mouseClick(panel.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not panel.error.isVisible(), panel.error.text()
+
+
+def test_a_street_fighter_player_is_asked_to_resist_a_stunning_shout(window: Any,
+                                                                    qtbot: Any) -> None:
+    """Kaede's dice are all 1s, so Brannock acts first, at his 6, and shouts at her:
+    her Willpower roll against it is asked for on the stack (the app rolled it unseen
+    before); six typed 10s beat anything his 4 dice can do, so she keeps her dice."""
+    from fightdesk.engine.rulesets.street_fighter.round import current_actor
+
+    engine = _sf_round_one(window, qtbot, "1 1 1 1")
+    enc = engine.encounter
+    for _ in range(12):  # the dock thugs' turns go by, to Brannock's
+        if current_actor(enc) == "brannock":
+            break
+        if current_actor(enc) is None:
+            window.next_step_action.trigger()
+            continue
+        window.pass_action.trigger()
+        lose = window.decision_panel.findChild(QPushButton, "choice-lose")
+        if window.decision_panel.isVisible() and lose is not None:
+            qtbot.mouseClick(lose, Qt.MouseButton.LeftButton)
+    assert current_actor(enc) == "brannock"
+    dice = [d.face for d in enc.fighters["kaede"].status.dice if d.state == "ready"]
+    from PySide6.QtWidgets import QComboBox
+
+    dialog = window.open_action_dialog("brannock", role="act")
+    assert dialog is not None and dialog.current_form().id == "act"
+    maneuver = dialog.findChild(QComboBox, "field-maneuver")
+    maneuver.setCurrentIndex(maneuver.findData("Stunning Shout"))
+    target = dialog.findChild(QComboBox, "field-target")
+    target.setCurrentIndex(target.findData("kaede"))
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    panel = _resolve_on_the_stack(window, qtbot)
+    assert panel.isVisible()
+    willpower = enc.fighters["kaede"].status.willpower
+    assert panel.prompt.text() == ("Kaede Moriyama: roll Willpower against Brannock Vale's "
+                                   f"Stunning Shout ({willpower}d10)"), panel.prompt.text()
+    shout = _rolls(engine, "Stunning Shout")
+    assert [(r.who, r.source) for r in shout] == [("Brannock Vale", "app")]
+    assert not _rolls(engine, "Willpower against the shout")
+    _answer_with_dice(qtbot, panel, " ".join(["10"] * willpower))
+    rolls = _rolls(engine, "Willpower against the shout")
+    assert [(r.who, r.faces, r.source) for r in rolls] == [
+        ("Kaede Moriyama", [10] * willpower, "typed")]
+    assert [d.face for d in enc.fighters["kaede"].status.dice if d.state == "ready"] == dice
+    assert enc.state.pending is None and not enc.state.stack
+
+
+def _brannock_holds_kaede(enc: Encounter) -> None:
+    from fightdesk.engine.rulesets.street_fighter.model import SustainedHold
+
+    brannock = enc.fighters["brannock"]
+    hold = SustainedHold(target_id="kaede", maneuver="Bear Hug", limit=3)
+    brannock.status = brannock.status.model_copy(update={"holding": hold})
+
+
+def test_a_street_fighter_player_is_asked_for_the_strength_roll_to_break_free(
+        window: Any, qtbot: Any) -> None:
+    """Brannock keeps Kaede in a Bear Hug; on her 10 she breaks free. Her Strength roll is
+    her player's, asked for on the stack (the app rolled it unseen before); Brannock's is
+    the app's (seeded: 5, 10, 1, 6 -> 2 - 1 = 1). Her typed 10, 10, 10 count 3
+    successes: she is free."""
+    from PySide6.QtWidgets import QComboBox
+
+    engine = _sf_round_one(window, qtbot, "10 9 8 7", saved=_brannock_holds_kaede)
+    enc = engine.encounter
+    dialog = window.open_action_dialog("kaede", role="act")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("break-free"))
+    assert dialog.current_form().id == "break-free"
+    assert dialog.findChild(QComboBox, "field-target") is None
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    panel = _resolve_on_the_stack(window, qtbot)
+    assert panel.isVisible()
+    assert panel.prompt.text() == ("Kaede Moriyama: roll Strength to break free of Brannock "
+                                   "Vale's Bear Hug (3d10)"), panel.prompt.text()
+    assert not _rolls(engine, "breaking free") and not _rolls(engine, "keeping the hold")
+    _answer_with_dice(qtbot, panel, "10 10 10")
+    mine = _rolls(engine, "breaking free (Strength)")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in mine] == [
+        ("Kaede Moriyama", [10, 10, 10], "typed", "3 successes")]
+    his = _rolls(engine, "keeping the hold (Strength)")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in his] == [
+        ("Brannock Vale", [5, 10, 1, 6], "app", "1 success")]
+    assert enc.fighters["brannock"].status.holding is None
+    assert "Kaede Moriyama breaks free of Brannock Vale's Bear Hug" in [
+        ev.text for ev in engine.session.log[-1].events]
+    assert enc.state.pending is None and not enc.state.stack
+
+
+def _kaede_recovers_round_one(window: Any, qtbot: Any) -> Engine:
+    """The demo, Kaede 2 chi down: before round 1 she starts recovering chi (the action
+    dialog's "Start recovering"); her action dice are left to the app; the GM ends the
+    round and lets the unused dice go."""
+    from PySide6.QtWidgets import QComboBox
+
+    from fightdesk.engine import commands as c
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    enc = engine.encounter
+    assert window.document.apply(c.SetValue(fighter_id="kaede", field="status.chi",
+                                            value=1)).ok
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    assert enc.state.stage == "fight-start"
+    dialog = window.open_action_dialog("kaede", role="act")
+    assert dialog is not None
+    dialog.form_box.setCurrentIndex(dialog.form_box.findData("recover"))
+    pool = dialog.findChild(QComboBox, "field-pool")
+    assert pool is not None
+    pool.setCurrentIndex(pool.findData("chi"))
+    qtbot.mouseClick(dialog.go_button, Qt.MouseButton.LeftButton)
+    assert enc.fighters["kaede"].status.recovery is not None
+    _to_round_start(window, qtbot, engine)
+    qtbot.mouseClick(window.forward_button, Qt.MouseButton.LeftButton)
+    decision = window.decision_panel
+    qtbot.keyClicks(decision.dice, "-")
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert window.document.apply(c.EndRound()).ok
+    for _ in range(12):  # the unused dice: let each go
+        lose = decision.findChild(QPushButton, "choice-lose")
+        if lose is None:
+            break
+        qtbot.mouseClick(lose, Qt.MouseButton.LeftButton)
+    return engine
+
+
+def test_a_street_fighter_player_types_the_recovery_roll_at_the_one_question(
+        window: Any, qtbot: Any) -> None:
+    """Kaede has recovered chi for the whole round: the one question (roll now or keep
+    recovering) asks for her player's 2d10; her typed 9 and 8 at TN 8 regain both."""
+    engine = _kaede_recovers_round_one(window, qtbot)
+    enc = engine.encounter
+    decision = window.decision_panel
+    assert decision.isVisible()
+    assert decision.prompt.text() == ("Kaede Moriyama has recovered chi for 1 round: roll the "
+                                      "2d10 now (TN 8) or keep recovering?"), \
+        decision.prompt.text()
+    assert decision.dice.isVisible()
+    assert "Dice needed: 2d10" in decision.dice.toolTip()
+    assert decision.findChild(QPushButton, "choice-continue") is not None
+    assert not _rolls(engine, "chi recovery")
+    _answer_with_dice(qtbot, decision, "9 8")
+    rolls = _rolls(engine, "chi recovery")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in rolls] == [
+        ("Kaede Moriyama", [9, 8], "typed", "2 successes")]
+    assert enc.fighters["kaede"].status.chi == 3
+    assert enc.fighters["kaede"].status.recovery is None
+    assert enc.state.pending is None and enc.state.stage == "round-over"
+
+
+def _kaede_recovering_for_59_rounds(enc: Encounter) -> None:
+    """Rounds of a minute (the option's most); Kaede 2 chi down, recovering for 59 of them."""
+    from fightdesk.engine.rulesets.street_fighter.model import Recovery
+
+    enc.options = enc.options.model_copy(update={"seconds_per_round": 60})
+    kaede = enc.fighters["kaede"]
+    recovery = Recovery(pool="chi", full_rounds=59, whole_round=True)
+    kaede.status = kaede.status.model_copy(update={"chi": 1, "recovery": recovery})
+
+
+def test_an_hour_of_recovery_asks_for_no_dice(window: Any, qtbot: Any) -> None:
+    """The 60th round of Kaede's recovery makes an hour: everything comes back without a
+    roll, so the question has no field for dice, and stopping regains her 2 chi."""
+    from fightdesk.engine import commands as c
+
+    engine = _sf_round_one(window, qtbot, "-", saved=_kaede_recovering_for_59_rounds)
+    decision = window.decision_panel
+    assert window.document.apply(c.EndRound()).ok
+    for _ in range(12):  # the unused dice: let each go
+        lose = decision.findChild(QPushButton, "choice-lose")
+        if lose is None:
+            break
+        qtbot.mouseClick(lose, Qt.MouseButton.LeftButton)
+    assert decision.prompt.text() == ("Kaede Moriyama has recovered chi for 60 rounds: stop "
+                                      "now (all regained) or keep recovering?"), \
+        decision.prompt.text()
+    assert not decision.dice.isVisible()
+    qtbot.mouseClick(decision.findChild(QPushButton, "choice-roll"), Qt.MouseButton.LeftButton)
+    assert not decision.error.isVisible(), decision.error.text()
+    assert engine.encounter.fighters["kaede"].status.chi == 3
+    assert not _rolls(engine, "chi recovery")
+
+
+def test_a_street_fighter_player_is_asked_to_intimidate_on_the_stack(window: Any,
+                                                                     qtbot: Any) -> None:
+    """On her 10 Kaede intimidates Brannock: when the move resolves her Charisma +
+    Intimidation roll is her player's, asked for on the stack (the app rolled it unseen
+    before); her typed 10, 10, 10 count 3 successes, Brannock's Willpower is the app's
+    (seeded: 5, 10, 1, 6, 10 -> 3 - 1 = 2)."""
+    engine = _sf_round_one(window, qtbot, "10 9 8 7")
+    enc = engine.encounter
+    _sf_form(window, qtbot, "kaede", "intimidate", "brannock")
+    panel = _resolve_on_the_stack(window, qtbot)
+    assert panel.isVisible()
+    assert panel.prompt.text() == ("Kaede Moriyama: roll Charisma + Intimidation to "
+                                   "intimidate Brannock Vale (3d10)"), panel.prompt.text()
+    assert not _rolls(engine, "intimidation")
+    _answer_with_dice(qtbot, panel, "10 10 10")
+    mine = _rolls(engine, "intimidation")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in mine] == [
+        ("Kaede Moriyama", [10, 10, 10], "typed", "3 successes")]
+    his = _rolls(engine, "Willpower against intimidation")
+    assert [(r.who, r.faces, r.source, r.outcome) for r in his] == [
+        ("Brannock Vale", [5, 10, 1, 6, 10], "app", "2 successes")]
+    assert enc.fighters["brannock"].status.ep == 1  # 3 - 2: 1 of his 2 EP lost
     assert enc.state.pending is None and not enc.state.stack

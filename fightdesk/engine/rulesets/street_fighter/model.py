@@ -315,8 +315,12 @@ class DamageRoll(StateModel):
     block_applied: bool = False
 
 
+# The "-roll" and "-resist" kinds: one side of an opposed roll, asked of a player who
+# rolls their own dice (the actor's side, the target's).
 TaskKind = Literal["die-going", "stand", "recovery-end", "damage", "concentration-end",
-                   "action-dice", "resist-intimidate", "resist-deceive"]
+                   "action-dice", "resist-intimidate", "resist-deceive", "intimidate-roll",
+                   "deceive-roll", "shout-roll", "shout-resist", "break-free-roll",
+                   "break-free-resist"]
 
 
 class Task(StateModel):
@@ -326,8 +330,9 @@ class Task(StateModel):
     fighter_id: str
     die_id: int | None = None
     then: Literal["pass", "end-round", "round-start", "damage", "roll-all"] = "pass"
-    # A roll against an intimidation or deception: who made it, their successes, and
-    # the move on the stack it finishes (None before round 1).
+    # One side of an opposed roll: who acts, their successes once rolled (for the
+    # target's side), and the move on the stack it finishes (None for an intimidation
+    # or deception before round 1).
     actor_id: str | None = None
     successes: int = 0
     move_id: int | None = None

@@ -64,7 +64,8 @@ def resolve_move(ctx: Context, move: Move) -> None:
         if deceive(ctx, fid, target, opening=False, move_id=move.id):
             return
     elif move.action == "break-free" and target:
-        break_free(ctx, fid, target)
+        if break_free(ctx, move):
+            return  # a player is asked for their Strength roll; the answer finishes it
     elif move.action == "sustain-hold":
         hold = status(enc, fid).holding
         if hold is None or hold.target_id != target:
@@ -89,7 +90,8 @@ def resolve_move(ctx: Context, move: Move) -> None:
                     f"{plural(limit, 'attack')} (Block technique)", fighter_id=fid,
                     kind="condition-on", name="Blocking")
         elif man.special == "stunning-shout" and target:
-            stunning_shout(ctx, fid, target, list(man.shout_pool))
+            if stunning_shout(ctx, move):
+                return  # a player is asked for their roll; the answer finishes it
         elif not man.no_damage and target:
             start_damage(ctx, move)
             return

@@ -506,13 +506,25 @@ def _answer(ctx: Context, cmd: Command) -> None:
     elif task.kind == "concentration-end":
         specials.roll_concentration(ctx, fid)
         round.continue_end_of_round(ctx)
-    elif task.kind in ("resist-intimidate", "resist-deceive"):
-        specials.resist(ctx, task)
+    elif task.kind in ("resist-intimidate", "resist-deceive", "intimidate-roll",
+                       "deceive-roll"):
+        if task.kind in ("intimidate-roll", "deceive-roll"):
+            if specials.attempt(ctx, task):
+                return  # the target's player is asked next
+        else:
+            specials.resist(ctx, task)
         if task.move_id is not None:  # the move on the stack is done; the stack goes on
             waiting = next((m for m in enc.state.stack if m.id == task.move_id), None)
             if waiting is not None:
                 resolve.finish_move(ctx, waiting, landed=True)
             stack.after_move(ctx)
+    elif task.kind in specials.STACK_OPPOSED_TASKS:
+        if specials.answer_stack_opposed(ctx, task):
+            return  # the other side's player is asked next
+        waiting = next((m for m in enc.state.stack if m.id == task.move_id), None)
+        if waiting is not None:
+            resolve.finish_move(ctx, waiting, landed=True)
+        stack.after_move(ctx)
     elif task.kind == "action-dice":
         round.roll_action_dice(ctx, fid)
         if task.then == "roll-all":

@@ -12,9 +12,18 @@ from typing import TYPE_CHECKING
 
 from ...base import Choice, Decision
 from ...changes import RuleViolation
-from .model import COUNTED_EFFECTS, ROUND_EFFECTS, ConcentrationKind, LastingEffect, Task
+from .model import (
+    COUNTED_EFFECTS,
+    ROUND_EFFECTS,
+    ConcentrationKind,
+    LastingEffect,
+    Move,
+    SustainedHold,
+    Task,
+    TaskKind,
+)
 from .round import ask
-from .stack import end_block, lose_move_or_highest_die
+from .stack import end_block, lose_move_or_highest_die, move_title
 from .state import (
     ROUND,
     can_use_ep,
@@ -223,37 +232,27 @@ def ask_recovery_end(ctx: Context, fid: str) -> bool:
     if rec.full_rounds < 1:
         return False
     tn = recovery_tn(enc, rec.full_rounds)
-    shown = "all regained" if tn == 0 else f"TN {min(10, (tn or 8) + (2 if rec.did_something else 0))}"
+    down = points_down(enc, fid, rec.pool)
+    head = f"{name(enc, fid)} has recovered {rec.pool} for {plural(rec.full_rounds, 'round')}"
+    if tn == 0 or down <= 0:
+        # Nothing to roll (an hour regains everything): no dice to type.
+        shown, dice, what = "all regained" if tn == 0 else "nothing to regain", "", "stop now"
+    else:
+        shown = f"TN {min(10, (tn or 8) + (2 if rec.did_something else 0))}"
+        dice = f"{down}d10"
+        # A player who rolls their own dice types the faces at this very question.
+        what = f"roll the {dice} now" if enc.fighters[fid].rolls_own_dice else "roll now"
     ask(ctx, Task(kind="recovery-end", fighter_id=fid, then="end-round"),
         Decision(id=f"recover-{fid}-{enc.round}", fighter_id=fid,
-                 prompt=f"{name(enc, fid)} has recovered {rec.pool} for "
-                        f"{plural(rec.full_rounds, 'round')}: roll now ({shown}) or keep "
-                        "recovering?",
-                 choices=[Choice(id="roll", label=f"Stop and roll ({shown})"),
+                 prompt=f"{head}: {what} ({shown}) or keep recovering?",
+                 choices=[Choice(id="roll", label=f"Stop and roll ({shown})" if dice
+                                 else f"Stop ({shown})"),
                           Choice(id="continue", label="Keep recovering")],
-                 dice_needed=f"{points_down(enc, fid, rec.pool)}d10"))
+                 dice_needed=dice))
     return True
 
 
 # --- opposed rolls -----------------------------------------------------------------------
-
-
-def opposed(ctx: Context, actor: str, pool: int, what: str, target: str, against: int,
-            against_what: str) -> int:
-    """Both sides roll at TN 6 (their own TN), 1s cancel (option); net successes."""
-    enc = ctx.enc
-    ones = enc.options.ones_cancel_on_other_rolls
-    tn_a = tn_for(enc, actor, 6)
-    tn_b = tn_for(enc, target, 6)
-    ra = ctx.roll(pool, 10, who=name(enc, actor), purpose=f"{what} (TN {tn_a})",
-                  fighter_id=actor)
-    a = successes(ra.faces, tn_a, ones_cancel=ones)
-    ra.outcome = plural(a, "success", "successes")
-    rb = ctx.roll(against, 10, who=name(enc, target), purpose=f"{against_what} (TN {tn_b})",
-                  fighter_id=target)
-    b = successes(rb.faces, tn_b, ones_cancel=ones)
-    rb.outcome = plural(b, "success", "successes")
-    return a - b
 
 
 def intimidate(ctx: Context, fid: str, target: str, *, opening: bool,
@@ -287,14 +286,32 @@ def _resist_pool(ctx: Context, target: str, kind: str) -> int:
 
 def _opposed_for_ep(ctx: Context, fid: str, pool: int, what: str, target: str, kind: str,
                     *, opening: bool, move_id: int | None) -> bool:
-    """docs/rulesets/street-fighter.md#intimidation-and-deception: both sides roll; a
-    target whose player rolls their own dice and has not typed the roll yet is asked for
-    it (never rolled unseen)."""
+    """docs/rulesets/street-fighter.md#intimidation-and-deception: both sides roll; a side
+    whose player rolls their own dice and has not typed the roll yet is asked for it
+    (never rolled unseen: before round 1 the actor's dice are typed in the action's own
+    form). True when a question waits."""
     enc = ctx.enc
-    tn_a = tn_for(enc, fid, 6)
-    ra = ctx.roll(pool, 10, who=name(enc, fid), purpose=f"{what} (TN {tn_a})", fighter_id=fid)
-    a = successes(ra.faces, tn_a, ones_cancel=enc.options.ones_cancel_on_other_rolls)
-    ra.outcome = plural(a, "success", "successes")
+    if move_id is not None and _asks(ctx, fid, pool):
+        ask(ctx, Task(kind="intimidate-roll" if kind == "intimidate" else "deceive-roll",
+                      fighter_id=fid, actor_id=fid, move_id=move_id),
+            Decision(id=f"{kind}-{fid}-{enc.round}-{move_id}", fighter_id=fid,
+                     prompt=f"{name(enc, fid)}: roll {_ATTEMPT[kind]} to {kind} "
+                            f"{name(enc, target)} ({pool}d10)",
+                     choices=[Choice(id="roll", label="Roll")],
+                     dice_needed=f"{pool}d10"))
+        ctx.summary = f"{name(enc, fid)} rolls to {kind} {name(enc, target)}"
+        return True
+    a = _side_roll(ctx, fid, pool, what)
+    return _target_side(ctx, fid, a, target, kind, opening=opening, move_id=move_id)
+
+
+_ATTEMPT = {"intimidate": "Charisma + Intimidation", "deceive": "Manipulation + Subterfuge"}
+
+
+def _target_side(ctx: Context, fid: str, a: int, target: str, kind: str, *, opening: bool,
+                 move_id: int | None) -> bool:
+    """The target's roll against the actor's ``a`` successes, or the question for it."""
+    enc = ctx.enc
     against = _resist_pool(ctx, target, kind)
     if enc.fighters[target].rolls_own_dice and against > 0 and not ctx.dice.typed_waiting:
         ask(ctx, Task(kind="resist-intimidate" if kind == "intimidate" else "resist-deceive",
@@ -305,11 +322,31 @@ def _opposed_for_ep(ctx: Context, fid: str, pool: int, what: str, target: str, k
                             f"{name(enc, fid)} ({against}d10)",
                      choices=[Choice(id="roll", label="Roll")],
                      dice_needed=f"{against}d10"))
-        ctx.summary = f"{name(enc, fid)}: {ra.outcome}; {name(enc, target)} rolls against it"
+        ctx.summary = (f"{name(enc, fid)}: {plural(a, 'success', 'successes')}; "
+                       f"{name(enc, target)} rolls against it")
         return True
     b = _resist_roll(ctx, target, kind, against)
     _ep_loss(ctx, fid, target, a - b, _RESISTED[kind][1], opening=opening)
     return False
+
+
+def attempt(ctx: Context, task: Task) -> bool:
+    """The answer to an intimidator's or deceiver's question: their roll (typed, or the
+    app's), then the target's. True when the target's player is asked next."""
+    enc = ctx.enc
+    kind = "intimidate" if task.kind == "intimidate-roll" else "deceive"
+    fid = task.fighter_id
+    move = next((m for m in enc.state.stack if m.id == task.move_id), None)
+    target = move.target_id if move is not None else None
+    if target is None or target not in enc.fighters:
+        ctx.say(f"{name(enc, fid)}'s roll has nobody left to {kind}", fighter_id=fid,
+                kind="note")
+        return False
+    sh = sheet(enc, fid)
+    pool = sh.charisma + sh.intimidation if kind == "intimidate" else \
+        sh.manipulation + sh.subterfuge
+    a = _side_roll(ctx, fid, pool, "intimidation" if kind == "intimidate" else "deception")
+    return _target_side(ctx, fid, a, target, kind, opening=False, move_id=task.move_id)
 
 
 def _resist_roll(ctx: Context, target: str, kind: str, against: int) -> int:
@@ -368,15 +405,123 @@ def opening_move(ctx: Context, fid: str, target: str, kind: str) -> None:
         deceive(ctx, fid, target, opening=True)
 
 
-def stunning_shout(ctx: Context, fid: str, target: str, pool_attrs: list[str]) -> None:
-    """Pool (default Wits + Focus) against current Willpower: the first net success costs
-    the pending move, or else the highest die; each further one 1 EP."""
+# --- opposed rolls on the stack: Stunning Shout and breaking free -------------------------
+
+# Each side's roll as the log names it: the actor's, then the target's.
+_SIDES: dict[str, tuple[str, str]] = {
+    "shout": ("Stunning Shout", "Willpower against the shout"),
+    "break-free": ("breaking free (Strength)", "keeping the hold (Strength)"),
+}
+_TASKS: dict[str, tuple[TaskKind, TaskKind]] = {
+    "shout": ("shout-roll", "shout-resist"),
+    "break-free": ("break-free-roll", "break-free-resist"),
+}
+STACK_OPPOSED_TASKS = frozenset(kind for pair in _TASKS.values() for kind in pair)
+
+
+def stunning_shout(ctx: Context, move: Move) -> bool:
+    """docs/rulesets/street-fighter.md#stunning-shout: the shout's pool (default Wits +
+    Focus) against current Willpower; the first net success costs the pending move, or
+    else the highest die; each further one 1 EP. True when a player is asked to roll."""
+    return _stack_opposed(ctx, "shout", move, None)
+
+
+def break_free(ctx: Context, move: Move) -> bool:
+    """docs/rulesets/street-fighter.md#breaking-free: opposed Strength rolls (option); the
+    held fighter breaks free on a net win. True when a player is asked to roll."""
+    if _still_held(ctx, move) is None:
+        return False
+    if not ctx.enc.options.break_free_opposed_strength:
+        _break_free_outcome(ctx, move, 1)
+        return False
+    return _stack_opposed(ctx, "break-free", move, None)
+
+
+def answer_stack_opposed(ctx: Context, task: Task) -> bool:
+    """The answer to a Stunning Shout's or a break free's question: that side's roll
+    (typed, or the app's), then the other side's or the outcome. True when the other
+    side's player is asked next."""
     enc = ctx.enc
-    sh = sheet(enc, fid)
-    pool = sum(sh.rating(a) for a in pool_attrs)
-    net = opposed(ctx, fid, pool, "Stunning Shout", target, status(enc, target).willpower,
-                  "Willpower against the shout")
-    whom = name(enc, target)
+    kind = "shout" if task.kind in _TASKS["shout"] else "break-free"
+    move = next((m for m in enc.state.stack if m.id == task.move_id), None)
+    if move is None or move.target_id not in enc.fighters or move.fighter_id not in enc.fighters:
+        ctx.say(f"{name(enc, task.fighter_id)}'s roll has nobody left to roll against",
+                fighter_id=task.fighter_id, kind="note")
+        return False
+    pool, against = _stack_pools(enc, kind, move)
+    if task.kind == _TASKS[kind][0]:
+        hits = _side_roll(ctx, move.fighter_id, pool, _SIDES[kind][0])
+        return _stack_opposed(ctx, kind, move, hits)
+    assert move.target_id is not None
+    net = task.successes - _side_roll(ctx, move.target_id, against, _SIDES[kind][1])
+    _OUTCOMES[kind](ctx, move, net)
+    return False
+
+
+def _stack_pools(enc: Encounter, kind: str, move: Move) -> tuple[int, int]:
+    """The actor's pool and the target's, as they are when the roll is made."""
+    actor, target = move.fighter_id, move.target_id
+    assert target is not None
+    if kind == "shout":
+        assert move.maneuver is not None
+        sh = sheet(enc, actor)
+        return sum(sh.rating(a) for a in move.maneuver.shout_pool), status(enc, target).willpower
+    return sheet(enc, actor).strength, sheet(enc, target).strength
+
+
+def _side_roll(ctx: Context, fid: str, pool: int, what: str) -> int:
+    """One side of an opposed roll, at the fighter's own TN 6; 1s cancel (option)."""
+    enc = ctx.enc
+    tn = tn_for(enc, fid, 6)
+    roll = ctx.roll(pool, 10, who=name(enc, fid), purpose=f"{what} (TN {tn})", fighter_id=fid)
+    hits = successes(roll.faces, tn, ones_cancel=enc.options.ones_cancel_on_other_rolls)
+    roll.outcome = plural(hits, "success", "successes")
+    return hits
+
+
+def _asks(ctx: Context, fid: str, pool: int) -> bool:
+    """A player who rolls their own dice is asked for a roll the GM has not typed yet."""
+    return ctx.enc.fighters[fid].rolls_own_dice and pool > 0 and not ctx.dice.typed_waiting
+
+
+def _stack_opposed(ctx: Context, kind: str, move: Move, actor_hits: int | None) -> bool:
+    """Both sides roll (the actor first); a side whose player rolls their own dice is asked
+    for the roll, never rolled unseen. ``actor_hits``: the actor's successes once rolled.
+    True when a question waits; its answer goes on from there."""
+    enc = ctx.enc
+    actor, target = move.fighter_id, move.target_id
+    assert target is not None
+    pool, against = _stack_pools(enc, kind, move)
+    if actor_hits is None:
+        if _asks(ctx, actor, pool):
+            ask(ctx, Task(kind=_TASKS[kind][0], fighter_id=actor, actor_id=actor,
+                          move_id=move.id),
+                Decision(id=f"{kind}-{actor}-{enc.round}-{move.id}", fighter_id=actor,
+                         prompt=_prompt(enc, kind, move, pool, actor_side=True),
+                         choices=[Choice(id="roll", label="Roll")],
+                         dice_needed=f"{pool}d10"))
+            ctx.summary = f"{name(enc, actor)} rolls for the {move_title(move)}"
+            return True
+        actor_hits = _side_roll(ctx, actor, pool, _SIDES[kind][0])
+    if _asks(ctx, target, against):
+        ask(ctx, Task(kind=_TASKS[kind][1], fighter_id=target, actor_id=actor,
+                      successes=actor_hits, move_id=move.id),
+            Decision(id=f"{kind}-resist-{target}-{enc.round}-{move.id}", fighter_id=target,
+                     prompt=_prompt(enc, kind, move, against, actor_side=False),
+                     choices=[Choice(id="roll", label="Roll")],
+                     dice_needed=f"{against}d10"))
+        ctx.summary = (f"{name(enc, actor)}: {plural(actor_hits, 'success', 'successes')}; "
+                       f"{name(enc, target)} rolls against it")
+        return True
+    net = actor_hits - _side_roll(ctx, target, against, _SIDES[kind][1])
+    _OUTCOMES[kind](ctx, move, net)
+    return False
+
+
+def _shout_outcome(ctx: Context, move: Move, net: int) -> None:
+    target = move.target_id
+    assert target is not None
+    whom = name(ctx.enc, target)
     if net <= 0:
         ctx.say(f"{whom} shrugs off the shout", fighter_id=target, kind="note")
         return
@@ -386,26 +531,48 @@ def stunning_shout(ctx: Context, fid: str, target: str, pool_attrs: list[str]) -
         lose_ep(ctx, target, net - 1, "Stunning Shout")
 
 
-def break_free(ctx: Context, fid: str, holder: str) -> None:
-    """Opposed Strength rolls (option); the held fighter breaks free on a net win."""
+def _still_held(ctx: Context, move: Move) -> SustainedHold | None:
+    """The hold the breaking free is against, or None (and a note) when it has ended."""
     enc = ctx.enc
-    hold = status(enc, holder).holding
-    who = name(enc, fid)
+    fid, holder = move.fighter_id, move.target_id
+    hold = status(enc, holder).holding if holder in enc.fighters else None
     if hold is None or hold.target_id != fid:
-        ctx.say(f"{who} is no longer held", fighter_id=fid, kind="note")
+        ctx.say(f"{name(enc, fid)} is no longer held", fighter_id=fid, kind="note")
+        return None
+    return hold
+
+
+def _break_free_outcome(ctx: Context, move: Move, net: int) -> None:
+    enc = ctx.enc
+    fid, holder = move.fighter_id, move.target_id
+    assert holder is not None
+    hold = _still_held(ctx, move)
+    if hold is None:
         return
-    if enc.options.break_free_opposed_strength:
-        net = opposed(ctx, fid, sheet(enc, fid).strength, "breaking free (Strength)", holder,
-                      sheet(enc, holder).strength, "keeping the hold (Strength)")
-        won = net > 0
-    else:
-        won = True
-    if won:
+    who = name(enc, fid)
+    if net > 0:
         ctx.set(status_path(holder), "holding", None)
         ctx.say(f"{who} breaks free of {name(enc, holder)}'s {hold.maneuver}", fighter_id=fid,
                 kind="condition-off", name="Held")
     else:
         ctx.say(f"{who} fails to break free", fighter_id=fid, kind="note")
+
+
+_OUTCOMES = {"shout": _shout_outcome, "break-free": _break_free_outcome}
+
+
+def _prompt(enc: Encounter, kind: str, move: Move, pool: int, *, actor_side: bool) -> str:
+    """The question to the player of one side: what to roll, against whom, how many dice."""
+    assert move.target_id is not None
+    actor, target = name(enc, move.fighter_id), name(enc, move.target_id)
+    if kind == "shout":
+        return (f"{actor}: roll the Stunning Shout at {target} ({pool}d10)" if actor_side else
+                f"{target}: roll Willpower against {actor}'s Stunning Shout ({pool}d10)")
+    hold = status(enc, move.target_id).holding
+    what = hold.maneuver if hold is not None else "hold"
+    return (f"{actor}: roll Strength to break free of {target}'s {what} ({pool}d10)"
+            if actor_side else
+            f"{target}: roll Strength to keep {actor} in the {what} ({pool}d10)")
 
 
 # --- lasting effects ---------------------------------------------------------------------

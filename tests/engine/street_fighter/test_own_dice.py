@@ -1,0 +1,265 @@
+"""A player who rolls their own dice is asked for each roll the rules make for them on
+the stack and at the round's end (Stunning Shout, breaking free, recovery): the typed
+faces are the ones counted, "-" (no faces) lets the app roll, and faces typed with the
+command leave nothing to ask."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fightdesk.engine import commands as c
+from fightdesk.engine.engine import Engine
+from fightdesk.engine.rulesets.street_fighter import commands as sf
+
+from .helpers import answer, begin, fighter, make_engine, ok, pending, st, texts
+
+BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
+SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
+         "speed": -1, "no_damage": True, "shout_pool": ["wits", "focus"]}
+
+
+def own(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "rolls_own_dice": True}
+
+
+def _rolls(engine: Engine, purpose: str) -> list[tuple[str, list[int], str, str]]:
+    return [(ev.roll.who, ev.roll.faces, ev.roll.source, ev.roll.outcome)
+            for e in engine.session.log for ev in e.events
+            if ev.roll is not None and ev.roll.purpose.startswith(purpose)]
+
+
+def _shout_at_toms_fierce(*, sid_own: bool, tom_own: bool) -> Engine:
+    """Tom's Fierce (speed 5) on the stack; Sid interrupts with a Stunning Shout at 7:
+    Wits 3 + Focus 2 = 5 dice against Tom's Willpower 2 (docs/rulesets/street-fighter.md
+    #stunning-shout). Tom has 3 EP."""
+    tom = fighter("tom", wits=1, willpower=2, intelligence=3)
+    sid = fighter("sid", wits=3, focus=2, maneuvers=[SHOUT])
+    eng = make_engine(own(tom) if tom_own else tom, own(sid) if sid_own else sid)
+    begin(eng, [[6, 1], [6, 1]])
+    ok(eng, sf.Act(fighter_id="tom", maneuver="Fierce", target_id="sid"))
+    ok(eng, sf.Interrupt(fighter_id="sid", maneuver="Stunning Shout", target_id="tom",
+                         ep_speed=1))
+    assert st(eng, "tom").ep == 3
+    return eng
+
+
+def test_both_players_of_a_stunning_shout_are_asked_and_their_faces_count() -> None:
+    """Sid's player rolls the shout: 6, 6, 2, 2, 2 -> 2 successes; Tom's player rolls
+    Willpower: 10, 1 -> 1 - 1 = 0 (1s cancel). Net 2: the Fierce is lost and 1 EP."""
+    eng = _shout_at_toms_fierce(sid_own=True, tom_own=True)
+    ok(eng, sf.ResolveNext())
+    asked = pending(eng)
+    assert asked.prompt == "Sid: roll the Stunning Shout at Tom (5d10)"
+    assert asked.dice_needed == "5d10" and [ch.id for ch in asked.choices] == ["roll"]
+    assert not _rolls(eng, "Stunning Shout")
+    answer(eng, choice="roll", dice=[[6, 6, 2, 2, 2]], expect="shout-sid")
+    assert _rolls(eng, "Stunning Shout") == [("Sid", [6, 6, 2, 2, 2], "typed", "2 successes")]
+    asked = pending(eng)
+    assert asked.prompt == "Tom: roll Willpower against Sid's Stunning Shout (2d10)"
+    assert asked.dice_needed == "2d10"
+    entry = answer(eng, choice="roll", dice=[[10, 1]], expect="shout-resist-tom")
+    assert _rolls(eng, "Willpower against the shout") == [
+        ("Tom", [10, 1], "typed", "0 successes")]
+    assert "Tom's Fierce is lost (Stunning Shout)" in texts(entry)
+    assert st(eng, "tom").ep == 2
+    assert eng.pending() is None and not eng.encounter.state.stack
+
+
+def test_a_shout_at_a_player_asks_only_the_target_and_dash_lets_the_app_roll() -> None:
+    """Only Tom's player rolls their own dice: Sid's shout is the app's, Tom is asked;
+    answered with no faces ("-"), the app rolls Tom's Willpower too."""
+    eng = _shout_at_toms_fierce(sid_own=False, tom_own=True)
+    ok(eng, sf.ResolveNext())
+    assert [r[2] for r in _rolls(eng, "Stunning Shout")] == ["app"]
+    assert pending(eng).prompt == "Tom: roll Willpower against Sid's Stunning Shout (2d10)"
+    answer(eng, choice="roll", expect="shout-resist-tom")
+    assert [r[2] for r in _rolls(eng, "Willpower against the shout")] == ["app"]
+    assert eng.pending() is None
+
+
+def test_faces_typed_with_the_resolve_leave_no_shout_question() -> None:
+    """Both rolls typed with Resolve (the shout's, then Tom's): nobody is asked."""
+    eng = _shout_at_toms_fierce(sid_own=True, tom_own=True)
+    entry = ok(eng, sf.ResolveNext(dice=[[6, 6, 6, 2, 2], [2, 3]]))
+    assert eng.pending() is None
+    assert "Tom's Fierce is lost (Stunning Shout)" in texts(entry)
+    assert st(eng, "tom").ep == 1
+
+
+def _vic_held_by_hal(*, vic_own: bool, hal_own: bool) -> Engine:
+    """Hal (Strength 3) holds Vic (Strength 2) in a Bear Hug; phase 7, Vic's die: he
+    declares breaking free (docs/rulesets/street-fighter.md#breaking-free)."""
+    hal = fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                  maneuvers=[BEAR_HUG])
+    vic = fighter("vic", wits=3, dexterity=2, intelligence=0)
+    eng = make_engine(own(hal) if hal_own else hal, own(vic) if vic_own else vic)
+    begin(eng, [[8, 6, 4], [7, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    assert st(eng, "hal").holding is not None
+    ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="vic", action="break-free"))
+    return eng
+
+
+def test_both_players_of_a_break_free_are_asked_and_their_faces_count() -> None:
+    """Vic's player rolls Strength: 9, 8 -> 2; Hal's player: 7, 1, 2 -> 1 - 1 = 0. Vic
+    wins by 2 and is free."""
+    eng = _vic_held_by_hal(vic_own=True, hal_own=True)
+    ok(eng, sf.ResolveNext())
+    assert pending(eng).prompt == "Vic: roll Strength to break free of Hal's Bear Hug (2d10)"
+    assert not _rolls(eng, "breaking free")
+    answer(eng, choice="roll", dice=[[9, 8]], expect="break-free-vic")
+    assert pending(eng).prompt == "Hal: roll Strength to keep Vic in the Bear Hug (3d10)"
+    entry = answer(eng, choice="roll", dice=[[7, 1, 2]], expect="break-free-resist-hal")
+    assert _rolls(eng, "breaking free (Strength)") == [("Vic", [9, 8], "typed", "2 successes")]
+    assert _rolls(eng, "keeping the hold (Strength)") == [
+        ("Hal", [7, 1, 2], "typed", "0 successes")]
+    assert "Vic breaks free of Hal's Bear Hug" in texts(entry)
+    assert st(eng, "hal").holding is None
+    assert eng.pending() is None and not eng.encounter.state.stack
+
+
+def test_a_held_player_is_asked_and_a_tie_keeps_the_hold() -> None:
+    """Only Vic's player rolls their own dice: Vic is asked (6, 2 -> 1), Hal's roll is
+    the app's (seeded: 3, 3, 7 -> 1); the two faces typed in one answer do not spill into
+    Hal's roll. A tie keeps the hold."""
+    eng = _vic_held_by_hal(vic_own=True, hal_own=False)
+    ok(eng, sf.ResolveNext())
+    answer(eng, choice="roll", dice=[[6, 2]], expect="break-free-vic")
+    assert _rolls(eng, "breaking free (Strength)") == [("Vic", [6, 2], "typed", "1 success")]
+    assert _rolls(eng, "keeping the hold (Strength)") == [("Hal", [3, 3, 7], "app", "1 success")]
+    assert st(eng, "hal").holding is not None
+    assert "Vic fails to break free" in [ev.text for e in eng.session.log for ev in e.events]
+    assert eng.pending() is None
+
+
+def test_breaking_free_without_the_opposed_roll_asks_nobody() -> None:
+    """With ``break_free_opposed_strength`` off it always works: no roll, no question."""
+    hal = fighter("hal", wits=1, dexterity=3, strength=3, grab=2, intelligence=0,
+                  maneuvers=[BEAR_HUG])
+    eng = make_engine(own(hal), own(fighter("vic", wits=3, dexterity=2, intelligence=0)),
+                      options={"break_free_opposed_strength": False})
+    begin(eng, [[8, 6, 4], [7, 5]])
+    ok(eng, sf.Act(fighter_id="hal", maneuver="Bear Hug", target_id="vic"))
+    ok(eng, sf.ResolveNext(dice=[[6, 2, 2, 2, 2]]))
+    ok(eng, c.NextStep())
+    ok(eng, sf.Act(fighter_id="vic", action="break-free"))
+    entry = ok(eng, sf.ResolveNext())
+    assert eng.pending() is None and not _rolls(eng, "breaking free")
+    assert "Vic breaks free of Hal's Bear Hug" in texts(entry)
+
+
+def _rin_recovering(*, rin_own: bool) -> Engine:
+    """Rin recovers chi (2 of 4 down) from before round 1; the round ends."""
+    rin = fighter("rin", dexterity=1, intelligence=0, chi=4, status={"chi": 2})
+    eng = make_engine(own(rin) if rin_own else rin)
+    ok(eng, c.StartFight())
+    ok(eng, sf.StartRecovery(fighter_id="rin", pool="chi"))
+    ok(eng, c.StartRound())
+    ok(eng, c.NextStep(dice=[[9]]))
+    ok(eng, c.EndRound())
+    return eng
+
+
+def test_a_player_types_the_recovery_roll_at_the_question_that_asks_to_roll() -> None:
+    """docs/rulesets/street-fighter.md#recovery: one question, roll now or keep going; the
+    player's faces are typed there: 9, 8 at TN 8 -> 2, chi 2 -> 4 (the app's seeded
+    faces for this fight would give less)."""
+    eng = _rin_recovering(rin_own=True)
+    asked = pending(eng)
+    assert asked.prompt == ("Rin has recovered chi for 1 round: roll the 2d10 now (TN 8) or "
+                            "keep recovering?")
+    assert asked.dice_needed == "2d10"
+    answer(eng, choice="roll", dice=[[9, 8]], expect="recover-rin")
+    assert _rolls(eng, "chi recovery") == [("Rin", [9, 8], "typed", "2 successes")]
+    assert st(eng, "rin").chi == 4
+
+
+def test_an_hour_of_recovery_asks_for_no_dice() -> None:
+    """An hour (60 rounds of 60 s) regains everything without a roll: the question has no
+    dice to type."""
+    recovery = {"pool": "chi", "full_rounds": 59, "whole_round": True}
+    rin = own(fighter("rin", dexterity=1, intelligence=0, chi=4,
+                      status={"chi": 2, "recovery": recovery}))
+    eng = make_engine(rin, options={"seconds_per_round": 60})
+    ok(eng, c.StartFight())
+    ok(eng, c.StartRound())
+    ok(eng, c.NextStep(dice=[[9]]))
+    ok(eng, c.EndRound())
+    asked = pending(eng)
+    assert asked.dice_needed == ""
+    assert asked.prompt == ("Rin has recovered chi for 60 rounds: stop now (all regained) or "
+                            "keep recovering?")
+    answer(eng, choice="roll", expect="recover-rin")
+    assert st(eng, "rin").chi == 4 and not _rolls(eng, "chi recovery")
+
+
+def _ivo_intimidates_tom(*, ivo_own: bool, tom_own: bool, action: str = "Intimidate") -> Engine:
+    """Ivo (Charisma 2 + Intimidation 2, Manipulation 2 + Subterfuge 2) acts at his 6 on
+    Tom (Willpower 3, Wits 3 + Insight 0, 3 EP) (docs/rulesets/street-fighter.md
+    #intimidation-and-deception)."""
+    ivo = fighter("ivo", wits=1, charisma=2, intimidation=2, subterfuge=2, dexterity=1)
+    tom = fighter("tom", wits=3, willpower=3, intelligence=3, dexterity=1)
+    eng = make_engine(own(ivo) if ivo_own else ivo, own(tom) if tom_own else tom)
+    begin(eng, [[6], [2]])
+    command = sf.Intimidate if action == "Intimidate" else sf.Deceive
+    ok(eng, command(fighter_id="ivo", target_id="tom"))
+    assert st(eng, "tom").ep == 3
+    return eng
+
+
+def test_an_intimidating_player_is_asked_then_the_target_player() -> None:
+    """Ivo's player rolls 9, 9, 9, 1 -> 3 - 1 = 2; Tom's player rolls 6, 1, 1 -> 0: Tom
+    loses 2 EP."""
+    eng = _ivo_intimidates_tom(ivo_own=True, tom_own=True)
+    ok(eng, sf.ResolveNext())
+    assert pending(eng).prompt == "Ivo: roll Charisma + Intimidation to intimidate Tom (4d10)"
+    assert not _rolls(eng, "intimidation")
+    answer(eng, choice="roll", dice=[[9, 9, 9, 1]], expect="intimidate-ivo")
+    assert _rolls(eng, "intimidation") == [("Ivo", [9, 9, 9, 1], "typed", "2 successes")]
+    assert pending(eng).prompt == "Tom: roll Willpower against intimidation by Ivo (3d10)"
+    answer(eng, choice="roll", dice=[[6, 1, 1]], expect="resist-intimidate-tom")
+    assert _rolls(eng, "Willpower against intimidation") == [
+        ("Tom", [6, 1, 1], "typed", "0 successes")]
+    assert st(eng, "tom").ep == 1
+    assert eng.pending() is None and not eng.encounter.state.stack
+
+
+def test_a_deceiving_player_is_asked_and_the_target_is_the_apps() -> None:
+    """Only Ivo's player rolls their own dice: he is asked (10, 10, 10, 10 -> 4); Tom's
+    Wits + Insight is the app's (seeded: 3, 3, 7 -> 1). Net 3: Tom loses his 3 EP."""
+    eng = _ivo_intimidates_tom(ivo_own=True, tom_own=False, action="Deceive")
+    ok(eng, sf.ResolveNext())
+    assert pending(eng).prompt == "Ivo: roll Manipulation + Subterfuge to deceive Tom (4d10)"
+    answer(eng, choice="roll", dice=[[10, 10, 10, 10]], expect="deceive-ivo")
+    assert _rolls(eng, "deception") == [("Ivo", [10, 10, 10, 10], "typed", "4 successes")]
+    assert _rolls(eng, "Wits + Insight against deception") == [
+        ("Tom", [3, 3, 7], "app", "1 success")]
+    assert st(eng, "tom").ep == 0
+    assert eng.pending() is None and not eng.encounter.state.stack
+
+
+def test_the_autopilot_lets_the_app_roll_what_a_player_is_asked() -> None:
+    """docs/rulesets/street-fighter.md#autopilot: each side's question is answered "roll"
+    with no faces, so the app rolls both and the stack closes."""
+    import random
+
+    from fightdesk.engine.rulesets.street_fighter.autopilot import autopilot
+
+    for setup in (lambda: _shout_at_toms_fierce(sid_own=True, tom_own=True),
+                  lambda: _vic_held_by_hal(vic_own=True, hal_own=True),
+                  lambda: _ivo_intimidates_tom(ivo_own=True, tom_own=True)):
+        eng = setup()
+        ok(eng, sf.ResolveNext())
+        asked = 0
+        while eng.pending() is not None:
+            command = autopilot(eng.encounter, random.Random(0))
+            assert isinstance(command, c.Answer) and command.choice == "roll"
+            assert not command.dice
+            ok(eng, command)
+            asked += 1
+        assert asked == 2 and not eng.encounter.state.stack
+        sources = [ev.roll.source for e in eng.session.log for ev in e.events
+                   if ev.roll is not None and ev.roll.purpose != "action dice"]
+        assert sources[-2:] == ["app", "app"]
