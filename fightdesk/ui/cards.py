@@ -344,8 +344,10 @@ class FighterCard(QFrame):
             notes = _member_notes(card)
             # A member whose line reads the same is left alone (a step changes one or two
             # of a group's twelve): its tooltip is not made again.
-            if radio.text() != text or radio.notes != notes:
-                radio.setText(text)
+            # "&" in a name is a letter, not a key (a button's text underlines what follows it).
+            shown = text.replace("&", "&&")
+            if radio.text() != shown or radio.notes != notes:
+                radio.setText(shown)
                 radio.notes = notes
                 # What each condition and state is, as a single fighter's card tells it.
                 _set_tip(radio, "\n".join((text, *notes)))
@@ -508,9 +510,13 @@ class MemberLine(QRadioButton):
         circle, _, gap, _ = self._sizes()
         return max(1, width - circle - gap - 2 * self.PAD)
 
+    def words(self) -> str:
+        """The line as read: its text with each doubled "&" (a letter, not a key) single."""
+        return self.text().replace("&&", "&")
+
     def _fits(self, text_width: int) -> bool:
         """Whether the text fits on one line ``text_width`` wide (most members' lines)."""
-        text = self.text()
+        text = self.words()
         if self._natural[0] != text or not text:
             self._natural = (text, self.fontMetrics().horizontalAdvance(text))
         return self._natural[1] <= text_width
@@ -518,11 +524,11 @@ class MemberLine(QRadioButton):
     def _laid_out(self, text_width: int) -> tuple[QTextLayout, int]:
         """The text broken into lines at ``text_width`` (between words; inside a word
         only when the word alone is wider), and the lines' height."""
-        key = (self.text(), text_width)
+        key = (self.words(), text_width)
         found = self._laid.get(key)
         if found is not None:
             return found
-        layout = QTextLayout(self.text(), self.font())
+        layout = QTextLayout(key[0], self.font())
         option = QTextOption()
         option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         option.setTextDirection(self.layoutDirection())

@@ -291,3 +291,17 @@ def test_a_member_line_is_as_tall_as_its_words_need_at_any_width(qapp: Any, text
         assert line.heightForWidth(width) >= line.line_count(width) * line.fontMetrics().height()
     finally:
         line.deleteLater()
+
+
+def test_an_ampersand_in_a_members_name_is_a_letter_not_a_key(window: MainWindow) -> None:
+    """A member named "Rat & Co" reads so on its line; the "&" does not turn the next
+    letter into a keyboard shortcut (text from a file is data)."""
+    from PySide6.QtGui import QKeySequence
+
+    session = load_session(RESOURCES / DEMOS["street-fighter"])
+    session.encounter.fighters["dock-thug-1"].name = "Rat & Co"
+    window.show_session(Engine(session), None)
+    line = line_of(group_card(window, "dock-thug-2"), "dock-thug-1")
+    assert read(line.text()).startswith("Rat && Co")  # drawn as one "&"
+    assert QKeySequence.mnemonic(line.text()).isEmpty()
+    assert "Rat &amp; Co" in line.toolTip()  # the tooltip is escaped plain text
