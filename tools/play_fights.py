@@ -11,7 +11,7 @@ with the app's first offer (its default target, its first choice, the app's dice
     python tools/play_fights.py --keyboard           # the fight played with keys only
 
 With ``--keyboard`` the fight, from its start, is played with keys sent where the focus
-is: F4, Return for a form's default button or in a question's field, a button's
+is: F4, Return for a form's default button or in a question's field or drop-down, a button's
 underlined letter (Alt+A), else Tab until the button has the focus, then Space. Each Tab
 is a step: the count shows where the keyboard is slow.
 
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QComboBox, QLineEdit
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
@@ -218,7 +218,7 @@ def _answer(gm: Gm, panel: DecisionPanel) -> bool:
     if panel.fields_box.isVisible() and panel.fields_ok.isEnabled():
         decision = panel.decision()
         first = panel.field_input(decision.fields[0].name) if decision and decision.fields else None
-        if gm.keyboard and isinstance(first, QLineEdit):  # Return in a field answers
+        if gm.keyboard and isinstance(first, QLineEdit | QComboBox):  # Return in a field answers
             gm.tab_to(first)
             gm.key(first, Qt.Key.Key_Return, f"key: Return ({panel.prompt.text()[:30]})")
         else:

@@ -183,6 +183,13 @@ def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
     acting = [c.name for c in cards if c.acting and not c.out]
     if acting and not any(name in line for name in acting):
         line += f" · {', '.join(acting)} to act"
+    if not acting and "turn" not in line:
+        # A hidden fighter acts where the ruleset's words name nobody (street-fighter's
+        # "phase 9"): the players know that someone acts, not who.
+        actor = ruleset.views.round_controls(enc).actor
+        fighter = enc.fighters.get(actor) if actor else None
+        if fighter is not None and fighter.hidden:
+            line += " · an enemy's turn" if fighter.side == "enemy" else " · someone's turn"
     shown = {c.fighter_id: c.name for c in cards}
     following = next((shown[f] for f in ruleset.rules.next_up(enc) if f in shown), None)
     if following:

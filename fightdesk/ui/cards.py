@@ -19,6 +19,8 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
+    QPointF,
+    QRect,
     QSize,
     Qt,
     QTimer,
@@ -32,6 +34,8 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QResizeEvent,
+    QTextLayout,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -45,6 +49,9 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QScrollArea,
     QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
+    QStyleOptionFocusRect,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -92,7 +99,7 @@ class FighterCard(QFrame):
         self._shape: tuple[object, ...] | None = None
         self._fitted_width = -1
         self._member_buttons = QButtonGroup(self)
-        self._member_radios: list[QRadioButton] = []
+        self._member_radios: list[MemberLine] = []
         # The group member whose turn it was when the members were last shown: the
         # checked member follows each new turn (the GM may check another in between).
         self._acting_member = ""
@@ -197,6 +204,10 @@ class FighterCard(QFrame):
         layout = self.layout()
         if layout is None:
             return
+        # The members' lines wrap: their area keeps the heights it last measured (its
+        # own layout, and the card's layout item for it) until told they are stale.
+        self.members_layout.invalidate()
+        self.members.updateGeometry()
         layout.invalidate()
         need = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
             else layout.totalSizeHint().height()
@@ -303,7 +314,7 @@ class FighterCard(QFrame):
                 self.turnBegan.emit()
 
     def _show_members(self, cards: list[Card]) -> tuple[int, ...]:
-        """The members' lines; how many line breaks each one's text holds."""
+        """The members' lines; how many lines each one's text takes at the card's width."""
         selected = self.selected_fighter() if self._member_radios else None
         if len(self._member_radios) != len(cards):
             for radio in self._member_radios:
@@ -311,7 +322,7 @@ class FighterCard(QFrame):
                 radio.deleteLater()
             self._member_radios = []
             for _ in cards:
-                radio = QRadioButton()
+                radio = MemberLine()
                 _outline_indicator(radio, self.palette())
                 self._member_buttons.addButton(radio)
                 self.members_layout.addWidget(radio)
@@ -320,7 +331,6 @@ class FighterCard(QFrame):
         if acting and acting != self._acting_member:
             selected = acting
         self._acting_member = acting
-        texts: list[str] = []
         for radio, card in zip(self._member_radios, cards, strict=True):
             bits = [card.title, f"{card.health}/{card.health_max}"]
             if card.dice:
@@ -331,12 +341,17 @@ class FighterCard(QFrame):
             if card.out:
                 bits.append("out")
             text = "  ·  ".join(bits)
-            texts.append(text)
+            notes = _member_notes(card)
             # A member whose line reads the same is left alone (a step changes one or two
             # of a group's twelve): its tooltip is not made again.
-            if radio.text() != text:
-                radio.setText(text)
-                _set_tip(radio, text)
+            # "&" in a name is a letter, not a key (a button's text underlines what follows it).
+            shown = text.replace("&", "&&")
+            if radio.text() != shown or radio.notes != notes:
+                radio.setText(shown)
+                radio.notes = notes
+                # What each condition and state is, as a single fighter's card tells it.
+                _set_tip(radio, "\n".join((text, *notes)))
+                radio.setAccessibleDescription("\n".join(notes))
             if radio.property("fighter_id") != card.fighter_id:
                 radio.setProperty("fighter_id", card.fighter_id)
             radio.setChecked(card.fighter_id == selected)
@@ -344,7 +359,11 @@ class FighterCard(QFrame):
             standing = [r for r, c in zip(self._member_radios, cards, strict=True) if not c.out]
             (standing or self._member_radios)[0].setChecked(True)
         self.members.setVisible(bool(cards))
-        return tuple(text.count("\n") for text in texts)
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else None
+        room = self.width() - 2 * self.frameWidth() - (
+            margins.left() + margins.right() if margins is not None else 0)
+        return tuple(radio.line_count(room) for radio in self._member_radios)
 
     def changeEvent(self, event: QEvent) -> None:
         """The palette changed under the card (light to dark while the app runs): the
@@ -443,6 +462,151 @@ class FighterCard(QFrame):
             act.triggered.connect(lambda _=False, i=cond.position: self.conditionRemoveRequested.emit(
                 fighter_id, i))
         menu.exec(where)
+
+
+class MemberLine(QRadioButton):
+    """A group member's line: a radio button whose text wraps at the card's width, so a
+    member's conditions and dropped weapons are read whole (a plain radio button draws
+    its text on one line and cuts it at the card's edge)."""
+
+    PAD = 2  # around the text: room for the focus frame
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        # The text laid out at a width, kept: the grid measures each line again and again,
+        # and a group of twelve is painted on every turn of one of them.
+        self._laid: dict[tuple[str, int], tuple[QTextLayout, int]] = {}
+        # The text and its width on one line: a line that fits is never laid out.
+        self._natural: tuple[str, int] = ("", 0)
+        # The style's circle (width, height), the gap to the text, one line's height.
+        self._style_sizes: tuple[int, int, int, int] | None = None
+        #: What the member's conditions and states are (the tooltips of a fighter's card).
+        self.notes: tuple[str, ...] = ()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange,
+                            QEvent.Type.LayoutDirectionChange):
+            self._style_sizes = None
+            self._laid.clear()
+            self._natural = ("", 0)
+        super().changeEvent(event)
+
+    def _sizes(self) -> tuple[int, int, int, int]:
+        if self._style_sizes is None:
+            option = QStyleOptionButton()
+            self.initStyleOption(option)
+            style = self.style()
+            self._style_sizes = (
+                style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, option, self),
+                style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorHeight, option, self),
+                style.pixelMetric(QStyle.PixelMetric.PM_RadioButtonLabelSpacing, option, self),
+                super().sizeHint().height())
+        return self._style_sizes
+
+    def _text_width(self, width: int) -> int:
+        circle, _, gap, _ = self._sizes()
+        return max(1, width - circle - gap - 2 * self.PAD)
+
+    def words(self) -> str:
+        """The line as read: its text with each doubled "&" (a letter, not a key) single."""
+        return self.text().replace("&&", "&")
+
+    def _fits(self, text_width: int) -> bool:
+        """Whether the text fits on one line ``text_width`` wide (most members' lines)."""
+        text = self.words()
+        if self._natural[0] != text or not text:
+            self._natural = (text, self.fontMetrics().horizontalAdvance(text))
+        return self._natural[1] <= text_width
+
+    def _laid_out(self, text_width: int) -> tuple[QTextLayout, int]:
+        """The text broken into lines at ``text_width`` (between words; inside a word
+        only when the word alone is wider), and the lines' height."""
+        key = (self.words(), text_width)
+        found = self._laid.get(key)
+        if found is not None:
+            return found
+        layout = QTextLayout(key[0], self.font())
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        option.setTextDirection(self.layoutDirection())
+        layout.setTextOption(option)
+        layout.beginLayout()
+        height = 0.0
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(text_width)
+            line.setPosition(QPointF(0, height))
+            height += line.height()
+        layout.endLayout()
+        if len(self._laid) > 8:
+            self._laid.clear()
+        found = self._laid[key] = (layout, int(height + 0.999))
+        return found
+
+    def line_count(self, width: int) -> int:
+        """How many lines the text takes in a line ``width`` wide."""
+        text_width = self._text_width(width)
+        return 1 if self._fits(text_width) else self._laid_out(text_width)[0].lineCount()
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        _, circle, _, one = self._sizes()
+        least = max(one, circle + 2 * self.PAD)  # one line: as tall as a plain radio button
+        text_width = self._text_width(width)
+        if self._fits(text_width):
+            return least
+        return max(least, self._laid_out(text_width)[1] + 2 * self.PAD)
+
+    def sizeHint(self) -> QSize:
+        width = super().sizeHint().width() + 2 * self.PAD
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        # Any width will do: the text wraps (the card's width is set by its grid).
+        circle, _, gap, one = self._sizes()
+        return QSize(circle + gap + 2 * self.PAD + 4 * self.fontMetrics().averageCharWidth(), one)
+
+    def hitButton(self, pos: QPoint) -> bool:
+        return self.rect().contains(pos)  # every line of the text checks it, not the first
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        text_width = self._text_width(self.width())
+        if self._fits(text_width):
+            super().paintEvent(event)  # one line: drawn as any radio button (and quicker)
+            return
+        layout, height = self._laid_out(text_width)
+        first = int(layout.lineAt(0).height()) if layout.lineCount() else height
+        top = max(self.PAD, (self.height() - height) // 2)
+        painter = QPainter(self)
+        option = QStyleOptionButton()
+        self.initStyleOption(option)
+        style = self.style()
+        # The circle and the text where the style puts them on a one-line radio button
+        # (so wrapped and one-line members align), the circle beside the first line.
+        circle = style.subElementRect(QStyle.SubElement.SE_RadioButtonIndicator, option, self)
+        room = style.subElementRect(QStyle.SubElement.SE_RadioButtonContents, option, self)
+        option.rect = QRect(circle.x(), top + max(0, (first - circle.height()) // 2),
+                            circle.width(), circle.height())
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorRadioButton, option, painter, self)
+        left = room.x() if self.layoutDirection() == Qt.LayoutDirection.LeftToRight \
+            else room.right() + 1 - text_width
+        text_rect = QRect(left, top, text_width, height)
+        group = QPalette.ColorGroup.Normal if self.isEnabled() else QPalette.ColorGroup.Disabled
+        painter.setPen(self.palette().color(group, self.foregroundRole()))
+        layout.draw(painter, QPointF(text_rect.topLeft()))
+        if self.hasFocus():
+            frame = QStyleOptionFocusRect()
+            frame.initFrom(self)
+            frame.rect = text_rect.adjusted(-self.PAD, -self.PAD, self.PAD, self.PAD)
+            style.drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, frame, painter, self)
+        painter.end()
 
 
 DEFAULT_ROLES: tuple[tuple[str, str], ...] = (("act", "Act"), ("react", "Interrupt"))
@@ -768,6 +932,20 @@ def _set_tip(widget: QWidget, text: str) -> None:
 
 
 NO_BREAK = "\u00a0"
+
+
+def _member_notes(card: Card) -> tuple[str, ...]:
+    """A group member's conditions and states explained, one a line, each under its own
+    name ("Knocked down: stands up by spending..."), as a fighter's own card tells them."""
+    notes = []
+    for cond in card.conditions:
+        if cond.tooltip:
+            notes.append(cond.tooltip if cond.tooltip.startswith(cond.name)
+                         else f"{cond.text}: {cond.tooltip}")
+    for state in card.resources:
+        if state.maximum is None and state.value and state.tooltip:
+            notes.append(f"{state.label}: {state.tooltip}")
+    return tuple(notes)
 
 
 def _state_text(resource: Any) -> str:

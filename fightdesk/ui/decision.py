@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -48,6 +48,7 @@ class DecisionPanel(QFrame):
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         self._decision: Decision | None = None
+        self._buttons: list[QPushButton] = []  # the answers of the question shown
         self.prompt = plain_label()
         self.prompt.setWordWrap(True)
         font = self.prompt.font()
@@ -110,6 +111,7 @@ class DecisionPanel(QFrame):
         for old in take_widgets(self.choices):
             old.hide()
             old.deleteLater()
+        self._buttons = []
         self.error.setVisible(False)
         if decision is None:
             self.setVisible(False)
@@ -126,7 +128,9 @@ class DecisionPanel(QFrame):
             button.setToolTip(plain_tip(f"Answer: {choice.label}" + (f" (Alt+{n})" if n < 10 else "")
                                          + exact))
             button.clicked.connect(lambda _=False, c=choice.id: self._answer(c, -1))
+            button.setAutoDefault(True)  # Return on the focused answer gives it
             self.choices.addWidget(button)
+            self._buttons.append(button)
             button.setVisible(True)  # a layout only shows new children on the next event loop pass
         has_amount = decision.minimum is not None or decision.maximum is not None
         self.amount.setVisible(has_amount)
@@ -141,6 +145,15 @@ class DecisionPanel(QFrame):
         self.dice.clear()
         self._show_fields(decision)
         self.setVisible(True)
+        self._take_focus()
+
+    def _take_focus(self) -> None:
+        """A new question takes the keyboard: its first field, else its first answer,
+        else its amount, so the GM answers it without reaching for the mouse."""
+        for widget in (*self._inputs.values(), *self._buttons, self.amount):
+            if not widget.isHidden() and widget.isEnabled():
+                widget.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
 
     def _show_fields(self, decision: Decision) -> None:
         while self.fields_form.rowCount():
@@ -165,6 +178,8 @@ class DecisionPanel(QFrame):
             widget.setObjectName(f"field-{spec.name}")
             if isinstance(widget, QLineEdit):  # Return answers, as the OK button does
                 widget.returnPressed.connect(self._answer_fields)
+            else:  # a closed drop-down passes Return on: it answers here too
+                widget.installEventFilter(self)
             widget.setAccessibleName(spec.label)
             label = plain_label(spec.label)
             self.fields_form.addRow(label, widget)
@@ -172,6 +187,17 @@ class DecisionPanel(QFrame):
             widget.setVisible(True)
             label.setVisible(True)
         self.fields_box.setVisible(bool(decision.fields))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Return or Enter in a question's closed drop-down answers the question, as in
+        its typed fields (an open drop-down's list takes the key itself: it picks)."""
+        if (isinstance(watched, QComboBox) and event.type() == QEvent.Type.KeyPress
+                and isinstance(event, QKeyEvent)
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier):
+            self._answer_fields()
+            return True
+        return super().eventFilter(watched, event)
 
     def field_input(self, name: str) -> QLineEdit | QComboBox:
         return self._inputs[name]

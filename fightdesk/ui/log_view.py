@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .models import EntryRole, HasRollsRole, ItemRole, KeyRole, StepRole
+from .models import EntryRole, HasRollsRole, ItemRole, KeyRole, StepRole, starts_the_fight
 
 MAX_OPENED = 12
 # Below this width the "When" column goes (the round and phase stay in each line's
@@ -405,7 +405,8 @@ def entry_html(entry: Any) -> str:
     and the outcome."""
     from html import escape  # here, not at the top: html loads a 2,000-entry table
 
-    when = f"Round {entry.round}" if entry.round else "Setup"
+    when = (f"Round {entry.round}" if entry.round
+            else "Start of the fight" if starts_the_fight(entry) else "Setup")
     if entry.where and entry.round:
         when += f", {entry.where}"
     parts = [f"<p><a name='entry-{entry.seq}'></a><b>{escape(entry.summary)}</b><br>"

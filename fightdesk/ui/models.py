@@ -653,9 +653,16 @@ def folded_lines(entries: list[LogEntry]) -> list[LogLine]:
 
 def _when(entry: LogEntry) -> str:
     if entry.round == 0:
-        return "setup"
+        return "Start" if starts_the_fight(entry) else "Setup"
     where = f" · {entry.where}" if entry.where else ""
     return f"R{entry.round}{where}"
+
+
+def starts_the_fight(entry: LogEntry) -> bool:
+    """Start Fight's own entry, filed before round 1 (a ruleset that asks a question
+    first, who attacks by surprise or who concentrates): the log names it the fight's
+    start, not one more setup edit."""
+    return entry.command.get("kind") == "start-fight"
 
 
 def event_text(event: Event) -> str:

@@ -90,6 +90,9 @@ class PlayerCard(QFrame):
         self.health.setVisible(card.health_share is not None)
         if card.health_share is not None:
             self.health.setValue(round(card.health_share * 1000))
+        # A screen reader names the bar by whose health it is (its text is not drawn).
+        self.health.setAccessibleName(f"Health: {card.name}")
+        self.health.setAccessibleDescription(card.health_text)
         self.health_text.setText(card.health_text)
         self.health_text.setVisible(bool(card.health_text))
         self.conditions.setText("\n".join(card.conditions))

@@ -2,14 +2,16 @@
 
 It shows the stack model, lets the GM add an interrupt on top (the action dialog opens
 for the chosen fighter), resolve the next move or all of them, or cancel the whole
-stack. It closes only when the stack is empty or cancelled. What the buttons do is the
-main window's business: the dialog only asks, by signal.
+stack. It closes only when the stack is empty or cancelled, and closes itself once the
+moves it showed are all gone (resolved or cancelled), so it never stays over the cards
+with nothing to do; opened on an empty stack, it says so and stays until closed. What
+the buttons do is the main window's business: the dialog only asks, by signal.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QAbstractItemModel, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -45,6 +47,9 @@ class InterruptStackDialog(QDialog):
         self._model = stack_model
         self._cancelled = False
         self._can_close = False
+        # Moves were on the stack while the dialog was open: once they are all gone, it
+        # closes itself (opened on an empty stack it stays, saying so).
+        self._had_moves = False
 
         intro = QLabel("The moves resolve from the top row down (fastest first).")
         intro.setWordWrap(True)
@@ -68,12 +73,15 @@ class InterruptStackDialog(QDialog):
         self.error = error_label()
         self.status = plain_label()
         self.status.setWordWrap(True)
+        self.nothing = plain_label("Nothing on the stack: every move is resolved.")
+        self.nothing.setObjectName("nothingOnStack")
 
         buttons = self._build_buttons()
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.nothing)
         layout.addLayout(add_row)
         layout.addLayout(self.decision_area)
         layout.addWidget(self.error)
@@ -90,6 +98,8 @@ class InterruptStackDialog(QDialog):
                        stack_model.dataChanged):
             signal.connect(self._update_buttons)
             signal.connect(self._fit_fighter_column)
+        for signal in (stack_model.rowsInserted, stack_model.rowsRemoved, stack_model.modelReset):
+            signal.connect(self._follow_moves)
         self._fit_fighter_column()
         self._update_buttons()
 
@@ -231,6 +241,22 @@ class InterruptStackDialog(QDialog):
         return self._model.rowCount() == 0
 
     # --- inside ------------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        self._had_moves = not self.is_empty()
+        super().showEvent(event)
+
+    def _follow_moves(self, *_: object) -> None:
+        """The stack changed: once the moves shown are all gone, close (after the change
+        is through, so the window hears of it as of a Close)."""
+        if not self.is_empty():
+            self._had_moves = True
+        elif self._had_moves and self.isVisible():
+            QTimer.singleShot(0, self, self._close_when_done)
+
+    def _close_when_done(self) -> None:
+        if self.isVisible() and self.is_empty() and self._had_moves:
+            self.accept()
+
     def _update_buttons(self, *_: object) -> None:
         empty = self.is_empty()
         can_resolve = getattr(self, "_can_resolve", not empty)
@@ -242,6 +268,7 @@ class InterruptStackDialog(QDialog):
         self.add_button.setEnabled(can_add and not empty)
         self.fighter_box.setEnabled(can_add and not empty)
         self.close_button.setEnabled(self._closable())
+        self.nothing.setVisible(empty)
         if empty:
             self.close_button.setDefault(True)
             self.close_button.setFocus()

@@ -363,3 +363,35 @@ def test_return_in_a_questions_field_answers_it(window: MainWindow, qtbot: QtBot
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert len(engine.session.log) > log
     assert panel.decision() != decision
+
+
+@pytest.mark.parametrize("ruleset", DEMOS)
+def test_the_player_view_names_what_it_shows(window: MainWindow, qtbot: QtBot,
+                                             ruleset: str) -> None:
+    """The players' screen, on each ruleset's demo, at every step of a fight the autopilot
+    plays (its dice pinned by the seed) until an enemy hidden from the players acts: a
+    screen reader there names each thing it reaches, as in the GM's window."""
+    engine = open_demo(window, ruleset)
+    enc = engine.encounter
+    hidden = next(fid for fid in enc.order if enc.fighters[fid].side == "enemy")
+    assert window.document.apply(c.HideFighter(fighter_id=hidden)).ok
+    window.player_view_action.trigger()
+    view = window.player_view
+    assert view is not None and view.isVisible()
+    rng = random.Random(1)
+    problems: set[str] = set()
+    hidden_acted = False
+    for _ in range(80):
+        qtbot.wait(1)
+        problems.update(accessibility_problems(view))
+        if engine.ruleset.views.card(enc, hidden).acting:
+            hidden_acted = True
+            headline = view.headline.text()
+            assert enc.fighters[hidden].name not in headline
+            assert "'s turn" not in headline or "an enemy's turn" in headline, headline
+            break
+        command = engine.ruleset.autopilot.next_command(enc, rng)
+        assert command is not None and window.document.apply(command).ok
+    assert hidden_acted
+    assert view.findChildren(QWidget)  # its cards and timeline were walked
+    assert sorted(problems) == []

@@ -310,6 +310,44 @@ def test_the_stack_dialog_marks_resolved_rows(window: Any, qtbot: Any) -> None:
         assert struck == (n in resolved), n
 
 
+def test_the_stack_dialog_closes_itself_once_its_moves_are_resolved(window: Any,
+                                                                   qtbot: Any) -> None:
+    """At 1093x614 the stack dialog covers the cards: Resolve all (its questions
+    answered) empties the stack and the dialog goes by itself, with no Close; the
+    window's question panel has any question left."""
+    from PySide6.QtWidgets import QPushButton
+
+    window.resize(1093, 614)
+    stack = sf_brannock_roundhouse(window, qtbot)
+    engine = window.document.engine
+    qtbot.mouseClick(stack.resolve_all, Qt.MouseButton.LeftButton)
+    panel = window._stack_decision
+    for _ in range(8):  # the Roundhouse's damage questions, answered in the dialog
+        if not (stack.isVisible() and panel.isVisible()):
+            break
+        buttons = [b for b in panel.findChildren(QPushButton)
+                   if b.objectName().startswith("choice-") and b.isVisible()]
+        qtbot.mouseClick(buttons[-1] if buttons else panel.amount_ok, Qt.MouseButton.LeftButton)
+    assert not engine.encounter.state.stack and stack.table.model().rowCount() == 0
+    qtbot.waitUntil(lambda: not stack.isVisible())
+    assert window._stack_decision.decision() is None
+    assert window.decision_panel.decision() == engine.pending()
+
+
+def test_the_stack_dialog_opened_on_an_empty_stack_says_so_and_stays(window: Any,
+                                                                    qtbot: Any) -> None:
+    """Opened by hand with nothing on it, the dialog says so and waits for Close."""
+    window.show_session(Engine(load_session(RESOURCES / "demo_fight.json")), None)
+    window.gm.open_stack_dialog()
+    stack = window._stack_dialog
+    assert stack is not None and stack.isVisible() and stack.table.model().rowCount() == 0
+    assert stack.nothing.isVisible() and "Nothing on the stack" in stack.nothing.text()
+    qtbot.wait(20)
+    assert stack.isVisible()
+    qtbot.mouseClick(stack.close_button, Qt.MouseButton.LeftButton)
+    assert not stack.isVisible()
+
+
 def test_quick_add_takes_the_numbers_a_one_off_needs(window: Any, qtbot: Any) -> None:
     from PySide6.QtWidgets import QComboBox, QSpinBox
 

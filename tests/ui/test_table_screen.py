@@ -32,6 +32,33 @@ def test_the_player_view_says_an_enemys_turn_while_a_hidden_one_acts(
     assert not [t for t in view.texts() if "someone's turn" in t or "Kaede" in t]
 
 
+def test_street_fighters_player_view_says_an_enemys_turn_while_a_hidden_one_acts(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Street-fighter's round words name only the phase ("phase 10"): while a hidden
+    enemy's die is up, the headline still says that an enemy acts, never who."""
+    from fightdesk.engine.engine import Engine
+    from fightdesk.storage.sessions import demo_session
+
+    engine = Engine(demo_session())
+    window.show_session(engine, None)
+    doc = window.document
+    assert doc.apply(c.HideFighter(fighter_id="dock-thug-1")).ok
+    window.player_view_action.trigger()
+    view = window.player_view
+    assert view is not None
+    for command in (c.StartFight(), c.StartRound(), c.NextStep()):
+        assert doc.apply(command).ok
+    asked = engine.pending()  # Kaede rolls her own action dice: the app rolls them
+    assert asked is not None
+    assert doc.apply(c.Answer(decision_id=asked.id, choice="roll")).ok
+    assert doc.apply(c.SetValue(fighter_id="dock-thug-1", field="status.dice.0.face",
+                                value=10)).ok
+    assert engine.ruleset.views.round_controls(engine.encounter).actor == "dock-thug-1"
+    headline = view.headline.text()
+    assert headline.startswith("Round 1 · phase 10") and "an enemy's turn" in headline, headline
+    assert not [t for t in view.texts() if "Dock Thug 1" in t]
+
+
 def test_the_player_view_opens_beside_the_gms_window_not_over_it(
         window: MainWindow, qtbot: QtBot) -> None:
     screen = window.screen().availableGeometry()

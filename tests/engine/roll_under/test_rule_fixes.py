@@ -1,12 +1,17 @@
 """Roll-under readings pinned by scenario (docs/rulesets/roll-under.md#surprise,
-#assists, #initiative, #hit-points): who acts in the surprise step, assists by level, the
-"assists after the roll" option, the Wisdom roll's exact chance, and HP never above 20."""
+#assists, #initiative, #hit-points): who acts in the surprise step (a whole side picked at
+once or fighter by fighter), assists by level, the "assists after the roll" option, the
+Wisdom roll's exact chance, and HP never above 20."""
 
 from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.rulesets.roll_under import commands as ru
 from fightdesk.engine.rulesets.roll_under.model import RollUnderSheet
+from fightdesk.engine.rulesets.roll_under.rules import AMBUSH_FIELD
 from fightdesk.storage.library import new_fighter
 
 from .fight import begin, fight, start
@@ -24,6 +29,49 @@ def test_an_unsurprisable_fighter_on_the_ambushers_side_does_not_act_in_the_surp
     order = engine.encounter.state.turns
     assert [[s.fighter_id for s in sec.slots] for sec in order.sections] == [
         ["rent-a-cop", "ana"]]
+
+
+ROSTER = ("miguel", "ana", "rent-a-cop", "enforcer", "mook-1", "mook-2")
+
+
+@settings(max_examples=40, deadline=None)
+@given(side=st.sampled_from(["nobody", "party", "enemies", "picked"]),
+       marks=st.fixed_dictionaries({fid: st.booleans() for fid in ROSTER}),
+       rows=st.fixed_dictionaries({fid: st.sampled_from(["yes", "no"]) for fid in ROSTER}))
+def test_the_ambushers_are_the_side_picked_or_the_rows_as_picked(
+        side: str, marks: dict[str, bool], rows: dict[str, str]) -> None:
+    """Whatever the fighters were marked and the rows say: a side picked makes exactly
+    that side the ambushers, "Nobody" none, and only "As picked below" reads the rows; the
+    surprise step is there exactly when someone ambushes."""
+    engine = fight()
+    enc = engine.encounter
+    for fid, marked in marks.items():
+        enc.fighters[fid].status.ambusher = marked
+    assert engine.apply(c.StartFight()).ok
+    pending = engine.pending()
+    assert pending is not None and pending.fields[0].name == AMBUSH_FIELD
+    assert pending.fields[0].default == ("picked" if any(marks.values()) else "nobody")
+    out = engine.apply(c.Answer(decision_id=pending.id, values={AMBUSH_FIELD: side, **rows}))
+    assert out.ok, out.error
+    expected = {"nobody": set(), "party": {"miguel", "ana"},
+                "enemies": {"rent-a-cop", "enforcer", "mook-1", "mook-2"},
+                "picked": {fid for fid, row in rows.items() if row == "yes"}}[side]
+    assert {fid for fid in ROSTER if enc.fighters[fid].status.ambusher} == expected
+    assert bool(enc.state.surprise) == bool(expected)
+
+
+def test_a_side_the_question_does_not_offer_is_refused_by_name() -> None:
+    """An answer naming no offered side is refused with what the question offers; the
+    question still waits and nothing is marked."""
+    engine = fight()
+    assert engine.apply(c.StartFight()).ok
+    out = engine.apply(c.Answer(decision_id="surprise", values={AMBUSH_FIELD: "everyone"}))
+    assert not out.ok and out.error is not None
+    assert "who attacks by surprise" in out.error and "'everyone'" in out.error
+    assert "'party'" in out.error
+    pending = engine.pending()
+    assert pending is not None and pending.id == "surprise"
+    assert not any(f.status.ambusher for f in engine.encounter.fighters.values())
 
 
 def test_assists_follow_the_level_from_level_five() -> None:

@@ -53,6 +53,10 @@ MANEUVER_CONDITION = {"shove": "Shoved", "grapple": "Grappled", "trip": "Tripped
 DEATH_TABLE = "death-and-dismemberment"
 # The question Start Fight asks (docs/rulesets/roll-under.md#surprise).
 SURPRISE_QUESTION = "surprise"
+# Its first field: who attacks by surprise, a whole side at once or as picked on each
+# fighter's row (a colon: no fighter's id has one).
+AMBUSH_FIELD = "surprise:who"
+AMBUSH_NOBODY, AMBUSH_PARTY, AMBUSH_ENEMIES, AMBUSH_PICKED = "nobody", "party", "enemies", "picked"
 
 
 def _path(fid: str) -> tuple[str, ...]:
@@ -110,39 +114,60 @@ class RollUnder(TurnOrderRules):
 
     def _start_fight(self, ctx: Context, command: Any) -> None:
         """docs/rulesets/roll-under.md#surprise: starting the fight asks, in one step, who
-        attacks by surprise (each fighter's row starts on what the fighter was marked)."""
+        attacks by surprise: a whole side at once, nobody, or as picked on each fighter's
+        row (each row starts on what the fighter was marked)."""
         enc = ctx.enc
         if enc.round or enc.state.stage != "setup":
             ctx.fail("the fight has already started")
         if enc.state.pending is not None:
             ctx.fail("answer who attacks by surprise first")
-        rows = [DecisionField(
-            name=fid, label=enc.fighters[fid].name, kind="choice",
-            choices=[Choice(id="no", label=f"{enc.fighters[fid].name}: no surprise"),
-                     Choice(id="yes", label=f"{enc.fighters[fid].name} attacks by surprise")],
-            default="yes" if enc.fighters[fid].status.ambusher else "no")
-            for fid in enc.order if not self.is_out(enc.fighters[fid])]
-        if not rows:
+        standing = [enc.fighters[fid] for fid in enc.order if not self.is_out(enc.fighters[fid])]
+        if not standing:
             self._begin(ctx)
             return
+        rows = [DecisionField(
+            name=f.id, label=f.name, kind="choice",
+            choices=[Choice(id="no", label=f"{f.name}: no surprise"),
+                     Choice(id="yes", label=f"{f.name} attacks by surprise")],
+            default="yes" if f.status.ambusher else "no")
+            for f in standing]
+        sides = [Choice(id=AMBUSH_NOBODY, label="Nobody")]
+        if any(f.side in PARTY for f in standing):
+            sides.append(Choice(id=AMBUSH_PARTY, label="The PCs' side"))
+        if any(f.side not in PARTY for f in standing):
+            sides.append(Choice(id=AMBUSH_ENEMIES, label="The enemies' side"))
+        sides.append(Choice(id=AMBUSH_PICKED, label="As picked below"))
+        marked = any(f.status.ambusher for f in standing)
+        who = DecisionField(name=AMBUSH_FIELD, label="Who attacks by surprise", kind="choice",
+                            choices=sides, default=AMBUSH_PICKED if marked else AMBUSH_NOBODY)
         ctx.set(("state",), "pending", Decision(
             id=SURPRISE_QUESTION, prompt="Starting the fight: who attacks by surprise?",
-            fields=rows, asks="the GM"))
+            fields=[who, *rows], asks="the GM"))
         ctx.summary = "Starting the fight: the GM picks who attacks by surprise"
         ctx.say("Who attacks by surprise?", kind="ask")
 
     def _answer_surprise(self, ctx: Context, command: Any, pending: Decision) -> None:
-        """The GM's answer: the ambushers, all at once; then the fight begins."""
+        """The GM's answer: a whole side, nobody, or the ambushers as picked row by row
+        (the rows count only then); then the fight begins."""
         enc = ctx.enc
-        for row in pending.fields:
+        who, rows = pending.fields[0], pending.fields[1:]
+        side = command.values.get(who.name, who.default)
+        if side not in {choice.id for choice in who.choices}:
+            offered = ", ".join(repr(choice.id) for choice in who.choices)
+            ctx.fail(f"who attacks by surprise: answer one of {offered}, not {side!r}")
+        for row in rows:
             fighter = enc.fighters.get(row.name)
             if fighter is None:
                 continue
-            picked = command.values.get(row.name, row.default)
-            if picked not in ("yes", "no"):
-                ctx.fail(f"{fighter.name}: answer 'yes' or 'no' (attacks by surprise?)")
-            if (picked == "yes") != bool(fighter.status.ambusher):
-                ctx.set(_path(fighter.id), "ambusher", picked == "yes")
+            if side == AMBUSH_PICKED:
+                picked = command.values.get(row.name, row.default)
+                if picked not in ("yes", "no"):
+                    ctx.fail(f"{fighter.name}: answer 'yes' or 'no' (attacks by surprise?)")
+                ambusher = picked == "yes"
+            else:
+                ambusher = side == (AMBUSH_PARTY if fighter.side in PARTY else AMBUSH_ENEMIES)
+            if ambusher != bool(fighter.status.ambusher):
+                ctx.set(_path(fighter.id), "ambusher", ambusher)
         ctx.set(("state",), "pending", None)
         self._begin(ctx)
 
