@@ -26,8 +26,9 @@ def roll_offs(ctx: Context) -> None:
         if _has_phase_die(enc, fid):
             sh = sheet(enc, fid)
             groups.setdefault((sh.wits, sh.perception, sh.dexterity), []).append(fid)
-    ctx.set(ROUND, "rolloff", {})
-    _go_on(ctx, RollOffLeft(later=[tied for tied in groups.values() if len(tied) > 1]))
+    tied = [group for group in groups.values() if len(group) > 1]
+    if tied:  # the phase's roll-offs start from none (round.enter_phase)
+        _go_on(ctx, RollOffLeft(later=tied))
 
 
 def answer(ctx: Context, task: Task, decision_id: str) -> None:
