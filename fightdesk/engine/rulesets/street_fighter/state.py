@@ -48,8 +48,8 @@ def clear_pending(ctx: Context) -> None:
 
 
 # --- the later steps ----------------------------------------------------------------------
-# The modules import one way only: state -> round -> stack -> specials -> damage ->
-# resolve -> rules. Where a lower step hands the fight on to a higher one (the stack
+# The modules import one way only: state -> roll_off -> round -> stack -> specials ->
+# damage -> resolve -> rules. Where a lower step hands the fight on to a higher one (the stack
 # resolves its next move, damage finishes the move, the round's end rolls concentrations),
 # it calls these, which the rules hand down when they load.
 
