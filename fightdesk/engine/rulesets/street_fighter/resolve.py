@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .damage import start_damage
+from .effects import is_round_effect, start_round_effect
 from .specials import (
     break_free,
     deceive,
     intimidate,
-    is_round_effect,
     start_concentration,
-    start_round_effect,
     stunning_shout,
 )
 from .stack import end_block, move_title
