@@ -413,3 +413,17 @@ def test_a_players_answered_roll_says_what_was_rolled_for_what() -> None:
     ok(eng, c.NextStep())
     entry = answer(eng, choice="roll", dice=[[9, 4]], expect="action-dice-kaede")
     assert texts(entry, "decision") == ["Kaede rolls 2d10 for action dice: phases 9, 4"]
+
+
+def test_roll_off_faces_typed_with_the_command_leave_nothing_to_ask() -> None:
+    """The GM types the roll-off dice after the action dice, with "Roll action dice":
+    Kaede's 6 and Tom's 4 are taken in the fight's order, nobody is asked, Tom goes
+    first."""
+    from fightdesk.engine.rulesets.street_fighter.round import current_actor
+
+    eng = make_engine(own(fighter("kaede")), own(fighter("tom")))
+    begin(eng, [[7, 1], [7, 2], [6], [4]])
+    assert eng.pending() is None
+    assert _rolls(eng, "acting-order roll-off") == [("Kaede", [6], "typed", ""),
+                                                    ("Tom", [4], "typed", "")]
+    assert current_actor(eng.encounter) == "tom"
