@@ -427,3 +427,20 @@ def test_roll_off_faces_typed_with_the_command_leave_nothing_to_ask() -> None:
     assert _rolls(eng, "acting-order roll-off") == [("Kaede", [6], "typed", ""),
                                                     ("Tom", [4], "typed", "")]
     assert current_actor(eng.encounter) == "tom"
+
+
+def test_players_who_leave_a_roll_off_question_leave_the_rest_to_be_asked() -> None:
+    """Four players tied: 1 1 5 5 leaves Ann and Bea tied first, Cal and Dan tied after
+    them. Ann and Bea are asked again, then both leave the fight: the answer rolls
+    nothing for them, and Cal and Dan are asked for their re-roll (not rolled unseen)."""
+    eng = _tied_in_phase_7("ann", "bea", "cal", "dan")
+    answer(eng, choice="roll", dice=[[1, 1, 5, 5]], expect="roll-off")
+    assert pending(eng).prompt.startswith("Ann and Bea: roll again ")
+    ok(eng, c.RemoveFighter(fighter_id="ann"))
+    ok(eng, c.RemoveFighter(fighter_id="bea"))
+    entry = answer(eng, choice="roll", expect="roll-off")
+    assert entry.summary == "The roll-off goes on: the players asked have left the fight"
+    assert pending(eng).prompt.startswith("Cal and Dan: roll again ")
+    assert len(_rolls(eng, "acting-order roll-off")) == 4
+    answer(eng, choice="roll", dice=[[9, 2]], expect="roll-off")
+    assert eng.encounter.state.rolloff == {"dan": 1, "cal": 2} and eng.pending() is None

@@ -333,6 +333,8 @@ class RollOffLeft(StateModel):
     # The place being rolled is a re-roll (its group has rolled once already).
     again: bool = False
     later: list[list[str]] = Field(default_factory=list)
+    # The place the question is for (its index in ``places``).
+    rolling: int = 0
     # Questions asked in this phase's roll-offs so far (keeps each question's id its own).
     asked: int = 0
 

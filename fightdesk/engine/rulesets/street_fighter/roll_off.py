@@ -37,21 +37,20 @@ def answer(ctx: Context, task: Task, decision_id: str) -> None:
     assert task.roll_off is not None
     enc = ctx.enc
     left = _without_the_gone(enc, task.roll_off.model_copy(deep=True))
-    place = _tied_place(left)
+    place = left.rolling
     rolled: list[str] = []
-    if place is not None:
-        for fid in left.places[place]:
-            if fid not in left.faces:
-                left.faces[fid] = _roll(ctx, fid, again=left.again)
-                rolled.append(fid)
+    for fid in left.places[place]:
+        if fid not in left.faces:
+            left.faces[fid] = _roll(ctx, fid, again=left.again)
+            rolled.append(fid)
     said = ", ".join(f"{name(enc, fid)} rolls {left.faces[fid]}" for fid in rolled)
     ctx.summary = (f"{said} for the acting order in phase {enc.state.phase}" if said else
                    "The roll-off goes on: the players asked have left the fight")
     ctx.say(ctx.summary, fighter_id=task.fighter_id, kind="decision", decision=decision_id,
             choice="roll")
     clear_pending(ctx)
-    if place is not None:
-        _split(left, place)
+    _split(left, place)
+    left.places = [members for members in left.places if members]
     _go_on(ctx, left)
 
 
@@ -135,6 +134,7 @@ def _ask(ctx: Context, left: RollOffLeft, place: int, asked: list[str]) -> None:
     known = [f"{name(enc, fid)} rolled {face}" for fid, face in left.faces.items()]
     rolled = f"; {', '.join(known)}" if known else ""
     order = "" if len(asked) == 1 else f" ({', '.join(name(enc, fid) for fid in asked)})"
+    left.rolling = place
     ask(ctx, Task(kind="roll-off", fighter_id=asked[0], roll_off=left),
         Decision(id=f"roll-off-{enc.round}-{enc.state.phase}-{left.asked}",
                  fighter_id=asked[0],
@@ -146,10 +146,10 @@ def _ask(ctx: Context, left: RollOffLeft, place: int, asked: list[str]) -> None:
 
 def _without_the_gone(enc: Encounter, left: RollOffLeft) -> RollOffLeft:
     """Fighters who left the fight (or were taken out) while the question waited drop out
-    of the roll-off; the others keep their places."""
+    of the roll-off; the others keep their places (a place left empty is dropped once the
+    place being rolled is settled)."""
     still = set(in_fight(enc))
-    left.places = [kept for members in left.places
-                   if (kept := [fid for fid in members if fid in still])]
+    left.places = [[fid for fid in members if fid in still] for members in left.places]
     left.later = [kept for group in left.later
                   if len(kept := [fid for fid in group if fid in still]) > 1]
     left.faces = {fid: face for fid, face in left.faces.items() if fid in still}
