@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.street_fighter import commands as sf
@@ -444,3 +447,37 @@ def test_players_who_leave_a_roll_off_question_leave_the_rest_to_be_asked() -> N
     assert len(_rolls(eng, "acting-order roll-off")) == 4
     answer(eng, choice="roll", dice=[[9, 2]], expect="roll-off")
     assert eng.encounter.state.rolloff == {"dan": 1, "cal": 2} and eng.pending() is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=hs.integers(2, 4), data=hs.data())
+def test_a_players_roll_off_always_ends_in_an_order_the_typed_faces_give(
+        players: int, data: hs.DataObject) -> None:
+    """Whatever the players type (ties included), a re-roll asks only fighters whose last
+    faces tied, and takes the typed faces; the roll-off ends with each fighter placed
+    once, and of two fighters the one whose first face was lower goes first."""
+    ids = ["ann", "bea", "cal", "dan"][:players]
+    eng = _tied_in_phase_7(*ids)
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for n in range(30):
+        decision = eng.pending()
+        if decision is None:
+            break
+        asked = [fid for fid in ids if fid.title() in decision.prompt.split(":")[0]]
+        assert len(asked) >= 2 and (n == 0 or len({last[fid] for fid in asked}) == 1)
+        faces = data.draw(hs.lists(hs.integers(1, 10), min_size=len(asked),
+                                   max_size=len(asked)))
+        answer(eng, choice="roll", dice=[[f] for f in faces], expect="roll-off")
+        for fid, face in zip(asked, faces, strict=True):
+            first.setdefault(fid, face)
+            last[fid] = face
+    if eng.pending() is not None:  # still tied after 30 typed rolls: the app rolls on
+        while eng.pending() is not None:
+            answer(eng, choice="roll", expect="roll-off")
+    ranks = eng.encounter.state.rolloff
+    assert sorted(ranks.values()) == list(range(1, players + 1)) and set(ranks) == set(ids)
+    for a in first:
+        for b in first:
+            if first[a] < first[b]:
+                assert ranks[a] < ranks[b], (first, ranks)
