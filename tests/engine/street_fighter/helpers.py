@@ -101,3 +101,9 @@ def texts(entry: LogEntry, kind: str | None = None) -> list[str]:
 
 def same_as_rebuild(engine: Engine) -> bool:
     return engine.rebuild().model_dump(mode="json") == engine.encounter.model_dump(mode="json")
+
+
+# Maneuvers the tests give a fighter of their own (a hold; a shout rolled against).
+BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
+SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
+         "speed": -1, "no_damage": True, "shout_pool": ["wits", "focus"]}

@@ -11,6 +11,7 @@ from fightdesk.engine.model import LogEntry
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 
 from .helpers import (
+    SHOUT,
     answer,
     begin,
     die_id,
@@ -24,9 +25,6 @@ from .helpers import (
     st,
     texts,
 )
-
-SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
-         "speed": -1, "no_damage": True, "shout_pool": ["wits", "focus"]}
 
 
 def _rolls(entry: LogEntry) -> list[Roll]:

@@ -15,6 +15,8 @@ from fightdesk.engine.engine import Engine
 from fightdesk.engine.rulesets.street_fighter import commands as sf
 
 from .helpers import (
+    BEAR_HUG,
+    SHOUT,
     answer,
     begin,
     fighter,
@@ -26,10 +28,6 @@ from .helpers import (
     st,
     texts,
 )
-
-BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
-SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
-         "speed": -1, "no_damage": True, "shout_pool": ["wits", "focus"]}
 
 
 def own(data: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,8 @@ from fightdesk.engine.rulesets.street_fighter.checks import (
 from fightdesk.engine.rulesets.street_fighter.model import ActionDie, Move, Task
 
 from .helpers import (
+    BEAR_HUG,
+    SHOUT,
     answer,
     begin,
     die_id,
@@ -42,7 +44,6 @@ from .helpers import (
 )
 
 POOLS = ("health", "chi", "willpower", "ep", "zen_ep", "ep_debt")
-BEAR_HUG = {"name": "Bear Hug", "technique": "grab", "speed": -1, "damage": 2, "hold": True}
 
 
 def _rolls(entry: LogEntry) -> list[Roll]:
@@ -353,8 +354,6 @@ def test_cancelling_an_interrupt_gives_back_the_recoverys_did_nothing() -> None:
 FOOT_SWEEP = {"name": "Foot Sweep", "technique": "kick", "speed": -1, "damage": 2,
               "knockdown": True}
 KIPPUP = {"name": "Kippup", "special": "kippup", "technique": "athletics", "no_damage": True}
-SHOUT = {"name": "Stunning Shout", "special": "stunning-shout", "technique": "focus",
-         "speed": -1, "no_damage": True, "shout_pool": ["wits", "focus"]}
 
 
 def test_with_kippup_a_fighter_may_still_stand_up_by_spending_the_highest_die() -> None:
