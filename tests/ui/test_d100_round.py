@@ -9,34 +9,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit
+from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
 from fightdesk.ui.plain import plain_tip
+from tests.start_step import type_initiative
 
 if TYPE_CHECKING:
     from fightdesk.ui.main_window import MainWindow
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_d100.json"
-TYPED = {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
-         "tariq": "23", "bandit-1": "12"}
 
 
 def initiative(window: MainWindow, qtbot: QtBot) -> None:
     decision = window.decision_panel
     assert decision.isVisible()
-    for name, text in TYPED.items():
-        row = decision.field_input(name)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    type_initiative(qtbot, decision)
 
 
 def fight_begun(window: MainWindow, qtbot: QtBot) -> Engine:
-    """The demo fight in the window, started, its first initiative typed in (TYPED)."""
+    """The demo fight in the window, started, its first initiative typed in (D100_INITIATIVE)."""
     engine = Engine(load_session(DEMO))
     window.show_session(engine, None)
     window.start_fight_action.trigger()
@@ -196,11 +191,7 @@ def test_the_next_rounds_initiative_is_answered_in_the_open_stack_dialog(
     assert engine.pending() is not None
     assert panel.error.isVisible() and "Rook" in panel.error.text()
     panel.field_input("rook").clear()
-    for name, text in TYPED.items():
-        row = panel.field_input(name)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(panel.fields_ok, Qt.MouseButton.LeftButton)
+    type_initiative(qtbot, panel)
     assert engine.pending() is None and enc.state.stage == "turns" and enc.round == 2
     assert not panel.isVisible()
 

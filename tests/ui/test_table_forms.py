@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox, QWidget
 
 from fightdesk.engine.engine import Engine
 from fightdesk.storage.sessions import load_session
-from tests.start_step import answer_surprise_on_panel
+from tests.start_step import answer_surprise_on_panel, type_initiative
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 CLASS_DICE = {"light": "d6", "medium-one-handed": "d8", "medium-two-handed": "d10",
@@ -330,19 +330,13 @@ def test_a_d100_defense_is_one_pick_with_its_odds_and_rolls_at_once(window: Any,
     """Rook's strike of 67 on Bandit 1 (parry +5, dodge +5): the bandit's
     answer is one click on a defense showing its chance, with the player's face typed
     first; no Add button (a second defense would replace, not add)."""
-    from PySide6.QtWidgets import QLineEdit
 
     engine = Engine(load_session(RESOURCES / "demo_d100.json"))
     window.show_session(engine, None)
     window.start_fight_action.trigger()
     answer_surprise_on_panel(window)
     decision = window.decision_panel
-    for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
-                      "tariq": "23", "bandit-1": "12"}.items():
-        row = decision.field_input(fid)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    type_initiative(qtbot, decision)
     dialog = window.open_action_dialog("rook", role="act")
     assert dialog is not None
     target = dialog.findChild(QComboBox, "field-target")
@@ -503,7 +497,6 @@ def test_a_d100_player_is_asked_for_the_counter_against_a_failed_strike(
     """Vesna's player rolls her own dice. The Captain's strike fails on a natural 05:
     her declared counterstrike is still rolled, and now waits for her face (the app
     rolled it unseen before)."""
-    from PySide6.QtWidgets import QLineEdit
 
     session = load_session(RESOURCES / "demo_d100.json")
     fighters = session.encounter.fighters
@@ -514,12 +507,7 @@ def test_a_d100_player_is_asked_for_the_counter_against_a_failed_strike(
     window.start_fight_action.trigger()
     answer_surprise_on_panel(window)
     decision = window.decision_panel
-    for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
-                      "tariq": "23", "bandit-1": "12"}.items():
-        row = decision.field_input(fid)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    type_initiative(qtbot, decision)
     window.next_step_action.trigger()
     window.next_step_action.trigger()
     dialog = window.open_action_dialog("bandit-captain", role="act")

@@ -19,6 +19,7 @@ from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
+from tests.start_step import type_initiative
 
 if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
@@ -140,18 +141,13 @@ def test_a_d100_members_fumble_drops_the_weapon_named_on_its_line(
         window: MainWindow, qtbot: QtBot) -> None:
     """Bandit 2 strikes Rook and rolls a natural 05: the weapon drops (docs/rulesets/
     d100.md, fumbles); the bandits' card names it on Bandit 2's line alone."""
-    from PySide6.QtWidgets import QComboBox, QLineEdit
+    from PySide6.QtWidgets import QComboBox
 
     engine = open_demo(window, "d100")
     enc = engine.encounter
     window.start_fight_action.trigger()
     decision = window.decision_panel
-    for name, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
-                       "tariq": "23", "bandit-1": "12"}.items():
-        row = decision.field_input(name)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    type_initiative(qtbot, decision)
     for _ in range(3):  # Rook, Vesna and the captain let their turns go
         window.pass_action.trigger()
     assert current_fighter(enc.state.turns) == "bandit-2"

@@ -9,17 +9,14 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
 
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
-from tests.start_step import answer_surprise_on_panel
+from tests.start_step import answer_surprise_on_panel, type_initiative
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 SHOTS = Path("/tmp/log-shots")
-D100_INITIATIVE = {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
-                   "tariq": "23", "bandit-1": "12"}
 
 
 def log_rows(window: Any) -> list[tuple[str, str]]:
@@ -41,15 +38,6 @@ def log_lines(window: Any) -> list[str]:
     return lines
 
 
-def type_initiative(window: Any, qtbot: Any, faces: dict[str, str]) -> None:
-    decision = window.decision_panel
-    for name, text in faces.items():
-        row = decision.field_input(name)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
-
-
 def test_a_new_rounds_initiative_and_a_hold_are_filed_where_they_happened(
         window: Any, qtbot: Any) -> None:
     """d100: Rook holds to act after Vesna (the hold is Rook's turn's, not Vesna's); the
@@ -59,7 +47,7 @@ def test_a_new_rounds_initiative_and_a_hold_are_filed_where_they_happened(
     window.start_fight_action.trigger()
     answer_surprise_on_panel(window)
     assert log_rows(window)[-1] == ("R1 · initiative", "Round 1: initiative (method B)")
-    type_initiative(window, qtbot, D100_INITIATIVE)
+    type_initiative(qtbot, window.decision_panel)
     assert current_fighter(engine.encounter.state.turns) == "rook"
     dialog = window.open_action_dialog("rook")
     assert dialog is not None
@@ -80,7 +68,7 @@ def test_a_new_rounds_initiative_and_a_hold_are_filed_where_they_happened(
     window.start_round_action.trigger()
     assert engine.encounter.state.stage == "initiative"
     assert log_rows(window)[-1] == ("R2 · initiative", "Round 2: initiative (method B)")
-    type_initiative(window, qtbot, D100_INITIATIVE)
+    type_initiative(qtbot, window.decision_panel)
     assert engine.session.log[-1].round == 2
     SHOTS.mkdir(parents=True, exist_ok=True)
     window.resizeDocks([window.log_dock], [620], Qt.Orientation.Horizontal)

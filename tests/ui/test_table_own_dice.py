@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 from fightdesk.engine.engine import Engine
+from tests.start_step import type_initiative
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -150,7 +151,6 @@ def _d100_at_bandit_2s_turn(window: Any, qtbot: Any, entangled: str,
                             holder: str) -> Engine:
     """The d100 demo, Vesna's player rolling her own dice, ``entangled`` held by
     ``holder``, at Bandit 2's turn of round 1."""
-    from PySide6.QtWidgets import QLineEdit
 
     from fightdesk.engine import commands as c
     from fightdesk.engine.turns import current_fighter
@@ -166,12 +166,7 @@ def _d100_at_bandit_2s_turn(window: Any, qtbot: Any, entangled: str,
     window.show_session(engine, None)
     window.start_fight_action.trigger()
     decision = window.decision_panel
-    for fid, text in {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
-                      "tariq": "23", "bandit-1": "12"}.items():
-        row = decision.field_input(fid)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    type_initiative(qtbot, decision)
     assert window.document.apply(c.AddCondition(fighter_id=entangled, name="Entangled",
                                                 imposed_by=holder)).ok
     for _ in range(6):

@@ -7,16 +7,15 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLineEdit, QRadioButton, QSpinBox
+from PySide6.QtWidgets import QApplication, QRadioButton, QSpinBox
 
 from fightdesk.engine import commands as c
 from fightdesk.engine.engine import Engine
 from fightdesk.engine.turns import current_fighter
 from fightdesk.storage.sessions import load_session
+from tests.start_step import type_initiative
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
-D100_INITIATIVE = {"rook": "88", "vesna": "71", "bandit-captain": "64", "bandit-2": "60",
-                   "tariq": "23", "bandit-1": "12"}
 
 
 def d100_begun(window: Any, qtbot: Any) -> Engine:
@@ -24,11 +23,7 @@ def d100_begun(window: Any, qtbot: Any) -> Engine:
     window.show_session(engine, None)
     window.start_fight_action.trigger()
     decision = window.decision_panel
-    for name, text in D100_INITIATIVE.items():
-        row = decision.field_input(name)
-        assert isinstance(row, QLineEdit)
-        qtbot.keyClicks(row, text)
-    qtbot.mouseClick(decision.fields_ok, Qt.MouseButton.LeftButton)
+    type_initiative(qtbot, decision)
     return engine
 
 
