@@ -11,7 +11,7 @@ ruleset says nothing of its own beyond its views. See docs/ui.md, "Player view".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .bidi import isolated, isolating, whole_name
@@ -64,10 +64,13 @@ def public_fight(ruleset: Ruleset, enc: Encounter) -> PublicFight:
     """The fight as the player view shows it."""
     hidden = {fid for fid, f in enc.fighters.items() if f.hidden}
     scrub = _scrubber(enc, hidden)
+    every = [(fid, card) for fid, card in ruleset.views.cards(enc) if fid in enc.fighters]
     cards = tuple(_public_card(card, enc.enemy_health, scrub)
-                  for fid, card in ruleset.views.cards(enc)
-                  if fid not in hidden and fid in enc.fighters)
-    return PublicFight(title=scrub(enc.name), headline=_headline(ruleset, enc, scrub, cards),
+                  for fid, card in every if fid not in hidden)
+    hidden_acting = [enc.fighters[fid].side for fid, card in every
+                     if fid in hidden and card.acting and not card.out]
+    return PublicFight(title=scrub(enc.name),
+                       headline=_headline(ruleset, enc, scrub, cards, hidden_acting),
                        timeline=_public_timeline(ruleset.views.timeline(enc), hidden, scrub),
                        cards=cards)
 
@@ -174,8 +177,10 @@ def _public_timeline(tl: Timeline, hidden: set[str], scrub: Scrub) -> Timeline:
     return tl._replace(lanes=tuple(lanes), caption=scrub(tl.caption), movable=False)
 
 
-def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
-              cards: tuple[PublicCard, ...]) -> str:
+def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub, cards: tuple[PublicCard, ...],
+              hidden_acting: Sequence[str]) -> str:
+    """The round, where in it, who acts (``hidden_acting``: the sides of the hidden
+    fighters whose turn it is) and who is next."""
     if enc.round == 0:
         return "Before the fight"
     where = scrub(ruleset.views.where(enc))
@@ -183,13 +188,10 @@ def _headline(ruleset: Ruleset, enc: Encounter, scrub: Scrub,
     acting = [c.name for c in cards if c.acting and not c.out]
     if acting and not any(name in line for name in acting):
         line += f" · {', '.join(acting)} to act"
-    if not acting and "turn" not in line:
+    if not acting and hidden_acting and "turn" not in line:
         # A hidden fighter acts where the ruleset's words name nobody (street-fighter's
         # "phase 9"): the players know that someone acts, not who.
-        actor = ruleset.views.round_controls(enc).actor
-        fighter = enc.fighters.get(actor) if actor else None
-        if fighter is not None and fighter.hidden:
-            line += " · an enemy's turn" if fighter.side == "enemy" else " · someone's turn"
+        line += " · an enemy's turn" if "enemy" in hidden_acting else " · someone's turn"
     shown = {c.fighter_id: c.name for c in cards}
     following = next((shown[f] for f in ruleset.rules.next_up(enc) if f in shown), None)
     if following:
