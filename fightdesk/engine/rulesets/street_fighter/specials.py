@@ -254,22 +254,29 @@ def intimidate(ctx: Context, fid: str, target: str, *, opening: bool,
                move_id: int | None = None) -> bool:
     """Charisma + Intimidation against the target's current Willpower; each net success
     costs the target 1 EP. True when the target's player is asked for their roll."""
-    sh = sheet(ctx.enc, fid)
-    return _opposed_for_ep(ctx, fid, sh.charisma + sh.intimidation, "intimidation", target,
-                           "intimidate", opening=opening, move_id=move_id)
+    return _opposed_for_ep(ctx, fid, target, "intimidate", opening=opening, move_id=move_id)
 
 
 def deceive(ctx: Context, fid: str, target: str, *, opening: bool,
             move_id: int | None = None) -> bool:
     """Manipulation + Subterfuge against Wits + Insight; each net success costs 1 EP.
     True when the target's player is asked for their roll."""
-    sh = sheet(ctx.enc, fid)
-    return _opposed_for_ep(ctx, fid, sh.manipulation + sh.subterfuge, "deception", target,
-                           "deceive", opening=opening, move_id=move_id)
+    return _opposed_for_ep(ctx, fid, target, "deceive", opening=opening, move_id=move_id)
 
 
 _RESISTED = {"intimidate": ("Willpower against intimidation", "intimidated"),
              "deceive": ("Wits + Insight against deception", "deceived")}
+
+
+# The attempt's pool and its roll's name in the log.
+_ATTEMPT = {"intimidate": ("Charisma + Intimidation", "intimidation"),
+            "deceive": ("Manipulation + Subterfuge", "deception")}
+
+
+def _attempt_pool(ctx: Context, fid: str, kind: str) -> int:
+    sh = sheet(ctx.enc, fid)
+    return sh.charisma + sh.intimidation if kind == "intimidate" else \
+        sh.manipulation + sh.subterfuge
 
 
 def _resist_pool(ctx: Context, target: str, kind: str) -> int:
@@ -279,28 +286,26 @@ def _resist_pool(ctx: Context, target: str, kind: str) -> int:
     return th.wits + th.insight
 
 
-def _opposed_for_ep(ctx: Context, fid: str, pool: int, what: str, target: str, kind: str,
-                    *, opening: bool, move_id: int | None) -> bool:
+def _opposed_for_ep(ctx: Context, fid: str, target: str, kind: str, *, opening: bool,
+                    move_id: int | None) -> bool:
     """docs/rulesets/street-fighter.md#intimidation-and-deception: both sides roll; a side
     whose player rolls their own dice and has not typed the roll yet is asked for it
     (never rolled unseen: before round 1 the actor's dice are typed in the action's own
     form). True when a question waits."""
     enc = ctx.enc
+    pool = _attempt_pool(ctx, fid, kind)
     if move_id is not None and _asks(ctx, fid, pool):
         ask(ctx, Task(kind="intimidate-roll" if kind == "intimidate" else "deceive-roll",
                       fighter_id=fid, actor_id=fid, move_id=move_id),
             Decision(id=f"{kind}-{fid}-{enc.round}-{move_id}", fighter_id=fid,
-                     prompt=f"{name(enc, fid)}: roll {_ATTEMPT[kind]} to {kind} "
+                     prompt=f"{name(enc, fid)}: roll {_ATTEMPT[kind][0]} to {kind} "
                             f"{name(enc, target)} ({pool}d10)",
                      choices=[Choice(id="roll", label="Roll")],
                      dice_needed=f"{pool}d10"))
         ctx.summary = f"{name(enc, fid)} rolls to {kind} {name(enc, target)}"
         return True
-    a = _side_roll(ctx, fid, pool, what)
+    a = _side_roll(ctx, fid, pool, _ATTEMPT[kind][1])
     return _target_side(ctx, fid, a, target, kind, opening=opening, move_id=move_id)
-
-
-_ATTEMPT = {"intimidate": "Charisma + Intimidation", "deceive": "Manipulation + Subterfuge"}
 
 
 def _target_side(ctx: Context, fid: str, a: int, target: str, kind: str, *, opening: bool,
@@ -308,7 +313,7 @@ def _target_side(ctx: Context, fid: str, a: int, target: str, kind: str, *, open
     """The target's roll against the actor's ``a`` successes, or the question for it."""
     enc = ctx.enc
     against = _resist_pool(ctx, target, kind)
-    if enc.fighters[target].rolls_own_dice and against > 0 and not ctx.dice.typed_waiting:
+    if _asks(ctx, target, against):
         ask(ctx, Task(kind="resist-intimidate" if kind == "intimidate" else "resist-deceive",
                       fighter_id=target, actor_id=fid, successes=a, move_id=move_id),
             Decision(id=f"resist-{kind}-{target}-{enc.round}-{move_id or 0}",
@@ -320,7 +325,7 @@ def _target_side(ctx: Context, fid: str, a: int, target: str, kind: str, *, open
         ctx.summary = (f"{name(enc, fid)}: {plural(a, 'success', 'successes')}; "
                        f"{name(enc, target)} rolls against it")
         return True
-    b = _resist_roll(ctx, target, kind, against)
+    b = _side_roll(ctx, target, against, _RESISTED[kind][0])
     _ep_loss(ctx, fid, target, a - b, _RESISTED[kind][1], opening=opening)
     return False
 
@@ -337,28 +342,15 @@ def attempt(ctx: Context, task: Task) -> bool:
         ctx.say(f"{name(enc, fid)}'s roll has nobody left to {kind}", fighter_id=fid,
                 kind="note")
         return False
-    sh = sheet(enc, fid)
-    pool = sh.charisma + sh.intimidation if kind == "intimidate" else \
-        sh.manipulation + sh.subterfuge
-    a = _side_roll(ctx, fid, pool, "intimidation" if kind == "intimidate" else "deception")
+    a = _side_roll(ctx, fid, _attempt_pool(ctx, fid, kind), _ATTEMPT[kind][1])
     return _target_side(ctx, fid, a, target, kind, opening=False, move_id=task.move_id)
-
-
-def _resist_roll(ctx: Context, target: str, kind: str, against: int) -> int:
-    enc = ctx.enc
-    tn_b = tn_for(enc, target, 6)
-    rb = ctx.roll(against, 10, who=name(enc, target), purpose=f"{_RESISTED[kind][0]} (TN {tn_b})",
-                  fighter_id=target)
-    b = successes(rb.faces, tn_b, ones_cancel=enc.options.ones_cancel_on_other_rolls)
-    rb.outcome = plural(b, "success", "successes")
-    return b
 
 
 def resist(ctx: Context, task: Task) -> None:
     """The answer: the target's roll (typed, or the app's), then the EP it costs."""
     kind = "intimidate" if task.kind == "resist-intimidate" else "deceive"
     target = task.fighter_id
-    b = _resist_roll(ctx, target, kind, _resist_pool(ctx, target, kind))
+    b = _side_roll(ctx, target, _resist_pool(ctx, target, kind), _RESISTED[kind][0])
     actor = task.actor_id or ""
     if actor not in ctx.enc.fighters:
         ctx.say(f"{name(ctx.enc, target)}'s roll has nobody left to resist", fighter_id=target,
