@@ -18,6 +18,7 @@ from .stack import lose_move, lose_move_or_highest_die
 from .state import (
     ROUND,
     ask,
+    asks_player,
     available_ep,
     can_use_ep,
     clear_pending,
@@ -157,13 +158,11 @@ def advance(ctx: Context, *, dice_offered: bool = False) -> None:
                          minimum=0, maximum=min(total, available_ep(status(enc, dfn))),
                          dice_needed=f"up to {total}d10"))
             return
-        attacker = enc.fighters[att]
-        if attacker.rolls_own_dice and not dice_offered and not ctx.dice.typed_waiting \
-                and total > 0:
+        if not dice_offered and asks_player(ctx, att, total):
             # The player rolls their own damage dice: asked for them, never rolled unseen.
             ask(ctx, Task(kind="damage", fighter_id=att, then="damage"),
                 Decision(id=f"m{move.id}-damage-dice", fighter_id=att,
-                         prompt=f"{attacker.name}: roll the "
+                         prompt=f"{enc.fighters[att].name}: roll the "
                                 f"{plural(total, 'damage die', 'damage dice')} "
                                 f"(TN {tn_for(enc, att, 6)})",
                          choices=[Choice(id="roll", label="Roll the damage")],

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ...base import Choice, Decision
 from .model import RollOffLeft, Task
-from .state import ROUND, ask, clear_pending, in_fight, name, sheet, status
+from .state import ROUND, ask, asks_player, clear_pending, in_fight, name, sheet, status
 
 if TYPE_CHECKING:
     from ...model import Encounter
@@ -69,7 +69,6 @@ def _go_on(ctx: Context, left: RollOffLeft) -> None:
     """Roll the tied places in order (a tie inside a place is settled before the next
     place, the first tied group before the next), asking the players who roll their own
     dice and have typed nothing for this roll."""
-    enc = ctx.enc
     while True:
         if not left.places:
             if not left.later:
@@ -85,7 +84,7 @@ def _go_on(ctx: Context, left: RollOffLeft) -> None:
         for fid in left.places[place]:
             if fid in left.faces:
                 continue
-            if enc.fighters[fid].rolls_own_dice and not ctx.dice.typed_waiting:
+            if asks_player(ctx, fid):
                 asked.append(fid)
                 continue
             left.faces[fid] = _roll(ctx, fid, again=left.again)

@@ -16,6 +16,7 @@ from .model import BREAKS_FOCUS, ROUND_EFFECTS, ActionDie, Task
 from .state import (
     ROUND,
     ask,
+    asks_player,
     available_ep,
     can_use_ep,
     effective_face,
@@ -244,7 +245,7 @@ def roll_dice_for(ctx: Context, fid: str, *, then: str = "pass") -> bool:
     if status(enc, fid).rolled:
         raise RuleViolation(f"{who} has already rolled action dice this round")
     count = dice_count(enc, fid)
-    if enc.fighters[fid].rolls_own_dice and count > 0 and not ctx.dice.typed_waiting:
+    if asks_player(ctx, fid, count):
         ask(ctx, Task(kind="action-dice", fighter_id=fid, then=then),
             Decision(id=f"action-dice-{fid}-{enc.round}", fighter_id=fid,
                      prompt=f"{who}: roll the action dice ({count}d10)",

@@ -22,6 +22,7 @@ from .stack import lose_move_or_highest_die, move_title
 from .state import (
     ROUND,
     ask,
+    asks_player,
     can_use_ep,
     concentration_tn,
     gain_ep,
@@ -101,7 +102,7 @@ def ask_concentration_end(ctx: Context, fid: str) -> bool:
     enc = ctx.enc
     conc = status(enc, fid).concentration
     assert conc is not None
-    if enc.fighters[fid].rolls_own_dice and not ctx.dice.typed_waiting:
+    if asks_player(ctx, fid):
         pool = concentration_pool(enc, fid, conc.kind)
         ask(ctx, Task(kind="concentration-end", fighter_id=fid, then="end-round"),
             Decision(id=f"concentration-{fid}-{enc.round}", fighter_id=fid,
@@ -294,7 +295,7 @@ def _opposed_for_ep(ctx: Context, fid: str, target: str, kind: str, *, opening: 
     form). True when a question waits."""
     enc = ctx.enc
     pool = _attempt_pool(ctx, fid, kind)
-    if move_id is not None and _asks(ctx, fid, pool):
+    if move_id is not None and asks_player(ctx, fid, pool):
         ask(ctx, Task(kind="intimidate-roll" if kind == "intimidate" else "deceive-roll",
                       fighter_id=fid, actor_id=fid, move_id=move_id),
             Decision(id=f"{kind}-{fid}-{enc.round}-{move_id}", fighter_id=fid,
@@ -313,7 +314,7 @@ def _target_side(ctx: Context, fid: str, a: int, target: str, kind: str, *, open
     """The target's roll against the actor's ``a`` successes, or the question for it."""
     enc = ctx.enc
     against = _resist_pool(ctx, target, kind)
-    if _asks(ctx, target, against):
+    if asks_player(ctx, target, against):
         ask(ctx, Task(kind="resist-intimidate" if kind == "intimidate" else "resist-deceive",
                       fighter_id=target, actor_id=fid, successes=a, move_id=move_id),
             Decision(id=f"resist-{kind}-{target}-{enc.round}-{move_id or 0}",
@@ -466,11 +467,6 @@ def _side_roll(ctx: Context, fid: str, pool: int, what: str) -> int:
     return hits
 
 
-def _asks(ctx: Context, fid: str, pool: int) -> bool:
-    """A player who rolls their own dice is asked for a roll the GM has not typed yet."""
-    return ctx.enc.fighters[fid].rolls_own_dice and pool > 0 and not ctx.dice.typed_waiting
-
-
 def _stack_opposed(ctx: Context, kind: str, move: Move, actor_hits: int | None) -> bool:
     """Both sides roll (the actor first); a side whose player rolls their own dice is asked
     for the roll, never rolled unseen. ``actor_hits``: the actor's successes once rolled.
@@ -480,7 +476,7 @@ def _stack_opposed(ctx: Context, kind: str, move: Move, actor_hits: int | None) 
     assert target is not None
     pool, against = _stack_pools(enc, kind, move)
     if actor_hits is None:
-        if _asks(ctx, actor, pool):
+        if asks_player(ctx, actor, pool):
             ask(ctx, Task(kind=_TASKS[kind][0], fighter_id=actor, actor_id=actor,
                           move_id=move.id),
                 Decision(id=f"{kind}-{actor}-{enc.round}-{move.id}", fighter_id=actor,
@@ -490,7 +486,7 @@ def _stack_opposed(ctx: Context, kind: str, move: Move, actor_hits: int | None) 
             ctx.summary = f"{name(enc, actor)} rolls for the {move_title(move)}"
             return True
         actor_hits = _side_roll(ctx, actor, pool, _SIDES[kind][0])
-    if _asks(ctx, target, against):
+    if asks_player(ctx, target, against):
         ask(ctx, Task(kind=_TASKS[kind][1], fighter_id=target, actor_id=actor,
                       successes=actor_hits, move_id=move.id),
             Decision(id=f"{kind}-resist-{target}-{enc.round}-{move.id}", fighter_id=target,

@@ -34,6 +34,12 @@ ROUND: tuple[str, ...] = ("state",)
 # --- questions ----------------------------------------------------------------------------
 
 
+def asks_player(ctx: Context, fid: str, dice: int = 1) -> bool:
+    """A roll of ``dice`` dice is asked of the fighter's player: they roll their own dice
+    and the GM has not typed this roll's faces already (never rolled unseen)."""
+    return ctx.enc.fighters[fid].rolls_own_dice and dice > 0 and not ctx.dice.typed_waiting
+
+
 def ask(ctx: Context, task: Task, decision: Decision) -> None:
     """Put a question to the table: the engine waits for its answer (``task`` says what
     the answer goes on to)."""
